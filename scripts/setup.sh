@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what CameraHub needs on a fresh Debian machine (run as root), and
+# does nothing for what is already there. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+pkg-config --exists libwebsockets 2>/dev/null || need_apt+=(libwebsockets-dev)
+command -v pkg-config >/dev/null || need_apt+=(pkg-config)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing ${need_apt[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected Swift 6 at /opt/swift)"; exit 1; }
+echo "setup: ready (libwebsockets $(pkg-config --modversion libwebsockets))"
