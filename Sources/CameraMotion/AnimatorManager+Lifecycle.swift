@@ -1,0 +1,154 @@
+import CameraCore
+
+/// Starting, superseding and ending motions: the per-property conflict rules.
+extension AnimatorManager {
+    func index(of serial: Int) -> Int? { motions.firstIndex { $0.serial == serial } }
+
+    /// The started motion that keeps `owner` from claiming `claims`, and the
+    /// contested properties: a higher rank's motion, or another client's
+    /// active gesture of the same or higher rank.
+    func blocker(for claims: CameraProperties, owner: Owner, excluding serial: Int? = nil) -> (Motion, CameraProperties)? {
+        for motion in motions where motion.serial != serial && motion.isStarted {
+            let contested = motion.held.intersection(claims)
+            guard !contested.isEmpty else { continue }
+            if motion.owner.rank > owner.rank { return (motion, contested) }
+            if case .interaction = motion.phase, motion.owner.client != owner.client, motion.owner.rank >= owner.rank {
+                return (motion, contested)
+            }
+        }
+        return nil
+    }
+
+    static func conflict(_ holder: Motion, _ contested: CameraProperties) -> CommandError {
+        let what: String
+        switch holder.kind {
+        case .ease, .fly: what = "animation '\(holder.id)'"
+        case .tracking: what = "tracking"
+        case .interaction(let name): what = "\(name) gesture"
+        }
+        let names = contested.names.joined(separator: ", ")
+        return CommandError(code: .conflict, message: "\(names) held by \(holder.owner.client) (\(holder.owner.rank)) \(what)",
+                            property: contested, holder: holder.owner.client)
+    }
+
+    /// Takes `claims` from every other started motion. Animations lose the
+    /// coupled groups touched and keep running on the rest (ending
+    /// `superseded` when nothing is left); tracking and gestures end whole.
+    /// With `cancelReason` (a gesture beginning), overlapped animations end `cancelled` instead.
+    mutating func takeOver(_ claims: CameraProperties, for serial: Int?, by owner: Owner, cancelReason: String?, at t: Double) {
+        let affected = motions.filter { $0.serial != serial && $0.isStarted && !$0.held.isDisjoint(with: claims) }.map(\.serial)
+        for victim in affected {
+            guard let i = index(of: victim) else { continue }
+            let motion = motions[i]
+            let lost = motion.groupsTouching(claims).intersection(motion.held)
+            motions[i].held.subtract(lost)
+            motions[i].lost.formUnion(lost)
+            if motion.isAnimation, let cancelReason {
+                end(at: i, status: .cancelled, by: owner.client, reason: cancelReason, time: t)
+            } else if motions[i].held.isEmpty || !motion.isAnimation {
+                end(at: i, status: .superseded, by: owner.client, reason: nil, time: t)
+            }
+        }
+    }
+
+    /// Starts the delayed or waiting motion at `index` at time `t`: claims its
+    /// properties (or ends `cancelled` if a higher rank holds one), plans its
+    /// path from the camera at `t`, reports `started`.
+    mutating func start(at index: Int, time t: Double) {
+        let motion = motions[index]
+        if let (holder, _) = blocker(for: motion.claims, owner: motion.owner, excluding: motion.serial) {
+            end(at: index, status: .cancelled, by: holder.owner.client, reason: "conflict", time: t)
+            return
+        }
+        takeOver(motion.claims, for: motion.serial, by: motion.owner, cancelReason: nil, at: t)
+        guard let i = self.index(of: motion.serial) else { return }
+        let (segment, clamped) = plan(motion.kind, at: t)
+        motions[i].held = motion.claims
+        motions[i].clamped = clamped
+        motions[i].phase = .running(segment)
+        events.append(.animation(report(motions[i], .started, by: nil, reason: nil, time: t)))
+        if segment.duration <= 0 {
+            evaluate(at: t)
+            if let j = self.index(of: motion.serial) { end(at: j, status: .finished, by: nil, reason: nil, time: t) }
+        }
+    }
+
+    /// The path of an animation starting now from the current camera, and the
+    /// target properties the limits clamped (targets are clamped before planning).
+    func plan(_ kind: Motion.Kind, at t: Double) -> (Motion.Segment, CameraProperties) {
+        switch kind {
+        case .ease(let request):
+            // Validated when the command was accepted.
+            let target = (try? camera.applying(request.update, limits: limits)) ?? ClampedCamera(camera: camera, clamped: [])
+            let clamped = target.clamped.intersection(request.update.properties)
+            var plan = MotionPlan.ease(from: camera, to: target.camera)
+            if let point = request.around,
+               let geo = ViewTransform(camera: camera, viewport: request.viewport).viewToGeo(point) {
+                var to = target.camera
+                to.target = camera.target
+                let end = camera.keeping(point, fixedIn: request.viewport, whileChangingTo: to)
+                to.target = end.clamped(to: limits).camera.target
+                plan = .around(from: camera, to: to, geo: geo, point: point, viewport: request.viewport)
+            }
+            return (Motion.Segment(start: t, duration: request.duration, curve: request.curve, plan: plan), clamped)
+        case .fly(let request):
+            let target = (try? camera.applying(request.update, limits: limits)) ?? ClampedCamera(camera: camera, clamped: [])
+            let clamped = target.clamped.intersection(request.update.properties)
+            let to = target.camera
+            let size = WebMercator.worldSize(zoom: camera.zoom)
+            let dx = (WebMercator.unitX(longitude: to.continuousLongitude) - WebMercator.unitX(longitude: camera.continuousLongitude)) * size
+            let dy = (WebMercator.unitY(latitude: to.latitude) - WebMercator.unitY(latitude: camera.latitude)) * size
+            let distance = (dx * dx + dy * dy).squareRoot()
+            let minZoom = request.minZoom.map { min(max($0, limits.minZoom), limits.maxZoom) }
+            if let path = FlightPath(startZoom: camera.zoom, endZoom: to.zoom, distance: distance, viewport: request.viewport,
+                                     rho: request.rho, minZoom: minZoom) {
+                let duration = request.duration ?? path.duration(speed: request.speed)
+                return (Motion.Segment(start: t, duration: duration, curve: request.curve, plan: .fly(path: path, from: camera, to: to)), clamped)
+            }
+            // Neither centre nor zoom changes: MapLibre eases instead (0.5 s by default).
+            return (Motion.Segment(start: t, duration: request.duration ?? 0.5, curve: request.curve, plan: .ease(from: camera, to: to)), clamped)
+        case .tracking, .interaction:
+            return (Motion.Segment(start: t, duration: 0, curve: .linear, plan: .ease(from: camera, to: camera)), [])
+        }
+    }
+
+    func report(_ motion: Motion, _ status: AnimationStatus, by: String?, reason: String?, time: Double) -> AnimationReport {
+        AnimationReport(id: motion.id, owner: motion.owner, status: status, by: by, reason: reason,
+                        lost: motion.lost, clamped: motion.clamped, camera: camera, time: time)
+    }
+
+    /// Removes the motion at `index` and reports how it ended; then starts its
+    /// waiting successors (if it finished) or cancels them (otherwise).
+    mutating func end(at index: Int, status: AnimationStatus, by: String?, reason: String?, time t: Double) {
+        let motion = motions.remove(at: index)
+        switch motion.kind {
+        case .ease, .fly:
+            events.append(.animation(report(motion, status, by: by, reason: reason, time: t)))
+        case .tracking:
+            events.append(.trackingModeChanged(mode: .none, by: by ?? motion.owner.client, time: t))
+        case .interaction:
+            break  // the gesture engine sees it through `isInteractionActive`
+        }
+        let waiters = motions.filter { if case .waiting(let p) = $0.phase { p == motion.serial } else { false } }.map(\.serial)
+        for waiter in waiters {
+            guard let i = self.index(of: waiter) else { continue }
+            if status == .finished {
+                let delay = motions[i].startDelay
+                if delay > 0 { motions[i].phase = .delayed(until: t + delay) } else { start(at: i, time: t) }
+            } else {
+                end(at: i, status: .cancelled, by: by, reason: "predecessorEnded", time: t)
+            }
+        }
+    }
+}
+
+extension Motion {
+    /// The request's start delay in seconds (0 for tracking and gestures).
+    var startDelay: Double {
+        switch kind {
+        case .ease(let r): r.delay
+        case .fly(let r): r.delay
+        case .tracking, .interaction: 0
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import CameraCore
+import Foundation
+
+/// How a running animation's camera values depend on progress. Planned once,
+/// when the animation starts, from the camera at that instant; evaluating it
+/// is a pure function of progress, so the result never depends on tick rate.
+enum MotionPlan: Hashable, Sendable {
+    /// Straight interpolation of each property (center in Mercator space,
+    /// bearing the short way round).
+    case ease(from: Camera, to: Camera)
+    /// Zoom/bearing/tilt interpolated while the geo point under `point` stays there.
+    case around(from: Camera, to: Camera, geo: GeoCoordinate, point: ViewPoint, viewport: Viewport)
+    /// A van Wijk & Nuij flight for center+zoom; bearing, tilt, anchor eased.
+    case fly(path: FlightPath, from: Camera, to: Camera)
+
+    /// The camera `to` as planned (final values, written exactly at the end).
+    var destination: Camera {
+        switch self {
+        case .ease(_, let to), .around(_, let to, _, _, _), .fly(_, _, let to): to
+        }
+    }
+
+    /// Writes the `held` properties at progress `p` (0…1, already eased) into `camera`.
+    func write(_ held: CameraProperties, progress p: Double, into camera: inout Camera) {
+        switch self {
+        case let .ease(from, to):
+            Self.interpolate(held, from: from, to: to, p: p, into: &camera)
+        case let .around(from, to, geo, point, viewport):
+            Self.interpolate(held.subtracting(.center), from: from, to: to, p: p, into: &camera)
+            if held.contains(.center) {
+                if p >= 1 {
+                    camera.target = to.target
+                } else if let moved = ViewTransform(camera: camera, viewport: viewport).camera(placing: geo, at: point) {
+                    camera.target = moved.target
+                }
+            }
+        case let .fly(path, from, to):
+            Self.interpolate(held.subtracting([.center, .zoom]), from: from, to: to, p: p, into: &camera)
+            guard held.contains(.center) else { return }
+            if p >= 1 {
+                camera.target = to.target
+                camera.zoom = to.zoom
+                return
+            }
+            let s = p * path.length
+            camera.zoom = from.zoom + log2(1 / path.width(s))
+            let k = path.travelled(s)
+            let x0 = WebMercator.unitX(longitude: from.continuousLongitude), x1 = WebMercator.unitX(longitude: to.continuousLongitude)
+            let y0 = WebMercator.unitY(latitude: from.latitude), y1 = WebMercator.unitY(latitude: to.latitude)
+            camera.continuousLongitude = WebMercator.longitude(unitX: x0 + (x1 - x0) * k)
+            camera.latitude = WebMercator.latitude(unitY: y0 + (y1 - y0) * k)
+        }
+    }
+
+    /// Property-wise interpolation; `to`'s longitude is already the copy nearest `from`'s.
+    static func interpolate(_ held: CameraProperties, from: Camera, to: Camera, p: Double, into camera: inout Camera) {
+        if held.contains(.center) {
+            if p >= 1 {
+                camera.target = to.target
+            } else {
+                let x0 = WebMercator.unitX(longitude: from.continuousLongitude), x1 = WebMercator.unitX(longitude: to.continuousLongitude)
+                let y0 = WebMercator.unitY(latitude: from.latitude), y1 = WebMercator.unitY(latitude: to.latitude)
+                camera.continuousLongitude = WebMercator.longitude(unitX: x0 + (x1 - x0) * p)
+                camera.latitude = WebMercator.latitude(unitY: y0 + (y1 - y0) * p)
+            }
+        }
+        if held.contains(.zoom) { camera.zoom = p >= 1 ? to.zoom : from.zoom + (to.zoom - from.zoom) * p }
+        if held.contains(.tilt) { camera.tilt = p >= 1 ? to.tilt : from.tilt + (to.tilt - from.tilt) * p }
+        if held.contains(.bearing) {
+            camera.bearing = p >= 1 ? to.bearing : normalizeBearing(from.bearing + shortestTurn(from: from.bearing, to: to.bearing) * p)
+        }
+        if held.contains(.anchor) {
+            camera.anchor = p >= 1 ? to.anchor
+                : Anchor(x: from.anchor.x + (to.anchor.x - from.anchor.x) * p, y: from.anchor.y + (to.anchor.y - from.anchor.y) * p)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import CameraCore
+
+/// An eased animation (HERE/TomTom ease, Mapbox `easeTo`) or, with `delay` and
+/// `after`, a low-level per-property animator (Mapbox `makeAnimator`).
+public struct EaseRequest: Hashable, Sendable {
+    public var update: CameraUpdate
+    /// Seconds (0 = jump at once). TomTom's default is 1.5 s.
+    public var duration: Double
+    public var curve: TimingCurve
+    /// A view point in `viewport` whose geo point stays fixed while zoom,
+    /// bearing and tilt change. Not allowed together with a new center.
+    public var around: ViewPoint?
+    /// The sender's viewport (used with `around`).
+    public var viewport: Viewport
+    /// Seconds to wait before starting.
+    public var delay: Double
+    /// The owner's animation id to wait for: this one starts the moment that one finishes.
+    public var after: String?
+
+    public init(update: CameraUpdate, duration: Double = 1.5, curve: TimingCurve = .easeInOut, around: ViewPoint? = nil,
+                viewport: Viewport = Viewport(width: 1280, height: 720), delay: Double = 0, after: String? = nil) {
+        self.update = update; self.duration = duration; self.curve = curve; self.around = around
+        self.viewport = viewport; self.delay = delay; self.after = after
+    }
+}
+
+/// A van Wijk & Nuij zoom-and-pan flight (MapLibre `flyTo`).
+public struct FlyRequest: Hashable, Sendable {
+    public var update: CameraUpdate
+    /// Seconds; nil derives it from `speed` and the path length.
+    public var duration: Double?
+    /// Average speed in "screenfuls" per second along the path (MapLibre: 1.2).
+    public var speed: Double
+    /// The zoom curve ρ (MapLibre: 1.42); larger zooms out more.
+    public var rho: Double
+    /// The lowest zoom to pass through, instead of the one ρ implies.
+    public var minZoom: Double?
+    /// Progress over time along the path (MapLibre's default easing).
+    public var curve: TimingCurve
+    /// The sender's viewport: the path is measured in its screenfuls.
+    public var viewport: Viewport
+    public var delay: Double
+    public var after: String?
+
+    public init(update: CameraUpdate, duration: Double? = nil, speed: Double = 1.2, rho: Double = 1.42, minZoom: Double? = nil,
+                curve: TimingCurve = .mapDefault, viewport: Viewport = Viewport(width: 1280, height: 720),
+                delay: Double = 0, after: String? = nil) {
+        self.update = update; self.duration = duration; self.speed = speed; self.rho = rho; self.minZoom = minZoom
+        self.curve = curve; self.viewport = viewport; self.delay = delay; self.after = after
+    }
+}
