@@ -19,5 +19,6 @@ let package = Package(
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
         .target(name: "CameraMotion", dependencies: ["CameraCore"]),
         .testTarget(name: "CameraMotionTests", dependencies: ["CameraMotion"]),
+        .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion"], path: "Sources/MicroBench"),
     ]
 )

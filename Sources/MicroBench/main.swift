@@ -1,0 +1,97 @@
+// camhub-microbench: costs of the pure core's hot operations.
+// Run: swift run -c release camhub-microbench   (or: make bench-core)
+// A benchmark, not a test: figures depend on the machine; compare ratios.
+import CameraCore
+import CameraMotion
+import Foundation
+
+/// Keeps the optimizer from deleting the measured work.
+@inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// Runs `body` (which does `batch` operations) until ~`seconds` have passed, repeated
+/// `rounds` times; reports the best round in ns per operation (least disturbed by noise).
+func measure(_ name: String, batch: Int, seconds: Double = 0.3, rounds: Int = 5, _ body: () -> Void) -> Double {
+    var best = Double.infinity
+    let clock = ContinuousClock()
+    for _ in 0..<rounds {
+        var operations = 0
+        let start = clock.now
+        var elapsed = 0.0
+        while elapsed < seconds {
+            body()
+            operations += batch
+            let d = clock.now - start
+            elapsed = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        }
+        best = min(best, elapsed * 1e9 / Double(operations))
+    }
+    print(name.padding(toLength: 64, withPad: " ", startingAt: 0) + String(format: "%10.1f ns/op", best))
+    return best
+}
+
+let viewport = Viewport(width: 1280, height: 720)
+let camera = Camera(latitude: 48.85, longitude: 2.35, zoom: 12.5, tilt: 45, bearing: 30, anchor: Anchor(x: 0.5, y: 0.6))
+let transform = ViewTransform(camera: camera, viewport: viewport)
+let points = (0..<1000).map { i in GeoCoordinate(latitude: 48.85 + Double(i % 40) * 0.001, longitude: 2.35 + Double(i / 40) * 0.001) }
+let limits = try! CameraLimits(minZoom: 2, maxZoom: 20, maxTilt: 70,
+                               maxTiltByZoom: [.init(zoom: 4, tilt: 20), .init(zoom: 10, tilt: 50), .init(zoom: 16, tilt: 70)],
+                               bounds: GeoBounds(south: 30, west: -20, north: 70, east: 40))
+
+print("camhub-microbench on \(ProcessInfo.processInfo.activeProcessorCount) cores; best of 5 rounds")
+let sinCost = measure("baseline: Foundation sin()", batch: 1000) {
+    var s = 0.0
+    for p in points { s += sin(p.latitude) }
+    blackHole(s)
+}
+let geoToView = measure("ViewTransform.geoToView (tilt 45, bearing 30)", batch: 1000) {
+    for p in points { blackHole(transform.geoToView(p)) }
+}
+_ = measure("ViewTransform.viewToGeo", batch: 1000) {
+    for i in 0..<1000 { blackHole(transform.viewToGeo(ViewPoint(x: Double(i % 1280), y: 300 + Double(i % 400)))) }
+}
+_ = measure("ViewTransform.init (per camera and viewport)", batch: 1000) {
+    for i in 0..<1000 { blackHole(ViewTransform(camera: camera, viewport: Viewport(width: 1280 + Double(i & 1), height: 720))) }
+}
+let updates: [CameraUpdate] = (0..<1000).map { (i: Int) -> CameraUpdate in
+    let lat: Double = 40 + Double(i % 50) * 0.3
+    let lon: Double = Double(i % 70) - 10
+    return CameraUpdate(latitude: lat, longitude: lon, zoom: Double(i % 24), tilt: Double(i % 80))
+}
+let apply = measure("Camera.applying(CameraUpdate) with bounds and tilt table", batch: 1000) {
+    for u in updates { blackHole(try? camera.applying(u, limits: limits)) }
+}
+
+/// A room with four running animations, each on its own properties.
+func busyRoom(_ i: Int) -> AnimatorManager {
+    var m = AnimatorManager(camera: Camera(latitude: 10, longitude: Double(i % 300) - 150, zoom: 4), time: 0)
+    let owner = Owner(client: "c\(i)", rank: .driver)
+    _ = m.fly(FlyRequest(update: CameraUpdate(latitude: 40, longitude: Double(i % 200) - 100, zoom: 9), duration: 1e6), id: "f", owner: owner, at: 0)
+    _ = m.ease(EaseRequest(update: CameraUpdate(bearing: 180), duration: 1e6), id: "b", owner: owner, at: 0)
+    _ = m.ease(EaseRequest(update: CameraUpdate(tilt: 50), duration: 1e6, curve: .cubicBezier(0.3, 0.1, 0.2, 1)), id: "t", owner: owner, at: 0)
+    _ = m.ease(EaseRequest(update: CameraUpdate(anchor: Anchor(x: 0.5, y: 0.7)), duration: 1e6), id: "a", owner: owner, at: 0)
+    _ = m.takeEvents()
+    return m
+}
+
+var one = busyRoom(0)
+var t1 = 0.0
+let tickOne = measure("AnimatorManager.advance: 1 room, 4 animations", batch: 1000) {
+    for _ in 0..<1000 {
+        t1 += 1.0 / 60
+        one.advance(to: t1)
+        blackHole(one.takeEvents())
+    }
+}
+var rooms = (0..<1000).map(busyRoom)
+var t2 = 0.0
+let tickThousand = measure("AnimatorManager.advance: 1,000 rooms × 4 animations (per tick)", batch: 1, seconds: 1) {
+    t2 += 1.0 / 60
+    for i in rooms.indices {
+        rooms[i].advance(to: t2)
+        blackHole(rooms[i].takeEvents())
+    }
+}
+print("")
+print(String(format: "geoToView costs %.1f× a sin() call; applying an update %.1f×.", geoToView / sinCost, apply / sinCost))
+print(String(format: "1,000 rooms × 4 animations at 60 Hz: %.2f%% of one core (target < 10%%).", tickThousand * 60 / 1e9 * 100))
+print(String(format: "one busy room tick: %.2f µs", tickOne / 1000))
