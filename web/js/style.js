@@ -13,7 +13,7 @@
 // the style has no text layer and the page can draw names itself (see
 // cityLabelFeatures for a helper).
 
-export const FONT_STACK = 'DejaVu Sans Book';
+export const FONT_STACK = 'DejaVuSans'; // web/fonts/DejaVuSans/ (no spaces: it goes into URLs as is)
 export const ATTRIBUTION = 'Made with Natural Earth';
 
 export const COLORS = {
