@@ -1,0 +1,199 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SnapshotBuffer, interpolateCamera } from '../js/interpolation.js';
+
+const FRAME_MS = 1000 / 30;
+
+function cam(overrides = {}) {
+  return { lat: 10, lon: 20, zoom: 5, bearing: 0, tilt: 0, ...overrides };
+}
+
+function frame(seq, time, camera, moving = true, by = 'c1') {
+  return { type: 'frame', seq, time, camera, moving, by };
+}
+
+// Deterministic jitter in [-1, 1).
+function jitter(i) {
+  const x = Math.sin(i * 12.9898 + 78.233) * 43758.5453;
+  return (x - Math.floor(x)) * 2 - 1;
+}
+
+/** Pushes a motion of n frames from camera(0) to camera(1), then a rest frame. */
+function feedMotion(buf, { n = 10, t0 = 100000, latency = 40, camAt, jitterMs = 0, rest = true }) {
+  const frames = [];
+  for (let i = 0; i <= n; i++) {
+    const last = i === n;
+    const f = frame(i + 1, t0 + i * FRAME_MS, camAt(i / n), !(last && rest));
+    frames.push({ f, receivedAt: f.time + 5000 + latency + jitterMs * (jitter(i) + 1) / 2 });
+  }
+  return frames;
+}
+
+/** Runs a 60 Hz render loop, delivering frames when due; returns the samples. */
+function run(buf, deliveries, { from, to, step = 1000 / 60 }) {
+  const pending = [...deliveries].sort((a, b) => a.receivedAt - b.receivedAt);
+  const samples = [];
+  for (let now = from; now <= to; now += step) {
+    while (pending.length && pending[0].receivedAt <= now) {
+      const d = pending.shift();
+      buf.push(d.f, d.receivedAt);
+    }
+    const s = buf.sample(now);
+    if (s) samples.push({ now, ...s });
+  }
+  return samples;
+}
+
+test('empty buffer samples null; a first frame snaps at once', () => {
+  const buf = new SnapshotBuffer();
+  assert.equal(buf.sample(0), null);
+  const c = cam({ lat: 1.5, anchor: { x: 0.5, y: 0.8 } });
+  buf.push(frame(1, 1000, c, false), 1050);
+  const s = buf.sample(1050);
+  assert.deepEqual(s.camera, c);
+  assert.equal(s.moving, false);
+  assert.deepEqual(buf.sample(5000).camera, c);
+});
+
+test('lands exactly on the moving:false frame after the delay and holds it', () => {
+  const buf = new SnapshotBuffer();
+  const end = cam({ lat: 48.8566, lon: 2.3522, zoom: 12.3, bearing: 33.3, tilt: 41.7 });
+  const start = cam();
+  const deliveries = feedMotion(buf, { camAt: (t) => interpolateCamera(start, end, t * t) });
+  const t0 = deliveries[0].receivedAt;
+  const lastAt = deliveries[deliveries.length - 1].receivedAt;
+  const samples = run(buf, deliveries, { from: t0, to: lastAt + 500 });
+  const final = samples[samples.length - 1];
+  assert.deepEqual(final.camera, end);
+  assert.equal(final.moving, false);
+  // It lands roughly two frame intervals after the rest frame arrives, not before.
+  const firstExact = samples.find((s) => !s.moving);
+  assert.ok(firstExact.now >= lastAt + 2 * FRAME_MS - 1e-6, `${firstExact.now - lastAt}`);
+  assert.ok(firstExact.now <= lastAt + 2 * FRAME_MS + 1000 / 60 + 1e-6, `${firstExact.now - lastAt}`);
+  for (const s of samples.filter((s) => s.now >= firstExact.now)) assert.deepEqual(s.camera, end);
+});
+
+test('longitude interpolates the short way across the antimeridian', () => {
+  const buf = new SnapshotBuffer();
+  const deliveries = feedMotion(buf, {
+    n: 6,
+    camAt: (t) => cam({ lon: t < 0.5 ? 179.4 + 1.2 * t : -180.6 + 1.2 * t }),
+  });
+  const samples = run(buf, deliveries, { from: deliveries[0].receivedAt, to: deliveries[6].receivedAt + 300 });
+  assert.ok(samples.length > 10);
+  for (const s of samples) {
+    assert.ok(Math.abs(s.camera.lon) >= 179.39, `lon ${s.camera.lon}`);
+    assert.ok(s.camera.lon >= -180 && s.camera.lon < 180);
+  }
+  assert.ok(Math.abs(samples[samples.length - 1].camera.lon - (-179.4)) < 1e-12);
+  // direct midpoint check
+  const mid = interpolateCamera(cam({ lon: 179.5 }), cam({ lon: -179.5 }), 0.5);
+  assert.equal(mid.lon, -180);
+});
+
+test('bearing 350 -> 10 turns through 0, not through 180', () => {
+  const buf = new SnapshotBuffer();
+  const deliveries = [
+    { f: frame(1, 0, cam({ bearing: 350 })), receivedAt: 10 },
+    { f: frame(2, FRAME_MS, cam({ bearing: 10 }), false), receivedAt: 10 + FRAME_MS },
+  ];
+  const samples = run(buf, deliveries, { from: 10, to: 300, step: 2 });
+  const bearings = samples.map((s) => s.camera.bearing);
+  assert.ok(bearings.some((b) => b > 355) && bearings.some((b) => b < 5));
+  for (const b of bearings) assert.ok(b >= 350 || b <= 10, `bearing ${b}`);
+  assert.equal(bearings[bearings.length - 1], 10);
+  assert.equal(interpolateCamera(cam({ bearing: 350 }), cam({ bearing: 10 }), 0.5).bearing, 0);
+  assert.equal(interpolateCamera(cam({ bearing: 10 }), cam({ bearing: 350 }), 0.75).bearing, 355);
+});
+
+test('no overshoot, monotonic, even with arrival jitter', () => {
+  const buf = new SnapshotBuffer();
+  const start = cam({ zoom: 3, tilt: 0, lat: 0 });
+  const end = cam({ zoom: 9, tilt: 60, lat: 30 });
+  // ease-in-out; frames arrive with up to 25 ms of jitter
+  const deliveries = feedMotion(buf, {
+    n: 30,
+    jitterMs: 25,
+    camAt: (t) => interpolateCamera(start, end, t * t * (3 - 2 * t)),
+  });
+  const samples = run(buf, deliveries, { from: deliveries[0].receivedAt, to: deliveries[30].receivedAt + 500 });
+  let prev = samples[0].camera;
+  for (const s of samples) {
+    const c = s.camera;
+    assert.ok(c.zoom >= 3 && c.zoom <= 9, `zoom ${c.zoom}`);
+    assert.ok(c.tilt >= 0 && c.tilt <= 60, `tilt ${c.tilt}`);
+    assert.ok(c.zoom >= prev.zoom - 1e-12 && c.lat >= prev.lat - 1e-12, 'monotonic');
+    prev = c;
+  }
+  assert.deepEqual(samples[samples.length - 1].camera, end);
+});
+
+test('30 Hz frames sampled at 60 Hz give even, smooth steps', () => {
+  const buf = new SnapshotBuffer();
+  const n = 60;
+  const deliveries = feedMotion(buf, { n, rest: false, camAt: (t) => cam({ lon: 10 * t }) });
+  const samples = run(buf, deliveries, {
+    from: deliveries[0].receivedAt,
+    to: deliveries[n].receivedAt,
+  });
+  assert.ok(Math.abs(buf.interval - FRAME_MS) < 1e-9, `interval ${buf.interval}`);
+  assert.ok(Math.abs(buf.delay - 2 * FRAME_MS) < 1e-9);
+  // after the first frame interval, each 60 Hz sample advances by half a frame step
+  const moving = samples.filter((s) => s.camera.lon > 0.5 && s.camera.lon < 9.5);
+  assert.ok(moving.length > 90, `${moving.length}`);
+  const expectedStep = 10 / n / 2;
+  for (let i = 1; i < moving.length; i++) {
+    const step = moving[i].camera.lon - moving[i - 1].camera.lon;
+    assert.ok(Math.abs(step - expectedStep) < 1e-9, `step ${step} at ${i}`);
+  }
+});
+
+test('snaps instead of interpolating across a long gap', () => {
+  const buf = new SnapshotBuffer();
+  const a = cam({ lon: 0 });
+  const b = cam({ lon: 10 });
+  const c = cam({ lon: 10.1 });
+  buf.push(frame(1, 0, a, false), 50);
+  buf.push(frame(2, 3000, b, true), 3050);
+  buf.push(frame(3, 3000 + FRAME_MS, c, false), 3050 + FRAME_MS);
+  const lons = [];
+  for (let now = 3050; now < 3400; now += 5) lons.push(buf.sample(now).camera.lon);
+  for (const lon of lons) assert.ok(lon === 0 || lon >= 10, `lon ${lon}`);
+  assert.ok(lons.includes(0) && lons.includes(10.1));
+});
+
+test('ignores duplicate and out-of-order frames; reset forgets everything', () => {
+  const buf = new SnapshotBuffer();
+  assert.equal(buf.push(frame(5, 100, cam()), 110), true);
+  assert.equal(buf.push(frame(5, 133, cam({ lon: 50 })), 140), false);
+  assert.equal(buf.push(frame(4, 133, cam({ lon: 50 })), 140), false);
+  assert.equal(buf.push(frame(6, 90, cam({ lon: 50 })), 140), false);
+  assert.equal(buf.frames.length, 1);
+  buf.reset();
+  assert.equal(buf.sample(1000), null);
+  assert.equal(buf.push(frame(1, 0, cam()), 5), true);
+});
+
+test('the delay adapts to the observed frame interval', () => {
+  const buf = new SnapshotBuffer();
+  for (let i = 0; i < 20; i++) buf.push(frame(i + 1, i * 100, cam({ lon: i })), i * 100 + 30);
+  assert.ok(Math.abs(buf.interval - 100) < 1e-9, `${buf.interval}`);
+  assert.ok(Math.abs(buf.delay - 200) < 1e-9);
+  // renders 200 ms behind the least-delayed frame: at local 1930 (hub 1900) it shows hub 1700
+  const s = buf.sample(1930);
+  assert.ok(Math.abs(s.camera.lon - 17) < 1e-9, `${s.camera.lon}`);
+});
+
+test('uses the least-delayed frame for the clock offset', () => {
+  const buf = new SnapshotBuffer();
+  buf.push(frame(1, 0, cam({ lon: 0 })), 80);
+  buf.push(frame(2, FRAME_MS, cam({ lon: 1 })), FRAME_MS + 20);
+  buf.push(frame(3, 2 * FRAME_MS, cam({ lon: 2 })), 2 * FRAME_MS + 60);
+  assert.equal(buf.clockOffset, 20);
+});
+
+test('anchor interpolates, defaulting to the centre', () => {
+  const c = interpolateCamera(cam(), cam({ anchor: { x: 0.5, y: 0.9 } }), 0.5);
+  assert.deepEqual(c.anchor, { x: 0.5, y: 0.7 });
+  assert.equal(interpolateCamera(cam(), cam(), 0.5).anchor, undefined);
+});
