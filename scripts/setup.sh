@@ -13,5 +13,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
+# MapLibre GL JS for the web viewer, from the PyPI wheel (git-ignored, served by the hub).
+scripts/install_web_vendor.sh
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected Swift 6 at /opt/swift)"; exit 1; }
 echo "setup: ready (libwebsockets $(pkg-config --modversion libwebsockets))"

@@ -41,11 +41,13 @@ public struct ViewTransform: Sendable {
         sinBearing = sin(bearing); cosBearing = cos(bearing)
     }
 
-    /// The view point of `geo` (its longitude copy nearest the camera target),
-    /// or nil when it lies behind the eye.
+    /// The view point of `geo` (its longitude copy nearest the camera target,
+    /// its latitude clamped to the Mercator square as MapLibre's `project`
+    /// does), or nil when it lies behind the eye.
     public func geoToView(_ geo: GeoCoordinate) -> ViewPoint? {
         let lon = nearestLongitude(geo.longitude, to: camera.continuousLongitude)
-        let world = WebMercator.project(GeoCoordinate(latitude: geo.latitude, longitude: lon), zoom: camera.zoom)
+        let lat = min(max(geo.latitude, -WebMercator.maxLatitude), WebMercator.maxLatitude)
+        let world = WebMercator.project(GeoCoordinate(latitude: lat, longitude: lon), zoom: camera.zoom)
         return worldOffsetToView(dx: world.x - centerX, dy: world.y - centerY)
     }
 
