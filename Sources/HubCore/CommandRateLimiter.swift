@@ -37,7 +37,7 @@ public struct CommandRateLimiter: Hashable, Sendable {
             tokens = min(burst, tokens + (now - last) * rate)
         }
         last = max(now, last ?? now)
-        if tokens >= 1 {
+        if tokens >= 1 - 1e-9 {  // slack for float refill (0.1 s × 10/s = 0.99999…)
             tokens -= 1
             return .accept
         }

@@ -190,7 +190,7 @@ public enum HubMessage {
         case .tap(let by, let geo), .longPress(let by, let geo):
             w.raw(",\"by\":"); w.string(by)
             w.raw(",\"lat\":"); w.number(geo.latitude)
-            w.raw(",\"lon\":"); w.number(wrapLongitude(geo.longitude))
+            w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
         }
         w.raw("}")
         return w.bytes

@@ -15,7 +15,6 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends ASCII/UTF-8 text as it is (keys, punctuation).
-    @inlinable
     public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
@@ -87,11 +86,11 @@ public struct JSONWriter: Sendable {
     // MARK: Camera-domain values
 
     /// `{"lat":…,"lon":…,"zoom":…,"bearing":…,"tilt":…}` plus `"anchor":{"x":…,"y":…}`
-    /// when the anchor is not the centre. Longitude wrapped to [-180, 180),
-    /// bearing to [0, 360).
+    /// when the anchor is not the centre. Longitude wrapped to [-180, 180)
+    /// (see `wireLongitude`), bearing to [0, 360).
     public mutating func camera(_ camera: Camera) {
         raw("{\"lat\":"); number(camera.latitude)
-        raw(",\"lon\":"); number(camera.longitude)
+        raw(",\"lon\":"); number(Self.wireLongitude(camera.continuousLongitude))
         raw(",\"zoom\":"); number(camera.zoom)
         raw(",\"bearing\":"); number(normalizeBearing(camera.bearing))
         raw(",\"tilt\":"); number(camera.tilt)
@@ -101,6 +100,13 @@ public struct JSONWriter: Sendable {
             raw("}")
         }
         raw("}")
+    }
+
+    /// `longitude` wrapped to [-180, 180), returned unchanged (bit for bit)
+    /// when it already is in range. (`wrapLongitude` computes
+    /// `(l + 180) mod 360 - 180`, which rounds: 2.3522219 → 2.3522218999999893.)
+    public static func wireLongitude(_ longitude: Double) -> Double {
+        longitude >= -180 && longitude < 180 ? longitude : wrapLongitude(longitude)
     }
 
     /// `{"lat":…,"lon":…}` (longitude as given).

@@ -35,7 +35,7 @@ extension Query {
             return .unproject(points.map { transform.viewToGeo($0) })
         case .bounds:
             var region = transform.visibleRegion
-            let shift = camera.longitude - camera.continuousLongitude
+            let shift = JSONWriter.wireLongitude(camera.continuousLongitude) - camera.continuousLongitude
             if shift != 0 {
                 region.quad = region.quad.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude + shift) }
             }
