@@ -7,17 +7,17 @@ public enum ClientMessage: Hashable, Sendable {
     case hello(Hello)
     /// Jump: write the fields at once.
     case set(CameraUpdate)
-    case ease(Ease)
-    case fly(Fly)
-    case animate(Animate)
-    case cancel(CancelTarget)
+    case ease(EaseCommand)
+    case fly(FlyCommand)
+    case animate(AnimateCommand)
+    case cancel(CancelScope)
     case gesture(GestureMessage)
     /// Per-client gesture switches (applied to this client's gestures only).
     case gestures(GestureToggle)
     case viewport(Viewport)
     case limits(CameraLimits.Change)
     case track(TrackMessage)
-    case query(Query)
+    case query(QueryCommand)
     /// `t` is the client's value, echoed in `pong`.
     case ping(t: Double?)
 
@@ -86,7 +86,7 @@ public struct Hello: Hashable, Sendable {
 }
 
 /// `ease`: interpolate to the target over `duration` (MapLibre `easeTo`).
-public struct Ease: Hashable, Sendable {
+public struct EaseCommand: Hashable, Sendable {
     public var id: String?
     public var camera: CameraUpdate
     /// Seconds (default 1.5).
@@ -97,14 +97,14 @@ public struct Ease: Hashable, Sendable {
     public var around: ViewPoint?
 
     public static let defaultDuration = 1.5
-    public init(id: String? = nil, camera: CameraUpdate, duration: Double = Ease.defaultDuration,
+    public init(id: String? = nil, camera: CameraUpdate, duration: Double = EaseCommand.defaultDuration,
                 curve: TimingCurve = .easeInOut, around: ViewPoint? = nil) {
         self.id = id; self.camera = camera; self.duration = duration; self.curve = curve; self.around = around
     }
 }
 
 /// `fly`: van Wijk & Nuij zoom-out-and-in flight (MapLibre `flyTo`).
-public struct Fly: Hashable, Sendable {
+public struct FlyCommand: Hashable, Sendable {
     public var id: String?
     public var camera: CameraUpdate
     /// Seconds; nil means "derived from speed and the path length".
@@ -118,15 +118,15 @@ public struct Fly: Hashable, Sendable {
 
     public static let defaultSpeed = 1.2
     public static let defaultCurve = 1.42
-    public init(id: String? = nil, camera: CameraUpdate, duration: Double? = nil, speed: Double = Fly.defaultSpeed,
-                curve: Double = Fly.defaultCurve, minZoom: Double? = nil) {
+    public init(id: String? = nil, camera: CameraUpdate, duration: Double? = nil, speed: Double = FlyCommand.defaultSpeed,
+                curve: Double = FlyCommand.defaultCurve, minZoom: Double? = nil) {
         self.id = id; self.camera = camera; self.duration = duration; self.speed = speed
         self.curve = curve; self.minZoom = minZoom
     }
 }
 
 /// `animate`: a property animation, optionally delayed or chained after another.
-public struct Animate: Hashable, Sendable {
+public struct AnimateCommand: Hashable, Sendable {
     public var id: String?
     public var to: CameraUpdate
     /// Seconds (required on the wire).
@@ -144,7 +144,7 @@ public struct Animate: Hashable, Sendable {
 }
 
 /// What a `cancel` stops.
-public enum CancelTarget: Hashable, Sendable {
+public enum CancelScope: Hashable, Sendable {
     /// The animation with this id.
     case id(String)
     /// Every animation this client started (`{"type":"cancel"}`).
@@ -238,8 +238,8 @@ public struct TrackMessage: Hashable, Sendable {
 }
 
 /// `query`: geometry questions answered against the room camera and the
-/// sender's viewport (see `Query.answer`).
-public struct Query: Hashable, Sendable {
+/// sender's viewport (see `QueryCommand.answer`).
+public struct QueryCommand: Hashable, Sendable {
     public enum What: Hashable, Sendable {
         /// Geo points → view points.
         case project([GeoCoordinate])

@@ -130,29 +130,29 @@ extension ClientMessage {
         }
     }
 
-    static func decodeEase(_ f: FieldReader) throws(ProtocolError) -> Ease {
+    static func decodeEase(_ f: FieldReader) throws(ProtocolError) -> EaseCommand {
         let id = try f.text("id")
         let camera = try decodeCamera(f, key: "camera")
-        let duration = try f.number("duration", in: 0...60, unit: " seconds") ?? Ease.defaultDuration
+        let duration = try f.number("duration", in: 0...60, unit: " seconds") ?? EaseCommand.defaultDuration
         let curve = try decodeTimingCurve(f) ?? .easeInOut
         let around = try f.viewPoint("around")
         if around != nil && (camera.latitude != nil || camera.longitude != nil) {
             throw f.fail("around", "cannot be combined with camera.lat/camera.lon (around keeps the point under it fixed)")
         }
-        return Ease(id: id, camera: camera, duration: duration, curve: curve, around: around)
+        return EaseCommand(id: id, camera: camera, duration: duration, curve: curve, around: around)
     }
 
-    static func decodeFly(_ f: FieldReader) throws(ProtocolError) -> Fly {
+    static func decodeFly(_ f: FieldReader) throws(ProtocolError) -> FlyCommand {
         let id = try f.text("id")
         let camera = try decodeCamera(f, key: "camera")
         let duration = try f.number("duration", in: 0...60, unit: " seconds")
-        let speed = try f.positiveNumber("speed", atMost: 100) ?? Fly.defaultSpeed
-        let curve = try f.positiveNumber("curve", atMost: 10) ?? Fly.defaultCurve
+        let speed = try f.positiveNumber("speed", atMost: 100) ?? FlyCommand.defaultSpeed
+        let curve = try f.positiveNumber("curve", atMost: 10) ?? FlyCommand.defaultCurve
         let minZoom = try f.number("minZoom", in: CameraLimits.zoomRange)
-        return Fly(id: id, camera: camera, duration: duration, speed: speed, curve: curve, minZoom: minZoom)
+        return FlyCommand(id: id, camera: camera, duration: duration, speed: speed, curve: curve, minZoom: minZoom)
     }
 
-    static func decodeAnimate(_ f: FieldReader) throws(ProtocolError) -> Animate {
+    static func decodeAnimate(_ f: FieldReader) throws(ProtocolError) -> AnimateCommand {
         let id = try f.text("id")
         let to = try decodeCamera(f, key: "to")
         guard let duration = try f.number("duration", in: 0...60, unit: " seconds") else { throw f.fail("duration", "missing") }
@@ -160,10 +160,10 @@ extension ClientMessage {
         let delay = try f.number("delay", in: 0...3600, unit: " seconds") ?? 0
         let after = try f.text("after")
         if let after, after == id { throw f.fail("after", "an animation cannot wait for itself") }
-        return Animate(id: id, to: to, duration: duration, curve: curve, delay: delay, after: after)
+        return AnimateCommand(id: id, to: to, duration: duration, curve: curve, delay: delay, after: after)
     }
 
-    static func decodeCancel(_ f: FieldReader) throws(ProtocolError) -> CancelTarget {
+    static func decodeCancel(_ f: FieldReader) throws(ProtocolError) -> CancelScope {
         let id = try f.text("id")
         let all = try f.bool("all") ?? false
         switch (id, all) {
@@ -315,7 +315,7 @@ extension ClientMessage {
 
     // MARK: query
 
-    static func decodeQuery(_ f: FieldReader) throws(ProtocolError) -> Query {
+    static func decodeQuery(_ f: FieldReader) throws(ProtocolError) -> QueryCommand {
         guard let id = try f.text("id") else { throw f.fail("id", "missing") }
         let what = try f.requiredString("what")
         func points() throws(ProtocolError) -> [FieldReader] {
@@ -339,19 +339,19 @@ extension ClientMessage {
                 guard abs(lat) <= 90 else { throw p.fail(p.name("lat"), "must be within -90…90 degrees (got \(lat))") }
                 geos.append(GeoCoordinate(latitude: lat, longitude: try p.requiredNumber("lon")))
             }
-            return Query(id: id, what: .project(geos))
+            return QueryCommand(id: id, what: .project(geos))
         case "unproject":
             var views: [ViewPoint] = []
             for p in try points() {
                 try p.rejectUnknownKeys(["x", "y"], of: String(p.path.dropLast()))
                 views.append(ViewPoint(x: try p.requiredNumber("x"), y: try p.requiredNumber("y")))
             }
-            return Query(id: id, what: .unproject(views))
+            return QueryCommand(id: id, what: .unproject(views))
         case "bounds":
-            return Query(id: id, what: .bounds)
+            return QueryCommand(id: id, what: .bounds)
         case "fit":
             let bounds = try decodeBounds(f, key: "bounds", validate: true)
-            return Query(id: id, what: .fit(bounds, padding: try decodePadding(f)))
+            return QueryCommand(id: id, what: .fit(bounds, padding: try decodePadding(f)))
         default:
             throw f.fail("what", "unknown query '\(what)' (known: project, unproject, bounds, fit)")
         }

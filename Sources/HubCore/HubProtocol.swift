@@ -27,7 +27,7 @@ public enum HubProtocol {
 }
 
 /// WebSocket close codes (RFC 6455 §7.4.1) the hub uses.
-public enum CloseCode: UInt16, Sendable {
+public enum HubCloseCode: UInt16, Sendable {
     /// Normal closure.
     case normal = 1000
     /// The hub is shutting down.
@@ -66,9 +66,9 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The offending message's `id` if it had one (a string), else its `type`, else nil.
     public var ref: String?
     /// When set, the transport sends the error and then closes the connection with this code.
-    public var close: CloseCode?
+    public var close: HubCloseCode?
 
-    public init(_ code: Code, _ message: String, ref: String? = nil, close: CloseCode? = nil) {
+    public init(_ code: Code, _ message: String, ref: String? = nil, close: HubCloseCode? = nil) {
         self.code = code
         self.message = message
         self.ref = ref

@@ -23,7 +23,7 @@ public enum QueryAnswer: Hashable, Sendable {
     }
 }
 
-extension Query {
+extension QueryCommand {
     /// Answers this query for the room `camera` seen in the asking client's `viewport`.
     /// Throws `bad_message` (ref: the query id) when `fit` padding leaves no room.
     public func answer(camera: Camera, viewport: Viewport, limits: CameraLimits) throws(ProtocolError) -> QueryAnswer {

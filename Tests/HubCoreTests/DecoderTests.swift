@@ -172,11 +172,11 @@ struct CameraCommandDecodingTests {
 
     @Test("ease: defaults, curve names and Béziers, around")
     func ease() {
-        #expect(decoded(#"{"type":"ease","camera":{"zoom":5}}"#) == .ease(Ease(camera: CameraUpdate(zoom: 5))))
+        #expect(decoded(#"{"type":"ease","camera":{"zoom":5}}"#) == .ease(EaseCommand(camera: CameraUpdate(zoom: 5))))
         #expect(decoded(#"{"type":"ease","id":"e1","camera":{"zoom":5},"duration":0,"curve":"linear","around":{"x":1,"y":2}}"#)
-                == .ease(Ease(id: "e1", camera: CameraUpdate(zoom: 5), duration: 0, curve: .linear, around: ViewPoint(x: 1, y: 2))))
+                == .ease(EaseCommand(id: "e1", camera: CameraUpdate(zoom: 5), duration: 0, curve: .linear, around: ViewPoint(x: 1, y: 2))))
         #expect(decoded(#"{"type":"ease","camera":{"zoom":5},"curve":[0.25,0.1,0.25,1]}"#)
-                == .ease(Ease(camera: CameraUpdate(zoom: 5), curve: .cubicBezier(0.25, 0.1, 0.25, 1))))
+                == .ease(EaseCommand(camera: CameraUpdate(zoom: 5), curve: .cubicBezier(0.25, 0.1, 0.25, 1))))
     }
 
     @Test("ease errors")
@@ -196,9 +196,9 @@ struct CameraCommandDecodingTests {
 
     @Test("fly: defaults and ranges")
     func fly() {
-        #expect(decoded(#"{"type":"fly","camera":{"lat":1,"lon":2}}"#) == .fly(Fly(camera: CameraUpdate(latitude: 1, longitude: 2))))
+        #expect(decoded(#"{"type":"fly","camera":{"lat":1,"lon":2}}"#) == .fly(FlyCommand(camera: CameraUpdate(latitude: 1, longitude: 2))))
         #expect(decoded(#"{"type":"fly","id":"f1","camera":{"zoom":2},"duration":3,"speed":2,"curve":2,"minZoom":1}"#)
-                == .fly(Fly(id: "f1", camera: CameraUpdate(zoom: 2), duration: 3, speed: 2, curve: 2, minZoom: 1)))
+                == .fly(FlyCommand(id: "f1", camera: CameraUpdate(zoom: 2), duration: 3, speed: 2, curve: 2, minZoom: 1)))
         #expect(decodeError(#"{"type":"fly","camera":{"zoom":2},"speed":0}"#)?.message == "speed: must be greater than 0 and at most 100 (got 0.0)")
         #expect(decodeError(#"{"type":"fly","camera":{"zoom":2},"speed":101}"#)?.message == "speed: must be greater than 0 and at most 100 (got 101.0)")
         #expect(decodeError(#"{"type":"fly","camera":{"zoom":2},"curve":11}"#)?.message == "curve: must be greater than 0 and at most 10 (got 11.0)")
@@ -209,9 +209,9 @@ struct CameraCommandDecodingTests {
 
     @Test("animate: duration required, delay, after")
     func animate() {
-        #expect(decoded(#"{"type":"animate","to":{"bearing":90},"duration":4}"#) == .animate(Animate(to: CameraUpdate(bearing: 90), duration: 4)))
+        #expect(decoded(#"{"type":"animate","to":{"bearing":90},"duration":4}"#) == .animate(AnimateCommand(to: CameraUpdate(bearing: 90), duration: 4)))
         #expect(decoded(#"{"type":"animate","id":"a1","to":{"bearing":90},"duration":4,"curve":"easeOut","delay":1,"after":"a0"}"#)
-                == .animate(Animate(id: "a1", to: CameraUpdate(bearing: 90), duration: 4, curve: .easeOut, delay: 1, after: "a0")))
+                == .animate(AnimateCommand(id: "a1", to: CameraUpdate(bearing: 90), duration: 4, curve: .easeOut, delay: 1, after: "a0")))
         #expect(decodeError(#"{"type":"animate","to":{"bearing":90}}"#) == ProtocolError(.badMessage, "duration: missing", ref: "animate"))
         #expect(decodeError(#"{"type":"animate","to":{"bearing":90},"duration":1,"delay":3601}"#)?.message == "delay: must be within 0…3600 seconds (got 3601.0)")
         #expect(decodeError(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":1,"after":"a"}"#)?.message == "after: an animation cannot wait for itself")
@@ -347,14 +347,14 @@ struct OtherDecodingTests {
     @Test("query kinds")
     func query() {
         #expect(decoded(#"{"type":"query","id":"q1","what":"project","points":[{"lat":1,"lon":2},{"lat":-3,"lon":400}]}"#)
-                == .query(Query(id: "q1", what: .project([GeoCoordinate(latitude: 1, longitude: 2), GeoCoordinate(latitude: -3, longitude: 400)]))))
+                == .query(QueryCommand(id: "q1", what: .project([GeoCoordinate(latitude: 1, longitude: 2), GeoCoordinate(latitude: -3, longitude: 400)]))))
         #expect(decoded(#"{"type":"query","id":"q2","what":"unproject","points":[{"x":1,"y":2}]}"#)
-                == .query(Query(id: "q2", what: .unproject([ViewPoint(x: 1, y: 2)]))))
-        #expect(decoded(#"{"type":"query","id":"q3","what":"bounds"}"#) == .query(Query(id: "q3", what: .bounds)))
+                == .query(QueryCommand(id: "q2", what: .unproject([ViewPoint(x: 1, y: 2)]))))
+        #expect(decoded(#"{"type":"query","id":"q3","what":"bounds"}"#) == .query(QueryCommand(id: "q3", what: .bounds)))
         #expect(decoded(#"{"type":"query","id":"q4","what":"fit","bounds":{"south":1,"west":2,"north":3,"east":4},"padding":10}"#)
-                == .query(Query(id: "q4", what: .fit(GeoBounds(south: 1, west: 2, north: 3, east: 4), padding: EdgeInsets(all: 10)))))
+                == .query(QueryCommand(id: "q4", what: .fit(GeoBounds(south: 1, west: 2, north: 3, east: 4), padding: EdgeInsets(all: 10)))))
         #expect(decoded(#"{"type":"query","id":"q5","what":"fit","bounds":{"south":1,"west":2,"north":3,"east":4},"padding":{"top":5,"right":7}}"#)
-                == .query(Query(id: "q5", what: .fit(GeoBounds(south: 1, west: 2, north: 3, east: 4), padding: EdgeInsets(top: 5, right: 7)))))
+                == .query(QueryCommand(id: "q5", what: .fit(GeoBounds(south: 1, west: 2, north: 3, east: 4), padding: EdgeInsets(top: 5, right: 7)))))
     }
 
     @Test("query errors")
