@@ -17,6 +17,13 @@
 /// schedule (nothing to send for a while) starts a fresh schedule, so a pause
 /// never turns into a burst.
 ///
+/// Pass as `now` the tick's *scheduled* time (tick index × 1/tick, plus a
+/// fixed origin), not the clock read when the timer fired: then timer jitter
+/// cannot move frames, and no one-second span of ticks holds more than
+/// ⌈rate⌉ frames. (With jittered readings the average rate is still met, a
+/// quarter tick of slack absorbs early timers, and a window may hold one
+/// frame more.)
+///
 /// Room contract: call `shouldSend` once per tick with the room's current
 /// `seq`; the room increments `seq` whenever the frame differs from the
 /// previous one (camera or `moving`). After `welcome` (which carries the
