@@ -7,18 +7,24 @@ import PackageDescription
 /// - `CameraCore`: camera model, limits, Web Mercator, viewport math. Pure: no I/O, no clock.
 /// - `CameraMotion` → CameraCore: animator manager, flights, tracking, camera events,
 ///   gestures. Pure: time is passed in (seconds as Double).
+/// - `HubCore` → CameraCore, CameraMotion: protocol v1 (typed decoding of client
+///   messages, hand-written encoders of hub messages) and per-client policy
+///   (follower throttle, command rate limiter, roster). Pure: no sockets, no clock.
 let package = Package(
     name: "CameraHub",
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "CameraCore", targets: ["CameraCore"]),
         .library(name: "CameraMotion", targets: ["CameraMotion"]),
+        .library(name: "HubCore", targets: ["HubCore"]),
     ],
     targets: [
         .target(name: "CameraCore"),
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
         .target(name: "CameraMotion", dependencies: ["CameraCore"]),
         .testTarget(name: "CameraMotionTests", dependencies: ["CameraMotion"]),
+        .target(name: "HubCore", dependencies: ["CameraCore", "CameraMotion"]),
+        .testTarget(name: "HubCoreTests", dependencies: ["HubCore"]),
         .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion"], path: "Sources/MicroBench"),
     ]
 )
