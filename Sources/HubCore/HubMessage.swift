@@ -29,7 +29,7 @@ public struct Welcome: Hashable, Sendable {
 }
 
 /// The life of an animation, reported to clients as `animation`.
-public struct AnimationReport: Hashable, Sendable {
+public struct AnimationMessage: Hashable, Sendable {
     public enum Status: String, Hashable, Sendable, CaseIterable {
         case started, finished, cancelled, superseded
     }
@@ -147,7 +147,7 @@ public enum HubMessage {
 
     /// `{"type":"animation","id":…,"status":…,"by":…,"lost":[…],"clamped":[…],"time":…}`
     /// plus `camera` and `reason` when set.
-    public static func animation(_ r: AnimationReport, time: Double) -> [UInt8] {
+    public static func animation(_ r: AnimationMessage, time: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
         w.raw("{\"type\":\"animation\",\"id\":"); w.string(r.id)
         w.raw(",\"status\":"); w.string(r.status.rawValue)

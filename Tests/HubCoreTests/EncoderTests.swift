@@ -136,10 +136,10 @@ struct EncoderTests {
 
     @Test("animation reports")
     func animation() throws {
-        let r = AnimationReport(id: "a1", status: .superseded, by: "c2", lost: [.zoom, .center], clamped: [.tilt],
+        let r = AnimationMessage(id: "a1", status: .superseded, by: "c2", lost: [.zoom, .center], clamped: [.tilt],
                                 camera: Camera(latitude: 1, longitude: 2, zoom: 3), reason: "presenter took over")
         #expect(text(HubMessage.animation(r, time: 5)) == #"{"type":"animation","id":"a1","status":"superseded","by":"c2","lost":["center","zoom"],"clamped":["tilt"],"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"reason":"presenter took over","time":5.0}"#)
-        #expect(text(HubMessage.animation(AnimationReport(id: nil, status: .started, by: nil), time: 1)) == #"{"type":"animation","id":null,"status":"started","by":null,"lost":[],"clamped":[],"time":1.0}"#)
+        #expect(text(HubMessage.animation(AnimationMessage(id: nil, status: .started, by: nil), time: 1)) == #"{"type":"animation","id":null,"status":"started","by":null,"lost":[],"clamped":[],"time":1.0}"#)
     }
 
     @Test("events", arguments: [
