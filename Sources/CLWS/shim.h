@@ -26,6 +26,11 @@ static inline size_t clws_pre(void) { return LWS_PRE; }
 static inline uint64_t clws_option_validate_utf8(void) { return LWS_SERVER_OPTION_VALIDATE_UTF8; }
 static inline uint64_t clws_option_disable_ipv6(void) { return LWS_SERVER_OPTION_DISABLE_IPV6; }
 static inline uint64_t clws_option_fail_upon_unable_to_bind(void) { return LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND; }
+/* Client: send the Origin header as given (lws would prefix "http://"). */
+static inline uint64_t clws_option_just_use_raw_origin(void) { return LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN; }
+
+/* lws_rx_flow_control argument: 1 = read, 0 = pause; applied at once. */
+static inline int clws_rxflow(int enable) { return (enable ? 1 : 0) | LWS_RXFLOW_REASON_FLAG_PROCESS_NOW; }
 
 /* Port value meaning "this context does not listen" (client contexts). */
 static inline int clws_port_no_listen(void) { return CONTEXT_PORT_NO_LISTEN; }
