@@ -44,12 +44,11 @@ public final class WebSocketClient: Sendable {
     public func connect(_ request: ConnectRequest) -> ConnectionID {
         let id = ConnectionID(rawValue: ids.withLock { n -> UInt64 in n += 1; return n })
         let core = self.core
-        let running = state.withLock { $0.started && !$0.stopped }
-        precondition(running || state.withLock({ $0.started }), "connect before start")
-        if !running || !loopAccepts({ core.connect(id, request) }) {
-            // Stopped: nothing will run on the loop any more, so there is
-            // no onClose either; the id is simply dead.
-        }
+        let (started, stopped) = state.withLock { ($0.started, $0.stopped) }
+        precondition(started, "WebSocketClient.connect before start")
+        // After shutdown nothing runs on the loop any more: the id is dead
+        // and gets no onClose.
+        if !stopped { _ = loopAccepts { core.connect(id, request) } }
         return id
     }
 
