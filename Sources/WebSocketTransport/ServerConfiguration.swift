@@ -65,9 +65,11 @@ public struct SendQueueLimits: Sendable, Hashable {
     }
 }
 
-/// Idle-connection keepalive: lws pings a connection when it has not seen
-/// a PONG for `pingAfterSeconds`, and drops it (no close frame, close code
-/// nil) when `hangupAfterSeconds` pass without one. lws counts whole seconds.
+/// Keepalive (lws "validity" policy, whole seconds): lws sends a PING when
+/// a connection has not answered one with a PONG for `pingAfterSeconds`
+/// (incoming messages do not count, so busy clients are pinged too), and
+/// drops it when `hangupAfterSeconds` pass without a PONG. A dropped
+/// connection reports close code nil (lws sends no close frame then).
 public struct IdlePolicy: Sendable, Hashable {
     public var pingAfterSeconds: UInt16
     public var hangupAfterSeconds: UInt16

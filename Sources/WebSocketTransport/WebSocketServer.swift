@@ -10,9 +10,11 @@
 ///   loop thread shortly after, in call order.
 /// - `stats` and `connectionCount` are loop-thread only.
 ///
-/// Usage: `let server = WebSocketServer(configuration: c)`, then
-/// `try server.start(handlers)` (handlers may capture `server`), read `port`,
-/// and eventually `server.shutdown()`.
+/// Usage: `let server = try WebSocketServer(configuration: c)`, then
+/// `try server.start(handlers)`, read `port`, and eventually call
+/// `server.shutdown()`. Handlers may capture `server`; that keeps it alive
+/// until `shutdown()` (the handlers are released when the loop ends), so
+/// always call `shutdown()` explicitly.
 public final class WebSocketServer: Sendable {
     public let configuration: ServerConfiguration
     /// The loop thread that owns this server. Use it for `execute` and
@@ -77,6 +79,13 @@ public final class WebSocketServer: Sendable {
     public func sendLatest(_ frame: SharedFrame, to connection: ConnectionID) {
         let core = self.core
         loop.onLoop { core.sendLatest(frame, to: connection) }
+    }
+
+    /// `sendLatest` for many connections with one thread hop (a room tick
+    /// broadcasting one shared encoding to all its followers).
+    public func sendLatest(_ frame: SharedFrame, to connections: [ConnectionID]) {
+        let core = self.core
+        loop.onLoop { for id in connections { core.sendLatest(frame, to: id) } }
     }
 
     /// Closes with a close frame carrying `code` and `reason` (≤ 123 UTF-8

@@ -92,3 +92,43 @@ extension TransportTests {
         #expect(waitUntil(.seconds(10)) { ids.allSatisfy { client.messages($0).count == 1 } })
     }
 }
+
+extension TransportTests {
+    static func openFileCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    }
+
+    static func threadCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    }
+
+    @Test func startAndShutdownRepeatedlyLeaksNoThreadsOrSockets() throws {
+        let filesBefore = Self.openFileCount()
+        let threadsBefore = Self.threadCount()
+        for round in 0..<10 {
+            let server = try ServerHarness()
+            let client = try ClientHarness()
+            let id = client.connectAndWait(ConnectRequest(port: server.port, path: "/echo"))
+            client.client.send(.text("round \(round)"), to: id)
+            #expect(waitUntil { client.messages(id).count == 1 })
+            if round % 2 == 0 {
+                server.server.shutdown()
+                client.client.shutdown()
+            } else {
+                client.client.shutdown()
+                server.server.shutdown()
+            }
+        }
+        #expect(Self.openFileCount() <= filesBefore + 2, "fds: \(filesBefore) → \(Self.openFileCount())")
+        #expect(Self.threadCount() <= threadsBefore + 1, "threads: \(threadsBefore) → \(Self.threadCount())")
+    }
+
+    @Test func serverFailsToStartOnAPortInUse() throws {
+        let first = try ServerHarness()
+        defer { first.server.shutdown() }
+        let port = first.port
+        #expect(throws: TransportError.self) {
+            _ = try ServerHarness { $0.port = port }
+        }
+    }
+}
