@@ -269,13 +269,9 @@ final class ServerCore: @unchecked Sendable {
         loop.schedule(after: config.shutdownGrace) { loop.stop() }
     }
 
-    /// Loop thread, after the loop stopped, before the context is destroyed.
-    func willDestroyContext() {
-        // Connections still open are closed by lws_context_destroy; their
-        // CLOSED callbacks still reach `closed` and the handlers.
-    }
-
-    /// Loop thread, last: drop handler closures (they may capture the server).
+    /// Loop thread, last (after lws_context_destroy, whose CLOSED callbacks
+    /// still reached `closed` and the handlers): drop handler closures
+    /// (they may capture the server) and free the C configuration.
     func didDestroyContext() {
         connections.removeAll()
         httpPending.removeAll()

@@ -48,7 +48,7 @@ public final class WebSocketServer: Sendable {
         core.handlers = handlers // before the thread exists: no race
         do {
             try loop.start(createContext: { core.createContext() },
-                           beforeDestroy: { core.willDestroyContext() },
+                           beforeDestroy: {},
                            afterDestroy: { core.didDestroyContext() })
         } catch {
             state.withLock { $0.stopped = true }

@@ -130,3 +130,20 @@ extension TransportTests {
         #expect(ContentTypes.forPath("/noext") == "application/octet-stream")
     }
 }
+
+extension TransportTests {
+    @Test func largeStaticFileIsServedWhole() throws {
+        let root = try TempDir()
+        let size = 1 << 20
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        try FileManager.default.createDirectory(atPath: root.path + "/www", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: root.path + "/www/map.wasm", contents: Data(bytes)))
+        let server = try ServerHarness { $0.webRoot = root.path + "/www" }
+        defer { server.server.shutdown() }
+        let response = try RawHTTP.request(port: server.port, path: "/map.wasm")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "application/wasm")
+        #expect(response.body.count == size)
+        #expect(response.body == bytes)
+    }
+}
