@@ -11,6 +11,10 @@ public struct ClientConfiguration: Sendable {
     public var sendQueueLimits = SendQueueLimits(maxMessages: 4096, maxBytes: 16 << 20)
     /// Seconds lws allows for TCP connect plus handshake.
     public var connectTimeoutSeconds: UInt32 = 10
+    /// Handshakes in flight at once; further `connect`s wait their turn.
+    /// Opening thousands at once overflows the server's accept backlog and
+    /// costs 1 s SYN retransmits; pacing keeps it fast.
+    public var maxConcurrentConnects = 128
     public init() {}
 }
 

@@ -37,6 +37,8 @@ final class ClientConnection {
     let id: ConnectionID
     let request: ConnectRequest
     var wsi: OpaquePointer?
+    /// Counted in `ClientCore.connecting` (handed to lws, not yet open or gone).
+    var isConnecting = false
     var isOpen = false
     var assembler: MessageAssembler
     private var queue: [OutgoingPiece] = []
@@ -48,6 +50,8 @@ final class ClientConnection {
     var closing = false
     var closeCode: CloseCode?
     var readingPaused = false
+    /// `close` was called before the handshake finished.
+    var cancelled = false
     private var cStrings: [UnsafeMutablePointer<CChar>] = []
 
     init(id: ConnectionID, request: ConnectRequest, configuration: ClientConfiguration) {

@@ -8,6 +8,11 @@ final class ClientCore: @unchecked Sendable {
     let loop: WebSocketLoop
     var handlers = ClientHandlers()
     var connections: [UInt64: ClientConnection] = [:]
+    /// Connections waiting for a handshake slot (`maxConcurrentConnects`).
+    private var waiting: [ClientConnection] = []
+    private var waitingHead = 0
+    private var connecting = 0
+    private var pumping = false
     private var scratch: UnsafeMutableRawPointer
     private var scratchCapacity: Int
     private let protocols: UnsafeMutablePointer<lws_protocols>
@@ -59,13 +64,47 @@ final class ClientCore: @unchecked Sendable {
 
     // MARK: commands (loop thread)
 
+    /// Registers the connection and starts it when a handshake slot is free.
     func connect(_ id: ConnectionID, _ request: ConnectRequest) {
-        guard let context = loop.context else {
+        guard !stopping, loop.context != nil else {
             handlers.onClose(id, ClientCloseEvent(code: nil, wasOpen: false, error: "client stopped"))
             return
         }
         let conn = ClientConnection(id: id, request: request, configuration: config)
         connections[id.rawValue] = conn
+        waiting.append(conn)
+        pumpConnects()
+    }
+
+    /// Starts waiting connections while fewer than the limit are in flight.
+    private func pumpConnects() {
+        guard !pumping else { return }
+        pumping = true
+        defer { pumping = false }
+        while connecting < max(1, config.maxConcurrentConnects), waitingHead < waiting.count {
+            let conn = waiting[waitingHead]
+            waitingHead += 1
+            guard connections[conn.id.rawValue] === conn else { continue } // cancelled
+            conn.isConnecting = true
+            connecting += 1
+            startConnect(conn)
+        }
+        if waitingHead == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingHead = 0
+        }
+    }
+
+    private func handshakeDone(_ conn: ClientConnection) {
+        guard conn.isConnecting else { return }
+        conn.isConnecting = false
+        connecting -= 1
+        pumpConnects()
+    }
+
+    private func startConnect(_ conn: ClientConnection) {
+        guard let context = loop.context else { return }
+        let request = conn.request
         var info = lws_client_connect_info()
         info.context = context
         info.address = conn.keep(request.host)
@@ -77,9 +116,11 @@ final class ClientCore: @unchecked Sendable {
         info.local_protocol_name = UnsafeRawPointer(Self.protocolName.utf8Start)
             .assumingMemoryBound(to: CChar.self)
         info.ietf_version_or_minus_one = -1
-        info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(id.rawValue))
-        if lws_client_connect_via_info(&info) == nil {
-            finish(id.rawValue, error: "connect failed")
+        info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(conn.id.rawValue))
+        if let wsi = lws_client_connect_via_info(&info) {
+            if connections[conn.id.rawValue] === conn { conn.wsi = wsi } // valid until finish()
+        } else {
+            finish(conn.id.rawValue, error: "connect failed")
         }
     }
 
@@ -94,6 +135,15 @@ final class ClientCore: @unchecked Sendable {
 
     func close(_ id: ConnectionID, code: CloseCode, reason: String) {
         guard let conn = connections[id.rawValue], !conn.closing, conn.pendingClose == nil else { return }
+        if !conn.isOpen {
+            conn.cancelled = true
+            if conn.isConnecting, let wsi = conn.wsi {
+                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC) // lws closes it soon
+            } else {
+                finish(id.rawValue, error: "cancelled") // still waiting for a slot
+            }
+            return
+        }
         conn.pendingClose = (code, reason)
         conn.requestWrite()
     }
@@ -105,6 +155,9 @@ final class ClientCore: @unchecked Sendable {
     }
 
     func closeAll() {
+        for conn in connections.values where !conn.isOpen && !conn.isConnecting {
+            finish(conn.id.rawValue, error: "cancelled")
+        }
         for conn in connections.values where conn.isOpen && !conn.closing {
             conn.dropQueue()
             conn.pendingClose = (.goingAway, "client shutting down")
@@ -118,6 +171,7 @@ final class ClientCore: @unchecked Sendable {
         guard let conn = connection(for: wsi) else { return }
         conn.wsi = wsi
         conn.isOpen = true
+        handshakeDone(conn)
         if conn.readingPaused { lws_rx_flow_control(wsi, clws_rxflow(0)) }
         handlers.onOpen(conn.id)
         if conn.hasQueued || conn.pendingClose != nil { conn.requestWrite() }
@@ -170,9 +224,11 @@ final class ClientCore: @unchecked Sendable {
     func finish(_ rawID: UInt64, error: String?) {
         guard let conn = connections.removeValue(forKey: rawID) else { return }
         conn.closing = true
+        handshakeDone(conn)
         conn.dropQueue()
+        let failure = conn.cancelled ? "cancelled" : error
         let event = ClientCloseEvent(code: conn.isOpen ? conn.closeCode : nil,
-                                     wasOpen: conn.isOpen, error: conn.isOpen ? nil : error)
+                                     wasOpen: conn.isOpen, error: conn.isOpen ? nil : failure)
         handlers.onClose(conn.id, event)
         if stopping && connections.isEmpty { loop.stop() }
     }

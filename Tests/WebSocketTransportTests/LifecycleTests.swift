@@ -78,18 +78,27 @@ extension TransportTests {
     }
 
     @Test func oneClientThreadHoldsManyConnections() throws {
-        let server = try ServerHarness { $0.endpoints = [WebSocketEndpoint(path: "/feed")] }
-        let client = try ClientHarness()
-        defer { client.client.shutdown(); server.server.shutdown() }
-        let count = 500
-        let ids = (0..<count).map { _ in client.client.connect(ConnectRequest(port: server.port, path: "/feed")) }
-        #expect(waitUntil(.seconds(20)) { server.opened.count == count })
-        #expect(waitUntil { ids.allSatisfy { client.isOpen($0) } })
+        // WST_SOCKETS=5000 swift test --filter oneClientThread… for a bigger run.
+        let count = Int(ProcessInfo.processInfo.environment["WST_SOCKETS"] ?? "") ?? 500
+        let serverOpens = Box<[ConnectionID]>([])
+        let clientOpens = Box(0)
+        let clientMessages = Box(0)
+        var config = ServerConfiguration()
+        config.endpoints = [WebSocketEndpoint(path: "/feed")]
+        let server = try WebSocketServer(configuration: config)
+        try server.start(ServerHandlers(onOpen: { info in serverOpens.mutate { $0.append(info.id) } }))
+        let client = WebSocketClient(configuration: ClientConfiguration())
+        try client.start(ClientHandlers(onOpen: { _ in clientOpens.mutate { $0 += 1 } },
+                                        onMessage: { _, _ in clientMessages.mutate { $0 += 1 } }))
+        defer { client.shutdown(); server.shutdown() }
+        let started = ContinuousClock.now
+        for _ in 0..<count { client.connect(ConnectRequest(port: server.port, path: "/feed")) }
+        #expect(waitUntil(.seconds(30)) { serverOpens.value.count == count && clientOpens.value == count })
+        let connected = ContinuousClock.now
         let frame = SharedFrame(text: "{\"camera\":1}")
-        let srv = server.server
-        let targets = server.opened.map(\.id)
-        srv.execute { for id in targets { srv.sendLatest(frame, to: id) } }
-        #expect(waitUntil(.seconds(10)) { ids.allSatisfy { client.messages($0).count == 1 } })
+        server.sendLatest(frame, to: serverOpens.value)
+        #expect(waitUntil(.seconds(10)) { clientMessages.value == count })
+        print("\(count) sockets: connected in \(connected - started), broadcast in \(ContinuousClock.now - connected)")
     }
 }
 
@@ -130,5 +139,29 @@ extension TransportTests {
         #expect(throws: TransportError.self) {
             _ = try ServerHarness { $0.port = port }
         }
+    }
+}
+
+extension TransportTests {
+    @Test func clientPacesHandshakesAndCancelsPendingConnects() throws {
+        let server = try ServerHarness { $0.endpoints = [WebSocketEndpoint(path: "/feed")] }
+        let client = try ClientHarness { $0.maxConcurrentConnects = 2 }
+        defer { client.client.shutdown(); server.server.shutdown() }
+        let ids = (0..<20).map { _ in client.client.connect(ConnectRequest(port: server.port, path: "/feed")) }
+        #expect(waitUntil(.seconds(10)) { ids.allSatisfy { client.isOpen($0) } })
+        #expect(server.opened.count == 20)
+        // Two handshakes that are never answered hold both slots; a third waits.
+        let silent = try SilentListener()
+        let stuck = (0..<2).map { _ in client.client.connect(ConnectRequest(port: silent.port, path: "/feed")) }
+        let queued = client.client.connect(ConnectRequest(port: server.port, path: "/feed"))
+        usleep(100_000)
+        #expect(!client.isOpen(queued), "a third handshake started despite the limit")
+        client.client.close(queued)
+        #expect(waitUntil { client.closeEvent(queued) != nil })
+        #expect(client.closeEvent(queued) == ClientCloseEvent(code: nil, wasOpen: false, error: "cancelled"))
+        for id in stuck { client.client.close(id) } // in flight: killed through lws
+        #expect(waitUntil { stuck.allSatisfy { client.closeEvent($0) != nil } })
+        #expect(stuck.allSatisfy { client.closeEvent($0)?.error == "cancelled" })
+        #expect(server.opened.count == 20)
     }
 }

@@ -214,3 +214,26 @@ final class TempDir {
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// A TCP listener that never accepts: clients connect (kernel backlog) but
+/// their WebSocket handshake is never answered.
+final class SilentListener {
+    let fd: Int32
+    let port: Int
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Bool in
+                bind(fd, p, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, p, &length) == 0
+            }
+        }
+        port = Int(UInt16(bigEndian: addr.sin_port))
+        guard bound else { throw TransportError("listener setup failed") }
+    }
+    deinit { close(fd) }
+}
