@@ -1,28 +1,5 @@
 import CLWS
 
-/// Callbacks a server makes. All of them run ON THE SERVER'S LOOP THREAD,
-/// one at a time, so they may touch loop-confined state (for example a hub
-/// whose rooms are ticked by a loop timer) without locks. Do not block in them.
-public struct ServerHandlers: Sendable {
-    /// A WebSocket finished its handshake (never called for `/echo`).
-    public var onOpen: @Sendable (ConnectionInfo) -> Void
-    /// A complete message arrived (fragments reassembled, size and UTF-8 checked).
-    public var onMessage: @Sendable (ConnectionID, WebSocketMessage) -> Void
-    /// The connection is gone; `code` as described on `CloseCode`. After
-    /// this, sends to the id are ignored.
-    public var onClose: @Sendable (ConnectionID, CloseCode?) -> Void
-
-    public init(
-        onOpen: @escaping @Sendable (ConnectionInfo) -> Void = { _ in },
-        onMessage: @escaping @Sendable (ConnectionID, WebSocketMessage) -> Void = { _, _ in },
-        onClose: @escaping @Sendable (ConnectionID, CloseCode?) -> Void = { _, _ in }
-    ) {
-        self.onOpen = onOpen
-        self.onMessage = onMessage
-        self.onClose = onClose
-    }
-}
-
 /// The loop-confined half of a `WebSocketServer`: lws context resources,
 /// connections and HTTP responses in flight. Every method and property is
 /// for the loop thread only (marked `@unchecked Sendable` so the public
@@ -77,69 +54,6 @@ final class ServerCore: @unchecked Sendable {
     func connection(for wsi: OpaquePointer) -> ServerConnection? {
         guard let conn = connections[clws_get_id(wsi)], conn.wsi == wsi else { return nil }
         return conn
-    }
-
-    // MARK: handshake
-
-    /// HTTP_CONFIRM_UPGRADE: path, origin and subprotocol offer, answered
-    /// with a real HTTP status when refused. Returns the callback result.
-    func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
-        func refuse(_ status: UInt32) -> Int32 {
-            lws_return_http_status(wsi, status, nil) != 0 ? -1 : 1
-        }
-        if shuttingDown { return refuse(503) }
-        let path = LWS.header(wsi, WSI_TOKEN_GET_URI) ?? ""
-        guard let route = routes[path] else { return refuse(404) }
-        guard config.originPolicy.allows(LWS.header(wsi, WSI_TOKEN_ORIGIN)) else { return refuse(403) }
-        let offered = (LWS.header(wsi, WSI_TOKEN_PROTOCOL) ?? "")
-            .split(separator: ",")
-            .map { $0.trimmingCharacters(in: " \t") }
-            .filter { !$0.isEmpty }
-        if let wanted = route.endpoint.subprotocol {
-            guard offered.contains(wanted) else { return refuse(400) }
-        } else {
-            guard offered.isEmpty else { return refuse(400) }
-        }
-        return 0
-    }
-
-    /// FILTER_PROTOCOL_CONNECTION: the protocol lws bound must be the
-    /// path's own (lws picks the first name it knows from the offer).
-    func filterProtocol(_ wsi: OpaquePointer) -> Int32 {
-        let path = LWS.header(wsi, WSI_TOKEN_GET_URI) ?? ""
-        guard let route = routes[path] else { return 1 }
-        if let wanted = route.endpoint.subprotocol {
-            guard let proto = lws_get_protocol(wsi), let name = proto.pointee.name else { return 1 }
-            return String(cString: name) == wanted ? 0 : 1
-        }
-        return LWS.hasHeader(wsi, WSI_TOKEN_PROTOCOL) ? 1 : 0
-    }
-
-    /// ESTABLISHED: register the connection and tell the handler.
-    func established(_ wsi: OpaquePointer) -> Int32 {
-        let path = LWS.header(wsi, WSI_TOKEN_GET_URI) ?? ""
-        guard let route = routes[path] else { return -1 }
-        let id = nextID()
-        clws_set_id(wsi, id)
-        if config.notSentLowWatermark > 0 {
-            _ = clws_set_notsent_lowat(lws_get_socket_fd(wsi), Int32(config.notSentLowWatermark))
-        }
-        let info = ConnectionInfo(
-            id: ConnectionID(rawValue: id), path: path,
-            subprotocol: route.endpoint.subprotocol,
-            origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
-            remoteAddress: LWS.peerAddress(wsi))
-        let conn = ServerConnection(info: info, wsi: wsi, isEcho: route.isEcho,
-                                    limits: config.sendQueueLimits,
-                                    maxMessageSize: config.maxMessageSize)
-        connections[id] = conn
-        if shuttingDown {
-            conn.pendingClose = .init(code: .goingAway, reason: "server shutting down", flushFirst: false)
-            conn.requestWrite()
-            return 0
-        }
-        if !route.isEcho { handlers.onOpen(info) }
-        return 0
     }
 
     // MARK: traffic
@@ -277,14 +191,5 @@ final class ServerCore: @unchecked Sendable {
         httpPending.removeAll()
         handlers = ServerHandlers()
         native.release()
-    }
-}
-
-extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        var s = self[...]
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
     }
 }
