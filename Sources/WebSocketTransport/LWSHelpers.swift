@@ -72,6 +72,13 @@ public enum WebSocketTransportSettings {
         return n < 0 ? nil : n
     }
 
+    /// Sets TCP_NOTSENT_LOWAT on a socket (the server does this for every
+    /// accepted WebSocket). False where unsupported; callers may ignore it.
+    @discardableResult
+    public static func setNotSentLowWatermark(fd: Int32, bytes: Int) -> Bool {
+        clws_set_notsent_lowat(fd, Int32(clamping: bytes)) == 0
+    }
+
     private static let logLevel = Locked<Int32?>(nil)
 
     /// Applies the default (errors only) once unless the user chose a level.

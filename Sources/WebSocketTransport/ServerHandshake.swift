@@ -48,7 +48,8 @@ extension ServerCore {
         let id = nextID()
         clws_set_id(wsi, id)
         if config.notSentLowWatermark > 0 {
-            _ = clws_set_notsent_lowat(lws_get_socket_fd(wsi), Int32(config.notSentLowWatermark))
+            WebSocketTransportSettings.setNotSentLowWatermark(fd: lws_get_socket_fd(wsi),
+                                                              bytes: config.notSentLowWatermark)
         }
         let info = ConnectionInfo(
             id: ConnectionID(rawValue: id), path: path,

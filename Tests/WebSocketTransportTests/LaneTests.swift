@@ -137,3 +137,18 @@ extension TransportTests {
         #expect(client.closeEvent(cid)?.code == .normal)
     }
 }
+
+extension TransportTests {
+    /// The shim the server applies to every accepted WebSocket.
+    @Test func notSentLowWatermarkShimSetsTheSocketOption() throws {
+        let listener = try SilentListener()
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        #expect(WebSocketTransportSettings.setNotSentLowWatermark(fd: fd, bytes: 16 * 1024))
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        #expect(getsockopt(fd, Int32(IPPROTO_TCP), 25 /* TCP_NOTSENT_LOWAT */, &value, &length) == 0)
+        #expect(value == 16 * 1024)
+        _ = listener
+    }
+}
