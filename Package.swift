@@ -10,6 +10,10 @@ import PackageDescription
 /// - `HubCore` → CameraCore, CameraMotion: protocol v1 (typed decoding of client
 ///   messages, hand-written encoders of hub messages) and per-client policy
 ///   (follower throttle, command rate limiter, roster). Pure: no sockets, no clock.
+/// - `WebSocketTransport` → `CLWS`: the one small libwebsockets wrapper (server and
+///   client, each on its own loop thread). Knows nothing about cameras or rooms.
+/// - `CLWS`: system library module for libwebsockets 4.1 (Debian `libwebsockets-dev`)
+///   plus a tiny header of static inline helpers for macro-only APIs.
 let package = Package(
     name: "CameraHub",
     platforms: [.macOS(.v13)],
@@ -17,6 +21,7 @@ let package = Package(
         .library(name: "CameraCore", targets: ["CameraCore"]),
         .library(name: "CameraMotion", targets: ["CameraMotion"]),
         .library(name: "HubCore", targets: ["HubCore"]),
+        .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
     ],
     targets: [
         .target(name: "CameraCore"),
@@ -26,5 +31,13 @@ let package = Package(
         .target(name: "HubCore", dependencies: ["CameraCore", "CameraMotion"]),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore"]),
         .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion"], path: "Sources/MicroBench"),
+        .systemLibrary(
+            name: "CLWS",
+            path: "Sources/CLWS",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "WebSocketTransport", dependencies: ["CLWS"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
     ]
 )
