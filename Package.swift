@@ -23,6 +23,9 @@ let package = Package(
         .library(name: "HubCore", targets: ["HubCore"]),
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
     targets: [
         .target(name: "CameraCore"),
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
@@ -39,5 +42,10 @@ let package = Package(
         ),
         .target(name: "WebSocketTransport", dependencies: ["CLWS"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
+        .target(name: "HubServer", dependencies: ["HubCore", "WebSocketTransport"]),
+        .executableTarget(name: "camhub", dependencies: [
+            "CameraCore", "HubCore", "HubServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     ]
 )

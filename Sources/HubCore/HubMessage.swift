@@ -72,6 +72,8 @@ public enum HubEvent: Hashable, Sendable {
     /// A client tapped the map at this geo point.
     case tap(by: String, at: GeoCoordinate)
     case longPress(by: String, at: GeoCoordinate)
+    /// To the sender only: its `set` was adjusted by the limits.
+    case clamped(properties: CameraProperties, camera: Camera)
 
     public var name: String {
         switch self {
@@ -84,6 +86,7 @@ public enum HubEvent: Hashable, Sendable {
         case .left: "left"
         case .tap: "tap"
         case .longPress: "longPress"
+        case .clamped: "clamped"
         }
     }
 
@@ -191,6 +194,9 @@ public enum HubMessage {
             w.raw(",\"by\":"); w.string(by)
             w.raw(",\"lat\":"); w.number(geo.latitude)
             w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
+        case .clamped(let properties, let camera):
+            w.raw(",\"clamped\":"); w.properties(properties)
+            w.raw(",\"camera\":"); w.camera(camera)
         }
         w.raw("}")
         return w.bytes
