@@ -124,3 +124,35 @@ struct GestureInputTests {
         #expect(!rig.manager.isMoving)
     }
 }
+
+@Suite("Gestures: robustness")
+struct GestureRobustnessTests {
+    @Test("absurdly distant but finite points never put a non-finite number in the camera")
+    func hugeCoordinates() throws {
+        var rig = GestureRig(camera: Camera(latitude: 48.85, longitude: 2.35, zoom: 12, tilt: 30, bearing: 10))
+        _ = try rig.send(pan(.begin, 400, 300, t: 0), at: 0).get()
+        _ = try rig.send(pan(.change, 1e300, -1e300, t: 10), at: 0.01).get()
+        _ = try rig.send(pan(.end, 1e308, 1e308, t: 20), at: 0.02).get()
+        _ = try rig.send(pinch(.begin, 1e300, 1e300), at: 0.1).get()
+        _ = try rig.send(pinch(.change, -1e300, 1e300, scale: 1e-300, rotation: 1e300), at: 0.2).get()
+        _ = try rig.send(pinch(.end), at: 0.3).get()
+        let tap = try rig.send(GestureInput(.tap, x: 1e308, y: 1e308), at: 0.4).get()
+        _ = try rig.send(GestureInput(.doubleTap, x: -1e308, y: 1e308), at: 0.5).get()
+        rig.manager.advance(to: 3)
+        let c = rig.manager.camera
+        let values = [c.latitude, c.continuousLongitude, c.zoom, c.tilt, c.bearing]
+        #expect(values.allSatisfy { $0.isFinite }, "\(c)")
+        #expect(tap.event?.geo.map { $0.latitude.isFinite && $0.longitude.isFinite } ?? true)
+    }
+
+    @Test("a gesture begun without t is timed by the hub clock throughout (a later t is another clock)")
+    func hubClockWhenBeginHasNoT() throws {
+        var rig = GestureRig()
+        _ = try rig.send(pan(.begin, 300, 300), at: 20).get()
+        #expect(try rig.send(pan(.change, 350, 300, t: 3), at: 20.05).get().effect == .following)
+        // 100 px in 0.1 s of hub time: 1000 px/s → 300 px/s momentum, 0.4 s.
+        #expect(try rig.send(pan(.end, 400, 300, t: 5), at: 20.1).get().momentum == GestureEngine.momentumID)
+        rig.manager.advance(to: 25)
+        #expect(rig.manager.takeReports().last.map { abs($0.time - 20.5) < 1e-9 } == true)
+    }
+}

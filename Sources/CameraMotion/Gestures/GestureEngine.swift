@@ -46,6 +46,9 @@ public struct GestureEngine: Sendable {
         var grabbed: GeoCoordinate?
         /// rotate: the fixed point it turns around.
         var pivot: ViewPoint?
+        /// False when `begin` came without `t`: then the hub's clock times the
+        /// whole gesture (a later `t` is on another clock and is ignored).
+        let usesClientClock: Bool
         let beginClientTime: Double
         let beginHubTime: Double
         var lastClientTime: Double
@@ -53,9 +56,11 @@ public struct GestureEngine: Sendable {
         /// pinch: ± the threshold once the fingers turned past it.
         var rotationOffset: Double?
 
-        /// Client time of `input`: its `t`, or the hub time elapsed since begin.
+        /// Client time of `input` in ms: its `t`, or the begin's client time
+        /// plus the hub time elapsed since begin.
         func clientTime(of input: GestureInput, at now: Double) -> Double {
-            input.t ?? beginClientTime + (now - beginHubTime) * 1000
+            let estimate = beginClientTime + (now - beginHubTime) * 1000
+            return usesClientClock ? input.t ?? estimate : estimate
         }
     }
 
@@ -110,7 +115,7 @@ public struct GestureEngine: Sendable {
     static func bad(_ message: String) -> CommandError { CommandError(code: .badInput, message: message) }
 
     func reported(_ input: GestureInput, client: GestureClient, manager: AnimatorManager, effect: GestureEffect) -> GestureOutcome {
-        let geo = input.point.flatMap { ViewTransform(camera: manager.camera, viewport: client.viewport).viewToGeo($0) }
+        let geo = input.point.flatMap(ViewTransform(camera: manager.camera, viewport: client.viewport).ground)
         return GestureOutcome(effect: effect, event: GestureEvent(client: client.owner.client, input: input, geo: geo))
     }
 
@@ -148,8 +153,8 @@ extension GestureEngine {
             let pivot = input.kind == .rotate ? input.point : nil
             let claims = input.kind.claims(aroundPoint: pivot != nil)
             let clientTime = input.t ?? now * 1000
-            var gesture = Active(kind: input.kind, handle: nil, claims: claims, startCamera: manager.camera, grabbed: nil,
-                                 pivot: pivot, beginClientTime: clientTime, beginHubTime: now, lastClientTime: clientTime)
+            var gesture = Active(kind: input.kind, handle: nil, claims: claims, startCamera: manager.camera, grabbed: nil, pivot: pivot,
+                                 usesClientClock: input.t != nil, beginClientTime: clientTime, beginHubTime: now, lastClientTime: clientTime)
             if disabled {
                 active[key] = gesture
                 return .success(reported(input, client: client, manager: manager, effect: .disabled))
@@ -159,7 +164,7 @@ extension GestureEngine {
             case .success(let handle): gesture.handle = handle
             }
             let transform = ViewTransform(camera: manager.camera, viewport: client.viewport)
-            gesture.grabbed = (pivot ?? input.point).flatMap(transform.viewToGeo)
+            gesture.grabbed = (pivot ?? input.point).flatMap(transform.ground)
             if input.kind == .pan, let p = input.point {
                 gesture.track.add(t: clientTime, x: p.x, y: p.y, keep: settings.velocityWindow * 1000)
             }
@@ -246,9 +251,10 @@ extension GestureEngine {
         next = next.clamped(to: manager.limits).camera
         if let point = place {
             if gesture.grabbed == nil {
-                gesture.grabbed = ViewTransform(camera: current, viewport: viewport).viewToGeo(point)
+                gesture.grabbed = ViewTransform(camera: current, viewport: viewport).ground(point)
             }
-            if let geo = gesture.grabbed, let placed = ViewTransform(camera: next, viewport: viewport).camera(placing: geo, at: point) {
+            if let geo = gesture.grabbed, let placed = ViewTransform(camera: next, viewport: viewport).camera(placing: geo, at: point),
+               placed.latitude.isFinite, placed.continuousLongitude.isFinite {  // (absurdly far points overflow)
                 next = placed
             }
         }
@@ -266,7 +272,7 @@ extension GestureEngine {
         else { return nil }
         let camera = manager.camera
         let transform = ViewTransform(camera: camera, viewport: client.viewport)
-        guard let geo = transform.viewToGeo(from) else { return nil }
+        guard let geo = transform.ground(from) else { return nil }
 
         // Tilted: the grabbed point must stay below the horizon.
         if momentum.dy < 0, let horizon = transform.horizonY {
@@ -279,7 +285,8 @@ extension GestureEngine {
         for _ in 0..<12 {
             guard momentum.distance >= 0.5 else { return nil }
             let to = ViewPoint(x: from.x + momentum.dx, y: from.y + momentum.dy)
-            guard let placed = transform.camera(placing: geo, at: to) else { return nil }
+            guard let placed = transform.camera(placing: geo, at: to), placed.latitude.isFinite, placed.continuousLongitude.isFinite
+            else { return nil }
             let travel = Self.worldDistance(from: camera, to: placed)
             if travel <= maxTravel { destination = placed; break }
             momentum.scale(by: maxTravel / travel * 0.999)
@@ -297,5 +304,14 @@ extension GestureEngine {
         let dx = (WebMercator.unitX(longitude: b.continuousLongitude) - WebMercator.unitX(longitude: a.continuousLongitude)) * size
         let dy = (WebMercator.unitY(latitude: b.latitude) - WebMercator.unitY(latitude: a.latitude)) * size
         return hypot(dx, dy)
+    }
+}
+
+extension ViewTransform {
+    /// The geo point under `point`, or nil at or above the horizon (or when
+    /// an absurdly distant point overflows).
+    func ground(_ point: ViewPoint) -> GeoCoordinate? {
+        guard let geo = viewToGeo(point), geo.latitude.isFinite, geo.longitude.isFinite else { return nil }
+        return geo
     }
 }
