@@ -155,21 +155,9 @@ public enum CancelScope: Hashable, Sendable {
 
 /// One gesture event from a client's view (coordinates in that client's viewport pixels).
 public struct GestureMessage: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable, CaseIterable {
-        case pan, pinch, tilt, rotate, doubleTap, twoFingerTap, scroll, tap, longPress
-
-        /// Kinds that happen at an instant (phase optional).
-        public var isInstantaneous: Bool {
-            switch self {
-            case .pan, .pinch, .tilt, .rotate: false
-            case .doubleTap, .twoFingerTap, .scroll, .tap, .longPress: true
-            }
-        }
-    }
-
-    public enum Phase: String, Hashable, Sendable, CaseIterable {
-        case begin, change, end, cancel
-    }
+    /// The gesture kinds and phases of the core's gesture engine.
+    public typealias Kind = GestureKind
+    public typealias Phase = GesturePhase
 
     public var kind: Kind
     /// Always set for continuous kinds; nil for an instantaneous one sent without it.
@@ -263,4 +251,9 @@ public struct QueryCommand: Hashable, Sendable {
     public var id: String
     public var what: What
     public init(id: String, what: What) { self.id = id; self.what = what }
+}
+
+extension GestureKind {
+    /// Kinds that happen at an instant (phase optional).
+    public var isInstantaneous: Bool { !isContinuous }
 }

@@ -72,6 +72,8 @@ public enum HubEvent: Hashable, Sendable {
     /// A client tapped the map at this geo point.
     case tap(by: String, at: GeoCoordinate)
     case longPress(by: String, at: GeoCoordinate)
+    /// A gesture whose default action the client disabled: reported, nothing moved.
+    case gesture(by: String, kind: GestureKind, phase: GesturePhase?, at: GeoCoordinate?)
     /// To the sender only: its `set` was adjusted by the limits.
     case clamped(properties: CameraProperties, camera: Camera)
 
@@ -86,6 +88,7 @@ public enum HubEvent: Hashable, Sendable {
         case .left: "left"
         case .tap: "tap"
         case .longPress: "longPress"
+        case .gesture: "gesture"
         case .clamped: "clamped"
         }
     }
@@ -194,6 +197,14 @@ public enum HubMessage {
             w.raw(",\"by\":"); w.string(by)
             w.raw(",\"lat\":"); w.number(geo.latitude)
             w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
+        case .gesture(let by, let kind, let phase, let geo):
+            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"kind\":"); w.string(kind.rawValue)
+            w.raw(",\"phase\":"); w.string(phase?.rawValue)
+            if let geo {
+                w.raw(",\"lat\":"); w.number(geo.latitude)
+                w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
+            }
         case .clamped(let properties, let camera):
             w.raw(",\"clamped\":"); w.properties(properties)
             w.raw(",\"camera\":"); w.camera(camera)

@@ -107,7 +107,7 @@ public struct Hub {
         guard let client = session.client, let name = session.room, rooms[name] != nil else { return }
         connectionOfClient[client] = nil
         rooms[name]!.members.removeAll { $0 == session.connection }
-        rooms[name]!.manager.ownerLeft(client, at: time.seconds)
+        rooms[name]!.clientLeft(client, at: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
         if let outcome = rooms[name]!.roster.leave(client: client) {
             broadcast(.left(outcome.entry), in: name, at: time, sink: sink)

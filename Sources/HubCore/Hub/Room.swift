@@ -6,6 +6,7 @@ import CameraMotion
 struct Room {
     let name: RoomName
     var manager: AnimatorManager
+    var gestures = GestureEngine()
     var roster = Roster()
     /// Connections in the room, in join order.
     var members: [ConnectionKey] = []
@@ -23,6 +24,17 @@ struct Room {
         self.name = name
         self.manager = AnimatorManager(camera: camera, limits: limits, time: now)
         self.frameRevision = manager.revision
+    }
+
+    /// Turns one gesture into camera motion (see `GestureEngine.handle`).
+    mutating func gesture(_ input: GestureInput, client: GestureClient, at now: Double) -> Result<GestureOutcome, CommandError> {
+        gestures.handle(input, client: client, manager: &manager, at: now)
+    }
+
+    /// Ends everything `client` had going: its gestures, animations and tracking.
+    mutating func clientLeft(_ client: String, at now: Double) {
+        gestures.clientLeft(client, manager: &manager, at: now)
+        manager.ownerLeft(client, at: now)
     }
 
     /// Advances `seq` if the camera or `moving` changed since the last frame state.
