@@ -153,39 +153,18 @@ public enum CancelScope: Hashable, Sendable {
     case all
 }
 
-/// One gesture event from a client's view (coordinates in that client's viewport pixels).
-public struct GestureMessage: Hashable, Sendable {
+/// One gesture event from a client's view (coordinates in that client's
+/// viewport pixels): the gesture engine's own input type, decoded from the wire.
+public typealias GestureMessage = GestureInput
+
+extension GestureInput {
     /// The gesture kinds and phases of the core's gesture engine.
     public typealias Kind = GestureKind
     public typealias Phase = GesturePhase
 
-    public var kind: Kind
-    /// Always set for continuous kinds; nil for an instantaneous one sent without it.
-    public var phase: Phase?
-    /// View point in pixels (x and y come together).
-    public var x: Double?
-    public var y: Double?
-    /// Client timestamp in ms.
-    public var t: Double?
-    /// Pinch scale since `begin` (> 0).
-    public var scale: Double?
-    /// Degrees since `begin` (pinch, rotate).
-    public var rotation: Double?
-    /// Vertical drag in pixels since `begin` (tilt).
-    public var dy: Double?
-    /// Scroll wheel delta (scroll).
-    public var delta: Double?
-
     public init(kind: Kind, phase: Phase? = nil, x: Double? = nil, y: Double? = nil, t: Double? = nil,
                 scale: Double? = nil, rotation: Double? = nil, dy: Double? = nil, delta: Double? = nil) {
-        self.kind = kind; self.phase = phase; self.x = x; self.y = y; self.t = t
-        self.scale = scale; self.rotation = rotation; self.dy = dy; self.delta = delta
-    }
-
-    /// The point, when the message has one.
-    public var point: ViewPoint? {
-        guard let x, let y else { return nil }
-        return ViewPoint(x: x, y: y)
+        self.init(kind, phase, x: x, y: y, t: t, scale: scale, rotation: rotation, dy: dy, delta: delta)
     }
 }
 

@@ -7,10 +7,8 @@ extension Hub {
     /// reported to the whole room as events with the geo point under them.
     mutating func handleGesture(_ gesture: GestureMessage, session: Session, owner: Owner, room: RoomName,
                                 at time: HubTime, sink: some HubSink) throws(ProtocolError) {
-        let input = GestureInput(gesture.kind, gesture.phase, x: gesture.x, y: gesture.y, t: gesture.t, scale: gesture.scale,
-                                 rotation: gesture.rotation, dy: gesture.dy, delta: gesture.delta)
         let client = GestureClient(owner: owner, viewport: session.viewport, disabled: session.disabledGestures)
-        let result = rooms[room]!.gesture(input, client: client, at: time.seconds)
+        let result = rooms[room]!.gesture(gesture, client: client, at: time.seconds)
         let outcome = try Self.check(result, ref: "gesture")
         guard let event = outcome.event else { return }
         switch (outcome.effect, gesture.kind) {
