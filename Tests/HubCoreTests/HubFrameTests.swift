@@ -62,6 +62,25 @@ struct HubFrameTests {
         expectEaseTarget(last.camera)
     }
 
+    @Test func lastFrameIsTheExactEaseTargetWhateverTheStartTime() {
+        var off: [Double] = []
+        for k in 0..<40 {
+            let bench = HubBench()
+            let start = 0.003 + Double(k) * 0.0371
+            bench.now = start  // hub clocks start near 0, where end − start is often not the duration
+            let d = bench.join(role: "driver")
+            let f = bench.join(role: "follower", rate: 10)
+            bench.send(Self.ease, from: d.key)
+            bench.run(seconds: 1.5)
+            let last = bench.frames(f.key).last
+            let c = last?.camera
+            let exact = c?["lat"]?.number == 48.8566 && c?["lon"]?.number == 2.3522 && c?["zoom"]?.number == 12
+                && c?["bearing"]?.number == 30 && c?["tilt"]?.number == 45
+            if last?.moving != false || c != wireCamera(bench.room()!.camera) || !exact { off.append(start) }
+        }
+        #expect(off.isEmpty, "eases started at \(off) did not end exactly on target")
+    }
+
     @Test func stillCameraSendsNoFrames() {
         let bench = HubBench()
         let f = bench.join(role: "follower", rate: 60)
