@@ -7,7 +7,7 @@ extension HubServerTests {
     @Test func disallowedOriginIsRefusedAtTheHandshakeLocalhostAllowed() throws {
         let hub = try RunningHub { $0.allowedOrigins = ["https://maps.example.org"] }
         let clients = try HubClients(port: hub.port)
-        for origin in ["http://evil.example", "https://maps.example.org.evil.example", "null"] {
+        for origin in ["http://evil.example", "http://127.0.0.1.nip.io", "https://maps.example.org.evil.example", "null"] {
             let id = clients.client.connect(ConnectRequest(port: hub.port, path: HubProtocol.path,
                                                            subprotocol: HubProtocol.subprotocol, origin: origin))
             #expect(waitUntil { clients.closeEvent(id) != nil }, "\(origin)")
