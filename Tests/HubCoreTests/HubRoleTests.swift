@@ -56,6 +56,20 @@ struct HubRoleTests {
         #expect(frame?.moving == false)
     }
 
+    @Test func clampedSetIsReportedToTheSenderOnly() {
+        let bench = HubBench()
+        let p = bench.join(role: "presenter")
+        let d = bench.join(role: "driver")
+        bench.send(#"{"type":"limits","maxZoom":10}"#, from: p.key)
+        bench.send(#"{"type":"set","camera":{"zoom":15,"bearing":10}}"#, from: d.key)
+        let clamped = bench.events(d.key, "clamped")
+        #expect(clamped.count == 1)
+        #expect(clamped.first?["clamped"]?.array == [.string("zoom")])
+        #expect(clamped.first?["camera"]?["zoom"]?.number == 10)
+        #expect(bench.events(p.key, "clamped").isEmpty)
+        #expect(bench.room()?.camera.zoom == 10 && bench.room()?.camera.bearing == 10)
+    }
+
     @Test func driverMayNotChangeLimits() {
         let bench = HubBench()
         let d = bench.join(role: "driver")

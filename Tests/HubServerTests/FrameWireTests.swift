@@ -28,7 +28,7 @@ extension HubServerTests {
         usleep(300_000)  // a still camera sends nothing more
 
         let frames = follower.frames
-        #expect(frames.count >= 5 && frames.count <= 12, "\(frames.count) frames at rate 10 during a 1 s ease")
+        #expect(frames.count >= 3 && frames.count <= 12, "\(frames.count) frames at rate 10 during a 1 s ease")
         let seqs = frames.compactMap { $0.json["seq"]?.number }
         #expect(seqs.first.map { $0 > welcomeSeq } == true)
         #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "only when seq advanced: \(seqs)")
