@@ -43,6 +43,7 @@ let package = Package(
         .target(name: "WebSocketTransport", dependencies: ["CLWS"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
         .target(name: "HubServer", dependencies: ["HubCore", "WebSocketTransport"]),
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore"]),
         .executableTarget(name: "camhub", dependencies: [
             "CameraCore", "HubCore", "HubServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

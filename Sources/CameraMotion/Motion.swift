@@ -21,8 +21,10 @@ struct Motion: Sendable {
         var end: Double { start + duration }
 
         /// Eased progress at `time` (1 from the end on, and for zero durations).
+        /// Compared with `end` first: `(end - start) / duration` is often a hair
+        /// below 1 in floating point, which would leave the camera off target.
         func progress(at time: Double) -> Double {
-            guard duration > 0 else { return 1 }
+            guard duration > 0, time < end else { return 1 }
             return curve.progress((time - start) / duration)
         }
     }

@@ -10,7 +10,17 @@ struct OriginCheck: Sendable {
         if extra.contains(origin) { return true }
         guard let host = URLComponents(string: origin)?.host?.lowercased() else { return false }
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if bare == "localhost" || bare == "::1" || bare.hasPrefix("127.") { return true }
+        if bare == "localhost" || bare == "::1" || Self.isIPv4Loopback(bare) { return true }
         return bare == serverHost.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    }
+
+    /// A dotted-quad literal in 127.0.0.0/8, not a name that merely starts
+    /// with "127." (`127.0.0.1.nip.io` is anyone's site).
+    static func isIPv4Loopback(_ host: String) -> Bool {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in
+            (1...3).contains(part.count) && part.allSatisfy { ("0"..."9").contains($0) } && Int(part)! <= 255
+        }
     }
 }

@@ -55,6 +55,27 @@ struct AnimatorCommandTests {
         #expect(reports.last?.time == 2 && reports.last?.camera == m.camera && reports.last?.id == "e1")
     }
 
+    @Test("an ease ends exactly on its target whatever its start time (end − start ≠ duration in floating point)")
+    func easeFinishesExactlyFromAnyStartTime() {
+        var inexact: [Double] = []
+        for k in 0..<200 {
+            let t0 = 0.001 + Double(k) * 0.0123457
+            for duration in [0.5, 1, 1.5] {
+                var m = AnimatorManager(camera: start, time: t0)
+                let target = CameraUpdate(latitude: 48.8566, longitude: 2.3522, zoom: 12, tilt: 45, bearing: 30)
+                _ = m.ease(EaseRequest(update: target, duration: duration), owner: driver, at: t0)
+                m.advance(to: t0 + duration / 2)
+                m.advance(to: t0 + duration + 0.02)
+                let c = m.camera
+                if !(c.latitude == 48.8566 && c.continuousLongitude == 2.3522 && c.zoom == 12 && c.tilt == 45 && c.bearing == 30) {
+                    inexact.append(t0)
+                }
+                #expect(!m.isMoving)
+            }
+        }
+        #expect(inexact.isEmpty, "\(inexact.count) eases ended off target, e.g. started at \(inexact.prefix(3))")
+    }
+
     @Test("ease defaults to 1.5 s")
     func easeDefaultDuration() {
         var m = AnimatorManager(camera: start)

@@ -48,14 +48,17 @@ extension Hub {
                 sink.send(HubMessage.event(.clamped(properties: accepted.clamped, camera: accepted.camera), time: time.epochMilliseconds), to: connection)
             }
         case .ease(let command):
+            try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
             let request = EaseRequest(update: command.camera, duration: command.duration, curve: command.curve,
                                       around: command.around, viewport: session.viewport)
             _ = try Self.check(rooms[roomName]!.manager.ease(request, id: command.id, owner: owner, at: now), ref: ref)
         case .fly(let command):
+            try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
             let request = FlyRequest(update: command.camera, duration: command.duration, speed: command.speed, rho: command.curve,
                                      minZoom: command.minZoom, viewport: session.viewport)
             _ = try Self.check(rooms[roomName]!.manager.fly(request, id: command.id, owner: owner, at: now), ref: ref)
         case .animate(let command):
+            try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
             let request = EaseRequest(update: command.to, duration: command.duration, curve: command.curve,
                                       viewport: session.viewport, delay: command.delay, after: command.after)
             _ = try Self.check(rooms[roomName]!.manager.ease(request, id: command.id, owner: owner, at: now), ref: ref)
@@ -93,6 +96,15 @@ extension Hub {
             sink.send(HubMessage.pong(t: t, time: time.epochMilliseconds), to: connection)
         }
         deliverMotionEvents(in: roomName, at: time, sink: sink)
+    }
+
+    /// `conflict` when one of `owner`'s live animations already has `id` at `now`
+    /// (the manager refuses it too, but as bad input; the protocol calls it a conflict).
+    mutating func requireFreeAnimationID(_ id: String?, owner: Owner, in room: RoomName, at now: Double, ref: String?) throws(ProtocolError) {
+        guard let id else { return }
+        rooms[room]!.manager.advance(to: now)  // an animation that ended by now frees its id
+        guard rooms[room]!.manager.animationIDs(of: owner.client).contains(id) else { return }
+        throw ProtocolError(.conflict, "id: '\(id)' is already in use by a live animation", ref: ref)
     }
 
     /// The success value, or the manager's refusal as a protocol error.

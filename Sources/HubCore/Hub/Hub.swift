@@ -80,16 +80,19 @@ public struct Hub {
         session.role = hello.role
         session.viewport = hello.viewport
         session.throttle.setRate(min(hello.rate, configuration.tick))
+        // Bring the room up to now so the welcome carries the current camera
+        // and seq. Before the joiner becomes a member: what happened until now
+        // (steady, significantChange) is for those already in the room, and
+        // must not reach the joiner ahead of its welcome.
+        rooms[hello.room]!.manager.advance(to: time.seconds)
+        deliverMotionEvents(in: hello.room, at: time, sink: sink)
+        rooms[hello.room]!.updateFrameState()
         rooms[hello.room]!.members.append(connection)
         rooms[hello.room]!.emptySince = nil
         connectionOfClient[client] = connection
         if let demoted = outcome.presenterChange?.demoted, let other = connectionOfClient[demoted] {
             sessions[other]?.role = .driver
         }
-        // Bring the room up to now so the welcome carries the current camera and seq.
-        rooms[hello.room]!.manager.advance(to: time.seconds)
-        deliverMotionEvents(in: hello.room, at: time, sink: sink)
-        rooms[hello.room]!.updateFrameState()
         let room = rooms[hello.room]!
         let welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: session.throttle.rate, tick: configuration.tick,
                               seq: room.seq, camera: room.manager.camera, limits: room.manager.limits,

@@ -1,0 +1,156 @@
+import CameraCore
+import Testing
+@testable import HubCore
+
+@Suite("Hub: throttled frames and rate limiting")
+struct HubFrameTests {
+    static let ease = #"{"type":"ease","id":"e","camera":{"lat":48.8566,"lon":2.3522,"zoom":12,"bearing":30,"tilt":45},"duration":1}"#
+
+    func expectEaseTarget(_ camera: JSONValue?, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(camera?["lat"]?.number == 48.8566, sourceLocation: sourceLocation)
+        #expect(camera?["lon"]?.number == 2.3522, sourceLocation: sourceLocation)
+        #expect(camera?["zoom"]?.number == 12, sourceLocation: sourceLocation)
+        #expect(camera?["bearing"]?.number == 30, sourceLocation: sourceLocation)
+        #expect(camera?["tilt"]?.number == 45, sourceLocation: sourceLocation)
+    }
+
+    /// A driver eases for 1 s; a follower at `rate` and a watcher at the full tick rate look on.
+    func easeWatched(rate: Double) -> (bench: HubBench, follower: ConnectionKey, watcher: ConnectionKey, welcomeSeq: UInt64) {
+        let bench = HubBench()  // 60 Hz
+        let d = bench.join(role: "driver")
+        let watcher = bench.join(role: "follower", rate: bench.tick)
+        let f = bench.join(role: "follower", rate: rate)
+        let welcomeSeq = UInt64(bench.welcome(f.key)?["seq"]?.number ?? -1)
+        bench.runTicks(1)
+        bench.send(Self.ease, from: d.key)
+        bench.run(seconds: 3)
+        return (bench, f.key, watcher.key, welcomeSeq)
+    }
+
+    @Test(arguments: [1.0, 7, 10, 25, 30, 60])
+    func clientGetsAtMostRateFramesPerSecondNeverTwoPerTick(rate: Double) {
+        let (bench, f, _, _) = easeWatched(rate: rate)
+        let frames = bench.frames(f)
+        #expect(frames.count >= Int(rate.rounded(.down)), "frames flow while the camera moves")
+        for (i, frame) in frames.enumerated() {
+            let window = frames[i...].prefix { $0.at < frame.at + 1 - 1e-9 }
+            #expect(window.count <= Int(rate.rounded(.up)), "\(window.count) frames in the second from \(frame.at)")
+        }
+        #expect(Set(frames.map(\.at)).count == frames.count)
+    }
+
+    @Test(arguments: [1.0, 7, 10, 25, 30, 60])
+    func clientGetsAFrameOnlyWhenSeqAdvanced(rate: Double) {
+        let (bench, f, _, welcomeSeq) = easeWatched(rate: rate)
+        let seqs = bench.frames(f).map(\.seq)
+        #expect(seqs.first.map { $0 > welcomeSeq } == true)
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test(arguments: [1.0, 7, 10, 25, 30, 60])
+    func restingCameraReachesEveryClientExactlyWithinOneInterval(rate: Double) throws {
+        let (bench, f, watcher, _) = easeWatched(rate: rate)
+        // The watcher gets every tick's frame: its first `moving:false` frame is when the room came to rest.
+        let rest = try #require(bench.frames(watcher).first { !$0.moving })
+        let frames = bench.frames(f)
+        let last = try #require(frames.last)
+        #expect(!last.moving)
+        #expect(last.seq == rest.seq)
+        #expect(last.at - rest.at <= 1 / rate + 1e-9, "rest at \(rest.at), delivered at \(last.at)")
+        #expect(frames.filter { !$0.moving }.count == 1)
+        #expect(last.camera == wireCamera(bench.room()!.camera))
+        expectEaseTarget(last.camera)
+    }
+
+    @Test func lastFrameIsTheExactEaseTargetWhateverTheStartTime() {
+        var off: [Double] = []
+        for k in 0..<40 {
+            let bench = HubBench()
+            let start = 0.003 + Double(k) * 0.0371
+            bench.now = start  // hub clocks start near 0, where end − start is often not the duration
+            let d = bench.join(role: "driver")
+            let f = bench.join(role: "follower", rate: 10)
+            bench.send(Self.ease, from: d.key)
+            bench.run(seconds: 1.5)
+            let last = bench.frames(f.key).last
+            let c = last?.camera
+            let exact = c?["lat"]?.number == 48.8566 && c?["lon"]?.number == 2.3522 && c?["zoom"]?.number == 12
+                && c?["bearing"]?.number == 30 && c?["tilt"]?.number == 45
+            if last?.moving != false || c != wireCamera(bench.room()!.camera) || !exact { off.append(start) }
+        }
+        #expect(off.isEmpty, "eases started at \(off) did not end exactly on target")
+    }
+
+    @Test func stillCameraSendsNoFrames() {
+        let bench = HubBench()
+        let f = bench.join(role: "follower", rate: 60)
+        let d = bench.join(role: "driver")
+        bench.run(seconds: 1)
+        #expect(bench.frames(f.key).isEmpty)
+        bench.send(#"{"type":"set","camera":{"zoom":3}}"#, from: d.key)
+        bench.run(seconds: 1)
+        #expect(bench.frames(f.key).count == 1, "one jump, one frame")
+    }
+
+    @Test func frameIsEncodedOncePerTickAndTheSameObjectGoesToEveryFollowerDueIt() {
+        let bench = HubBench()
+        let d = bench.join(role: "driver")
+        let fast = (0..<3).map { _ in bench.join(role: "follower", rate: 60).key }
+        let slow = (0..<3).map { _ in bench.join(role: "follower", rate: 20).key }
+        let d2 = bench.join("other", role: "driver")
+        let other = bench.join("other", role: "follower", rate: 60).key
+        bench.send(Self.ease, from: d.key)
+        bench.send(Self.ease, from: d2.key)
+        bench.clear()
+        bench.run(seconds: 1.5)
+
+        var demo: [Double: Set<ObjectIdentifier>] = [:]
+        var shared: [Double: Int] = [:]
+        for key in fast + slow + [d.key] {
+            for frame in bench.frames(key) {
+                demo[frame.at, default: []].insert(ObjectIdentifier(frame.encoded))
+                shared[frame.at, default: 0] += 1
+            }
+        }
+        #expect(!demo.isEmpty)
+        #expect(demo.values.allSatisfy { $0.count == 1 }, "one frame object per room per tick")
+        #expect((shared.values.max() ?? 0) >= 4, "ticks where many members got the same object")
+        let otherFrames = Set(bench.frames(other).map { ObjectIdentifier($0.encoded) })
+        #expect(otherFrames.isDisjoint(with: demo.values.reduce(into: Set()) { $0.formUnion($1) }), "rooms do not share frames")
+        // Encoded once: one object per seq.
+        let all = (fast + slow).flatMap { bench.frames($0) }
+        let bySeq = Dictionary(grouping: all, by: \.seq).mapValues { Set($0.map { ObjectIdentifier($0.encoded) }).count }
+        #expect(bySeq.values.allSatisfy { $0 == 1 })
+    }
+
+    @Test func floodIsCutTo240WithOneRateLimitedErrorPerSecond() {
+        let bench = HubBench()
+        let d = bench.join(role: "driver")
+        bench.wait(1)  // the bucket refills after hello
+        for _ in 0..<300 { bench.send(#"{"type":"ping"}"#, from: d.key) }
+        #expect(bench.messages(d.key, type: "pong").count == 240)
+        #expect(bench.errors(d.key).map { $0["code"]?.string } == ["rate_limited"])
+        #expect(bench.lastError(d.key)?["ref"]?.isNull == true)
+
+        bench.wait(0.5)  // 120 tokens back, but the last report is only 0.5 s old
+        for _ in 0..<200 { bench.send(#"{"type":"ping"}"#, from: d.key) }
+        #expect(bench.messages(d.key, type: "pong").count == 360)
+        #expect(bench.errors(d.key).count == 1)
+
+        bench.wait(0.6)  // 144 more tokens, and a second has passed since the report
+        for _ in 0..<200 { bench.send(#"{"type":"ping"}"#, from: d.key) }
+        let pongs = bench.messages(d.key, type: "pong").count
+        #expect(pongs >= 503 && pongs <= 504)
+        #expect(bench.errors(d.key).count == 2)
+        #expect(!bench.isClosed(d.key))
+    }
+
+    @Test func droppedCommandsDoNotMoveTheCamera() {
+        let bench = HubBench()
+        let d = bench.join(role: "driver")
+        for _ in 0..<239 { bench.send(#"{"type":"ping"}"#, from: d.key) }  // 240 with hello
+        bench.send(#"{"type":"set","camera":{"zoom":9}}"#, from: d.key)
+        #expect(bench.lastError(d.key)?["code"]?.string == "rate_limited")
+        #expect(bench.room()?.camera.zoom == Camera.world.zoom)
+    }
+}

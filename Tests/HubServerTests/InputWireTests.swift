@@ -1,0 +1,77 @@
+import Foundation
+import HubCore
+import Testing
+import WebSocketTransport
+
+extension HubServerTests {
+    @Test func badInputGetsAnErrorNamingTheFieldAndTheConnectionStaysUsable() throws {
+        let hub = try RunningHub()
+        let clients = try HubClients(port: hub.port)
+        let driver = clients.join(role: "driver")
+        let cases: [(text: String, code: String, prefix: String)] = [
+            ("this is not json", "bad_message", "invalid JSON"),
+            (#"{"type":"teleport"}"#, "unknown_type", "type: unknown type 'teleport'"),
+            (#"{"camera":{"zoom":3}}"#, "bad_message", "type: missing"),
+            (#"{"type":"set"}"#, "bad_message", "camera: missing"),
+            (#"{"type":"set","camera":{"zoom":"3"}}"#, "bad_message", "camera.zoom: must be a finite number"),
+            (#"{"type":"set","camera":{"lat":95}}"#, "bad_message", "camera.lat:"),
+            (#"{"type":"set","camera":{"zoom":1e999}}"#, "bad_message", "camera.zoom: must be a finite number (got inf)"),
+            (#"{"type":"animate","to":{"zoom":3}}"#, "bad_message", "duration: missing"),
+        ]
+        for c in cases {
+            driver.send(c.text)
+            let error = driver.nextError(c.code)
+            #expect(error?["message"]?.string?.hasPrefix(c.prefix) == true, "\(c.text) → \(String(describing: error))")
+        }
+        driver.clients.client.send(.binary(Array(#"{"type":"ping"}"#.utf8)), to: driver.id)
+        #expect(driver.nextError("bad_message")?["message"]?.string?.hasPrefix("message: binary") == true)
+        #expect(driver.roundTrip())
+        #expect(driver.frames.isEmpty, "nothing moved")
+        driver.send(#"{"type":"set","camera":{"zoom":7}}"#)
+        #expect(driver.next("frame")?["camera"]?["zoom"]?.number == 7, "a valid command still works")
+        #expect(driver.closeEvent == nil)
+    }
+
+    @Test func messageOver8KiBIsClosedWith1009() throws {
+        let hub = try RunningHub()
+        let clients = try HubClients(port: hub.port)
+        let driver = clients.join(role: "driver")
+        let other = clients.join(role: "follower")
+        driver.send(#"{"type":"ping","pad":""# + String(repeating: "x", count: HubProtocol.maxMessageBytes) + #""}"#)
+        #expect(driver.waitForClose()?.code == .messageTooBig)
+        #expect(waitUntil { other.messages("event").contains { $0.json["event"]?.string == "left" } },
+                "the hub saw the client leave")
+    }
+
+    @Test func invalidUTF8IsClosedWith1007() throws {
+        let hub = try RunningHub()
+        let clients = try HubClients(port: hub.port)
+        let driver = clients.join(role: "driver")
+        driver.sendBytes(Array(#"{"type":"ping","x":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8))
+        #expect(driver.waitForClose()?.code == .invalidPayload)
+    }
+
+    @Test func floodOfCommandsIsRateLimited() throws {
+        let hub = try RunningHub()
+        let clients = try HubClients(port: hub.port)
+        let driver = clients.join(role: "driver")
+        let start = ContinuousClock.now
+        for i in 0..<400 { driver.send(#"{"type":"ping","t":\#(i)}"#) }
+        let error = driver.nextError("rate_limited")
+        #expect(error?["ref"]?.isNull == true)
+        // Let the answers to the burst drain: until nothing new arrives for 50 ms (at most 2 s).
+        var seen = -1
+        for _ in 0..<40 {
+            if driver.messages.count == seen { break }
+            seen = driver.messages.count
+            usleep(50_000)
+        }
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
+        let pongs = driver.messages("pong").count
+        #expect(pongs >= 239 && pongs < 400, "\(pongs) pongs")
+        #expect(Double(driver.messages("error").count) <= elapsed.rounded(.up), "at most one rate_limited per second")
+        usleep(1_100_000)  // the bucket refills
+        #expect(driver.roundTrip())
+        #expect(driver.closeEvent == nil)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import HubCore
+import Testing
+
+/// True when `python3` can import the `websockets` package (checked once, bounded).
+let pythonWebsocketsAvailable: Bool = {
+    guard let result = try? runPython(["-c", "import websockets"], timeout: .seconds(10)) else { return false }
+    return result.status == 0
+}()
+
+/// Runs python3 with `arguments`; kills it after `timeout`. Returns its exit status and output.
+func runPython(_ arguments: [String], timeout: Duration) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3"] + arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    process.environment = environment
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read while it runs so a full pipe can never block it.
+    let stdout = LockedBox(Data()), stderr = LockedBox(Data())
+    let readers = DispatchGroup()
+    for (pipe, sink) in [(out, stdout), (err, stderr)] {
+        DispatchQueue.global().async(group: readers) {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            sink.set(data)
+        }
+    }
+    let finished = waitUntil(timeout) { !process.isRunning }
+    if !finished {
+        process.terminate()
+        _ = waitUntil(.seconds(2)) { !process.isRunning }
+    }
+    _ = readers.wait(timeout: .now() + 5)
+    let status = finished ? process.terminationStatus : -1
+    return (status, String(decoding: stdout.get(), as: UTF8.self), String(decoding: stderr.get(), as: UTF8.self))
+}
+
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+}
+
+extension HubServerTests {
+    /// An independent client: Python's `websockets` drives an ease and reads
+    /// frames until the camera rests; `json.loads` rounds correctly, so the
+    /// final camera must equal the target exactly there too.
+    static let pythonDriver = #"""
+    import asyncio, json, sys
+    from websockets.asyncio.client import connect
+
+    TARGET = {"lat": 48.8566, "lon": 2.3522, "zoom": 12, "bearing": 30, "tilt": 45}
+
+    async def main(port):
+        async with connect(f"ws://127.0.0.1:{port}/hub", subprotocols=["camhub.v1"],
+                           proxy=None, compression=None, open_timeout=5) as ws:
+            assert ws.subprotocol == "camhub.v1", ws.subprotocol
+            await ws.send(json.dumps({"type": "hello", "room": "py", "role": "driver", "name": "py", "rate": 10}))
+            welcome = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            assert welcome["type"] == "welcome", welcome
+            await ws.send(json.dumps({"type": "ease", "id": "e1", "camera": TARGET, "duration": 0.5}))
+            frames = 0
+            for _ in range(1000):
+                text = await asyncio.wait_for(ws.recv(), 5)
+                message = json.loads(text)
+                if message["type"] == "error":
+                    raise SystemExit("hub error: " + text)
+                if message["type"] == "frame":
+                    frames += 1
+                    if not message["moving"]:
+                        print(json.dumps({"client": welcome["client"], "frames": frames, "final": text,
+                                          "exact": message["camera"] == TARGET}))
+                        return
+            raise SystemExit("no resting frame")
+
+    asyncio.run(asyncio.wait_for(main(int(sys.argv[1])), 10))
+    """#
+
+    @Test(.enabled(if: pythonWebsocketsAvailable,
+                   "skipped: python3 with the 'websockets' package is not available (pip install websockets)"))
+    func pythonWebsocketsClientDrivesAnEaseToTheExactTarget() throws {
+        let hub = try RunningHub()
+        let result = try runPython(["-c", Self.pythonDriver, String(hub.port)], timeout: .seconds(15))
+        #expect(result.status == 0, "python failed: \(result.stderr)")
+        let report = try JSONParser.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(report["exact"]?.bool == true, "\(result.stdout)")
+        #expect(report["client"]?.string == "c1")
+        let frames = report["frames"]?.number ?? 0
+        #expect(frames >= 2 && frames <= 8, "rate 10 during a 0.5 s ease: \(frames) frames")
+        let final = try JSONParser.parse(try #require(report["final"]?.string))
+        #expect(Self.isEaseTarget(final["camera"]))
+        #expect(final["camera"] == (try hub.camera(of: "py")))
+    }
+}

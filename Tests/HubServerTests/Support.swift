@@ -1,0 +1,319 @@
+import Foundation
+import HubCore
+import HubServer
+import Testing
+import WebSocketTransport
+
+/// Every integration test starts a real hub and real clients (loop threads)
+/// on a two-core machine: one at a time, each bounded.
+@Suite(.serialized, .timeLimit(.minutes(1)), SocketSuiteLock())
+struct HubServerTests {}
+
+/// Polls `condition` every 2 ms until it holds or `timeout` passes; returns whether it held.
+@discardableResult
+func waitUntil(_ timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        usleep(2_000)
+    }
+    return condition()
+}
+
+/// A `HubServer` on 127.0.0.1, port 0, started in-process.
+final class RunningHub {
+    let server: HubServer
+    let port: Int
+
+    init(_ configure: (inout HubServerConfiguration) -> Void = { _ in }) throws {
+        var configuration = HubServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configure(&configuration)
+        server = try HubServer(configuration: configuration)
+        port = try server.start()
+    }
+
+    func shutdown() { server.shutdown() }
+
+    /// `GET /healthz`, parsed.
+    func health() throws -> JSONValue {
+        let response = try HTTPGet.request(port: port, path: "/healthz")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "application/json")
+        return try JSONParser.parse(response.body)
+    }
+
+    /// The room's camera as `/healthz` reports it (the hub's state, exact).
+    func camera(of room: String) throws -> JSONValue? {
+        try health()["rooms"]?.array?.first { $0["name"]?.string == room }?["camera"]
+    }
+
+    deinit { server.shutdown() }
+}
+
+/// One message as a client received it.
+struct Received: Sendable {
+    let text: String
+    let json: JSONValue
+    let at: ContinuousClock.Instant
+    var type: String? { json["type"]?.string }
+}
+
+/// One `WebSocketClient` (its own loop thread) with any number of hub
+/// connections; records what each connection receives, under a lock.
+final class HubClients: @unchecked Sendable {
+    let client: WebSocketClient
+    let port: Int
+    private let lock = NSLock()
+    private var opened: Set<ConnectionID> = []
+    private var received: [ConnectionID: [Received]] = [:]
+    private var closed: [ConnectionID: ClientCloseEvent] = [:]
+
+    init(port: Int) throws {
+        self.port = port
+        client = WebSocketClient()
+        try client.start(ClientHandlers(
+            onOpen: { [weak self] id in self?.locked { $0.opened.insert(id) } },
+            onMessage: { [weak self] id, message in
+                guard case .text(let text) = message else { return }
+                let json = (try? JSONParser.parse(text)) ?? .null
+                let item = Received(text: text, json: json, at: .now)
+                self?.locked { $0.received[id, default: []].append(item) }
+            },
+            onClose: { [weak self] id, event in self?.locked { $0.closed[id] = event } }))
+    }
+
+    @discardableResult
+    private func locked<T>(_ body: (HubClients) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(self)
+    }
+
+    func isOpen(_ id: ConnectionID) -> Bool { locked { $0.opened.contains(id) } }
+    func messages(_ id: ConnectionID) -> [Received] { locked { $0.received[id] ?? [] } }
+    func closeEvent(_ id: ConnectionID) -> ClientCloseEvent? { locked { $0.closed[id] } }
+
+    /// Opens a connection to `/hub` (subprotocol camhub.v1) and waits for the handshake.
+    func open(origin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> Connection {
+        let id = client.connect(ConnectRequest(host: "127.0.0.1", port: port, path: HubProtocol.path,
+                                               subprotocol: HubProtocol.subprotocol, origin: origin))
+        let connection = Connection(clients: self, id: id)
+        let done = waitUntil { isOpen(id) || closeEvent(id) != nil }
+        #expect(done && isOpen(id), "handshake failed: \(String(describing: closeEvent(id)))", sourceLocation: sourceLocation)
+        return connection
+    }
+
+    /// Opens a connection and joins; waits for `welcome`.
+    func join(_ room: String = "demo", role: String, rate: Double? = nil, token: String? = nil,
+              sourceLocation: SourceLocation = #_sourceLocation) -> Connection {
+        let connection = open(sourceLocation: sourceLocation)
+        var hello = #"{"type":"hello","room":"\#(room)","role":"\#(role)""#
+        if let rate { hello += #","rate":\#(rate)"# }
+        if let token { hello += #","token":"\#(token)""# }
+        connection.send(hello + "}")
+        let welcome = connection.next("welcome", sourceLocation: sourceLocation)
+        connection.client = welcome?["client"]?.string
+        return connection
+    }
+
+    func shutdown() { client.shutdown() }
+    deinit { client.shutdown() }
+}
+
+/// One client connection of a `HubClients`.
+final class Connection: @unchecked Sendable {
+    let clients: HubClients
+    let id: ConnectionID
+    /// The hub's client id after `welcome`.
+    var client: String?
+    /// How many received messages earlier `next` calls consumed.
+    private var cursor = 0
+
+    init(clients: HubClients, id: ConnectionID) { self.clients = clients; self.id = id }
+
+    func send(_ text: String) { clients.client.send(.text(text), to: id) }
+    func sendBytes(_ bytes: [UInt8]) { clients.client.send(bytes: bytes, kind: .text, to: id) }
+
+    var messages: [Received] { clients.messages(id) }
+    func messages(_ type: String) -> [Received] { messages.filter { $0.type == type } }
+    var frames: [Received] { messages("frame") }
+    var closeEvent: ClientCloseEvent? { clients.closeEvent(id) }
+
+    /// The next not yet consumed message of `type` (skipping others), waiting up to `timeout`.
+    @discardableResult
+    func next(_ type: String, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
+        var found: JSONValue?
+        waitUntil(timeout) {
+            let all = messages
+            guard let index = all.indices.dropFirst(cursor).first(where: { all[$0].type == type }) else { return false }
+            cursor = index + 1
+            found = all[index].json
+            return true
+        }
+        if found == nil {
+            Issue.record("no \(type) within \(timeout); got \(messages.dropFirst(cursor).map(\.text))", sourceLocation: sourceLocation)
+        }
+        return found
+    }
+
+    /// The next `error`; records an issue unless its code is `code`.
+    @discardableResult
+    func nextError(_ code: String, sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
+        let error = next("error", sourceLocation: sourceLocation)
+        #expect(error?["code"]?.string == code, "\(String(describing: error))", sourceLocation: sourceLocation)
+        return error
+    }
+
+    /// Sends a ping with a fresh `t` and waits for its pong: the connection is usable.
+    func roundTrip(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let t = Double(UInt32.random(in: 1...UInt32.max))
+        send(#"{"type":"ping","t":\#(t)}"#)
+        return waitUntil { messages("pong").contains { $0.json["t"]?.number == t } }
+    }
+
+    /// Waits for the close event.
+    func waitForClose(timeout: Duration = .seconds(5)) -> ClientCloseEvent? {
+        waitUntil(timeout) { closeEvent != nil }
+        return closeEvent
+    }
+}
+
+extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+        guard case .object(let object) = self else { return nil }
+        return object[key]
+    }
+
+    var string: String? { if case .string(let s) = self { s } else { nil } }
+    var number: Double? { if case .number(let n) = self { n } else { nil } }
+    var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    var isNull: Bool { self == .null }
+}
+
+/// A bare HTTP/1.1 GET over a TCP socket, bounded by a 5 s deadline.
+enum HTTPGet {
+    struct Response {
+        let status: Int
+        let headers: [String: String]
+        let body: [UInt8]
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    static func request(port: Int, path: String) throws -> Response {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket failed") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure(description: "connect failed") }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else {
+            throw Failure(description: "send failed")
+        }
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+            if let response = parse(data), let length = response.headers["content-length"].flatMap(Int.init),
+               response.body.count >= length { break }
+        }
+        guard let response = parse(data) else { throw Failure(description: "no HTTP response (\(data.count) bytes)") }
+        return response
+    }
+
+    private static func parse(_ data: [UInt8]) -> Response? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard data.count >= 4, let end = (0...(data.count - 4)).first(where: { Array(data[$0..<$0 + 4]) == separator }) else {
+            return nil
+        }
+        var lines = String(decoding: data[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Response(status: status, headers: headers, body: Array(data[(end + 4)...]))
+    }
+}
+
+/// A temporary directory, removed at deinit.
+final class TemporaryDirectory {
+    let path: String
+    init() throws {
+        path = NSTemporaryDirectory() + "hubserver-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    func write(_ relative: String, _ contents: String) throws {
+        let full = path + "/" + relative
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try contents.write(toFile: full, atomically: true, encoding: .utf8)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Runs a whole suite while holding a process-wide lock, so that the suites
+/// that start real sockets and loop threads (TransportTests in
+/// WebSocketTransportTests, HubServerTests in HubServerTests) never overlap:
+/// Swift Testing runs different suites in parallel, and these count the
+/// process's fds and threads and share two cores. Both modules carry a copy
+/// of this trait. The lock is an abstract Unix socket name (Linux; nothing on
+/// disk, released on close). Waits at most 5 minutes, then runs anyway.
+struct SocketSuiteLock: SuiteTrait, TestScoping {
+    var isRecursive: Bool { false }
+
+    func scopeProvider(for test: Test, testCase: Test.Case?) -> SocketSuiteLock? { test.isSuite ? self : nil }
+
+    func provideScope(for test: Test, testCase: Test.Case?,
+                      performing function: @Sendable () async throws -> Void) async throws {
+        let deadline = ContinuousClock.now + .seconds(300)
+        var held = Self.tryHold()
+        while held == nil && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            held = Self.tryHold()
+        }
+        defer { if let held, held >= 0 { close(held) } }
+        try await function()
+    }
+
+    /// A socket bound to this process's lock name, or nil while another holds it.
+    static func tryHold() -> Int32? {
+        #if os(Linux)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        let name = Array("camerahub-socket-suites-\(getpid())".utf8)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            path[0] = 0  // abstract namespace
+            for (i, byte) in name.enumerated() { path[i + 1] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + 1 + name.count)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
+        }
+        if bound { return fd }
+        close(fd)
+        return nil
+        #else
+        return -1  // no lock elsewhere
+        #endif
+    }
+}
