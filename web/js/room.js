@@ -66,12 +66,12 @@ export class RoomState {
         return `${name} left`;
       }
       case 'presenterChanged': {
-        const previous = m.previous ?? this.presenter;
+        const was = this.presenter; // null already when the presenter's "left" came first
         const demoted = m.demoted ?? null;
         if (demoted) this.setRole(demoted, 'driver');
         this.presenter = m.client ?? null;
         if (this.presenter) this.setRole(this.presenter, 'presenter');
-        if (!this.presenter) return previous ? `${this.nameOf(previous)} stopped presenting` : null;
+        if (!this.presenter) return was ? `${this.nameOf(was)} stopped presenting` : null;
         return `${this.nameOf(this.presenter)} presents now`;
       }
       case 'limitsChanged':
