@@ -17,7 +17,7 @@ import { RateMeter, Smoother } from './clock.js';
 import { RoomState } from './room.js';
 import { Hud } from './hud.js';
 import { InputCapture } from './input.js';
-import { parseParams, formatParams, hubUrl } from './params.js';
+import { parseParams, formatParams, hubUrl, cleanRoomName, cleanName } from './params.js';
 import { PLACES, IdMaker, flyTo, resetNorth, demoTour } from './tour.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -281,9 +281,7 @@ function rejoin(next) {
 
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
-  const roomName = form.room.value.trim();
-  if (!roomName) return;
-  rejoin({ room: roomName, role: form.role.value, name: form.name.value.trim() || undefined });
+  rejoin({ room: cleanRoomName(form.room.value), role: form.role.value, name: cleanName(form.name.value) });
 });
 
 for (const place of PLACES) {

@@ -5,23 +5,35 @@ export const DEFAULT_ROOM = 'demo';
 export const DEFAULT_ROLE = 'driver';
 const ROLES = ['presenter', 'driver', 'follower'];
 
+/**
+ * A valid hub room name (1–64 of [A-Za-z0-9_-]) from what a person typed:
+ * blanks become '-', other characters are dropped; empty becomes the default.
+ */
+export function cleanRoomName(text) {
+  const cleaned = String(text ?? '').trim().replace(/\s+/g, '-').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 64);
+  return cleaned || DEFAULT_ROOM;
+}
+
+/** A display name without control characters, at most 64 characters (undefined when empty). */
+export function cleanName(text) {
+  const cleaned = [...String(text ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim()].slice(0, 64).join('');
+  return cleaned || undefined;
+}
+
 /** Parses a query string into {room, role, name, token, rate, warnings}. */
 export function parseParams(search) {
   const q = new URLSearchParams(search);
   const warnings = [];
-  let room = (q.get('room') ?? '').trim();
-  if (!room) room = DEFAULT_ROOM;
-  if ([...room].length > 64) {
-    warnings.push('room name cut to 64 characters');
-    room = [...room].slice(0, 64).join('');
-  }
+  const asked = (q.get('room') ?? '').trim();
+  let room = cleanRoomName(asked);
+  if (asked && room !== asked) warnings.push(`room "${asked}" is not a valid room name, using "${room}"`);
   let role = (q.get('role') ?? '').trim().toLowerCase();
   if (!role) role = DEFAULT_ROLE;
   if (!ROLES.includes(role)) {
     warnings.push(`unknown role "${role}", using ${DEFAULT_ROLE}`);
     role = DEFAULT_ROLE;
   }
-  const name = (q.get('name') ?? '').trim().slice(0, 64) || undefined;
+  const name = cleanName(q.get('name'));
   const token = q.get('token') || undefined;
   let rate;
   if (q.has('rate')) {

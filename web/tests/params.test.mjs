@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseParams, formatParams, hubUrl } from '../js/params.js';
+import { parseParams, formatParams, hubUrl, cleanRoomName, cleanName } from '../js/params.js';
 
 test('defaults: room demo, role driver', () => {
   const p = parseParams('');
@@ -12,8 +12,8 @@ test('defaults: room demo, role driver', () => {
 });
 
 test('reads room, role, name, token and rate', () => {
-  const p = parseParams('?room=ops%20wall&role=Follower&name=Big%20screen&token=t0k&rate=20');
-  assert.deepEqual({ ...p, warnings: undefined }, { room: 'ops wall', role: 'follower', name: 'Big screen', token: 't0k', rate: 20, warnings: undefined });
+  const p = parseParams('?room=ops-wall_2&role=Follower&name=Big%20screen&token=t0k&rate=20');
+  assert.deepEqual({ ...p, warnings: undefined }, { room: 'ops-wall_2', role: 'follower', name: 'Big screen', token: 't0k', rate: 20, warnings: undefined });
 });
 
 test('bad values fall back with a warning', () => {
@@ -24,11 +24,23 @@ test('bad values fall back with a warning', () => {
   assert.equal(p.warnings.length, 3);
 });
 
+test('room names are cleaned to the hub alphabet, names lose control characters', () => {
+  assert.equal(cleanRoomName(' ops wall/2 '), 'ops-wall2');
+  assert.equal(cleanRoomName('äöü'), 'demo');
+  assert.equal(cleanRoomName(''), 'demo');
+  assert.equal(cleanName(' a\u0007b '), 'ab');
+  assert.equal(cleanName('   '), undefined);
+  const p = parseParams('?room=ops%20wall');
+  assert.equal(p.room, 'ops-wall');
+  assert.match(p.warnings[0], /not a valid room name/);
+});
+
 test('formatParams leaves defaults out and keeps other keys', () => {
   assert.equal(formatParams({ room: 'demo', role: 'driver' }), '');
   assert.equal(formatParams({ room: 'r1', role: 'follower', name: 'a b' }, '?debug=1&role=driver'), '?debug=1&role=follower&room=r1&name=a+b');
-  const round = parseParams(formatParams({ room: 'ä/ö', role: 'presenter', token: 'x&y' }));
-  assert.equal(round.room, 'ä/ö');
+  const round = parseParams(formatParams({ room: 'a-b', role: 'presenter', token: 'x&y', name: 'Zoë & co' }));
+  assert.equal(round.room, 'a-b');
+  assert.equal(round.name, 'Zoë & co');
   assert.equal(round.role, 'presenter');
   assert.equal(round.token, 'x&y');
 });
