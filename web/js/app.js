@@ -37,6 +37,7 @@ const state = {
   renderedMoving: false,
   renderedSeq: null,
   renderCount: 0,
+  renderLog: [], // the last 300 rendered cameras with their local times (for tests)
   hubCamera: null, // newest camera received (welcome or frame)
   lastFrame: null,
   framesReceived: 0,
@@ -123,6 +124,8 @@ function sameCamera(a, b) {
 function render(camera) {
   state.rendered = camera;
   state.renderCount++;
+  state.renderLog.push({ t: now(), camera });
+  if (state.renderLog.length > 300) state.renderLog.shift();
   if (map) map.jumpTo(toMapLibreCamera(camera, state.viewport));
   $('#needle').style.transform = `rotate(${-camera.bearing}deg)`;
 }
@@ -419,11 +422,16 @@ window.camhub = {
   get hubCamera() {
     return state.hubCamera;
   },
+  /** Rendered cameras since local time `since` (ms, the page clock: performance.timeOrigin + performance.now()). */
+  renders(since = 0) {
+    return state.renderLog.filter((r) => r.t >= since);
+  },
+  now,
   get viewport() {
     return state.viewport;
   },
   get stats() {
-    const { rendered, hubCamera, lastFrame, ...rest } = state;
+    const { rendered, hubCamera, lastFrame, renderLog, ...rest } = state;
     return { ...rest, seq: lastFrame ? lastFrame.seq : null, sent: conn.sent, received: conn.received, gesturesCaptured: input.sentCount };
   },
   /** MapLibre's own view of the camera. */
@@ -438,14 +446,17 @@ window.camhub = {
   },
   /**
    * Sets `camera` on the page's map, returns map.project() of each {lat, lon}
-   * (as given: pass the longitude copy you want) and MapLibre's resulting
-   * camera, then puts the rendered camera back.
+   * (the longitude copy nearest the map's centre unless nearestCopy is false)
+   * and MapLibre's resulting camera, then puts the rendered camera back.
    */
-  projectWithMapLibre(camera, points) {
+  projectWithMapLibre(camera, points, { nearestCopy = true } = {}) {
     if (!map) return null;
     map.jumpTo(toMapLibreCamera(camera, state.viewport));
+    const centerLon = map.getCenter().lng;
     const projected = points.map((p) => {
-      const v = map.project([p.lon, p.lat]);
+      // like projection.js: the copy of the longitude nearest the camera's
+      const lon = nearestCopy ? centerLon + ((((p.lon - centerLon + 180) % 360) + 360) % 360) - 180 : p.lon;
+      const v = map.project([lon, p.lat]);
       return { x: v.x, y: v.y };
     });
     const result = { points: projected, camera: this.mapCamera(), viewport: { ...state.viewport } };
