@@ -164,6 +164,7 @@ function onMessage(m, receivedAt) {
       fps.reset();
       frameLatency.reset();
       buffer.push({ seq: m.seq, time: m.time, camera: m.camera, moving: false, by: null }, receivedAt);
+      conn.latency.frame(m.time, receivedAt);
       state.hubCamera = m.camera;
       state.lastFrame = null;
       if (m.role !== requested) toast(`Joined as ${m.role} (asked for ${requested})`, 'warn');
@@ -178,6 +179,7 @@ function onMessage(m, receivedAt) {
       state.hubCamera = m.camera;
       state.lastFrame = m;
       fps.add(receivedAt);
+      conn.latency.frame(m.time, receivedAt);
       const lat = conn.latency.frameLatency(m.time, receivedAt);
       if (lat !== null) frameLatency.add(lat);
       break;

@@ -7,21 +7,34 @@
 //   rtt    = r - t
 //   offset = (t + rtt / 2) - time        local clock minus hub clock
 // assuming the hub read its clock half way. The estimate uses the exchange
-// with the smallest RTT among the recent ones (the least queued, so the
-// tightest bound on the offset). A frame stamped `time` by the hub and
-// received at local time r was in flight for about
-//   latency = r - time - offset.
+// with the smallest RTT among the recent ones (the least queued). It is then
+// kept within what causality allows: the hub read its clock after the ping
+// left, so offset >= t - time for every exchange, and every hub message
+// stamped `time` arrived after it was stamped, so offset <= r - time for every
+// frame (see frame()). A busy page that handles a pong late (a long map
+// render) thus cannot push the estimate past a frame that proves it wrong.
+// A frame stamped `time` by the hub and received at local time r was in
+// flight for about
+//   latency = r - time - offset   (>= 0 by construction).
 
 export class LatencyEstimator {
-  constructor({ window = 8 } = {}) {
+  constructor({ window = 8, frameWindow = 120 } = {}) {
     this.window = window;
-    this.samples = [];
-    this.lastRtt = null;
+    this.frameWindow = frameWindow;
+    this.reset();
   }
 
   reset() {
     this.samples = [];
+    this.upper = []; // r - time of recent hub messages (upper bounds of the offset)
     this.lastRtt = null;
+  }
+
+  /** Records a timestamped hub message (frame, welcome) received at local `receivedAt`. */
+  frame(time, receivedAt) {
+    if (!Number.isFinite(time) || !Number.isFinite(receivedAt)) return;
+    this.upper.push(receivedAt - time);
+    if (this.upper.length > this.frameWindow) this.upper.shift();
   }
 
   /** Records a pong ({t, time}) received at local time `receivedAt`. Returns the sample or null. */
@@ -30,7 +43,7 @@ export class LatencyEstimator {
     if (!Number.isFinite(t) || !Number.isFinite(time)) return null;
     const rtt = receivedAt - t;
     if (!(rtt >= 0) || rtt > 60000) return null; // not ours, or from another clock
-    const sample = { rtt, offset: t + rtt / 2 - time, at: receivedAt };
+    const sample = { rtt, offset: t + rtt / 2 - time, at: receivedAt, hub: time };
     this.samples.push(sample);
     if (this.samples.length > this.window) this.samples.shift();
     this.lastRtt = rtt;
@@ -50,7 +63,14 @@ export class LatencyEstimator {
   /** Local clock minus hub clock in ms (null before the first pong). */
   get offset() {
     const b = this.best();
-    return b ? b.offset : null;
+    if (!b) return null;
+    let lo = -Infinity;
+    for (const s of this.samples) lo = Math.max(lo, s.at - s.rtt - s.hub);
+    let hi = Infinity;
+    for (const u of this.upper) hi = Math.min(hi, u);
+    for (const s of this.samples) hi = Math.min(hi, s.at - s.hub);
+    if (lo > hi) return b.offset; // the clocks jumped: trust the fastest exchange
+    return Math.min(hi, Math.max(lo, b.offset));
   }
 
   /** Smallest recent round trip in ms (null before the first pong). */

@@ -21,6 +21,23 @@ test('offset and RTT from ping/pong, using the fastest exchange', () => {
   assert.equal(est.frameLatency(25000, 30012), 12);
 });
 
+test('a late-handled pong cannot push the offset past what frames prove', () => {
+  const est = new LatencyEstimator();
+  // true offset 5000; the page handled the pong 300 ms late (busy rendering)
+  est.pong({ t: 10000, time: 5001 }, 10302);
+  assert.equal(est.offset, 10151 - 5001); // midpoint guess: 150 ms too high
+  // a frame stamped at hub 6000 arrived at local 11003: offset <= 5003
+  est.frame(6000, 11003);
+  assert.equal(est.offset, 5003);
+  assert.equal(est.frameLatency(6000, 11003), 0);
+  assert.ok(est.frameLatency(6100, 11120) >= 0);
+  // and never below what the ping proves: the hub read its clock after t
+  const e2 = new LatencyEstimator();
+  e2.pong({ t: 100, time: 50 }, 400); // offset in [50, 350], guess 200
+  e2.frame(60, 500); // upper bound 440: no change
+  assert.equal(e2.offset, 200);
+});
+
 test('ignores pongs that cannot be ours and forgets old samples', () => {
   const est = new LatencyEstimator({ window: 2 });
   assert.equal(est.pong({ t: 100, time: 5 }, 50), null); // negative RTT
