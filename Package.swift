@@ -7,18 +7,45 @@ import PackageDescription
 /// - `CameraCore`: camera model, limits, Web Mercator, viewport math. Pure: no I/O, no clock.
 /// - `CameraMotion` → CameraCore: animator manager, flights, tracking, camera events,
 ///   gestures. Pure: time is passed in (seconds as Double).
+/// - `HubCore` → CameraCore, CameraMotion: protocol v1 (typed decoding of client
+///   messages, hand-written encoders of hub messages) and per-client policy
+///   (follower throttle, command rate limiter, roster). Pure: no sockets, no clock.
+/// - `WebSocketTransport` → `CLWS`: the one small libwebsockets wrapper (server and
+///   client, each on its own loop thread). Knows nothing about cameras or rooms.
+/// - `CLWS`: system library module for libwebsockets 4.1 (Debian `libwebsockets-dev`)
+///   plus a tiny header of static inline helpers for macro-only APIs.
 let package = Package(
     name: "CameraHub",
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "CameraCore", targets: ["CameraCore"]),
         .library(name: "CameraMotion", targets: ["CameraMotion"]),
+        .library(name: "HubCore", targets: ["HubCore"]),
+        .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(name: "CameraCore"),
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
         .target(name: "CameraMotion", dependencies: ["CameraCore"]),
         .testTarget(name: "CameraMotionTests", dependencies: ["CameraMotion"]),
+        .target(name: "HubCore", dependencies: ["CameraCore", "CameraMotion"]),
+        .testTarget(name: "HubCoreTests", dependencies: ["HubCore"]),
         .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion"], path: "Sources/MicroBench"),
+        .systemLibrary(
+            name: "CLWS",
+            path: "Sources/CLWS",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "WebSocketTransport", dependencies: ["CLWS"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
+        .target(name: "HubServer", dependencies: ["HubCore", "WebSocketTransport"]),
+        .executableTarget(name: "camhub", dependencies: [
+            "CameraCore", "HubCore", "HubServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     ]
 )

@@ -18,6 +18,8 @@ public struct GeoCoordinate: Hashable, Sendable, CustomStringConvertible {
 /// Wraps a longitude in degrees into [-180, 180).
 @inlinable
 public func wrapLongitude(_ longitude: Double) -> Double {
+    // In range: return it untouched (the arithmetic below could change the last bit).
+    if longitude >= -180 && longitude < 180 { return longitude }
     let wrapped = (longitude + 180).truncatingRemainder(dividingBy: 360)
     let positive = wrapped < 0 ? wrapped + 360 : wrapped
     // `positive` can round up to exactly 360 for tiny negative inputs.

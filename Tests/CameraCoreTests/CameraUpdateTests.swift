@@ -100,3 +100,11 @@ struct CameraUpdateTests {
         #expect(result.clamped == [.center, .zoom, .tilt])
     }
 }
+
+@Suite("Longitude wrapping")
+struct LongitudeWrapTests {
+    @Test("a longitude already in range is returned bit for bit", arguments: [2.3522219, -179.99999999999997, 0.1 + 0.2, -180])
+    func inRangeUntouched(lon: Double) {
+        #expect(wrapLongitude(lon).bitPattern == lon.bitPattern)
+    }
+}

@@ -1,0 +1,54 @@
+import CameraCore
+
+/// Instantaneous gestures: taps and long presses are reported; double tap,
+/// two-finger tap and scroll zoom around a point with a short animation.
+extension GestureEngine {
+    mutating func instantaneous(_ input: GestureInput, client: GestureClient, manager: inout AnimatorManager,
+                                at now: Double) -> Result<GestureOutcome, CommandError> {
+        let owner = client.owner
+        if input.kind == .tap || input.kind == .longPress {
+            let effect: GestureEffect = client.disabled.contains(input.kind) ? .disabled : .reported
+            return .success(reported(input, client: client, manager: manager, effect: effect))
+        }
+        if client.disabled.contains(input.kind) {
+            return .success(reported(input, client: client, manager: manager, effect: .disabled))
+        }
+
+        let viewport = client.viewport
+        let point = input.point ?? ViewPoint(x: viewport.width / 2, y: viewport.height / 2)
+        let change: Double, duration: Double, curve: TimingCurve, id: String
+        switch input.kind {
+        case .doubleTap:
+            (change, duration, curve, id) = (settings.tapZoomStep, settings.tapZoomDuration, settings.tapZoomCurve, Self.doubleTapID)
+        case .twoFingerTap:
+            (change, duration, curve, id) = (-settings.tapZoomStep, settings.tapZoomDuration, settings.tapZoomCurve, Self.twoFingerTapID)
+        case .scroll:
+            let limit = settings.scrollMaxZoomPerEvent
+            change = min(max(-input.delta! * settings.scrollZoomRate, -limit), limit)
+            (duration, curve, id) = (settings.scrollZoomDuration, settings.scrollZoomCurve, Self.scrollID)
+        default:
+            return .failure(Self.bad("\(input.label): not an instantaneous gesture"))
+        }
+
+        // Successive zooms accumulate onto the target of the client's zoom
+        // animation still under way, not onto wherever it has got to.
+        var base = manager.camera.zoom
+        if let pending = pendingZoom[owner.client], manager.animationIDs(of: owner.client).contains(pending.id) {
+            base = pending.zoom
+        }
+        let target = min(max(base + change, manager.limits.minZoom), manager.limits.maxZoom)
+
+        // Beginning the gesture: cancels overlapping animations (reason
+        // `gesture`) or is refused by a higher rank or another client's gesture.
+        switch manager.beginInteraction(input.kind.rawValue, claims: input.kind.claims(), owner: owner, at: now) {
+        case .failure(let error): return .failure(error)
+        case .success(let handle): manager.endInteraction(handle, at: now)
+        }
+        let request = EaseRequest(update: CameraUpdate(zoom: target), duration: duration, curve: curve, around: point, viewport: viewport)
+        switch Self.start(request, id: id, owner: owner, manager: &manager, at: now) {
+        case .failure(let error): return .failure(error)
+        case .success: pendingZoom[owner.client] = PendingZoom(id: id, zoom: target)
+        }
+        return .success(GestureOutcome(effect: .animation(id: id), event: nil))
+    }
+}

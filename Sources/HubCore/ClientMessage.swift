@@ -1,0 +1,259 @@
+import CameraCore
+import CameraMotion
+
+/// A client → hub message of protocol v1, fully validated (see
+/// `ClientMessage.decode`). Wire details are in docs/PROTOCOL.md.
+public enum ClientMessage: Hashable, Sendable {
+    case hello(Hello)
+    /// Jump: write the fields at once.
+    case set(CameraUpdate)
+    case ease(EaseCommand)
+    case fly(FlyCommand)
+    case animate(AnimateCommand)
+    case cancel(CancelScope)
+    case gesture(GestureMessage)
+    /// Per-client gesture switches (applied to this client's gestures only).
+    case gestures(GestureToggle)
+    case viewport(Viewport)
+    case limits(CameraLimits.Change)
+    case track(TrackMessage)
+    case query(QueryCommand)
+    /// `t` is the client's value, echoed in `pong`.
+    case ping(t: Double?)
+
+    /// The wire `type` of this message.
+    public var type: String {
+        switch self {
+        case .hello: "hello"
+        case .set: "set"
+        case .ease: "ease"
+        case .fly: "fly"
+        case .animate: "animate"
+        case .cancel: "cancel"
+        case .gesture: "gesture"
+        case .gestures: "gestures"
+        case .viewport: "viewport"
+        case .limits: "limits"
+        case .track: "track"
+        case .query: "query"
+        case .ping: "ping"
+        }
+    }
+
+    /// Every wire `type` the hub knows.
+    public static let types = ["hello", "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
+                               "viewport", "limits", "track", "query", "ping"]
+
+    /// What to put in an `error`'s `ref` for this message: its id, else its type.
+    public var ref: String {
+        switch self {
+        case .ease(let m): m.id ?? type
+        case .fly(let m): m.id ?? type
+        case .animate(let m): m.id ?? type
+        case .cancel(.id(let id)): id
+        case .query(let q): q.id
+        default: type
+        }
+    }
+
+    /// The least role that may send this message (see `Role.may(_:)`):
+    /// anything that moves the camera or changes the room needs `driver`;
+    /// `hello`, `viewport`, `gestures`, `query` and `ping` are open to followers.
+    public var requiredRole: Role {
+        switch self {
+        case .hello, .gestures, .viewport, .query, .ping: .follower
+        case .set, .ease, .fly, .animate, .cancel, .gesture, .limits, .track: .driver
+        }
+    }
+}
+
+/// The first message of a connection.
+public struct Hello: Hashable, Sendable {
+    public var room: RoomName
+    public var role: Role
+    /// Display name; nil means "use the client id".
+    public var name: String?
+    public var token: String?
+    /// Frames per second the client wants (1…tick; default `min(30, tick)`).
+    public var rate: Double
+    public var viewport: Viewport
+
+    public init(room: RoomName, role: Role, name: String? = nil, token: String? = nil,
+                rate: Double = HubProtocol.defaultRate, viewport: Viewport = Viewport(width: 1280, height: 720)) {
+        self.room = room; self.role = role; self.name = name; self.token = token
+        self.rate = rate; self.viewport = viewport
+    }
+}
+
+/// `ease`: interpolate to the target over `duration` (MapLibre `easeTo`).
+public struct EaseCommand: Hashable, Sendable {
+    public var id: String?
+    public var camera: CameraUpdate
+    /// Seconds (default 1.5).
+    public var duration: Double
+    public var curve: TimingCurve
+    /// Zoom/rotate around this view point of the sender's viewport instead of
+    /// the target (never together with lat/lon).
+    public var around: ViewPoint?
+
+    public static let defaultDuration = 1.5
+    public init(id: String? = nil, camera: CameraUpdate, duration: Double = EaseCommand.defaultDuration,
+                curve: TimingCurve = .easeInOut, around: ViewPoint? = nil) {
+        self.id = id; self.camera = camera; self.duration = duration; self.curve = curve; self.around = around
+    }
+}
+
+/// `fly`: van Wijk & Nuij zoom-out-and-in flight (MapLibre `flyTo`).
+public struct FlyCommand: Hashable, Sendable {
+    public var id: String?
+    public var camera: CameraUpdate
+    /// Seconds; nil means "derived from speed and the path length".
+    public var duration: Double?
+    /// Average speed in screenfuls per second along the path (default 1.2).
+    public var speed: Double
+    /// ρ: how far the flight zooms out (default 1.42).
+    public var curve: Double
+    /// Highest zoom-out allowed at the flight's peak.
+    public var minZoom: Double?
+
+    public static let defaultSpeed = 1.2
+    public static let defaultCurve = 1.42
+    public init(id: String? = nil, camera: CameraUpdate, duration: Double? = nil, speed: Double = FlyCommand.defaultSpeed,
+                curve: Double = FlyCommand.defaultCurve, minZoom: Double? = nil) {
+        self.id = id; self.camera = camera; self.duration = duration; self.speed = speed
+        self.curve = curve; self.minZoom = minZoom
+    }
+}
+
+/// `animate`: a property animation, optionally delayed or chained after another.
+public struct AnimateCommand: Hashable, Sendable {
+    public var id: String?
+    public var to: CameraUpdate
+    /// Seconds (required on the wire).
+    public var duration: Double
+    public var curve: TimingCurve
+    /// Seconds to wait before starting (default 0).
+    public var delay: Double
+    /// Start when the animation with this id finishes (then `delay` counts from there).
+    public var after: String?
+
+    public init(id: String? = nil, to: CameraUpdate, duration: Double, curve: TimingCurve = .easeInOut,
+                delay: Double = 0, after: String? = nil) {
+        self.id = id; self.to = to; self.duration = duration; self.curve = curve; self.delay = delay; self.after = after
+    }
+}
+
+/// What a `cancel` stops.
+public enum CancelScope: Hashable, Sendable {
+    /// The animation with this id.
+    case id(String)
+    /// Every animation this client started (`{"type":"cancel"}`).
+    case own
+    /// Every animation in the room (`{"type":"cancel","all":true}`).
+    case all
+}
+
+/// One gesture event from a client's view (coordinates in that client's viewport pixels).
+public struct GestureMessage: Hashable, Sendable {
+    /// The gesture kinds and phases of the core's gesture engine.
+    public typealias Kind = GestureKind
+    public typealias Phase = GesturePhase
+
+    public var kind: Kind
+    /// Always set for continuous kinds; nil for an instantaneous one sent without it.
+    public var phase: Phase?
+    /// View point in pixels (x and y come together).
+    public var x: Double?
+    public var y: Double?
+    /// Client timestamp in ms.
+    public var t: Double?
+    /// Pinch scale since `begin` (> 0).
+    public var scale: Double?
+    /// Degrees since `begin` (pinch, rotate).
+    public var rotation: Double?
+    /// Vertical drag in pixels since `begin` (tilt).
+    public var dy: Double?
+    /// Scroll wheel delta (scroll).
+    public var delta: Double?
+
+    public init(kind: Kind, phase: Phase? = nil, x: Double? = nil, y: Double? = nil, t: Double? = nil,
+                scale: Double? = nil, rotation: Double? = nil, dy: Double? = nil, delta: Double? = nil) {
+        self.kind = kind; self.phase = phase; self.x = x; self.y = y; self.t = t
+        self.scale = scale; self.rotation = rotation; self.dy = dy; self.delta = delta
+    }
+
+    /// The point, when the message has one.
+    public var point: ViewPoint? {
+        guard let x, let y else { return nil }
+        return ViewPoint(x: x, y: y)
+    }
+}
+
+/// `gestures`: switch gesture kinds off/on for the sending client.
+public struct GestureToggle: Hashable, Sendable {
+    public var disable: Set<GestureMessage.Kind>
+    public var enable: Set<GestureMessage.Kind>
+    public init(disable: Set<GestureMessage.Kind> = [], enable: Set<GestureMessage.Kind> = []) {
+        self.disable = disable; self.enable = enable
+    }
+
+    /// `disabled` after this toggle (the two sets never overlap).
+    public func applied(to disabled: Set<GestureMessage.Kind>) -> Set<GestureMessage.Kind> {
+        disabled.union(disable).subtracting(enable)
+    }
+}
+
+/// `track`: set the tracking mode and/or feed a location.
+public struct TrackMessage: Hashable, Sendable {
+    public enum Mode: String, Hashable, Sendable, CaseIterable {
+        case none, followNorthUp, followDirection
+    }
+
+    public struct Location: Hashable, Sendable {
+        public var latitude: Double
+        public var longitude: Double
+        /// Degrees clockwise from north, normalized to [0, 360).
+        public var heading: Double?
+        public init(latitude: Double, longitude: Double, heading: Double? = nil) {
+            self.latitude = latitude; self.longitude = longitude; self.heading = heading
+        }
+    }
+
+    /// nil: keep the current mode (a location update only).
+    public var mode: Mode?
+    public var location: Location?
+    public init(mode: Mode? = nil, location: Location? = nil) { self.mode = mode; self.location = location }
+}
+
+/// `query`: geometry questions answered against the room camera and the
+/// sender's viewport (see `QueryCommand.answer`).
+public struct QueryCommand: Hashable, Sendable {
+    public enum What: Hashable, Sendable {
+        /// Geo points → view points.
+        case project([GeoCoordinate])
+        /// View points → geo points.
+        case unproject([ViewPoint])
+        /// The visible region (bounds + quad).
+        case bounds
+        /// The camera that shows `bounds` with `padding`.
+        case fit(GeoBounds, padding: EdgeInsets)
+
+        public var name: String {
+            switch self {
+            case .project: "project"
+            case .unproject: "unproject"
+            case .bounds: "bounds"
+            case .fit: "fit"
+            }
+        }
+    }
+
+    public var id: String
+    public var what: What
+    public init(id: String, what: What) { self.id = id; self.what = what }
+}
+
+extension GestureKind {
+    /// Kinds that happen at an instant (phase optional).
+    public var isInstantaneous: Bool { !isContinuous }
+}

@@ -1,0 +1,382 @@
+import CameraCore
+import CameraMotion
+
+extension ClientMessage {
+    /// Decodes and validates one client text message.
+    ///
+    /// - `tick`: the room tick rate in Hz; `hello.rate` must lie within 1…tick.
+    /// - Throws `ProtocolError`: `bad_message` for anything malformed (with
+    ///   `close` set for an oversized message (1009) or invalid UTF-8 (1007)),
+    ///   `unknown_type` for an unknown `type`. Messages name the field.
+    /// - Unknown top-level keys are ignored (forward compatibility); unknown
+    ///   keys inside nested objects (camera, anchor, around, viewport, bounds,
+    ///   padding, location, points) are errors.
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, tick: Double = HubProtocol.defaultTick) throws(ProtocolError) -> ClientMessage {
+        guard bytes.count <= HubProtocol.maxMessageBytes else {
+            throw ProtocolError(.badMessage, "message is larger than \(HubProtocol.maxMessageBytes) bytes", close: .messageTooBig)
+        }
+        guard UTF8Validation.isValid(bytes) else {
+            throw ProtocolError(.badMessage, "message is not valid UTF-8", close: .invalidPayload)
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw ProtocolError(.badMessage, error.description)
+        }
+        guard case .object(let object) = json else {
+            throw ProtocolError(.badMessage, "message must be a JSON object (got \(json.typeName))")
+        }
+        var ref: String?
+        if case .string(let id)? = object["id"] { ref = id } else if case .string(let type)? = object["type"] { ref = type }
+        let fields = FieldReader(object, ref: ref)
+        guard let typeValue = object["type"] else { throw fields.fail("type", "missing") }
+        guard case .string(let type) = typeValue else { throw fields.fail("type", "must be a string (got \(typeValue.typeName))") }
+        switch type {
+        case "hello": return .hello(try decodeHello(fields, tick: tick))
+        case "set": return .set(try decodeCamera(fields, key: "camera"))
+        case "ease": return .ease(try decodeEase(fields))
+        case "fly": return .fly(try decodeFly(fields))
+        case "animate": return .animate(try decodeAnimate(fields))
+        case "cancel": return .cancel(try decodeCancel(fields))
+        case "gesture": return .gesture(try decodeGesture(fields))
+        case "gestures": return .gestures(try decodeGestureToggle(fields))
+        case "viewport": return .viewport(try decodeViewport(fields))
+        case "limits": return .limits(try decodeLimits(fields))
+        case "track": return .track(try decodeTrack(fields))
+        case "query": return .query(try decodeQuery(fields))
+        case "ping": return .ping(t: try fields.number("t"))
+        default:
+            throw ProtocolError(.unknownType, "type: unknown type '\(type)'", ref: ref)
+        }
+    }
+
+    public static func decode(_ bytes: [UInt8], tick: Double = HubProtocol.defaultTick) throws(ProtocolError) -> ClientMessage {
+        let result: Result<ClientMessage, ProtocolError> = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(ProtocolError) -> ClientMessage in try decode(buffer, tick: tick) }
+        }
+        return try result.get()
+    }
+
+    public static func decode(_ text: String, tick: Double = HubProtocol.defaultTick) throws(ProtocolError) -> ClientMessage {
+        try decode(Array(text.utf8), tick: tick)
+    }
+
+    // MARK: hello
+
+    static func decodeHello(_ f: FieldReader, tick: Double) throws(ProtocolError) -> Hello {
+        let roomText = try f.requiredString("room")
+        let room: RoomName
+        do { room = try RoomName(validating: roomText) } catch { throw f.fail(error) }
+        let role = try f.enumeration("role", Role.self, what: "role")
+        guard let role else { throw f.fail("role", "missing") }
+        let name = try f.text("name")
+        let token = try f.string("token")
+        if let token, token.unicodeScalars.count > HubProtocol.maxTokenLength {
+            throw f.fail("token", "must be at most \(HubProtocol.maxTokenLength) characters")
+        }
+        let maxRate = max(1, tick)
+        let rate = try f.number("rate", in: 1...maxRate, unit: " frames per second") ?? min(HubProtocol.defaultRate, maxRate)
+        var viewport = Viewport(width: 1280, height: 720)
+        if f.has("viewport") {
+            viewport = try decodeViewport(try f.requiredObject("viewport"))
+        }
+        return Hello(room: room, role: role, name: name, token: token, rate: rate, viewport: viewport)
+    }
+
+    static func decodeViewport(_ f: FieldReader) throws(ProtocolError) -> Viewport {
+        if !f.path.isEmpty { try f.rejectUnknownKeys(["width", "height"], of: String(f.path.dropLast())) }
+        let width = try f.requiredNumber("width"), height = try f.requiredNumber("height")
+        do { return try Viewport.validated(width: width, height: height) } catch { throw f.fail(error, prefix: f.path) }
+    }
+
+    // MARK: camera
+
+    static let cameraKeys = ["lat", "lon", "zoom", "bearing", "tilt", "anchor"]
+
+    /// A partial camera under `key` (required, at least one field).
+    static func decodeCamera(_ f: FieldReader, key: String) throws(ProtocolError) -> CameraUpdate {
+        let c = try f.requiredObject(key)
+        try c.rejectUnknownKeys(cameraKeys, of: key)
+        var update = CameraUpdate()
+        update.latitude = try c.number("lat")
+        update.longitude = try c.number("lon")
+        update.zoom = try c.number("zoom")
+        update.bearing = try c.number("bearing")
+        update.tilt = try c.number("tilt")
+        update.anchor = try c.viewPoint("anchor").map { Anchor(x: $0.x, y: $0.y) }
+        guard !update.isEmpty else {
+            throw f.fail(key, "must name at least one of \(cameraKeys.joined(separator: ", "))")
+        }
+        do { try update.validate() } catch { throw f.fail(error, prefix: c.path) }
+        return update
+    }
+
+    static func decodeTimingCurve(_ f: FieldReader) throws(ProtocolError) -> TimingCurve? {
+        guard let value = f.object["curve"] else { return nil }
+        switch value {
+        case .string(let name):
+            guard let curve = TimingCurve(name: name) else {
+                throw f.fail("curve", "unknown curve '\(name)' (known: \(TimingCurve.names.joined(separator: ", ")), or [x1, y1, x2, y2])")
+            }
+            return curve
+        case .array(let items):
+            guard items.count == 4 else { throw f.fail("curve", "must have 4 numbers [x1, y1, x2, y2] (got \(items.count))") }
+            var v: [Double] = []
+            for (i, item) in items.enumerated() { v.append(try FieldReader.finite(item, field: "curve[\(i)]", reader: f)) }
+            do { return try TimingCurve.bezier(v[0], v[1], v[2], v[3], field: "curve") } catch { throw f.fail(error) }
+        default:
+            throw f.fail("curve", "must be a curve name or [x1, y1, x2, y2] (got \(value.typeName))")
+        }
+    }
+
+    static func decodeEase(_ f: FieldReader) throws(ProtocolError) -> EaseCommand {
+        let id = try f.text("id")
+        let camera = try decodeCamera(f, key: "camera")
+        let duration = try f.number("duration", in: 0...60, unit: " seconds") ?? EaseCommand.defaultDuration
+        let curve = try decodeTimingCurve(f) ?? .easeInOut
+        let around = try f.viewPoint("around")
+        if around != nil && (camera.latitude != nil || camera.longitude != nil) {
+            throw f.fail("around", "cannot be combined with camera.lat/camera.lon (around keeps the point under it fixed)")
+        }
+        return EaseCommand(id: id, camera: camera, duration: duration, curve: curve, around: around)
+    }
+
+    static func decodeFly(_ f: FieldReader) throws(ProtocolError) -> FlyCommand {
+        let id = try f.text("id")
+        let camera = try decodeCamera(f, key: "camera")
+        let duration = try f.number("duration", in: 0...60, unit: " seconds")
+        let speed = try f.positiveNumber("speed", atMost: 100) ?? FlyCommand.defaultSpeed
+        let curve = try f.positiveNumber("curve", atMost: 10) ?? FlyCommand.defaultCurve
+        let minZoom = try f.number("minZoom", in: CameraLimits.zoomRange)
+        return FlyCommand(id: id, camera: camera, duration: duration, speed: speed, curve: curve, minZoom: minZoom)
+    }
+
+    static func decodeAnimate(_ f: FieldReader) throws(ProtocolError) -> AnimateCommand {
+        let id = try f.text("id")
+        let to = try decodeCamera(f, key: "to")
+        guard let duration = try f.number("duration", in: 0...60, unit: " seconds") else { throw f.fail("duration", "missing") }
+        let curve = try decodeTimingCurve(f) ?? .easeInOut
+        let delay = try f.number("delay", in: 0...3600, unit: " seconds") ?? 0
+        let after = try f.text("after")
+        if let after, after == id { throw f.fail("after", "an animation cannot wait for itself") }
+        return AnimateCommand(id: id, to: to, duration: duration, curve: curve, delay: delay, after: after)
+    }
+
+    static func decodeCancel(_ f: FieldReader) throws(ProtocolError) -> CancelScope {
+        let id = try f.text("id")
+        let all = try f.bool("all") ?? false
+        switch (id, all) {
+        case (let id?, false): return .id(id)
+        case (nil, true): return .all
+        case (nil, false): return .own
+        case (.some, true): throw f.fail("all", "cannot be combined with id")
+        }
+    }
+
+    // MARK: gestures
+
+    static func decodeGesture(_ f: FieldReader) throws(ProtocolError) -> GestureMessage {
+        guard let kind = try f.enumeration("kind", GestureMessage.Kind.self, what: "gesture kind") else { throw f.fail("kind", "missing") }
+        let phase = try f.enumeration("phase", GestureMessage.Phase.self, what: "phase")
+        if phase == nil && !kind.isInstantaneous { throw f.fail("phase", "missing (required for \(kind.rawValue))") }
+        var g = GestureMessage(kind: kind, phase: phase)
+        g.x = try f.number("x")
+        g.y = try f.number("y")
+        g.t = try f.number("t")
+        g.scale = try f.number("scale")
+        g.rotation = try f.number("rotation")
+        g.dy = try f.number("dy")
+        g.delta = try f.number("delta")
+        if let scale = g.scale, scale <= 0 { throw f.fail("scale", "must be greater than 0 (got \(scale))") }
+        if (g.x == nil) != (g.y == nil) { throw f.fail(g.x == nil ? "x" : "y", "missing (x and y come together)") }
+
+        // A continuous gesture's end or cancel needs nothing but the phase.
+        if !kind.isInstantaneous && (phase == .end || phase == .cancel) { return g }
+        func require(_ present: Bool, _ field: String) throws(ProtocolError) {
+            guard present else { throw f.fail(field, "missing (required for \(kind.rawValue)\(phase.map { " " + $0.rawValue } ?? ""))") }
+        }
+        switch kind {
+        case .pan, .doubleTap, .tap, .longPress:
+            try require(g.x != nil, "x")
+        case .pinch:
+            try require(g.x != nil, "x")
+            try require(g.scale != nil, "scale")
+        case .scroll:
+            try require(g.x != nil, "x")
+            try require(g.delta != nil, "delta")
+        case .tilt:
+            try require(g.dy != nil, "dy")
+        case .rotate:
+            try require(g.rotation != nil, "rotation")
+        case .twoFingerTap:
+            break
+        }
+        return g
+    }
+
+    static func decodeGestureKinds(_ f: FieldReader, _ key: String) throws(ProtocolError) -> Set<GestureMessage.Kind> {
+        guard let items = try f.array(key) else { return [] }
+        var out: Set<GestureMessage.Kind> = []
+        for (i, item) in items.enumerated() {
+            guard case .string(let s) = item else { throw f.fail("\(key)[\(i)]", "must be a string (got \(item.typeName))") }
+            guard let kind = GestureMessage.Kind(rawValue: s) else {
+                throw f.fail("\(key)[\(i)]", "unknown gesture kind '\(s)' (known: \(GestureMessage.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            out.insert(kind)
+        }
+        return out
+    }
+
+    static func decodeGestureToggle(_ f: FieldReader) throws(ProtocolError) -> GestureToggle {
+        guard f.has("disable") || f.has("enable") else { throw f.fail("disable", "missing (give disable and/or enable)") }
+        let toggle = GestureToggle(disable: try decodeGestureKinds(f, "disable"), enable: try decodeGestureKinds(f, "enable"))
+        let both = toggle.disable.intersection(toggle.enable)
+        if let kind = GestureMessage.Kind.allCases.first(where: both.contains) {
+            throw f.fail("enable", "'\(kind.rawValue)' is also in disable")
+        }
+        return toggle
+    }
+
+    // MARK: limits
+
+    static let limitKeys = ["minZoom", "maxZoom", "minTilt", "maxTilt", "maxTiltByZoom", "bounds"]
+
+    static func decodeLimits(_ f: FieldReader) throws(ProtocolError) -> CameraLimits.Change {
+        var change = CameraLimits.Change()
+        func scalar(_ key: String) throws(ProtocolError) -> CameraLimits.LimitChange<Double> {
+            guard let value = f.object[key] else { return .keep }
+            if value == .null { return .reset }
+            return .set(try FieldReader.finite(value, field: key, reader: f))
+        }
+        change.minZoom = try scalar("minZoom")
+        change.maxZoom = try scalar("maxZoom")
+        change.minTilt = try scalar("minTilt")
+        change.maxTilt = try scalar("maxTilt")
+        if let value = f.object["maxTiltByZoom"] {
+            switch value {
+            case .null: change.maxTiltByZoom = .reset
+            case .array(let rows):
+                var stops: [CameraLimits.TiltStop] = []
+                for (i, row) in rows.enumerated() {
+                    guard case .array(let pair) = row, pair.count == 2 else {
+                        throw f.fail("maxTiltByZoom[\(i)]", "must be a pair [zoom, tilt]")
+                    }
+                    stops.append(CameraLimits.TiltStop(
+                        zoom: try FieldReader.finite(pair[0], field: "maxTiltByZoom[\(i)][0]", reader: f),
+                        tilt: try FieldReader.finite(pair[1], field: "maxTiltByZoom[\(i)][1]", reader: f)))
+                }
+                change.maxTiltByZoom = .set(stops)
+            default:
+                throw f.fail("maxTiltByZoom", "must be an array of [zoom, tilt] pairs or null (got \(value.typeName))")
+            }
+        }
+        if let value = f.object["bounds"] {
+            if value == .null {
+                change.bounds = .reset
+            } else {
+                let b = try decodeBounds(f, key: "bounds", validate: false)
+                change.bounds = .set(b)
+            }
+        }
+        guard change != CameraLimits.Change() else {
+            throw f.fail("limits", "must name at least one of \(limitKeys.joined(separator: ", "))")
+        }
+        return change
+    }
+
+    /// `{"south","west","north","east"}` (all required, finite). Range checks
+    /// only when `validate` (limits leave them to `CameraLimits.applying`).
+    static func decodeBounds(_ f: FieldReader, key: String, validate: Bool) throws(ProtocolError) -> GeoBounds {
+        let b = try f.requiredObject(key)
+        try b.rejectUnknownKeys(["south", "west", "north", "east"], of: key)
+        let south = try b.requiredNumber("south"), west = try b.requiredNumber("west")
+        let north = try b.requiredNumber("north"), east = try b.requiredNumber("east")
+        guard validate else { return GeoBounds(south: south, west: west, north: north, east: east) }
+        do { return try GeoBounds.validated(south: south, west: west, north: north, east: east, prefix: b.path) } catch { throw f.fail(error) }
+    }
+
+    // MARK: track
+
+    static func decodeTrack(_ f: FieldReader) throws(ProtocolError) -> TrackMessage {
+        let mode = try f.enumeration("mode", TrackMessage.Mode.self, what: "tracking mode")
+        var location: TrackMessage.Location?
+        if let l = try f.object("location") {
+            try l.rejectUnknownKeys(["lat", "lon", "heading"], of: "location")
+            let lat = try l.requiredNumber("lat")
+            guard abs(lat) <= 90 else { throw l.fail(l.name("lat"), "must be within -90…90 degrees (got \(lat))") }
+            let lon = try l.requiredNumber("lon")
+            let heading = try l.number("heading").map(normalizeBearing)
+            location = TrackMessage.Location(latitude: lat, longitude: lon, heading: heading)
+        }
+        guard mode != nil || location != nil else { throw f.fail("mode", "missing (give mode and/or location)") }
+        return TrackMessage(mode: mode, location: location)
+    }
+
+    // MARK: query
+
+    static func decodeQuery(_ f: FieldReader) throws(ProtocolError) -> QueryCommand {
+        guard let id = try f.text("id") else { throw f.fail("id", "missing") }
+        let what = try f.requiredString("what")
+        func points() throws(ProtocolError) -> [FieldReader] {
+            guard let items = try f.array("points") else { throw f.fail("points", "missing") }
+            guard items.count <= HubProtocol.maxQueryPoints else {
+                throw f.fail("points", "at most \(HubProtocol.maxQueryPoints) points per query (got \(items.count))")
+            }
+            var out: [FieldReader] = []
+            for (i, item) in items.enumerated() {
+                guard case .object(let o) = item else { throw f.fail("points[\(i)]", "must be an object (got \(item.typeName))") }
+                out.append(FieldReader(o, path: "points[\(i)].", ref: f.ref))
+            }
+            return out
+        }
+        switch what {
+        case "project":
+            var geos: [GeoCoordinate] = []
+            for p in try points() {
+                try p.rejectUnknownKeys(["lat", "lon"], of: String(p.path.dropLast()))
+                let lat = try p.requiredNumber("lat")
+                guard abs(lat) <= 90 else { throw p.fail(p.name("lat"), "must be within -90…90 degrees (got \(lat))") }
+                geos.append(GeoCoordinate(latitude: lat, longitude: try p.requiredNumber("lon")))
+            }
+            return QueryCommand(id: id, what: .project(geos))
+        case "unproject":
+            var views: [ViewPoint] = []
+            for p in try points() {
+                try p.rejectUnknownKeys(["x", "y"], of: String(p.path.dropLast()))
+                views.append(ViewPoint(x: try p.requiredNumber("x"), y: try p.requiredNumber("y")))
+            }
+            return QueryCommand(id: id, what: .unproject(views))
+        case "bounds":
+            return QueryCommand(id: id, what: .bounds)
+        case "fit":
+            let bounds = try decodeBounds(f, key: "bounds", validate: true)
+            return QueryCommand(id: id, what: .fit(bounds, padding: try decodePadding(f)))
+        default:
+            throw f.fail("what", "unknown query '\(what)' (known: project, unproject, bounds, fit)")
+        }
+    }
+
+    static func decodePadding(_ f: FieldReader) throws(ProtocolError) -> EdgeInsets {
+        guard let value = f.object["padding"] else { return EdgeInsets() }
+        func side(_ v: Double, _ field: String) throws(ProtocolError) -> Double {
+            guard v >= 0 else { throw f.fail(field, "must not be negative (got \(v))") }
+            return v
+        }
+        switch value {
+        case .number:
+            return EdgeInsets(all: try side(try FieldReader.finite(value, field: "padding", reader: f), "padding"))
+        case .object:
+            let p = try f.requiredObject("padding")
+            try p.rejectUnknownKeys(["top", "left", "bottom", "right"], of: "padding")
+            var insets = EdgeInsets()
+            if let v = try p.number("top") { insets.top = try side(v, "padding.top") }
+            if let v = try p.number("left") { insets.left = try side(v, "padding.left") }
+            if let v = try p.number("bottom") { insets.bottom = try side(v, "padding.bottom") }
+            if let v = try p.number("right") { insets.right = try side(v, "padding.right") }
+            return insets
+        default:
+            throw f.fail("padding", "must be a number or {top, left, bottom, right} (got \(value.typeName))")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// Decides, per client and per room tick, whether the client gets the room's
+/// current frame. The follower contract:
+///
+/// 1. A client gets at most `rate` frames per second, never two within one tick.
+/// 2. A client gets a frame only when the room's `seq` advanced since its last one.
+/// 3. Throttling never loses the final state: when the camera comes to rest
+///    the room emits a frame with `moving: false` (a new `seq`), and every
+///    client receives that frame (or a later one) within `1/rate` seconds.
+///
+/// (3) holds because the throttle always sends the room's *latest* frame
+/// when it is due, and a client is due at least every `1/rate` seconds.
+///
+/// Scheduling is by ideal due time (`due += 1/rate`), not by "last send +
+/// interval": a room ticking at 60 Hz serves rate 25 with gaps of 2 or 3 ticks
+/// that average exactly 25 frames per second, where "last send + 0.04 s"
+/// would always wait 3 ticks (20 fps). A client more than one tick behind its
+/// schedule (nothing to send for a while) starts a fresh schedule, so a pause
+/// never turns into a burst.
+///
+/// Pass as `now` the tick's *scheduled* time (tick index × 1/tick, plus a
+/// fixed origin), not the clock read when the timer fired: then timer jitter
+/// cannot move frames, and no one-second span of ticks holds more than
+/// ⌈rate⌉ frames. (With jittered readings the average rate is still met, a
+/// quarter tick of slack absorbs early timers, and a window may hold one
+/// frame more.)
+///
+/// Room contract: call `shouldSend` once per tick with the room's current
+/// `seq`; the room increments `seq` whenever the frame differs from the
+/// previous one (camera or `moving`). After `welcome` (which carries the
+/// camera at `seq`), call `didSend(seq:now:)` so the client does not get the
+/// same state again as a frame.
+public struct FollowerThrottle: Hashable, Sendable {
+    /// Frames per second for this client, within 1…tick (clamped by `init`).
+    public private(set) var rate: Double
+    /// The room's tick rate in Hz.
+    public let tick: Double
+    /// The seq of the last frame sent, nil before the first.
+    public private(set) var lastSeq: UInt64?
+    private var lastSend: Double = -.infinity
+    private var nextDue: Double = -.infinity
+
+    public init(rate: Double, tick: Double) {
+        precondition(tick > 0 && tick.isFinite, "tick must be a positive rate")
+        self.tick = tick
+        self.rate = min(max(rate.isFinite ? rate : tick, 1), tick)
+    }
+
+    /// Seconds between frames at this rate.
+    public var interval: Double { 1 / rate }
+    /// Seconds between ticks.
+    public var tickInterval: Double { 1 / tick }
+    /// Early-firing slack for tick timer jitter (a quarter tick).
+    private var tolerance: Double { 0.25 / tick }
+
+    /// True when the room's frame `roomSeq` should go to this client at `now` (seconds).
+    public func shouldSend(roomSeq: UInt64, now: Double) -> Bool {
+        if let lastSeq, roomSeq <= lastSeq { return false }
+        guard now - lastSend >= tickInterval - tolerance else { return false }
+        return now >= nextDue - tolerance
+    }
+
+    /// Records that the frame `seq` went to the client at `now`.
+    public mutating func didSend(seq: UInt64, now: Double) {
+        lastSeq = max(seq, lastSeq ?? 0)
+        if now - nextDue > tickInterval + tolerance {
+            // Not waiting for this slot (idle, or the first frame): start afresh.
+            nextDue = now + interval
+        } else {
+            nextDue += interval
+        }
+        lastSend = now
+    }
+
+    /// `shouldSend` and, when true, `didSend` in one call.
+    public mutating func take(roomSeq: UInt64, now: Double) -> Bool {
+        guard shouldSend(roomSeq: roomSeq, now: now) else { return false }
+        didSend(seq: roomSeq, now: now)
+        return true
+    }
+
+    /// Changes the rate (clamped to 1…tick); the next frame is due no later than before.
+    public mutating func setRate(_ newRate: Double) {
+        rate = min(max(newRate.isFinite ? newRate : tick, 1), tick)
+        nextDue = min(nextDue, lastSend + interval)
+    }
+}

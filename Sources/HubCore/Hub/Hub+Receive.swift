@@ -1,0 +1,115 @@
+import CameraCore
+import CameraMotion
+
+/// Handling one client message: decode, check, dispatch, answer.
+extension Hub {
+    /// A complete text message from `connection`. Bad input is answered with
+    /// `error` (and a close where the protocol says so); the state is unchanged.
+    public mutating func receive(_ bytes: [UInt8], from connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
+        guard sessions[connection] != nil else { return }
+        switch sessions[connection]!.limiter.admit(now: time.seconds) {
+        case .accept: break
+        case .drop: return
+        case .dropAndReport:
+            sink.send(HubMessage.error(.rateLimited(ref: nil)), to: connection)
+            return
+        }
+        do throws(ProtocolError) {
+            let message = try ClientMessage.decode(bytes, tick: configuration.tick)
+            try handle(message, from: connection, at: time, sink: sink)
+        } catch {
+            sink.send(HubMessage.error(error), to: connection)
+            if let close = error.close {
+                sink.close(connection, code: close.rawValue, reason: error.code.rawValue)
+                if let session = sessions.removeValue(forKey: connection) { leaveRoom(session, at: time, sink: sink) }
+            }
+        }
+    }
+
+    private mutating func handle(_ message: ClientMessage, from connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
+        let session = sessions[connection]!
+        guard let owner = session.owner, let roomName = session.room else {
+            guard case .hello(let hello) = message else { throw .notJoined(ref: message.ref) }
+            try join(hello, connection: connection, at: time, sink: sink)
+            return
+        }
+        if case .hello = message {
+            throw ProtocolError(.conflict, "hello: already joined room \(roomName) as \(owner.client)", ref: "hello")
+        }
+        try session.role.authorize(message)
+        let now = time.seconds
+        let ref = message.ref
+        switch message {
+        case .hello:
+            break
+        case .set(let update):
+            let accepted = try Self.check(rooms[roomName]!.manager.set(update, owner: owner, at: now), ref: ref)
+            if !accepted.clamped.isEmpty {
+                sink.send(HubMessage.event(.clamped(properties: accepted.clamped, camera: accepted.camera), time: time.epochMilliseconds), to: connection)
+            }
+        case .ease(let command):
+            let request = EaseRequest(update: command.camera, duration: command.duration, curve: command.curve,
+                                      around: command.around, viewport: session.viewport)
+            _ = try Self.check(rooms[roomName]!.manager.ease(request, id: command.id, owner: owner, at: now), ref: ref)
+        case .fly(let command):
+            let request = FlyRequest(update: command.camera, duration: command.duration, speed: command.speed, rho: command.curve,
+                                     minZoom: command.minZoom, viewport: session.viewport)
+            _ = try Self.check(rooms[roomName]!.manager.fly(request, id: command.id, owner: owner, at: now), ref: ref)
+        case .animate(let command):
+            let request = EaseRequest(update: command.to, duration: command.duration, curve: command.curve,
+                                      viewport: session.viewport, delay: command.delay, after: command.after)
+            _ = try Self.check(rooms[roomName]!.manager.ease(request, id: command.id, owner: owner, at: now), ref: ref)
+        case .cancel(let scope):
+            switch scope {
+            case .id(let id):
+                _ = try Self.check(rooms[roomName]!.manager.cancel(id: id, owner: owner, at: now), ref: ref)
+            case .own:
+                rooms[roomName]!.manager.cancelAnimations(of: owner.client, by: owner.client, at: now)
+            case .all:
+                guard session.role == .presenter else {
+                    throw ProtocolError(.forbidden, "all: only the presenter may cancel everyone's animations", ref: ref)
+                }
+                rooms[roomName]!.manager.cancelAnimations(of: nil, by: owner.client, at: now)
+            }
+        case .gesture(let gesture):
+            try handleGesture(gesture, session: session, owner: owner, room: roomName, at: time, sink: sink)
+        case .gestures(let toggle):
+            sessions[connection]!.disabledGestures = toggle.applied(to: session.disabledGestures)
+        case .viewport(let viewport):
+            sessions[connection]!.viewport = viewport
+        case .limits(let change):
+            guard session.role == .presenter else { throw ProtocolError(.forbidden, "limits: only the presenter may change limits", ref: ref) }
+            let limits = try Self.check(rooms[roomName]!.manager.setLimits(change, by: owner.client, at: now), ref: ref)
+            broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
+        case .track(let track):
+            let mode = track.mode.map { TrackingMode(rawValue: $0.rawValue)! } ?? rooms[roomName]!.manager.trackingMode
+            let location = track.location.map { TrackedLocation(latitude: $0.latitude, longitude: $0.longitude, heading: $0.heading) }
+            _ = try Self.check(rooms[roomName]!.manager.track(mode, location: location, owner: owner, at: now), ref: ref)
+        case .query(let query):
+            let room = rooms[roomName]!
+            let answer = try query.answer(camera: room.manager.camera, viewport: session.viewport, limits: room.manager.limits)
+            sink.send(HubMessage.result(id: query.id, answer), to: connection)
+        case .ping(let t):
+            sink.send(HubMessage.pong(t: t, time: time.epochMilliseconds), to: connection)
+        }
+        deliverMotionEvents(in: roomName, at: time, sink: sink)
+    }
+
+    /// The success value, or the manager's refusal as a protocol error.
+    static func check<T>(_ result: Result<T, CommandError>, ref: String?) throws(ProtocolError) -> T {
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw ProtocolError(error.protocolCode, error.message, ref: ref)
+        }
+    }
+}
+
+extension CommandError {
+    var protocolCode: ProtocolError.Code {
+        switch code {
+        case .conflict: .conflict
+        case .unknownAnimation: .unknownAnimation
+        case .badInput: .badMessage
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import CameraCore
+import CameraMotion
+
+/// The hub's logic: sessions, rooms, roles, conflicts and throttled frames,
+/// independent of any transport. Its owner (the server's loop thread, or a
+/// test) calls `open`, `receive`, `closed` and `tick` with the current time
+/// and a sink for the output. Not thread-safe: one owner, one thread.
+public struct Hub {
+    public let configuration: HubConfiguration
+    var sessions: [ConnectionKey: Session] = [:]
+    var rooms: [RoomName: Room] = [:]
+    /// Client id → connection, for routing an animation's reports to its owner.
+    var connectionOfClient: [String: ConnectionKey] = [:]
+    var ids = ClientIDAllocator()
+
+    public init(configuration: HubConfiguration = HubConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Connections open, joined clients, rooms.
+    public var counts: (connections: Int, clients: Int, rooms: Int) {
+        (sessions.count, connectionOfClient.count, rooms.count)
+    }
+
+    /// Per room: name, clients, the current camera (for `/healthz` and tests).
+    public var roomSummaries: [(name: String, clients: Int, camera: Camera, seq: UInt64)] {
+        rooms.values.sorted { $0.name.value < $1.name.value }
+            .map { ($0.name.value, $0.members.count, $0.manager.camera, $0.seq) }
+    }
+
+    /// A new connection: it has `helloTimeout` seconds to join a room.
+    public mutating func open(_ connection: ConnectionKey, at time: HubTime) {
+        sessions[connection] = Session(connection: connection, openedAt: time.seconds, tick: configuration.tick)
+    }
+
+    /// A connection went away (closed by either side): leave its room.
+    public mutating func closed(_ connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
+        guard let session = sessions.removeValue(forKey: connection) else { return }
+        leaveRoom(session, at: time, sink: sink)
+    }
+
+    /// Advances every room to `time`, reports what happened, sends due frames,
+    /// closes connections that never said hello, and removes rooms left empty
+    /// for `roomTTL`.
+    public mutating func tick(at time: HubTime, sink: some HubSink) {
+        // The throttle works on the tick grid, so that timer jitter never costs a frame.
+        let tickTime = (time.seconds * configuration.tick).rounded() / configuration.tick
+        for name in Array(rooms.keys) {
+            rooms[name]!.manager.advance(to: time.seconds)
+            deliverMotionEvents(in: name, at: time, sink: sink)
+            rooms[name]!.updateFrameState()
+            let room = rooms[name]!
+            for connection in room.members {
+                guard sessions[connection]?.throttle.take(roomSeq: room.seq, now: tickTime) == true else { continue }
+                sink.sendFrame(rooms[name]!.currentFrame(time: time.epochMilliseconds), to: connection)
+            }
+            if let since = room.emptySince, time.seconds - since >= configuration.roomTTL {
+                rooms[name] = nil
+            }
+        }
+        for (connection, session) in sessions where session.client == nil && time.seconds - session.openedAt >= configuration.helloTimeout {
+            sink.send(HubMessage.error(ProtocolError(.badMessage, "hello: none within \(Int(configuration.helloTimeout)) s", ref: nil)), to: connection)
+            sink.close(connection, code: HubCloseCode.policyViolation.rawValue, reason: "no hello")
+            sessions[connection] = nil
+        }
+    }
+
+    // MARK: Rooms
+
+    mutating func join(_ hello: Hello, connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
+        guard var session = sessions[connection] else { return }
+        try configuration.tokens.authorize(role: hello.role, token: hello.token)
+        let client = ids.next()
+        if rooms[hello.room] == nil {
+            rooms[hello.room] = Room(name: hello.room, camera: configuration.defaultCamera, limits: configuration.defaultLimits, now: time.seconds)
+        }
+        let outcome = try rooms[hello.room]!.roster.join(client: client, name: hello.name, role: hello.role)
+        session.client = client
+        session.room = hello.room
+        session.role = hello.role
+        session.viewport = hello.viewport
+        session.throttle.setRate(min(hello.rate, configuration.tick))
+        rooms[hello.room]!.members.append(connection)
+        rooms[hello.room]!.emptySince = nil
+        connectionOfClient[client] = connection
+        if let demoted = outcome.presenterChange?.demoted, let other = connectionOfClient[demoted] {
+            sessions[other]?.role = .driver
+        }
+        // Bring the room up to now so the welcome carries the current camera and seq.
+        rooms[hello.room]!.manager.advance(to: time.seconds)
+        deliverMotionEvents(in: hello.room, at: time, sink: sink)
+        rooms[hello.room]!.updateFrameState()
+        let room = rooms[hello.room]!
+        let welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: session.throttle.rate, tick: configuration.tick,
+                              seq: room.seq, camera: room.manager.camera, limits: room.manager.limits,
+                              presenter: room.roster.presenter, roster: room.roster.entries, gestures: session.disabledGestures)
+        sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
+        session.throttle.didSend(seq: room.seq, now: time.seconds)
+        sessions[connection] = session
+        broadcast(.joined(outcome.entry), in: hello.room, except: connection, at: time, sink: sink)
+        if let change = outcome.presenterChange {
+            broadcast(.presenterChanged(change, by: client), in: hello.room, at: time, sink: sink)
+        }
+    }
+
+    mutating func leaveRoom(_ session: Session, at time: HubTime, sink: some HubSink) {
+        guard let client = session.client, let name = session.room, rooms[name] != nil else { return }
+        connectionOfClient[client] = nil
+        rooms[name]!.members.removeAll { $0 == session.connection }
+        rooms[name]!.clientLeft(client, at: time.seconds)
+        deliverMotionEvents(in: name, at: time, sink: sink)
+        if let outcome = rooms[name]!.roster.leave(client: client) {
+            broadcast(.left(outcome.entry), in: name, at: time, sink: sink)
+            if let change = outcome.presenterChange {
+                broadcast(.presenterChanged(change, by: client), in: name, at: time, sink: sink)
+            }
+        }
+        if rooms[name]!.members.isEmpty { rooms[name]!.emptySince = time.seconds }
+    }
+
+    // MARK: Output
+
+    /// Sends `event` to every member of `room` (encoded once).
+    func broadcast(_ event: HubEvent, in room: RoomName, except: ConnectionKey? = nil, at time: HubTime, sink: some HubSink) {
+        guard let members = rooms[room]?.members else { return }
+        let bytes = HubMessage.event(event, time: time.epochMilliseconds)
+        for connection in members where connection != except { sink.send(bytes, to: connection) }
+    }
+
+    /// Reports the manager's events: animation reports to their owners, camera events to the room.
+    mutating func deliverMotionEvents(in name: RoomName, at time: HubTime, sink: some HubSink) {
+        guard let events = rooms[name]?.manager.takeEvents(), !events.isEmpty else { return }
+        let lastMovedBy = rooms[name]?.manager.lastMovedBy
+        for event in events {
+            switch event {
+            case .animation(let report):
+                guard let connection = connectionOfClient[report.owner.client] else { continue }
+                let message = AnimationMessage(id: report.id, status: AnimationMessage.Status(rawValue: report.status.rawValue)!,
+                                               by: report.by ?? report.owner.client, lost: report.lost, clamped: report.clamped,
+                                               camera: report.camera, reason: report.reason)
+                sink.send(HubMessage.animation(message, time: time.epochMilliseconds), to: connection)
+            case .changed:
+                continue  // frames carry it
+            case .steady(let camera, _):
+                broadcast(.steady(camera: camera), in: name, at: time, sink: sink)
+            case .significantChange(let camera, _):
+                broadcast(.significantChange(camera: camera, by: lastMovedBy), in: name, at: time, sink: sink)
+            case .trackingModeChanged(let mode, let by, _):
+                broadcast(.trackingModeChanged(mode: TrackMessage.Mode(rawValue: mode.rawValue)!, by: by), in: name, at: time, sink: sink)
+            }
+        }
+    }
+}

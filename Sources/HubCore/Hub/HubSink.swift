@@ -1,0 +1,31 @@
+/// A connection as the hub knows it: an opaque number the transport assigns.
+public typealias ConnectionKey = UInt64
+
+/// One encoded `frame` message, shared by every follower due it in a tick:
+/// the hub encodes a room's frame once and hands the same object to all.
+public final class EncodedFrame: Sendable {
+    public let seq: UInt64
+    public let bytes: [UInt8]
+    public init(seq: UInt64, bytes: [UInt8]) { self.seq = seq; self.bytes = bytes }
+}
+
+/// Where the hub's output goes. The server implements it on its loop thread
+/// (ordered control lane, latest-frame lane, close); tests record it.
+public protocol HubSink {
+    /// An ordered message that must not be dropped (welcome, errors, events, results).
+    func send(_ bytes: [UInt8], to connection: ConnectionKey)
+    /// A frame for the latest-only lane: replaces any frame not yet written.
+    func sendFrame(_ frame: EncodedFrame, to connection: ConnectionKey)
+    /// Sends queued control messages, then closes with `code`.
+    func close(_ connection: ConnectionKey, code: UInt16, reason: String)
+}
+
+/// The hub's two clocks at one instant. `seconds` is monotonic (drives the
+/// cameras); `epochMilliseconds` is the wall clock put in every `time` field.
+public struct HubTime: Hashable, Sendable {
+    public var seconds: Double
+    public var epochMilliseconds: Double
+    public init(seconds: Double, epochMilliseconds: Double) {
+        self.seconds = seconds; self.epochMilliseconds = epochMilliseconds
+    }
+}

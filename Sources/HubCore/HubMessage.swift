@@ -1,0 +1,270 @@
+import CameraCore
+import CameraMotion
+
+/// Everything a joining client needs, sent once as `welcome`.
+public struct Welcome: Hashable, Sendable {
+    public var client: String
+    public var room: RoomName
+    public var role: Role
+    /// The client's frame rate (frames per second).
+    public var rate: Double
+    /// The room's tick rate (Hz).
+    public var tick: Double
+    /// The room's current frame sequence number (`camera` is that frame's camera).
+    public var seq: UInt64
+    public var camera: Camera
+    public var limits: CameraLimits
+    public var presenter: String?
+    public var roster: [RosterEntry]
+    /// Gesture kinds disabled for this client.
+    public var gestures: Set<GestureMessage.Kind>
+
+    public init(client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
+                camera: Camera, limits: CameraLimits, presenter: String?, roster: [RosterEntry],
+                gestures: Set<GestureMessage.Kind> = []) {
+        self.client = client; self.room = room; self.role = role; self.rate = rate; self.tick = tick
+        self.seq = seq; self.camera = camera; self.limits = limits; self.presenter = presenter
+        self.roster = roster; self.gestures = gestures
+    }
+}
+
+/// The life of an animation, reported to clients as `animation`.
+public struct AnimationMessage: Hashable, Sendable {
+    public enum Status: String, Hashable, Sendable, CaseIterable {
+        case started, finished, cancelled, superseded
+    }
+
+    /// The animation's id (the client's, or one the hub assigned); null on the wire when nil.
+    public var id: String?
+    public var status: Status
+    /// Who caused this status: the starter (started/finished), the canceller,
+    /// or the client whose command superseded it. nil: the hub itself.
+    public var by: String?
+    /// Properties this animation lost to another command (superseded, or partly taken over).
+    public var lost: CameraProperties
+    /// Properties whose target the limits adjusted.
+    public var clamped: CameraProperties
+    /// The target (started) or the camera where it ended (finished, cancelled, superseded).
+    public var camera: Camera?
+    /// Free text for people ("limits changed", "presenter took over", …).
+    public var reason: String?
+
+    public init(id: String?, status: Status, by: String?, lost: CameraProperties = [], clamped: CameraProperties = [],
+                camera: Camera? = nil, reason: String? = nil) {
+        self.id = id; self.status = status; self.by = by; self.lost = lost; self.clamped = clamped
+        self.camera = camera; self.reason = reason
+    }
+}
+
+/// A room event, sent to every client of the room as `event`.
+public enum HubEvent: Hashable, Sendable {
+    /// The camera came to rest.
+    case steady(camera: Camera)
+    /// The camera moved far enough to matter (e.g. to reload data).
+    case significantChange(camera: Camera, by: String?)
+    case trackingModeChanged(mode: TrackMessage.Mode, by: String?)
+    case limitsChanged(limits: CameraLimits, by: String?)
+    /// `client`: the new presenter or nil; `previous`: the old one; `demoted`:
+    /// the old one, still here and now a driver.
+    case presenterChanged(client: String?, previous: String?, demoted: String?, by: String?)
+    case joined(RosterEntry)
+    case left(RosterEntry)
+    /// A client tapped the map at this geo point.
+    case tap(by: String, at: GeoCoordinate)
+    case longPress(by: String, at: GeoCoordinate)
+    /// A gesture whose default action the client disabled: reported, nothing moved.
+    case gesture(by: String, kind: GestureKind, phase: GesturePhase?, at: GeoCoordinate?)
+    /// To the sender only: its `set` was adjusted by the limits.
+    case clamped(properties: CameraProperties, camera: Camera)
+
+    public var name: String {
+        switch self {
+        case .steady: "steady"
+        case .significantChange: "significantChange"
+        case .trackingModeChanged: "trackingModeChanged"
+        case .limitsChanged: "limitsChanged"
+        case .presenterChanged: "presenterChanged"
+        case .joined: "joined"
+        case .left: "left"
+        case .tap: "tap"
+        case .longPress: "longPress"
+        case .gesture: "gesture"
+        case .clamped: "clamped"
+        }
+    }
+
+    /// The event for a roster's presenter change.
+    public static func presenterChanged(_ change: PresenterChange, by: String?) -> HubEvent {
+        .presenterChanged(client: change.current, previous: change.previous, demoted: change.demoted, by: by)
+    }
+}
+
+/// Hub → client encoders. Each returns the UTF-8 bytes of one JSON text
+/// message, written by hand. `time` is the hub's wall clock in milliseconds
+/// since the Unix epoch (the caller reads the clock; HubCore never does).
+public enum HubMessage {
+    /// `{"type":"frame","seq":…,"time":…,"camera":{…},"moving":…,"by":…}`.
+    /// Encode once per room per tick and send the same bytes to every client due a frame.
+    public static func frame(seq: UInt64, time: Double, camera: Camera, moving: Bool, by: String?) -> [UInt8] {
+        var w = JSONWriter(capacity: 160)
+        w.raw("{\"type\":\"frame\",\"seq\":"); w.integer(seq)
+        w.raw(",\"time\":"); w.number(time)
+        w.raw(",\"camera\":"); w.camera(camera)
+        w.raw(",\"moving\":"); w.bool(moving)
+        w.raw(",\"by\":"); w.string(by)
+        w.raw("}")
+        return w.bytes
+    }
+
+    public static func welcome(_ m: Welcome, time: Double) -> [UInt8] {
+        var w = JSONWriter(capacity: 512 + 64 * m.roster.count)
+        w.raw("{\"type\":\"welcome\",\"client\":"); w.string(m.client)
+        w.raw(",\"room\":"); w.string(m.room.value)
+        w.raw(",\"role\":"); w.string(m.role.rawValue)
+        w.raw(",\"rate\":"); w.number(m.rate)
+        w.raw(",\"tick\":"); w.number(m.tick)
+        w.raw(",\"time\":"); w.number(time)
+        w.raw(",\"seq\":"); w.integer(m.seq)
+        w.raw(",\"camera\":"); w.camera(m.camera)
+        w.raw(",\"limits\":"); w.limits(m.limits)
+        w.raw(",\"presenter\":"); w.string(m.presenter)
+        w.raw(",\"roster\":[")
+        for (i, e) in m.roster.enumerated() {
+            if i > 0 { w.raw(",") }
+            rosterEntry(e, into: &w)
+        }
+        w.raw("],\"gestures\":[")
+        var first = true
+        for kind in GestureMessage.Kind.allCases where m.gestures.contains(kind) {
+            if !first { w.raw(",") }
+            first = false
+            w.string(kind.rawValue)
+        }
+        w.raw("]}")
+        return w.bytes
+    }
+
+    private static func rosterEntry(_ e: RosterEntry, into w: inout JSONWriter) {
+        w.raw("{\"client\":"); w.string(e.client)
+        w.raw(",\"name\":"); w.string(e.name)
+        w.raw(",\"role\":"); w.string(e.role.rawValue)
+        w.raw("}")
+    }
+
+    /// `{"type":"animation","id":…,"status":…,"by":…,"lost":[…],"clamped":[…],"time":…}`
+    /// plus `camera` and `reason` when set.
+    public static func animation(_ r: AnimationMessage, time: Double) -> [UInt8] {
+        var w = JSONWriter(capacity: 256)
+        w.raw("{\"type\":\"animation\",\"id\":"); w.string(r.id)
+        w.raw(",\"status\":"); w.string(r.status.rawValue)
+        w.raw(",\"by\":"); w.string(r.by)
+        w.raw(",\"lost\":"); w.properties(r.lost)
+        w.raw(",\"clamped\":"); w.properties(r.clamped)
+        if let camera = r.camera { w.raw(",\"camera\":"); w.camera(camera) }
+        if let reason = r.reason { w.raw(",\"reason\":"); w.string(reason) }
+        w.raw(",\"time\":"); w.number(time)
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// `{"type":"event","event":…,"time":…, …fields}`.
+    public static func event(_ e: HubEvent, time: Double) -> [UInt8] {
+        var w = JSONWriter(capacity: 256)
+        w.raw("{\"type\":\"event\",\"event\":"); w.string(e.name)
+        w.raw(",\"time\":"); w.number(time)
+        switch e {
+        case .steady(let camera):
+            w.raw(",\"camera\":"); w.camera(camera)
+        case .significantChange(let camera, let by):
+            w.raw(",\"camera\":"); w.camera(camera)
+            w.raw(",\"by\":"); w.string(by)
+        case .trackingModeChanged(let mode, let by):
+            w.raw(",\"mode\":"); w.string(mode.rawValue)
+            w.raw(",\"by\":"); w.string(by)
+        case .limitsChanged(let limits, let by):
+            w.raw(",\"limits\":"); w.limits(limits)
+            w.raw(",\"by\":"); w.string(by)
+        case .presenterChanged(let client, let previous, let demoted, let by):
+            w.raw(",\"client\":"); w.string(client)
+            w.raw(",\"previous\":"); w.string(previous)
+            w.raw(",\"demoted\":"); w.string(demoted)
+            w.raw(",\"by\":"); w.string(by)
+        case .joined(let entry), .left(let entry):
+            w.raw(",\"client\":"); w.string(entry.client)
+            w.raw(",\"name\":"); w.string(entry.name)
+            w.raw(",\"role\":"); w.string(entry.role.rawValue)
+        case .tap(let by, let geo), .longPress(let by, let geo):
+            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"lat\":"); w.number(geo.latitude)
+            w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
+        case .gesture(let by, let kind, let phase, let geo):
+            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"kind\":"); w.string(kind.rawValue)
+            w.raw(",\"phase\":"); w.string(phase?.rawValue)
+            if let geo {
+                w.raw(",\"lat\":"); w.number(geo.latitude)
+                w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
+            }
+        case .clamped(let properties, let camera):
+            w.raw(",\"clamped\":"); w.properties(properties)
+            w.raw(",\"camera\":"); w.camera(camera)
+        }
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// `{"type":"result","id":…,"what":…, …answer}`.
+    public static func result(id: String, _ answer: QueryAnswer) -> [UInt8] {
+        var w = JSONWriter(capacity: 256)
+        w.raw("{\"type\":\"result\",\"id\":"); w.string(id)
+        w.raw(",\"what\":"); w.string(answer.what)
+        switch answer {
+        case .project(let points):
+            w.raw(",\"points\":[")
+            for (i, p) in points.enumerated() {
+                if i > 0 { w.raw(",") }
+                if let p { w.point(p) } else { w.null() }
+            }
+            w.raw("]")
+        case .unproject(let geos):
+            w.raw(",\"points\":[")
+            for (i, g) in geos.enumerated() {
+                if i > 0 { w.raw(",") }
+                if let g { w.geo(g) } else { w.null() }
+            }
+            w.raw("]")
+        case .bounds(let region):
+            w.raw(",\"bounds\":"); w.bounds(region.bounds)
+            w.raw(",\"quad\":[")
+            for (i, g) in region.quad.enumerated() {
+                if i > 0 { w.raw(",") }
+                w.geo(g)
+            }
+            w.raw("]")
+        case .fit(let camera):
+            w.raw(",\"camera\":"); w.camera(camera)
+        }
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// `{"type":"error","code":…,"message":…,"ref":…}` (ref null when unknown).
+    public static func error(_ e: ProtocolError) -> [UInt8] {
+        var w = JSONWriter(capacity: 128 + e.message.utf8.count)
+        w.raw("{\"type\":\"error\",\"code\":"); w.string(e.code.rawValue)
+        w.raw(",\"message\":"); w.string(e.message)
+        w.raw(",\"ref\":"); w.string(e.ref)
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// `{"type":"pong","t":…,"time":…}` (`t` echoed, omitted when the ping had none).
+    public static func pong(t: Double?, time: Double) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.raw("{\"type\":\"pong\"")
+        if let t { w.raw(",\"t\":"); w.number(t) }
+        w.raw(",\"time\":"); w.number(time)
+        w.raw("}")
+        return w.bytes
+    }
+}

@@ -1,0 +1,52 @@
+import CameraCore
+
+/// The answer to a `query`, encoded by `HubMessage.result`.
+public enum QueryAnswer: Hashable, Sendable {
+    /// View points of the queried geo points; nil where a point is behind the eye.
+    case project([ViewPoint?])
+    /// Geo points (longitude in [-180, 180)) under the queried view points; nil at or above the horizon.
+    case unproject([GeoCoordinate?])
+    /// The visible region. Quad longitudes are continuous around the camera's
+    /// wire longitude (they may leave ±180 near the antimeridian, so the quad
+    /// can be drawn as is); the bounds are wrapped (`west > east` crosses the antimeridian).
+    case bounds(VisibleRegion)
+    /// The camera that fits the bounds, already clamped to the room limits.
+    case fit(Camera)
+
+    public var what: String {
+        switch self {
+        case .project: "project"
+        case .unproject: "unproject"
+        case .bounds: "bounds"
+        case .fit: "fit"
+        }
+    }
+}
+
+extension QueryCommand {
+    /// Answers this query for the room `camera` seen in the asking client's `viewport`.
+    /// Throws `bad_message` (ref: the query id) when `fit` padding leaves no room.
+    public func answer(camera: Camera, viewport: Viewport, limits: CameraLimits) throws(ProtocolError) -> QueryAnswer {
+        let transform = ViewTransform(camera: camera, viewport: viewport)
+        switch what {
+        case .project(let geos):
+            return .project(geos.map { transform.geoToView($0) })
+        case .unproject(let points):
+            return .unproject(points.map { transform.viewToGeo($0) })
+        case .bounds:
+            var region = transform.visibleRegion
+            let shift = JSONWriter.wireLongitude(camera.continuousLongitude) - camera.continuousLongitude
+            if shift != 0 {
+                region.quad = region.quad.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude + shift) }
+            }
+            return .bounds(region)
+        case .fit(let bounds, let padding):
+            do {
+                let fitted = try camera.fitting(bounds, padding: padding, viewport: viewport)
+                return .fit(fitted.clamped(to: limits).camera)
+            } catch {
+                throw ProtocolError(.badMessage, "\(error.field): \(error.message)", ref: id)
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import CameraCore
+import CameraMotion
+
+/// A validated room name: 1–64 characters of `[A-Za-z0-9_-]`.
+public struct RoomName: Hashable, Sendable, CustomStringConvertible {
+    public let value: String
+
+    public init(validating value: String, field: String = "room") throws(CameraInputError) {
+        guard !value.isEmpty else { throw CameraInputError(field: field, message: "must not be empty") }
+        guard value.utf8.count <= HubProtocol.maxNameLength else {
+            throw CameraInputError(field: field, message: "must be at most \(HubProtocol.maxNameLength) characters")
+        }
+        for b in value.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                continue
+            default:
+                throw CameraInputError(field: field, message: "may only contain A-Z, a-z, 0-9, '_' and '-'")
+            }
+        }
+        self.value = value
+    }
+
+    public var description: String { value }
+}
+
+/// What a client may do in its room. At most one presenter per room.
+public enum Role: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Drives with the highest rank; only one per room.
+    case presenter
+    /// May move the camera; loses conflicts against the presenter.
+    case driver
+    /// Watches only (may still query, set its viewport and ping).
+    case follower
+
+    /// The rank of this role's commands in conflicts.
+    public var rank: Rank {
+        switch self {
+        case .presenter: .presenter
+        case .driver: .driver
+        case .follower: .follower
+        }
+    }
+
+    /// True when this role may send `message` (see `ClientMessage.requiredRole`).
+    public func may(_ message: ClientMessage) -> Bool { rank >= message.requiredRole.rank }
+
+    /// `forbidden` unless this role may send `message`.
+    public func authorize(_ message: ClientMessage) throws(ProtocolError) {
+        guard may(message) else {
+            throw ProtocolError(.forbidden, "\(message.type): a \(rawValue) may not send this", ref: message.ref)
+        }
+    }
+
+    public var description: String { rawValue }
+}
+
+/// Hands out hub-wide client ids `c1`, `c2`, … (never reused while the hub runs).
+public struct ClientIDAllocator: Sendable {
+    private var last: UInt64 = 0
+    public init() {}
+    public mutating func next() -> String {
+        last += 1
+        return "c\(last)"
+    }
+}
+
+/// The hub's `--presenter-token` / `--driver-token`. A role whose token is set
+/// needs it in `hello` (the presenter token also grants driver); without
+/// tokens anyone may take any role. Followers never need a token.
+public struct RoleTokens: Hashable, Sendable {
+    public var presenter: String?
+    public var driver: String?
+
+    public init(presenter: String? = nil, driver: String? = nil) {
+        self.presenter = presenter.flatMap { $0.isEmpty ? nil : $0 }
+        self.driver = driver.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Throws `forbidden` (then close 1008) when `role` needs a token that `token` is not.
+    public func authorize(role: Role, token: String?) throws(ProtocolError) {
+        let accepted: [String]
+        switch role {
+        case .follower: return
+        case .presenter:
+            guard let presenter else { return }
+            accepted = [presenter]
+        case .driver:
+            guard let driver else { return }
+            accepted = [driver] + (presenter.map { [$0] } ?? [])
+        }
+        var ok = false
+        if let token {
+            for expected in accepted where Self.constantTimeEqual(token, expected) { ok = true }
+        }
+        guard ok else {
+            throw ProtocolError(.forbidden, "token: \(token == nil ? "missing" : "wrong") token for role \(role)",
+                                ref: "hello", close: .policyViolation)
+        }
+    }
+
+    /// Compares without returning early on the first differing byte.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var diff = UInt8(truncatingIfNeeded: x.count ^ y.count)
+        diff |= UInt8(truncatingIfNeeded: (x.count ^ y.count) >> 8)
+        for i in 0..<max(x.count, y.count) {
+            let p = i < x.count ? x[i] : 0, q = i < y.count ? y[i] : 0
+            diff |= p ^ q
+        }
+        return diff == 0 && x.count == y.count
+    }
+}
+
+/// One client of a room as the roster (and `welcome`) shows it.
+public struct RosterEntry: Hashable, Sendable {
+    public var client: String
+    public var name: String
+    public var role: Role
+    public init(client: String, name: String, role: Role) { self.client = client; self.name = name; self.role = role }
+}
+
+/// A change of a room's presenter, to announce as a `presenterChanged` event.
+public struct PresenterChange: Hashable, Sendable {
+    /// The presenter before (nil: there was none).
+    public var previous: String?
+    /// The presenter now (nil: there is none).
+    public var current: String?
+    /// The previous presenter, still in the room and now a driver (nil when it left).
+    public var demoted: String?
+    public init(previous: String?, current: String?, demoted: String?) {
+        self.previous = previous; self.current = current; self.demoted = demoted
+    }
+}
+
+/// Who is in one room. A value: the room owns it and mutates it on join/leave.
+public struct Roster: Hashable, Sendable {
+    public struct JoinOutcome: Hashable, Sendable {
+        public var entry: RosterEntry
+        /// Set when the client joined as presenter (a previous presenter is demoted to driver).
+        public var presenterChange: PresenterChange?
+    }
+
+    public struct LeaveOutcome: Hashable, Sendable {
+        public var entry: RosterEntry
+        /// Set when the presenter left (the room then has none).
+        public var presenterChange: PresenterChange?
+    }
+
+    private var byClient: [String: RosterEntry] = [:]
+    private var order: [String] = []
+    public private(set) var presenter: String?
+
+    public init() {}
+
+    /// Clients in join order.
+    public var entries: [RosterEntry] { order.map { byClient[$0]! } }
+    public var count: Int { order.count }
+    public var isEmpty: Bool { order.isEmpty }
+    public func entry(for client: String) -> RosterEntry? { byClient[client] }
+
+    /// Checks the token, then adds the client (`name` defaults to the client id).
+    public mutating func join(client: String, hello: Hello, tokens: RoleTokens) throws(ProtocolError) -> JoinOutcome {
+        try tokens.authorize(role: hello.role, token: hello.token)
+        return try join(client: client, name: hello.name, role: hello.role)
+    }
+
+    /// Adds a client. A new presenter takes over: the old one becomes a driver.
+    /// Throws `conflict` when the id is already in the room.
+    public mutating func join(client: String, name: String?, role: Role) throws(ProtocolError) -> JoinOutcome {
+        guard byClient[client] == nil else { throw ProtocolError(.conflict, "client: \(client) already joined", ref: "hello") }
+        let entry = RosterEntry(client: client, name: name ?? client, role: role)
+        var change: PresenterChange?
+        if role == .presenter {
+            let previous = presenter
+            if let previous { byClient[previous]?.role = .driver }
+            presenter = client
+            change = PresenterChange(previous: previous, current: client, demoted: previous)
+        }
+        byClient[client] = entry
+        order.append(client)
+        return JoinOutcome(entry: entry, presenterChange: change)
+    }
+
+    /// Removes a client; nil when it was not in the room.
+    public mutating func leave(client: String) -> LeaveOutcome? {
+        guard let entry = byClient.removeValue(forKey: client) else { return nil }
+        order.removeAll { $0 == client }
+        var change: PresenterChange?
+        if presenter == client {
+            presenter = nil
+            change = PresenterChange(previous: client, current: nil, demoted: nil)
+        }
+        return LeaveOutcome(entry: entry, presenterChange: change)
+    }
+}

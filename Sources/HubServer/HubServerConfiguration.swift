@@ -1,0 +1,21 @@
+import HubCore
+
+/// Everything `camhub serve` can set.
+public struct HubServerConfiguration: Sendable {
+    /// Address to listen on (an IP literal; default loopback only).
+    public var host = "127.0.0.1"
+    /// TCP port; 0 picks a free one (read it from `HubServer.start()`).
+    public var port = 8080
+    /// Folder served over HTTP (the web viewer); nil serves no files.
+    public var webRoot: String?
+    /// Browser origins allowed besides the server's own host and localhost.
+    public var allowedOrigins: [String] = []
+    /// Adds the `/echo` WebSocket path (for RFC 6455 test suites).
+    public var echo = false
+    /// Seconds of silence before a client is pinged, and before an unanswered one is closed.
+    public var pingAfter: UInt16 = 30
+    public var hangupAfter: UInt16 = 60
+    public var hub = HubConfiguration()
+
+    public init() {}
+}

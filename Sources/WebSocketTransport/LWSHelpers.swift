@@ -1,0 +1,93 @@
+import CLWS
+
+/// Small wrappers over lws calls. Every function here is loop-thread only
+/// (it takes a `wsi`, which belongs to the loop thread).
+enum LWS {
+    /// A request header as a String, nil when absent.
+    static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+        let length = Int(lws_hdr_total_length(wsi, token))
+        guard length > 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: length + 1)
+        let copied = lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token)
+        guard copied >= 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Decodes a NUL-terminated C string held in an array.
+    static func cString(_ chars: [CChar]) -> String {
+        let bytes = chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func hasHeader(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> Bool {
+        lws_hdr_total_length(wsi, token) > 0
+    }
+
+    /// The peer's IP address as text ("" if unknown).
+    static func peerAddress(_ wsi: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "" }
+        return cString(buffer)
+    }
+
+    /// Sets the close code and reason lws sends when the callback then returns -1.
+    static func setCloseReason(_ wsi: OpaquePointer, _ code: CloseCode, _ reason: String) {
+        // A close payload holds at most 125 bytes: 2 for the code, 123 of reason.
+        var bytes = Array(reason.utf8.prefix(123))
+        while !bytes.isEmpty && !UTF8Check.isValid(bytes) { bytes.removeLast() }
+        bytes.withUnsafeMutableBufferPointer { buf in
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code.rawValue)),
+                             buf.baseAddress, buf.count)
+        }
+    }
+
+    /// Reads the close code from a WS_PEER_INITIATED_CLOSE payload.
+    static func peerCloseCode(_ input: UnsafeMutableRawPointer?, _ length: Int) -> CloseCode? {
+        guard let input, length >= 2 else { return nil }
+        return CloseCode.parse(UnsafeRawBufferPointer(start: input, count: length))
+    }
+
+    static func writeProtocol(_ kind: MessageKind) -> lws_write_protocol {
+        kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY
+    }
+}
+
+/// Process-wide libwebsockets settings.
+public enum WebSocketTransportSettings {
+    /// Sets the lws log mask (bits of LLL_ERR=1, LLL_WARN=2, LLL_NOTICE=4,
+    /// ...). The default applied before the first context is errors only.
+    /// Call before starting servers or clients (lws keeps it in a global).
+    public static func setLogLevel(_ mask: Int32) {
+        logLevel.withLock { state in
+            state = mask
+            lws_set_log_level(mask, nil)
+        }
+    }
+
+    /// Raises the soft open-file limit (RLIMIT_NOFILE) to the hard limit.
+    /// Returns the new soft limit, or nil if it could not be read or set.
+    @discardableResult
+    public static func raiseOpenFileLimit() -> Int? {
+        let n = clws_raise_nofile_limit()
+        return n < 0 ? nil : n
+    }
+
+    /// Sets TCP_NOTSENT_LOWAT on a socket (the server does this for every
+    /// accepted WebSocket). False where unsupported; callers may ignore it.
+    @discardableResult
+    public static func setNotSentLowWatermark(fd: Int32, bytes: Int) -> Bool {
+        clws_set_notsent_lowat(fd, Int32(clamping: bytes)) == 0
+    }
+
+    private static let logLevel = Locked<Int32?>(nil)
+
+    /// Applies the default (errors only) once unless the user chose a level.
+    static func applyDefaultLogLevel() {
+        logLevel.withLock { state in
+            if state == nil {
+                state = 1
+                lws_set_log_level(1, nil)
+            }
+        }
+    }
+}

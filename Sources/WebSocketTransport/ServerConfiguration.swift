@@ -1,0 +1,146 @@
+/// Identifies one WebSocket connection of a server or client. Small, Sendable,
+/// never reused within a process run (a 64-bit counter).
+///
+/// Per-connection user data: keep a `[ConnectionID: YourSession]` dictionary
+/// on the loop thread (fill it in `onOpen`, drop it in `onClose`).
+public struct ConnectionID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public static func < (a: ConnectionID, b: ConnectionID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "#\(rawValue)" }
+}
+
+/// What the server knows about a freshly opened WebSocket connection.
+public struct ConnectionInfo: Sendable, Hashable {
+    public let id: ConnectionID
+    /// The request path, e.g. "/hub".
+    public let path: String
+    /// The negotiated subprotocol, nil when none.
+    public let subprotocol: String?
+    /// The Origin header, nil when the client sent none (non-browser).
+    public let origin: String?
+    /// The peer's IP address as text.
+    public let remoteAddress: String
+}
+
+/// A WebSocket path the server accepts, with the subprotocol it requires.
+///
+/// `subprotocol == nil`: the client must not ask for one (plain WebSocket).
+/// Otherwise the client must offer exactly this name among its
+/// `Sec-WebSocket-Protocol` values; it is selected and echoed back.
+public struct WebSocketEndpoint: Sendable, Hashable {
+    public var path: String
+    public var subprotocol: String?
+    public init(path: String, subprotocol: String? = nil) {
+        self.path = path
+        self.subprotocol = subprotocol
+    }
+}
+
+/// Which browser origins may open WebSockets. Requests without an Origin
+/// header (non-browser clients) are always allowed.
+public enum OriginPolicy: Sendable {
+    case allowAll
+    /// Exact, case-sensitive match on the Origin header, e.g. "http://127.0.0.1:8080".
+    case allowList([String])
+    case custom(@Sendable (String) -> Bool)
+
+    func allows(_ origin: String?) -> Bool {
+        guard let origin else { return true }
+        switch self {
+        case .allowAll: return true
+        case .allowList(let list): return list.contains(origin)
+        case .custom(let check): return check(origin)
+        }
+    }
+}
+
+/// Bounds of a connection's ordered control lane.
+public struct SendQueueLimits: Sendable, Hashable {
+    public var maxMessages: Int
+    public var maxBytes: Int
+    public init(maxMessages: Int = 256, maxBytes: Int = 1 << 20) {
+        self.maxMessages = maxMessages
+        self.maxBytes = maxBytes
+    }
+}
+
+/// Keepalive (lws "validity" policy, whole seconds): lws sends a PING when
+/// a connection has not answered one with a PONG for `pingAfterSeconds`
+/// (incoming messages do not count, so busy clients are pinged too), and
+/// drops it when `hangupAfterSeconds` pass without a PONG. A dropped
+/// connection reports close code nil (lws sends no close frame then).
+public struct IdlePolicy: Sendable, Hashable {
+    public var pingAfterSeconds: UInt16
+    public var hangupAfterSeconds: UInt16
+    /// Defaults: ping after 20 s, drop 30 s after that ping went unanswered.
+    public init(pingAfterSeconds: UInt16 = 20, hangupAfterSeconds: UInt16 = 50) {
+        precondition(hangupAfterSeconds > pingAfterSeconds, "hangup must come after the ping")
+        self.pingAfterSeconds = pingAfterSeconds
+        self.hangupAfterSeconds = hangupAfterSeconds
+    }
+}
+
+/// An HTTP request as seen by a dynamic handler.
+public struct HTTPRequest: Sendable, Hashable {
+    public enum Method: String, Sendable { case get = "GET", head = "HEAD" }
+    public let method: Method
+    /// Decoded, normalized path without the query string.
+    public let path: String
+}
+
+/// What a dynamic handler returns.
+public struct HTTPResponse: Sendable, Hashable {
+    public var status: Int
+    public var contentType: String
+    public var body: [UInt8]
+    public init(status: Int = 200, contentType: String, body: [UInt8]) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+    public static func text(_ s: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(s.utf8))
+    }
+    public static func json(_ s: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json", body: Array(s.utf8))
+    }
+}
+
+/// A dynamic GET/HEAD handler, called on the loop thread.
+public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// Everything a `WebSocketServer` needs; fixed once the server starts.
+public struct ServerConfiguration: Sendable {
+    /// Listen address. An IPv4 literal disables IPv6 on the socket.
+    public var host = "127.0.0.1"
+    /// 0 picks a free port; read `WebSocketServer.port` after `start`.
+    public var port = 0
+    /// Directory of static files served over HTTP; nil serves none.
+    public var webRoot: String?
+    /// WebSocket paths with their subprotocols.
+    public var endpoints: [WebSocketEndpoint] = []
+    /// Largest accepted message (after reassembly); bigger closes with 1009.
+    public var maxMessageSize = 8 * 1024
+    /// Reject text messages that are not UTF-8 with close 1007.
+    public var validateUTF8 = true
+    public var originPolicy = OriginPolicy.allowAll
+    public var idle = IdlePolicy()
+    /// Bounds of each connection's control lane; overflow closes with 1008.
+    public var sendQueueLimits = SendQueueLimits()
+    /// TCP_NOTSENT_LOWAT set on each accepted WebSocket (Linux); 0 leaves it unset.
+    public var notSentLowWatermark = 16 * 1024
+    /// When true, `/echo` (no subprotocol) echoes every message back whole,
+    /// under the same size and UTF-8 rules. Echo connections are handled
+    /// inside the server and never reach the handlers.
+    public var echo = false
+    /// Dynamic GET/HEAD handlers by exact path (e.g. "/healthz"); they win
+    /// over static files.
+    public var httpHandlers: [String: HTTPHandler] = [:]
+    /// Bytes lws reads per RECEIVE callback (per-connection buffer).
+    public var receiveBufferSize = 4096
+    /// How long `shutdown()` waits for clients to acknowledge the 1001 close.
+    public var shutdownGrace: Duration = .seconds(1)
+
+    public init() {}
+}

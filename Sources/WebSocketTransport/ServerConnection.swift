@@ -1,0 +1,59 @@
+import CLWS
+
+/// State of one accepted WebSocket. Owned by `ServerCore.connections` and
+/// touched only on the server's loop thread.
+final class ServerConnection {
+    struct PendingClose {
+        var code: CloseCode
+        var reason: String
+        /// Write queued control messages first (user close) or not (overflow, shutdown).
+        var flushFirst: Bool
+    }
+
+    let info: ConnectionInfo
+    let wsi: OpaquePointer
+    let isEcho: Bool
+    var slots: OutboundSlots
+    var assembler: MessageAssembler
+    /// lws_callback_on_writable was asked for and SERVER_WRITEABLE not yet seen.
+    var writeRequested = false
+    var pendingClose: PendingClose?
+    /// A close frame was handed to lws (the callback returned -1); lws owns the rest.
+    var closing = false
+    /// The code to report on close: the peer's, or ours if we closed first.
+    var closeCode: CloseCode?
+    var messagesWritten = 0
+
+    var id: ConnectionID { info.id }
+
+    init(info: ConnectionInfo, wsi: OpaquePointer, isEcho: Bool,
+         limits: SendQueueLimits, maxMessageSize: Int) {
+        self.info = info
+        self.wsi = wsi
+        self.isEcho = isEcho
+        slots = OutboundSlots(limits: limits)
+        assembler = MessageAssembler(maxSize: maxMessageSize)
+    }
+
+    /// Accepts no more outbound work once a close is pending or under way.
+    var acceptsSends: Bool { !closing && pendingClose == nil }
+
+    func requestWrite() {
+        guard !writeRequested else { return }
+        writeRequested = true
+        lws_callback_on_writable(wsi)
+    }
+}
+
+/// A snapshot of one connection's send lanes (loop thread).
+public struct ConnectionStats: Sendable, Hashable {
+    /// Messages waiting in the ordered control lane.
+    public let queuedControlMessages: Int
+    public let queuedControlBytes: Int
+    /// Whether the latest-frame slot holds an unwritten frame (0 or 1 frame).
+    public let hasPendingFrame: Bool
+    /// Frames dropped because a newer one replaced them before being written.
+    public let framesReplaced: Int
+    /// Messages handed to lws_write so far (both lanes).
+    public let messagesWritten: Int
+}

@@ -1,0 +1,195 @@
+import CLWS
+
+/// The loop-confined half of a `WebSocketServer`: lws context resources,
+/// connections and HTTP responses in flight. Every method and property is
+/// for the loop thread only (marked `@unchecked Sendable` so the public
+/// object can post closures that capture it to the mailbox).
+final class ServerCore: @unchecked Sendable {
+    struct Route {
+        let endpoint: WebSocketEndpoint
+        let isEcho: Bool
+    }
+
+    let config: ServerConfiguration
+    let loop: WebSocketLoop
+    let routes: [String: Route]
+    let staticFiles: StaticFiles?
+    var handlers = ServerHandlers()
+    let native: ServerNativeConfig
+
+    var connections: [UInt64: ServerConnection] = [:]
+    var httpPending: [UInt64: PendingHTTPBody] = [:]
+    private var lastID: UInt64 = 0
+    var shuttingDown = false
+    /// Written on the loop thread before `start` returns (then read-only).
+    var boundPort = 0
+
+    init(config: ServerConfiguration, loop: WebSocketLoop) throws {
+        self.config = config
+        self.loop = loop
+        var routes: [String: Route] = [:]
+        for endpoint in config.endpoints {
+            routes[endpoint.path] = Route(endpoint: endpoint, isEcho: false)
+        }
+        if config.echo {
+            routes["/echo"] = Route(endpoint: WebSocketEndpoint(path: "/echo"), isEcho: true)
+        }
+        self.routes = routes
+        if let root = config.webRoot {
+            guard let files = StaticFiles(root: root) else {
+                throw TransportError("web root \(root) is not a readable directory")
+            }
+            staticFiles = files
+        } else {
+            staticFiles = nil
+        }
+        native = ServerNativeConfig(config: config)
+    }
+
+    func nextID() -> UInt64 {
+        lastID += 1
+        return lastID
+    }
+
+    func connection(for wsi: OpaquePointer) -> ServerConnection? {
+        guard let conn = connections[clws_get_id(wsi)], conn.wsi == wsi else { return nil }
+        return conn
+    }
+
+    // MARK: traffic
+
+    func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        guard let conn = connection(for: wsi), !conn.closing else { return 0 }
+        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+        let kind: MessageKind = lws_frame_is_binary(wsi) != 0 ? .binary : .text
+        let outcome = conn.assembler.append(chunk, isFinal: lws_is_final_fragment(wsi) != 0,
+                                            kind: kind, validateUTF8: config.validateUTF8)
+        switch outcome {
+        case .incomplete:
+            return 0
+        case .tooBig:
+            return closeNow(conn, .messageTooBig, "message too big")
+        case .invalidUTF8:
+            return closeNow(conn, .invalidPayload, "invalid utf-8")
+        case .complete(let message):
+            if conn.isEcho {
+                enqueueControl(SharedFrame(message), to: conn)
+            } else if conn.pendingClose == nil {
+                handlers.onMessage(conn.id, message)
+            }
+            return 0
+        }
+    }
+
+    /// SERVER_WRITEABLE: one lws_write per callback; close first if due.
+    func writeable(_ wsi: OpaquePointer) -> Int32 {
+        guard let conn = connection(for: wsi), !conn.closing else { return 0 }
+        conn.writeRequested = false
+        if let close = conn.pendingClose, !close.flushFirst || !conn.slots.hasControl {
+            return closeNow(conn, close.code, close.reason)
+        }
+        let frame = conn.pendingClose == nil ? conn.slots.next() : conn.slots.popControl()
+        if let frame {
+            let written = lws_write(wsi, frame.payloadForWrite, frame.count,
+                                    LWS.writeProtocol(frame.kind))
+            if written < 0 { return -1 }
+            conn.messagesWritten += 1
+        }
+        if !conn.slots.isEmpty || conn.pendingClose != nil { conn.requestWrite() }
+        return 0
+    }
+
+    func peerInitiatedClose(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        if let conn = connection(for: wsi), conn.closeCode == nil {
+            conn.closeCode = LWS.peerCloseCode(input, length) ?? .noStatus
+        }
+        return 0 // let lws echo the close
+    }
+
+    func closed(_ wsi: OpaquePointer) {
+        guard let conn = connection(for: wsi) else { return }
+        connections.removeValue(forKey: conn.id.rawValue)
+        conn.slots.removeAll()
+        conn.closing = true
+        if !conn.isEcho { handlers.onClose(conn.id, conn.closeCode) }
+        if shuttingDown && connections.isEmpty { loop.stop() }
+    }
+
+    /// Sets the close frame and tells lws to close (the caller returns this).
+    private func closeNow(_ conn: ServerConnection, _ code: CloseCode, _ reason: String) -> Int32 {
+        conn.closing = true
+        conn.pendingClose = nil
+        if conn.closeCode == nil { conn.closeCode = code }
+        conn.slots.removeAll()
+        LWS.setCloseReason(conn.wsi, code, reason)
+        return -1
+    }
+
+    // MARK: sends (loop thread; ids of closed connections are ignored)
+
+    func enqueueControl(_ frame: SharedFrame, to conn: ServerConnection) {
+        guard conn.acceptsSends else { return }
+        if !conn.slots.enqueueControl(frame) {
+            conn.slots.removeAll()
+            conn.pendingClose = .init(code: .policyViolation, reason: "send queue overflow", flushFirst: false)
+        }
+        conn.requestWrite()
+    }
+
+    func send(_ frame: SharedFrame, to id: ConnectionID) {
+        guard let conn = connections[id.rawValue] else { return }
+        enqueueControl(frame, to: conn)
+    }
+
+    func sendLatest(_ frame: SharedFrame, to id: ConnectionID) {
+        guard let conn = connections[id.rawValue], conn.acceptsSends else { return }
+        conn.slots.setLatest(frame)
+        conn.requestWrite()
+    }
+
+    func close(_ id: ConnectionID, code: CloseCode, reason: String) {
+        guard let conn = connections[id.rawValue], conn.acceptsSends else { return }
+        conn.pendingClose = .init(code: code, reason: reason, flushFirst: true)
+        conn.requestWrite()
+    }
+
+    func stats(_ id: ConnectionID) -> ConnectionStats? {
+        guard let conn = connections[id.rawValue] else { return nil }
+        return ConnectionStats(
+            queuedControlMessages: conn.slots.controlCount,
+            queuedControlBytes: conn.slots.controlBytes,
+            hasPendingFrame: conn.slots.latest != nil,
+            framesReplaced: conn.slots.framesReplaced,
+            messagesWritten: conn.messagesWritten)
+    }
+
+    // MARK: shutdown
+
+    /// Closes every WebSocket with 1001 and stops the loop once they are
+    /// gone or after `shutdownGrace`, whichever comes first.
+    func beginShutdown() {
+        guard !shuttingDown else { return }
+        shuttingDown = true
+        if connections.isEmpty {
+            loop.stop()
+            return
+        }
+        for conn in connections.values where !conn.closing {
+            conn.slots.removeAll()
+            conn.pendingClose = .init(code: .goingAway, reason: "server shutting down", flushFirst: false)
+            conn.requestWrite()
+        }
+        let loop = self.loop
+        loop.schedule(after: config.shutdownGrace) { loop.stop() }
+    }
+
+    /// Loop thread, last (after lws_context_destroy, whose CLOSED callbacks
+    /// still reached `closed` and the handlers): drop handler closures
+    /// (they may capture the server) and free the C configuration.
+    func didDestroyContext() {
+        connections.removeAll()
+        httpPending.removeAll()
+        handlers = ServerHandlers()
+        native.release()
+    }
+}

@@ -1,0 +1,22 @@
+/// Callbacks a server makes. All of them run ON THE SERVER'S LOOP THREAD,
+/// one at a time, so they may touch loop-confined state (for example a hub
+/// whose rooms are ticked by a loop timer) without locks. Do not block in them.
+public struct ServerHandlers: Sendable {
+    /// A WebSocket finished its handshake (never called for `/echo`).
+    public var onOpen: @Sendable (ConnectionInfo) -> Void
+    /// A complete message arrived (fragments reassembled, size and UTF-8 checked).
+    public var onMessage: @Sendable (ConnectionID, WebSocketMessage) -> Void
+    /// The connection is gone; `code` as described on `CloseCode`. After
+    /// this, sends to the id are ignored.
+    public var onClose: @Sendable (ConnectionID, CloseCode?) -> Void
+
+    public init(
+        onOpen: @escaping @Sendable (ConnectionInfo) -> Void = { _ in },
+        onMessage: @escaping @Sendable (ConnectionID, WebSocketMessage) -> Void = { _, _ in },
+        onClose: @escaping @Sendable (ConnectionID, CloseCode?) -> Void = { _, _ in }
+    ) {
+        self.onOpen = onOpen
+        self.onMessage = onMessage
+        self.onClose = onClose
+    }
+}

@@ -1,0 +1,228 @@
+import CLWS
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An error starting a server or client (context creation, bind failure).
+public struct TransportError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// One dedicated thread that owns one `lws_context` and every `wsi` in it.
+///
+/// libwebsockets is not thread-safe, so nothing here touches lws off this
+/// thread except `lws_cancel_service` (inside `Mailbox.post`). Other threads
+/// hand work over with `execute`; the loop runs it on
+/// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`. Timers are lws sorted-usec-list
+/// entries serviced by the same thread (no busy loop, no extra thread).
+///
+/// A `WebSocketServer` or `WebSocketClient` owns exactly one loop; reach it
+/// through their `loop` property.
+public final class WebSocketLoop: @unchecked Sendable {
+    let mailbox = Mailbox()
+    let name: String
+
+    private struct ThreadState {
+        var thread: pthread_t?
+        var joined = false
+    }
+    private let threadState = Locked(ThreadState())
+    private let timerIDs = Locked<UInt64>(0)
+
+    // MARK: loop-thread state (touched only by the loop thread)
+    /// The context; nil before start and after teardown. Loop thread only.
+    private(set) var context: OpaquePointer?
+    private var running = false
+    private var timers: [UInt64: RepeatingTimer] = [:]
+
+    init(name: String) {
+        self.name = name
+    }
+
+    /// True when called on this loop's thread (any thread may ask).
+    public var isCurrentThread: Bool {
+        guard let thread = threadState.withLock({ $0.thread }) else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
+    /// Any thread: run `work` on the loop thread, later (never inline, even
+    /// when called on the loop thread). Work runs in posting order. Returns
+    /// false, dropping `work`, once the loop has begun stopping.
+    @discardableResult
+    public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+        mailbox.post(work)
+    }
+
+    /// Any thread: call `tick` on the loop thread every `interval` until the
+    /// returned timer is cancelled or the loop stops. Uses lws_sul_schedule;
+    /// missed ticks (a tick or the loop ran longer than `interval`) are
+    /// skipped, never replayed in a burst.
+    @discardableResult
+    public func scheduleRepeating(
+        every interval: Duration,
+        _ tick: @escaping @Sendable () -> Void
+    ) -> LoopTimer {
+        let id = timerIDs.withLock { next -> UInt64 in next += 1; return next }
+        let micros = max(Int64(1), Self.microseconds(interval))
+        onLoop { self.installTimer(id: id, intervalUS: micros, repeats: true, tick: tick) }
+        return LoopTimer(id: id, loop: self)
+    }
+
+    /// Any thread: call `work` once on the loop thread after `delay`.
+    @discardableResult
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> LoopTimer {
+        let id = timerIDs.withLock { next -> UInt64 in next += 1; return next }
+        let micros = max(Int64(0), Self.microseconds(delay))
+        onLoop { self.installTimer(id: id, intervalUS: micros, repeats: false, tick: work) }
+        return LoopTimer(id: id, loop: self)
+    }
+
+    /// Runs `work` inline when already on the loop thread, else posts it.
+    func onLoop(_ work: @escaping @Sendable () -> Void) {
+        if isCurrentThread { work() } else { mailbox.post(work) }
+    }
+
+    // MARK: lifecycle (used by server and client)
+
+    /// Starts the thread, which calls `createContext` (on the loop thread,
+    /// so the context is born where it lives). Blocks until the context
+    /// exists or creation failed. `beforeDestroy` runs on the loop thread
+    /// after the loop stopped but before `lws_context_destroy`;
+    /// `afterDestroy` runs last (also when creation failed).
+    func start(
+        createContext: @escaping () -> OpaquePointer?,
+        beforeDestroy: @escaping () -> Void,
+        afterDestroy: @escaping () -> Void
+    ) throws {
+        let ready = DispatchSemaphore(value: 0)
+        let outcome = Locked<Bool>(false)
+        let body = ThreadBody { [self] in
+            self.threadMain(createContext: createContext,
+                            beforeDestroy: beforeDestroy,
+                            afterDestroy: afterDestroy) { ok in
+                outcome.withLock { $0 = ok }
+                ready.signal()
+            }
+        }
+        let box = Unmanaged.passRetained(body).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { raw in
+            let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
+            body.run()
+            return nil
+        }, box)
+        guard rc == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(box).release()
+            throw TransportError("\(name): pthread_create failed (\(rc))")
+        }
+        threadState.withLock { $0.thread = thread }
+        ready.wait()
+        if !outcome.withLock({ $0 }) {
+            join()
+            throw TransportError("\(name): lws_create_context failed (bind error or bad configuration)")
+        }
+    }
+
+    /// Loop thread: leave the service loop after the current iteration.
+    func stop() {
+        running = false
+    }
+
+    /// Any thread but the loop thread: wait for the thread to end. No-op on
+    /// the loop thread itself (a thread cannot join itself) and after the
+    /// first join.
+    func join() {
+        guard !isCurrentThread else { return }
+        let thread: pthread_t? = threadState.withLock { s in
+            guard !s.joined, let t = s.thread else { return nil }
+            s.joined = true
+            return t
+        }
+        if let thread { pthread_join(thread, nil) }
+    }
+
+    /// Loop thread: run everything posted so far (called on EVENT_WAIT_CANCELLED).
+    func runPostedWork() {
+        for job in mailbox.takeAll() { job() }
+    }
+
+    private func threadMain(
+        createContext: () -> OpaquePointer?,
+        beforeDestroy: () -> Void,
+        afterDestroy: () -> Void,
+        ready: (Bool) -> Void
+    ) {
+        threadState.withLock { $0.thread = pthread_self() }
+        setThreadName()
+        guard let ctx = createContext() else {
+            mailbox.close()
+            afterDestroy()
+            ready(false)
+            return
+        }
+        context = ctx
+        running = true
+        mailbox.attach(context: ctx)
+        ready(true)
+        runPostedWork()
+        while running {
+            if lws_service(ctx, 0) < 0 { break }
+        }
+        running = false
+        mailbox.close()
+        for timer in timers.values { timer.disarm() }
+        timers.removeAll()
+        beforeDestroy()
+        lws_context_destroy(ctx)
+        context = nil
+        afterDestroy()
+    }
+
+    private func setThreadName() {
+        String(name.prefix(15)).withCString { clws_set_thread_name($0) }
+    }
+
+    // MARK: timers (loop thread)
+
+    private func installTimer(id: UInt64, intervalUS: Int64, repeats: Bool,
+                              tick: @escaping @Sendable () -> Void) {
+        guard let context else { return }
+        let timer = RepeatingTimer(id: id, intervalUS: intervalUS, repeats: repeats,
+                                   loop: self, tick: tick)
+        timers[id] = timer
+        timer.arm(context: context, delayUS: intervalUS)
+    }
+
+    func cancelTimer(id: UInt64) {
+        onLoop { [self] in
+            guard let timer = timers.removeValue(forKey: id) else { return }
+            timer.disarm()
+        }
+    }
+
+    /// Loop thread, from `RepeatingTimer.fire`: a one-shot timer is done.
+    func forgetTimer(id: UInt64) {
+        timers.removeValue(forKey: id)
+    }
+
+    /// Loop thread: whether the timer is still installed (not cancelled).
+    func timerIsLive(_ id: UInt64) -> Bool {
+        timers[id] != nil
+    }
+
+    static func microseconds(_ d: Duration) -> Int64 {
+        let (seconds, attos) = d.components
+        return seconds * 1_000_000 + attos / 1_000_000_000_000
+    }
+}
+
+/// Boxes the thread entry closure for pthread_create.
+private final class ThreadBody: @unchecked Sendable {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}

@@ -1,0 +1,136 @@
+/// A WebSocket + HTTP server on one libwebsockets context and one loop thread.
+///
+/// Threading contract:
+/// - The context, every socket and all connection state live on `loop`'s
+///   thread. Handlers (`ServerHandlers`), HTTP handlers and loop timers run
+///   there, one at a time.
+/// - `send`, `sendLatest`, `close`, `execute`, `shutdown` may be called from
+///   any thread. On the loop thread they act at once; elsewhere they go
+///   through the loop's mailbox (lock + `lws_cancel_service`) and act on the
+///   loop thread shortly after, in call order.
+/// - `stats` and `connectionCount` are loop-thread only.
+///
+/// Usage: `let server = try WebSocketServer(configuration: c)`, then
+/// `try server.start(handlers)`, read `port`, and eventually call
+/// `server.shutdown()`. Handlers may capture `server`; that keeps it alive
+/// until `shutdown()` (the handlers are released when the loop ends), so
+/// always call `shutdown()` explicitly.
+public final class WebSocketServer: Sendable {
+    public let configuration: ServerConfiguration
+    /// The loop thread that owns this server. Use it for `execute` and
+    /// timers (e.g. a 60 Hz room tick that calls `sendLatest`).
+    public let loop: WebSocketLoop
+    private let core: ServerCore
+    private let state = Locked(LifeCycle())
+
+    private struct LifeCycle {
+        var started = false
+        var stopped = false
+        var port = 0
+    }
+
+    public init(configuration: ServerConfiguration) throws {
+        self.configuration = configuration
+        loop = WebSocketLoop(name: "lws-server")
+        core = try ServerCore(config: configuration, loop: loop)
+    }
+
+    /// Creates the context on a new loop thread and starts listening.
+    /// Returns the bound port (useful with port 0). Call once.
+    @discardableResult
+    public func start(_ handlers: ServerHandlers) throws -> Int {
+        try state.withLock { s in
+            guard !s.started else { throw TransportError("server already started") }
+            s.started = true
+        }
+        WebSocketTransportSettings.raiseOpenFileLimit()
+        let core = self.core
+        core.handlers = handlers // before the thread exists: no race
+        do {
+            try loop.start(createContext: { core.createContext() },
+                           beforeDestroy: {},
+                           afterDestroy: { core.didDestroyContext() })
+        } catch {
+            state.withLock { $0.stopped = true }
+            throw error
+        }
+        let port = core.boundPort // written before the start handshake completed
+        state.withLock { $0.port = port }
+        return port
+    }
+
+    /// The port the server listens on (0 before `start`).
+    public var port: Int { state.withLock { $0.port } }
+
+    /// Queues `message` on the connection's ordered control lane.
+    public func send(_ message: WebSocketMessage, to connection: ConnectionID) {
+        send(SharedFrame(message), to: connection)
+    }
+
+    /// Queues a shared frame on the ordered control lane (never dropped;
+    /// past `sendQueueLimits` the connection is closed with 1008).
+    public func send(_ frame: SharedFrame, to connection: ConnectionID) {
+        let core = self.core
+        loop.onLoop { core.send(frame, to: connection) }
+    }
+
+    /// Puts `frame` in the connection's latest-frame slot, replacing any
+    /// frame not yet written. Never queues more than one frame.
+    public func sendLatest(_ frame: SharedFrame, to connection: ConnectionID) {
+        let core = self.core
+        loop.onLoop { core.sendLatest(frame, to: connection) }
+    }
+
+    /// `sendLatest` for many connections with one thread hop (a room tick
+    /// broadcasting one shared encoding to all its followers).
+    public func sendLatest(_ frame: SharedFrame, to connections: [ConnectionID]) {
+        let core = self.core
+        loop.onLoop { for id in connections { core.sendLatest(frame, to: id) } }
+    }
+
+    /// Closes with a close frame carrying `code` and `reason` (≤ 123 UTF-8
+    /// bytes kept), after the control messages already queued are written.
+    public func close(_ connection: ConnectionID, code: CloseCode = .normal, reason: String = "") {
+        let core = self.core
+        loop.onLoop { core.close(connection, code: code, reason: reason) }
+    }
+
+    /// Runs `work` on the loop thread (always later, via the mailbox).
+    @discardableResult
+    public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+        loop.execute(work)
+    }
+
+    /// Loop thread only: the send-lane snapshot of a live connection.
+    public func stats(_ connection: ConnectionID) -> ConnectionStats? {
+        precondition(loop.isCurrentThread, "stats(_:) is loop-thread only")
+        return core.stats(connection)
+    }
+
+    /// Loop thread only: live WebSocket connections (echo included).
+    public var connectionCount: Int {
+        precondition(loop.isCurrentThread, "connectionCount is loop-thread only")
+        return core.connections.count
+    }
+
+    /// Any thread: closes every WebSocket with 1001, waits up to
+    /// `shutdownGrace` for them to go, stops the loop, destroys the context
+    /// and joins the thread. `onClose` runs for every connection. Called on
+    /// the loop thread it cannot join itself: it only starts the shutdown.
+    /// Idempotent.
+    public func shutdown() {
+        let proceed = state.withLock { s -> Bool in
+            guard s.started, !s.stopped else { return false }
+            s.stopped = true
+            return true
+        }
+        guard proceed else { return }
+        let core = self.core
+        loop.onLoop { core.beginShutdown() }
+        loop.join()
+    }
+
+    deinit {
+        shutdown()
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import CameraCore
+import Dispatch
+import Foundation
+import HubCore
+import HubServer
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the hub: WebSocket endpoint /hub, the web viewer, and /healthz on one port.",
+        discussion: """
+        Examples:
+          camhub serve                                  # http://127.0.0.1:8080/
+          camhub serve --port 0                         # a free port, printed on start
+          camhub serve --host 0.0.0.0 --allow-origin https://maps.example.org
+          camhub serve --presenter-token s3cret         # presenters need the token
+
+        Stops cleanly on SIGINT or SIGTERM: clients get close 1001, exit status 0.
+        """
+    )
+
+    @Option(help: "Address to listen on (an IP address).")
+    var host = "127.0.0.1"
+
+    @Option(help: "TCP port; 0 picks a free port and prints it.")
+    var port = 8080
+
+    @Option(help: "Room ticks per second (frames are sent at most this often).")
+    var tick = 60.0
+
+    @Option(help: ArgumentHelp("Folder of the web viewer.", valueName: "dir"))
+    var web = "web"
+
+    @Option(help: "Token a presenter must send in hello (default: none needed).")
+    var presenterToken: String?
+
+    @Option(help: "Token a driver must send in hello (default: none needed).")
+    var driverToken: String?
+
+    @Option(help: "Seconds an empty room is kept.")
+    var roomTTL = 600.0
+
+    @Option(parsing: .singleValue, help: "A browser origin allowed besides this host and localhost (repeatable).")
+    var allowOrigin: [String] = []
+
+    @Flag(help: "Add a WebSocket path /echo that echoes every message (for RFC 6455 test suites).")
+    var echo = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535 (got \(port))") }
+        guard tick.isFinite, (1...240).contains(tick) else { throw ValidationError("--tick must be 1…240 Hz (got \(tick))") }
+        guard roomTTL.isFinite, roomTTL >= 0 else { throw ValidationError("--room-ttl must be a number of seconds ≥ 0") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("--web \(web): no such folder (run from the repository root, or pass --web DIR)")
+        }
+    }
+
+    func run() throws {
+        var configuration = HubServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.webRoot = web
+        configuration.allowedOrigins = allowOrigin
+        configuration.echo = echo
+        configuration.hub.tick = tick
+        configuration.hub.roomTTL = roomTTL
+        configuration.hub.tokens = RoleTokens(presenter: presenterToken, driver: driverToken)
+        let server = try HubServer(configuration: configuration)
+        let bound = try server.start()
+        let shown = host.contains(":") ? "[\(host)]" : host
+        say("camhub: listening on http://\(shown):\(bound)/ (WebSocket ws://\(shown):\(bound)/hub, tick \(tick) Hz)")
+        if FileManager.default.fileExists(atPath: web + "/vendor/maplibre/maplibre-gl.js") == false {
+            say("camhub: note: \(web)/vendor/maplibre is missing; run scripts/install_web_vendor.sh for the map")
+        }
+        waitForSignal { signal in
+            say("camhub: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), closing clients")
+                server.shutdown()
+        }
+    }
+}
+
+/// Blocks until SIGINT or SIGTERM, runs `stop`, then returns.
+func waitForSignal(_ stop: @escaping @Sendable (Int32) -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    var sources: [DispatchSourceSignal] = []
+    for sig in [SIGINT, SIGTERM] {
+        signal(sig, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        source.setEventHandler {
+            stop(sig)
+            done.signal()
+        }
+        source.resume()
+        sources.append(source)
+    }
+    done.wait()
+    withExtendedLifetime(sources) {}
+}
+
+/// Writes a line to standard output at once (no buffering: scripts read it).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

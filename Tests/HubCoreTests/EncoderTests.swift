@@ -1,0 +1,185 @@
+import CameraCore
+import Foundation
+import Testing
+@testable import HubCore
+
+@Suite("JSON string escaping")
+struct EscaperTests {
+    @Test("quotes, backslashes and control characters")
+    func escapes() {
+        #expect(JSONWriter.quoted("plain") == #""plain""#)
+        #expect(JSONWriter.quoted("a\"b\\c") == #""a\"b\\c""#)
+        #expect(JSONWriter.quoted("\n\r\t\u{8}\u{c}") == #""\n\r\t\b\f""#)
+        #expect(JSONWriter.quoted("\u{0}\u{1}\u{1f}\u{7f}") == #""\u0000\u0001\u001f\u007f""#)
+        #expect(JSONWriter.quoted("é€😀") == "\"é€😀\"")
+        #expect(JSONWriter.quoted("line\u{2028}sep\u{2029}") == #""line\u2028sep\u2029""#)
+        #expect(JSONWriter.quoted("</script>") == "\"</script>\"")
+    }
+
+    @Test("every string round-trips through Foundation and the hub's own parser")
+    func roundTrip() throws {
+        var samples = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+        samples += ["", "ana", "\"; drop table", "\\u0041", "😀 é \u{2028} \u{0}", String(repeating: "\"\\\n", count: 50), "\u{10FFFF}\u{FEFF}"]
+        for s in samples {
+            var w = JSONWriter()
+            w.raw("[")
+            w.string(s)
+            w.raw("]")
+            let foundation = try JSONSerialization.jsonObject(with: Data(w.bytes)) as? [String]
+            #expect(foundation == [s])
+            #expect(try JSONParser.parse(w.bytes) == .array([.string(s)]))
+        }
+    }
+}
+
+@Suite("Hub → client encoders")
+struct EncoderTests {
+    let camera = Camera(latitude: 48.85661400000001, longitude: 2.3522219, zoom: 12.345678901234567, tilt: 33.3, bearing: 359.99999999999994)
+
+    @Test("frame: exact shape and exact doubles")
+    func frame() throws {
+        let bytes = HubMessage.frame(seq: 42, time: 1718000000123.456, camera: camera, moving: true, by: "c3")
+        #expect(text(bytes) == #"{"type":"frame","seq":42,"time":1718000000123.456,"camera":{"lat":48.85661400000001,"lon":2.3522219,"zoom":12.345678901234567,"bearing":359.99999999999994,"tilt":33.3},"moving":true,"by":"c3"}"#)
+        // JSONDecoder parses doubles correctly rounded, as browsers' JSON.parse does.
+        // (Linux JSONSerialization does not: it goes through NSDecimalNumber.)
+        let frame = try JSONDecoder().decode(WireFrame.self, from: Data(bytes))
+        #expect(frame.camera == WireCamera(lat: camera.latitude, lon: camera.continuousLongitude, zoom: camera.zoom,
+                                           bearing: camera.bearing, tilt: camera.tilt, anchor: nil))
+        #expect(frame.seq == 42 && frame.time == 1718000000123.456 && frame.moving && frame.by == "c3")
+        #expect(text(HubMessage.frame(seq: 0, time: 1, camera: Camera(), moving: false, by: nil)).hasSuffix(#""moving":false,"by":null}"#))
+    }
+
+    @Test("random cameras round-trip bit-exactly through the hub's parser and Foundation")
+    func exactDoubles() throws {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let cam = Camera(latitude: .random(in: -85...85, using: &rng), longitude: .random(in: -720...720, using: &rng),
+                             zoom: .random(in: 0...22, using: &rng), tilt: .random(in: 0...60, using: &rng),
+                             bearing: .random(in: 0..<360, using: &rng),
+                             anchor: Bool.random(using: &rng) ? .center : Anchor(x: .random(in: 0...1, using: &rng), y: .random(in: 0...1, using: &rng)))
+            let bytes = HubMessage.frame(seq: UInt64.random(in: 0...UInt64.max, using: &rng), time: 1.7e12 + .random(in: 0...1e6, using: &rng),
+                                         camera: cam, moving: true, by: "c1")
+            guard case .object(let o) = try JSONParser.parse(bytes), case .object(let c)? = o["camera"] else { Issue.record(); continue }
+            #expect(c["lat"] == .number(cam.latitude))
+            let lon = JSONWriter.wireLongitude(cam.continuousLongitude)
+            #expect(lon >= -180 && lon < 180 && abs(lon - cam.longitude) < 1e-12)
+            #expect(c["lon"] == .number(lon))
+            #expect(c["zoom"] == .number(cam.zoom))
+            #expect(c["tilt"] == .number(cam.tilt))
+            #expect(c["bearing"] == .number(cam.bearing))
+            if cam.anchor == .center {
+                #expect(c["anchor"] == nil)
+            } else {
+                #expect(c["anchor"] == .object(["x": .number(cam.anchor.x), "y": .number(cam.anchor.y)]))
+            }
+            let f = try JSONDecoder().decode(WireFrame.self, from: Data(bytes))
+            #expect(f.camera.lat == cam.latitude && f.camera.lon == lon && f.camera.zoom == cam.zoom)
+            #expect(f.camera.bearing == cam.bearing && f.camera.tilt == cam.tilt)
+            #expect(f.camera.anchor?.x == (cam.anchor == .center ? nil : cam.anchor.x))
+        }
+    }
+
+    @Test("in-range longitudes go out bit for bit; others are wrapped")
+    func exactLongitude() {
+        #expect(JSONWriter.wireLongitude(2.3522219) == 2.3522219)
+        #expect(JSONWriter.wireLongitude(-180) == -180)
+        #expect(JSONWriter.wireLongitude(180) == -180)
+        #expect(JSONWriter.wireLongitude(362.5) == 2.5)
+        #expect(JSONWriter.wireLongitude(-190) == 170)
+    }
+
+    @Test("longitude is wrapped to [-180, 180), bearing to [0, 360), -0 and tiny values stay valid JSON")
+    func wrapping() throws {
+        let cam = Camera(latitude: -0.0, longitude: 540, zoom: 1e-7, tilt: 0, bearing: -90)
+        let bytes = HubMessage.frame(seq: 1, time: 0, camera: cam, moving: false, by: nil)
+        #expect(text(bytes).contains(#""lat":-0.0,"lon":-180.0,"zoom":1e-07,"bearing":270.0"#))
+        _ = try foundationObject(bytes)
+    }
+
+    @Test("non-finite numbers are never written")
+    func nonFinite() throws {
+        var w = JSONWriter()
+        w.raw("[")
+        w.number(.nan); w.raw(","); w.number(.infinity); w.raw(","); w.number(-.infinity); w.raw(","); w.number(Double?.none)
+        w.raw("]")
+        #expect(text(w.bytes) == "[null,null,null,null]")
+    }
+
+    @Test("welcome carries everything a client needs")
+    func welcome() throws {
+        let limits = try CameraLimits(minZoom: 2, maxTiltByZoom: [.init(zoom: 10, tilt: 30)], bounds: GeoBounds(south: 1, west: 2, north: 3, east: 4))
+        let w = Welcome(client: "c7", room: try RoomName(validating: "demo"), role: .driver, rate: 25, tick: 60, seq: 9,
+                        camera: Camera(latitude: 1, longitude: 2, zoom: 3), limits: limits, presenter: "c1",
+                        roster: [RosterEntry(client: "c1", name: "Ana \"the boss\"", role: .presenter), RosterEntry(client: "c7", name: "c7", role: .driver)],
+                        gestures: [.tilt, .doubleTap])
+        let bytes = HubMessage.welcome(w, time: 1000.5)
+        #expect(text(bytes) == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter"},{"client":"c7","name":"c7","role":"driver"}],"gestures":["tilt","doubleTap"]}"#)
+        let o = try foundationObject(bytes)
+        #expect(o["presenter"] as? String == "c1")
+        let plain = HubMessage.welcome(Welcome(client: "c1", room: try RoomName(validating: "r"), role: .follower, rate: 30, tick: 30, seq: 0,
+                                               camera: .world, limits: CameraLimits(), presenter: nil, roster: []), time: 0)
+        #expect(text(plain).contains(#""maxTiltByZoom":[],"bounds":null},"presenter":null,"roster":[],"gestures":[]}"#))
+    }
+
+    @Test("the limits object in welcome decodes back as a limits message to the same limits")
+    func limitsRoundTrip() throws {
+        let limits = try CameraLimits(minZoom: 1.5, maxZoom: 20, minTilt: 5, maxTilt: 70,
+                                      maxTiltByZoom: [.init(zoom: 4, tilt: 20), .init(zoom: 16, tilt: 70)],
+                                      bounds: GeoBounds(south: -10, west: 170, north: 10, east: -170))
+        // Splice the object's fields into a limits message.
+        var inner = JSONWriter()
+        inner.limits(limits)
+        let message = "{\"type\":\"limits\"," + text(inner.bytes).dropFirst()
+        guard case .limits(let change) = try ClientMessage.decode(message) else { Issue.record(); return }
+        #expect(try CameraLimits().applying(change) == limits)
+    }
+
+    @Test("animation reports")
+    func animation() throws {
+        let r = AnimationMessage(id: "a1", status: .superseded, by: "c2", lost: [.zoom, .center], clamped: [.tilt],
+                                camera: Camera(latitude: 1, longitude: 2, zoom: 3), reason: "presenter took over")
+        #expect(text(HubMessage.animation(r, time: 5)) == #"{"type":"animation","id":"a1","status":"superseded","by":"c2","lost":["center","zoom"],"clamped":["tilt"],"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"reason":"presenter took over","time":5.0}"#)
+        #expect(text(HubMessage.animation(AnimationMessage(id: nil, status: .started, by: nil), time: 1)) == #"{"type":"animation","id":null,"status":"started","by":null,"lost":[],"clamped":[],"time":1.0}"#)
+    }
+
+    @Test("events", arguments: [
+        (HubEvent.steady(camera: Camera(latitude: 1, longitude: 2, zoom: 3)), #"{"type":"event","event":"steady","time":7.0,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0}}"#),
+        (HubEvent.significantChange(camera: Camera(latitude: 1, longitude: 2, zoom: 3), by: "c1"), #"{"type":"event","event":"significantChange","time":7.0,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"by":"c1"}"#),
+        (HubEvent.trackingModeChanged(mode: .followDirection, by: "c1"), #"{"type":"event","event":"trackingModeChanged","time":7.0,"mode":"followDirection","by":"c1"}"#),
+        (HubEvent.limitsChanged(limits: CameraLimits(), by: nil), #"{"type":"event","event":"limitsChanged","time":7.0,"limits":{"minZoom":0.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[],"bounds":null},"by":null}"#),
+        (HubEvent.presenterChanged(PresenterChange(previous: "c1", current: "c4", demoted: "c1"), by: "c4"), #"{"type":"event","event":"presenterChanged","time":7.0,"client":"c4","previous":"c1","demoted":"c1","by":"c4"}"#),
+        (HubEvent.joined(RosterEntry(client: "c2", name: "bo\nb", role: .follower)), #"{"type":"event","event":"joined","time":7.0,"client":"c2","name":"bo\nb","role":"follower"}"#),
+        (HubEvent.left(RosterEntry(client: "c2", name: "bob", role: .driver)), #"{"type":"event","event":"left","time":7.0,"client":"c2","name":"bob","role":"driver"}"#),
+        (HubEvent.tap(by: "c3", at: GeoCoordinate(latitude: 10, longitude: 190)), #"{"type":"event","event":"tap","time":7.0,"by":"c3","lat":10.0,"lon":-170.0}"#),
+        (HubEvent.longPress(by: "c3", at: GeoCoordinate(latitude: 10, longitude: 20)), #"{"type":"event","event":"longPress","time":7.0,"by":"c3","lat":10.0,"lon":20.0}"#),
+    ])
+    func events(event: HubEvent, expected: String) throws {
+        let bytes = HubMessage.event(event, time: 7)
+        #expect(text(bytes) == expected)
+        _ = try foundationObject(bytes)
+    }
+
+    @Test("error and pong")
+    func errorAndPong() throws {
+        let e = ProtocolError(.badMessage, "camera.lat: must be within -90…90 degrees (got 91.0)", ref: "set")
+        #expect(text(HubMessage.error(e)) == #"{"type":"error","code":"bad_message","message":"camera.lat: must be within -90…90 degrees (got 91.0)","ref":"set"}"#)
+        #expect(text(HubMessage.error(ProtocolError(.badMessage, "x"))) == #"{"type":"error","code":"bad_message","message":"x","ref":null}"#)
+        // A user-controlled ref with quotes and control characters stays valid JSON.
+        if let hostile = decodeError("{\"type\":\"ease\",\"id\":\"\\\"},\\u0000\",\"camera\":{}}") {
+            let o = try foundationObject(HubMessage.error(hostile))
+            #expect(o["ref"] as? String == "\"},\u{0}")
+        } else {
+            Issue.record("expected an error")
+        }
+        #expect(text(HubMessage.pong(t: 12.5, time: 99)) == #"{"type":"pong","t":12.5,"time":99.0}"#)
+        #expect(text(HubMessage.pong(t: nil, time: 99)) == #"{"type":"pong","time":99.0}"#)
+        #expect(Set(ProtocolError.Code.allCases.map(\.rawValue)) == ["bad_message", "unknown_type", "not_joined", "forbidden", "conflict", "unknown_animation", "rate_limited"])
+    }
+}
+
+struct WireAnchor: Decodable, Equatable { var x: Double; var y: Double }
+struct WireCamera: Decodable, Equatable {
+    var lat: Double, lon: Double, zoom: Double, bearing: Double, tilt: Double
+    var anchor: WireAnchor?
+}
+struct WireFrame: Decodable { var type: String; var seq: UInt64; var time: Double; var camera: WireCamera; var moving: Bool; var by: String? }

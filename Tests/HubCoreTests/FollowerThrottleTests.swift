@@ -1,0 +1,164 @@
+import Testing
+@testable import HubCore
+
+/// A room ticking at `tick` Hz whose camera moves on the ticks where
+/// `moving(k)` is true: `seq` advances on every moving tick and once more on
+/// the tick where the camera comes to rest (the `moving: false` frame).
+struct SimulatedRoom {
+    let tick: Double
+    let ticks: Int
+    let moving: (Int) -> Bool
+    /// Seconds of jitter added to tick k's clock reading.
+    var jitter: (Int) -> Double = { _ in 0 }
+
+    struct Sent: Equatable { var tick: Int; var time: Double; var seq: UInt64 }
+    struct Rest { var tick: Int; var seq: UInt64 }
+
+    /// Runs one client through the room; returns what it was sent and when the room came to rest.
+    func run(rate: Double) -> (sent: [Sent], rests: [Rest]) {
+        var throttle = FollowerThrottle(rate: rate, tick: tick)
+        var seq: UInt64 = 0
+        var wasMoving = false
+        var sent: [Sent] = []
+        var rests: [Rest] = []
+        for k in 0..<ticks {
+            let now = Double(k) / tick + jitter(k)
+            let isMoving = moving(k)
+            if isMoving || wasMoving { seq += 1 }
+            if wasMoving && !isMoving { rests.append(Rest(tick: k, seq: seq)) }
+            wasMoving = isMoving
+            if throttle.take(roomSeq: seq, now: now) { sent.append(Sent(tick: k, time: now, seq: seq)) }
+        }
+        return (sent, rests)
+    }
+}
+
+@Suite("Follower throttle")
+struct FollowerThrottleTests {
+    static let combos: [(tick: Double, rate: Double)] = [
+        (60, 60), (60, 30), (60, 25), (60, 24), (60, 7), (60, 1), (60, 13.7),
+        (30, 30), (30, 25), (30, 7), (30, 1), (50, 30), (120, 25), (20, 7),
+    ]
+
+    @Test("continuous motion for a simulated minute: the rate is met, never exceeded, never two frames in one tick",
+          arguments: combos)
+    func rateOverAMinute(tick: Double, rate: Double) {
+        let room = SimulatedRoom(tick: tick, ticks: Int(60 * tick), moving: { _ in true })
+        let sent = room.run(rate: rate).sent
+        // No drift below the rate from tick quantization, and no excess.
+        let expected = rate * 60
+        #expect(Double(sent.count) >= expected - 1, "tick \(tick) rate \(rate): \(sent.count) frames")
+        #expect(Double(sent.count) <= expected + 1, "tick \(tick) rate \(rate): \(sent.count) frames")
+        // Never two frames in one tick.
+        for (a, b) in zip(sent, sent.dropFirst()) { #expect(b.tick > a.tick) }
+        // Any one-second window [t, t + 1) holds at most ⌈rate⌉ frames.
+        var start = 0
+        var worst = 0
+        for end in sent.indices {
+            while sent[end].time - sent[start].time >= 1 - 1e-9 { start += 1 }
+            worst = max(worst, end - start + 1)
+        }
+        #expect(Double(worst) <= rate.rounded(.up), "tick \(tick) rate \(rate): \(worst) frames in one second")
+        // Frames are spread evenly: no gap longer than one interval plus one tick.
+        for (a, b) in zip(sent, sent.dropFirst()) {
+            #expect(b.time - a.time <= 1 / rate + 1 / tick + 1e-9)
+        }
+    }
+
+    @Test("when the camera comes to rest the final frame arrives within 1/rate", arguments: combos)
+    func finalStateDelivered(tick: Double, rate: Double) {
+        var generator = SplitMix(seed: UInt64(tick * 1000 + rate * 10))
+        // Random episodes of motion (1 tick … 3 s) separated by rests long enough to deliver.
+        let restTicks = Int((tick / rate).rounded(.up)) + 1
+        var pattern: [Bool] = []
+        while pattern.count < Int(120 * tick) {
+            pattern += Array(repeating: false, count: restTicks + Int(generator.next() % UInt64(tick)))
+            pattern += Array(repeating: true, count: 1 + Int(generator.next() % UInt64(3 * tick)))
+        }
+        pattern += Array(repeating: false, count: restTicks + 1)
+        let room = SimulatedRoom(tick: tick, ticks: pattern.count, moving: { pattern[$0] })
+        let (sent, rests) = room.run(rate: rate)
+        #expect(rests.count > 10)
+        for rest in rests {
+            let delivery = sent.first { $0.seq == rest.seq }
+            #expect(delivery != nil, "rest at tick \(rest.tick) never delivered (tick \(tick) rate \(rate))")
+            if let delivery {
+                let latency = delivery.time - Double(rest.tick) / tick
+                #expect(latency <= 1 / rate + 1e-9, "tick \(tick) rate \(rate): final frame after \(latency) s")
+            }
+        }
+        // The last frame sent is always the final state.
+        #expect(sent.last?.seq == rests.last?.seq)
+    }
+
+    @Test("nothing is sent when nothing changed")
+    func idle() {
+        var t = FollowerThrottle(rate: 30, tick: 60)
+        #expect(take(&t, roomSeq: 5, now: 0))
+        for k in 1..<600 { #expect(!take(&t, roomSeq: 5, now: Double(k) / 60)) }
+        #expect(take(&t, roomSeq: 6, now: 10))
+        #expect(!t.shouldSend(roomSeq: 5, now: 20))  // an older seq never goes out
+    }
+
+    @Test("after welcome (didSend of the welcome seq) the same state is not sent again")
+    func afterWelcome() {
+        var t = FollowerThrottle(rate: 30, tick: 30)
+        t.didSend(seq: 17, now: 100)
+        #expect(!t.shouldSend(roomSeq: 17, now: 100.5))
+        #expect(t.shouldSend(roomSeq: 18, now: 100.5))
+    }
+
+    @Test("a pause does not turn into a burst")
+    func noBurstAfterPause() {
+        var t = FollowerThrottle(rate: 1, tick: 60)
+        #expect(take(&t, roomSeq: 1, now: 0))
+        // Motion resumes half-way to where the next slot would have been overdue.
+        #expect(take(&t, roomSeq: 2, now: 1.5))
+        #expect(!take(&t, roomSeq: 3, now: 2.0))
+        #expect(!take(&t, roomSeq: 4, now: 2.49))
+        #expect(take(&t, roomSeq: 5, now: 2.5))
+    }
+
+    @Test("clock jitter of ±2 ms in `now` costs no frames and adds at most one frame to a window", arguments: [(60.0, 30.0), (60.0, 25.0), (30.0, 30.0), (60.0, 7.0), (60.0, 13.7), (60.0, 60.0)])
+    func jitter(tick: Double, rate: Double) {
+        var generator = SplitMix(seed: 7)
+        let offsets = (0..<Int(60 * tick)).map { _ in (Double(generator.next() % 4001) - 2000) / 1_000_000 }
+        var room = SimulatedRoom(tick: tick, ticks: offsets.count, moving: { _ in true })
+        room.jitter = { offsets[$0] }
+        let sent = room.run(rate: rate).sent
+        let count = Double(sent.count)
+        #expect(count >= rate * 60 * 0.99 && count <= rate * 60 + 1, "tick \(tick) rate \(rate): \(count)")
+        var start = 0
+        for end in sent.indices {
+            // Jitter may move single frames by a tick: one extra frame per window at most.
+            // (Hence the advice to pass the tick's scheduled time as `now`.)
+            while sent[end].time - sent[start].time >= 1 { start += 1 }
+            #expect(Double(end - start + 1) <= rate.rounded(.up) + 1, "tick \(tick) rate \(rate): window ending \(sent[end].time)")
+        }
+    }
+
+    @Test("rate is clamped to 1…tick and can change")
+    func clamping() {
+        #expect(FollowerThrottle(rate: 90, tick: 60).rate == 60)
+        #expect(FollowerThrottle(rate: 0.1, tick: 60).rate == 1)
+        #expect(FollowerThrottle(rate: .nan, tick: 60).rate == 60)
+        var t = FollowerThrottle(rate: 1, tick: 60)
+        #expect(take(&t, roomSeq: 1, now: 0))
+        t.setRate(10)
+        #expect(!take(&t, roomSeq: 2, now: 0.05))
+        #expect(take(&t, roomSeq: 3, now: 0.1))
+    }
+}
+
+/// Deterministic generator for reproducible simulations.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
