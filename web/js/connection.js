@@ -104,6 +104,12 @@ export class Connection {
       this.stopPings();
       if (this.state === 'stopped') return;
       const why = ev && ev.code ? `closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''})` : 'closed';
+      if (ev && ev.code === 1008) {
+        // Policy: a refused hello (wrong or missing token, hello timeout). Retrying
+        // would be refused again: wait for restart() (the page's Join button).
+        this.setState('closed', `${why}: refused by the hub`);
+        return;
+      }
       this.scheduleRetry(why);
     };
     ws.onerror = () => {

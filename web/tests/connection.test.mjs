@@ -131,6 +131,19 @@ test('reconnects with growing backoff and says hello again', () => {
   assert.ok(states.includes('closed'));
 });
 
+test('a refused hello (close 1008) is not retried until restart', () => {
+  const { conn, socket, timers } = setup();
+  conn.start();
+  socket().open();
+  socket().receive({ type: 'error', code: 'forbidden', message: 'presenter needs a token', ref: 'hello' });
+  socket().close(1008, 'forbidden');
+  assert.equal(conn.state, 'closed');
+  assert.match(conn.detail, /refused/);
+  assert.equal(timers.timers.size, 0);
+  conn.restart();
+  assert.equal(conn.state, 'connecting');
+});
+
 test('restart closes the old socket quietly and stop stays stopped', () => {
   const { conn, socket, timers } = setup();
   conn.start();
