@@ -11,5 +11,5 @@ fi
 # The viewer page in headless Chromium against the real hub (installs chromium,
 # chromium-driver and the Python packages when missing). SKIP_BROWSER_TESTS=1 skips.
 if [ -z "${SKIP_BROWSER_TESTS:-}" ]; then
-  CAMHUB="$PWD/.build/debug/camhub" scripts/test_browser.sh
+  scripts/test_browser.sh
 fi
