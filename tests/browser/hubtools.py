@@ -345,3 +345,17 @@ def drag(driver, start, end, steps: int = 20, hold: float = 0.25, step_pause: fl
 def wheel(driver, x: float, y: float, delta_y: float):
     driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
         "type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": delta_y, "pointerType": "mouse"})
+
+
+def touch(driver, kind: str, points: list[tuple[float, float]]):
+    """CDP touch event: kind touchStart|touchMove|touchEnd, points [(x, y), …] (ids 0, 1, …)."""
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+        "type": kind, "touchPoints": [{"x": x, "y": y, "id": i, "radiusX": 1, "radiusY": 1, "force": 1}
+                                      for i, (x, y) in enumerate(points)]})
+
+
+def key(driver, key_name: str, code: str, key_code: int):
+    """A key press (keyDown + keyUp) with CDP, e.g. key(driver, "ArrowLeft", "ArrowLeft", 37)."""
+    for kind in ("rawKeyDown", "keyUp"):
+        driver.execute_cdp_cmd("Input.dispatchKeyEvent", {
+            "type": kind, "key": key_name, "code": code, "windowsVirtualKeyCode": key_code})

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from hubtools import (Hub, drag, flat_project, flat_unproject, js, mouse, severe_logs, set_viewport, wait_joined,
-                      wait_page_camera, wait_until, wheel, WEB)
+from hubtools import (Hub, drag, flat_project, flat_unproject, js, key, mouse, severe_logs, set_viewport, touch,
+                      wait_joined, wait_page_camera, wait_until, wheel, world_size, WEB)
 
 VIEW = (1280, 720)
 
@@ -235,4 +235,36 @@ def test_driver_right_drag_rotates_and_tilts(hub, browser, clients):
     assert final["zoom"] == start["zoom"]
     wait_page_camera(browser, final)
     assert js(browser, "getComputedStyle(document.getElementById('takeover')).display") == "none"
+    assert severe_logs(browser) == []
+
+
+def test_driver_touch_pinch_zooms_and_keys_pan(hub, browser, clients):
+    browser.get(hub.page(room="touch", role="driver", name="fingers"))
+    me = wait_joined(browser)
+    observer = clients("touch", "follower", name="observer")
+    setter = clients("touch", "driver", name="setup")
+    start = settle_at(setter, observer, browser, {"lat": 41.0, "lon": 29.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
+
+    # two fingers 100 px apart around (640, 360) spread to 200 px: scale 2, zoom + 1, focal point fixed
+    mark = observer.mark()
+    touch(browser, "touchStart", [(590, 360), (690, 360)])
+    for i in range(1, 11):
+        h = 50 + 5 * i
+        touch(browser, "touchMove", [(640 - h, 360), (640 + h, 360)])
+        time.sleep(0.02)
+    time.sleep(0.2)
+    touch(browser, "touchEnd", [])
+    pinched = observer.wait_quiet(0.6, 10, mark)
+    assert all(f["by"] == me for f in observer.frames(mark))
+    assert abs(pinched["zoom"] - (start["zoom"] + 1)) < 1e-9, pinched
+    assert abs(pinched["lat"] - start["lat"]) < 1e-9 and abs(pinched["lon"] - start["lon"]) < 1e-9
+    wait_page_camera(browser, pinched)
+
+    # arrow left: the map content moves 100 px right, so the camera looks 100 px further west
+    mark = observer.mark()
+    key(browser, "ArrowLeft", "ArrowLeft", 37)
+    panned = observer.wait_quiet(0.6, 10, mark)
+    assert abs(panned["lon"] - (pinched["lon"] - 100 * 360 / world_size(pinched["zoom"]))) < 1e-9, panned
+    assert abs(panned["lat"] - pinched["lat"]) < 1e-9
+    wait_page_camera(browser, panned)
     assert severe_logs(browser) == []
