@@ -1,6 +1,6 @@
 // Input -> gesture translation. Pure: no DOM. The page feeds plain event-like
-// objects and sends the returned gestures to the hub (one `gesture` message, or
-// a `gestures` batch when a call returns several).
+// objects and sends each returned gesture to the hub as its own `gesture`
+// message, in order (protocol v1 has no batch: `gestures` toggles defaults).
 //
 // Input events (DOM names; `id`/`t` are accepted for pointerId/time):
 //   {type: 'pointerdown'|'pointermove'|'pointerup'|'pointercancel', pointerId,
@@ -23,8 +23,9 @@
 //                drags (dy = vertical movement) alongside `rotate`.
 //   rotate       right-drag or ctrl-drag: rotation = degreesPerPixel * horizontal
 //                movement (positive when moving right); emitted with `tilt`.
-//   tap, doubleTap, twoFingerTap, longPress: one message with phase 'end'.
-//   scroll       phase 'change', delta = wheel deltaY in px (positive = scrolled
+//   tap, doubleTap, twoFingerTap, longPress: one message without a phase
+//                (instantaneous kinds omit it).
+//   scroll       no phase; delta = wheel deltaY in px (positive = scrolled
 //                down / toward the user, which MapLibre maps to zooming out).
 // Keys: arrows -> a pan of panStep px (begin/change/end), shift+left/right ->
 // rotate by ∓keyRotation degrees; '+'/'=' -> doubleTap at the centre (zoom in),
@@ -112,7 +113,7 @@ export class GestureRecognizer {
       const p = this.single();
       if (p && now - p.downT >= this.o.longPressMs) {
         this.longPressed = true;
-        out.push(this.g('longPress', 'end', p.x, p.y, now));
+        out.push(this.g('longPress', null, p.x, p.y, now));
       }
     }
     return out;
@@ -130,8 +131,11 @@ export class GestureRecognizer {
 
   // -------------------------------------------------------------------------
 
+  // phase null: an instantaneous gesture, sent without a phase.
   g(kind, phase, x, y, t, extra) {
-    return { type: 'gesture', kind, phase, x, y, t, ...extra };
+    const out = { type: 'gesture', kind };
+    if (phase !== null) out.phase = phase;
+    return Object.assign(out, { x, y, t }, extra);
   }
 
   single() {
@@ -347,10 +351,10 @@ export class GestureRecognizer {
         const isTap = this.tapEligible && !this.longPressed && t - p.downT <= o.tapMaxMs &&
           dist(p.sx, p.sy, p.x, p.y) <= o.slop;
         if (isTap) {
-          out.push(this.g('tap', 'end', p.x, p.y, t));
+          out.push(this.g('tap', null, p.x, p.y, t));
           const last = this.lastTap;
           if (last && t - last.t <= o.doubleTapMs && dist(last.x, last.y, p.x, p.y) <= o.doubleTapSlop) {
-            out.push(this.g('doubleTap', 'end', p.x, p.y, t));
+            out.push(this.g('doubleTap', null, p.x, p.y, t));
             this.lastTap = null;
           } else {
             this.lastTap = { x: p.x, y: p.y, t };
@@ -376,7 +380,7 @@ export class GestureRecognizer {
       case 'twoTapWait': {
         const tap = this.twoTap;
         if (tap && t - tap.firstUp <= o.twoFingerTapMs && t - tap.start <= o.tapMaxMs) {
-          out.push(this.g('twoFingerTap', 'end', tap.x, tap.y, t));
+          out.push(this.g('twoFingerTap', null, tap.x, tap.y, t));
         }
         this.twoTap = null;
         break;
@@ -399,7 +403,7 @@ export class GestureRecognizer {
     if (ev.deltaMode === 1) delta *= this.o.lineHeight;
     else if (ev.deltaMode === 2) delta *= this.o.height || 800;
     if (delta === 0) return;
-    out.push(this.g('scroll', 'change', ev.x ?? this.centre.x, ev.y ?? this.centre.y, t, { delta }));
+    out.push(this.g('scroll', null, ev.x ?? this.centre.x, ev.y ?? this.centre.y, t, { delta }));
   }
 
   key(ev, t, out) {
@@ -419,9 +423,9 @@ export class GestureRecognizer {
       out.push(this.g('pan', 'change', x + dx, y + dy, t));
       out.push(this.g('pan', 'end', x + dx, y + dy, t));
     } else if (ev.key === '+' || ev.key === '=') {
-      out.push(this.g('doubleTap', 'end', x, y, t));
+      out.push(this.g('doubleTap', null, x, y, t));
     } else if (ev.key === '-' || ev.key === '_') {
-      out.push(this.g('twoFingerTap', 'end', x, y, t));
+      out.push(this.g('twoFingerTap', null, x, y, t));
     }
   }
 }

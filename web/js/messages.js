@@ -1,32 +1,37 @@
-// Hub <-> viewer WebSocket messages: validation of what the hub sends and
-// builders for what the viewer sends. Pure: no DOM, no socket.
+// Hub <-> viewer WebSocket messages of protocol v1 (path /hub, subprotocol
+// camhub.v1, JSON text frames): validation of what the hub sends and builders
+// for what the viewer sends. Pure: no DOM, no socket.
 //
 // Camera on the wire: {"lat", "lon", "zoom", "bearing", "tilt"} plus
-// "anchor": {"x", "y"} when not centred (0..1 of the viewport).
+// "anchor": {"x", "y"} (0..1 of the viewport) when not centred. The hub sends
+// lon in [-180, 180) and bearing in [0, 360). Every hub `time` is the hub's wall
+// clock in ms since the epoch. Durations and delays are in seconds.
 //
 // Hub -> viewer (parseMessage validates; unknown extra fields are kept):
-//   welcome   {type, client?, room?, camera?, seq?, time?}
-//   frame     {type, seq, time, camera, moving, by?}      time = hub wall clock ms
-//   animation {type, id?, kind?, phase?, duration?, by?}
-//   event     {type, name, ...}
-//   result    {type, id, ok?, ...}
-//   error     {type, message, code?, id?}
-//   pong      {type, id?, time?}
-// Fields marked ? are optional, but checked when present. The optional ones
-// are this module's assumption of the hub protocol (being written in parallel):
-// adjust here when the hub's shapes are final.
+//   welcome   {client, room, role, rate, tick, time, seq, camera, limits, presenter, roster, gestures}
+//   frame     {seq, time, camera, moving, by}
+//   animation {id, status: started|finished|cancelled|superseded, by, lost, clamped, camera?, reason?}
+//   event     {event, time, ...}       event: steady|significantChange|trackingModeChanged|limitsChanged|
+//                                             presenterChanged|joined|left|tap|longPress
+//   result    {id, what?, points | bounds+quad | camera}
+//   error     {code, message, ref}     code: bad_message|unknown_type|not_joined|forbidden|conflict|
+//                                            unknown_animation|rate_limited
+//   pong      {t, time}
 //
 // Viewer -> hub (builders return plain objects; encode() makes the JSON text):
-//   hello     {type, room, name?, viewport?}
-//   set       {type, camera, id?}                     camera may be partial
-//   ease      {type, camera, duration?, easing?, id?}
-//   fly       {type, camera, duration?, speed?, curve?, id?}
-//   gesture   {type, kind, phase, x, y, t, scale?, rotation?, dy?, delta?}
-//   gestures  {type, gestures: [gesture without type...]}   a batch, in order
-//   viewport  {type, width, height}
-//   ping      {type, id?, time}
-//   query     {type, id, what, ...params}
-//   cancel    {type, id?}                             stops the current (or that) animation
+//   hello     {room, role, name?, token?, rate?, viewport?}        first message
+//   set       {camera}                               camera may be partial
+//   ease      {camera, id?, duration?, curve?, around?}
+//   fly       {camera, id?, duration?, speed?, curve?, minZoom?}
+//   animate   {to, duration, id?, curve?, delay?, after?}
+//   cancel    {id} | {all: true} | {}                one / every animation / this client's own
+//   gesture   {kind, phase?, x, y, t, scale?, rotation?, dy?, delta?}   one gesture per message
+//   gestures  {disable?: [kinds], enable?: [kinds]}  switches default actions (not a batch)
+//   viewport  {width, height}
+//   limits    {minZoom?, maxZoom?, minTilt?, maxTilt?, maxTiltByZoom?, bounds?}   presenter only
+//   track     {mode?, location?}
+//   query     {id, what: project|unproject|bounds|fit, points?|bounds?|padding?}
+//   ping      {t}
 
 export class ProtocolError extends Error {
   constructor(message, { code = 'invalid', raw } = {}) {
@@ -38,9 +43,22 @@ export class ProtocolError extends Error {
 }
 
 export const SERVER_MESSAGE_TYPES = ['welcome', 'frame', 'animation', 'event', 'result', 'error', 'pong'];
+export const ROLES = ['presenter', 'driver', 'follower'];
 export const GESTURE_KINDS = ['pan', 'pinch', 'tilt', 'rotate', 'doubleTap', 'twoFingerTap', 'scroll', 'tap', 'longPress'];
+/** Kinds that happen at an instant: sent without a phase. */
+export const INSTANT_GESTURE_KINDS = ['doubleTap', 'twoFingerTap', 'scroll', 'tap', 'longPress'];
 export const GESTURE_PHASES = ['begin', 'change', 'end', 'cancel'];
+export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded'];
+export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
+  'joined', 'left', 'tap', 'longPress'];
+export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
+  'rate_limited'];
+export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];
+export const TRACKING_MODES = ['none', 'followNorthUp', 'followDirection'];
+export const QUERY_KINDS = ['project', 'unproject', 'bounds', 'fit'];
 const CAMERA_KEYS = ['lat', 'lon', 'zoom', 'bearing', 'tilt'];
+/** Longest room name, client name and animation/query id the hub accepts. */
+export const MAX_NAME_LENGTH = 64;
 
 function describe(v) {
   if (v === undefined) return 'nothing';
@@ -61,19 +79,23 @@ function fail(where, field, expectation, value) {
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isFiniteNumber = (v) => typeof v === 'number' && Number.isFinite(v);
 
-function num(where, obj, key, { required = true, min = -Infinity, max = Infinity, integer = false } = {}) {
+function num(where, obj, key, { required = true, min = -Infinity, max = Infinity, below, integer = false, above } = {}) {
   const v = obj[key];
   if (v === undefined && !required) return;
   if (!isFiniteNumber(v)) fail(where, key, 'a finite number', v);
   if (integer && !Number.isInteger(v)) fail(where, key, 'an integer', v);
   if (v < min || v > max) fail(where, key, `in [${min}, ${max}]`, v);
+  if (below !== undefined && !(v < below)) fail(where, key, `in [${min}, ${below})`, v);
+  if (above !== undefined && !(v > above)) fail(where, key, `greater than ${above}`, v);
 }
 
-function str(where, obj, key, { required = true, nullable = false } = {}) {
+function str(where, obj, key, { required = true, nullable = false, oneOf, maxLength } = {}) {
   const v = obj[key];
   if (v === undefined && !required) return;
   if (v === null && nullable) return;
-  if (typeof v !== 'string') fail(where, key, 'a string', v);
+  if (typeof v !== 'string') fail(where, key, nullable ? 'a string or null' : 'a string', v);
+  if (oneOf && !oneOf.includes(v)) fail(where, key, `one of ${oneOf.join('|')}`, v);
+  if (maxLength !== undefined && [...v].length > maxLength) fail(where, key, `at most ${maxLength} characters`, v);
 }
 
 function bool(where, obj, key, { required = true } = {}) {
@@ -82,23 +104,32 @@ function bool(where, obj, key, { required = true } = {}) {
   if (typeof v !== 'boolean') fail(where, key, 'true or false', v);
 }
 
-function id(where, obj, key, { required = true } = {}) {
+function arr(where, obj, key, { required = true, each } = {}) {
   const v = obj[key];
   if (v === undefined && !required) return;
-  if (!(typeof v === 'string' || (isFiniteNumber(v) && Number.isInteger(v)))) fail(where, key, 'a string or integer id', v);
+  if (!Array.isArray(v)) fail(where, key, 'an array', v);
+  if (each) v.forEach((item, i) => each(item, `${where}.${key}[${i}]`));
+}
+
+function obj(where, o, key, { required = true, nullable = false } = {}) {
+  const v = o[key];
+  if (v === undefined && !required) return;
+  if (v === null && nullable) return;
+  if (!isObject(v)) fail(where, key, 'an object', v);
 }
 
 /**
  * Validates a camera object. With `partial`, any subset of the fields is allowed
- * (but at least one). Returns the camera (not copied).
+ * (but at least one). With `wire` (cameras the hub sends), lon must lie in
+ * [-180, 180] and bearing in [0, 360]. Returns the camera (not copied).
  */
-export function validateCamera(camera, where = 'camera', { partial = false } = {}) {
+export function validateCamera(camera, where = 'camera', { partial = false, wire = false } = {}) {
   if (!isObject(camera)) throw new ProtocolError(`${where} must be an object, got ${describe(camera)}`);
   const req = { required: !partial };
   num(where, camera, 'lat', { ...req, min: -90, max: 90 });
-  num(where, camera, 'lon', req);
+  num(where, camera, 'lon', wire ? { ...req, min: -180, max: 180 } : req);
   num(where, camera, 'zoom', { ...req, min: 0, max: 30 });
-  num(where, camera, 'bearing', req);
+  num(where, camera, 'bearing', wire ? { ...req, min: 0, max: 360 } : req);
   num(where, camera, 'tilt', { ...req, min: 0, max: 90 });
   if (camera.anchor !== undefined) {
     const a = camera.anchor;
@@ -112,43 +143,75 @@ export function validateCamera(camera, where = 'camera', { partial = false } = {
   return camera;
 }
 
+const wireCamera = (c, where) => validateCamera(c, where, { wire: true });
+
+function rosterEntry(e, where) {
+  if (!isObject(e)) throw new ProtocolError(`${where} must be an object {client, name, role}, got ${describe(e)}`);
+  str(where, e, 'client');
+  str(where, e, 'name', { required: false, nullable: true });
+  str(where, e, 'role', { oneOf: ROLES });
+}
+
+function kindName(k, where) {
+  if (!GESTURE_KINDS.includes(k)) throw new ProtocolError(`${where} must be one of ${GESTURE_KINDS.join('|')}, got ${describe(k)}`);
+}
+
 const serverValidators = {
   welcome(m) {
-    str('welcome', m, 'client', { required: false });
-    str('welcome', m, 'room', { required: false });
-    if (m.camera !== undefined) validateCamera(m.camera, 'welcome.camera');
-    num('welcome', m, 'seq', { required: false, min: 0, integer: true });
-    num('welcome', m, 'time', { required: false });
+    str('welcome', m, 'client');
+    str('welcome', m, 'room');
+    str('welcome', m, 'role', { oneOf: ROLES });
+    num('welcome', m, 'rate', { required: false, above: 0 });
+    num('welcome', m, 'tick', { required: false, above: 0 });
+    num('welcome', m, 'time');
+    num('welcome', m, 'seq', { min: 0, integer: true });
+    wireCamera(m.camera, 'welcome.camera');
+    obj('welcome', m, 'limits', { required: false, nullable: true });
+    str('welcome', m, 'presenter', { required: false, nullable: true });
+    arr('welcome', m, 'roster', { required: false, each: rosterEntry });
+    arr('welcome', m, 'gestures', { required: false, each: kindName });
   },
   frame(m) {
     num('frame', m, 'seq', { min: 0, integer: true });
     num('frame', m, 'time');
-    validateCamera(m.camera, 'frame.camera');
+    wireCamera(m.camera, 'frame.camera');
     bool('frame', m, 'moving');
     str('frame', m, 'by', { required: false, nullable: true });
   },
   animation(m) {
-    id('animation', m, 'id', { required: false });
-    str('animation', m, 'kind', { required: false });
-    str('animation', m, 'phase', { required: false });
-    num('animation', m, 'duration', { required: false, min: 0 });
+    str('animation', m, 'id', { nullable: true });
+    str('animation', m, 'status', { oneOf: ANIMATION_STATUSES });
     str('animation', m, 'by', { required: false, nullable: true });
+    arr('animation', m, 'lost', { required: false });
+    arr('animation', m, 'clamped', { required: false });
+    if (m.camera !== undefined) wireCamera(m.camera, 'animation.camera');
+    str('animation', m, 'reason', { required: false, nullable: true });
   },
   event(m) {
-    str('event', m, 'name');
+    // Unknown event names are kept (forward compatibility): the page ignores them.
+    str('event', m, 'event');
+    num('event', m, 'time', { required: false });
+    if (m.camera !== undefined) wireCamera(m.camera, 'event.camera');
+    if (m.event === 'joined' || m.event === 'left') rosterEntry(m, `event(${m.event})`);
+    if (m.event === 'presenterChanged') {
+      str('event', m, 'client', { nullable: true });
+      str('event', m, 'previous', { required: false, nullable: true });
+      str('event', m, 'demoted', { required: false, nullable: true });
+    }
   },
   result(m) {
-    id('result', m, 'id');
-    bool('result', m, 'ok', { required: false });
+    str('result', m, 'id');
+    arr('result', m, 'points', { required: false });
+    if (m.camera !== undefined) wireCamera(m.camera, 'result.camera');
   },
   error(m) {
+    str('error', m, 'code');
     str('error', m, 'message');
-    str('error', m, 'code', { required: false });
-    id('error', m, 'id', { required: false });
+    str('error', m, 'ref', { required: false, nullable: true });
   },
   pong(m) {
-    id('pong', m, 'id', { required: false });
-    num('pong', m, 'time', { required: false });
+    num('pong', m, 't', { required: false });
+    num('pong', m, 'time');
   },
 };
 
@@ -187,12 +250,10 @@ export function parseMessage(input) {
 // Builders for viewer -> hub messages
 // ---------------------------------------------------------------------------
 
-function withId(msg, requestId) {
-  if (requestId !== undefined) {
-    id(msg.type, { id: requestId }, 'id');
-    msg.id = requestId;
-  }
-  return msg;
+function idField(where, value) {
+  str(where, { id: value }, 'id', { maxLength: MAX_NAME_LENGTH });
+  if (value.length === 0) fail(where, 'id', 'a non-empty string', value);
+  return value;
 }
 
 function cameraFields(camera, where) {
@@ -209,31 +270,83 @@ function checkViewport(where, vp) {
   num(where, vp, 'height', { min: 1 });
 }
 
-/** Validates and normalizes one gesture (kind, phase, x, y, t and the optional numbers). */
+function checkCurve(where, curve) {
+  if (typeof curve === 'string') {
+    if (!CURVE_NAMES.includes(curve)) fail(where, 'curve', `one of ${CURVE_NAMES.join('|')} or [x1, y1, x2, y2]`, curve);
+    return curve;
+  }
+  if (!Array.isArray(curve) || curve.length !== 4 || !curve.every(isFiniteNumber)) {
+    fail(where, 'curve', 'a curve name or [x1, y1, x2, y2]', curve);
+  }
+  if (curve[0] < 0 || curve[0] > 1 || curve[2] < 0 || curve[2] > 1) fail(where, 'curve', 'a Bézier with x1, x2 in [0, 1]', curve);
+  return [...curve];
+}
+
+function checkPoint(where, p) {
+  if (!isObject(p)) fail(where, 'point', 'an object {x, y}', p);
+  num(where, p, 'x');
+  num(where, p, 'y');
+  return { x: p.x, y: p.y };
+}
+
+/**
+ * Validates and normalizes one gesture (kind, phase, x, y, t and the optional
+ * numbers) into a `gesture` message. Instantaneous kinds (tap, doubleTap,
+ * twoFingerTap, scroll, longPress) are sent without a phase; continuous kinds
+ * (pan, pinch, tilt, rotate) need one.
+ */
 export function validateGesture(g, where = 'gesture') {
   if (!isObject(g)) throw new ProtocolError(`${where} must be an object, got ${describe(g)}`);
   if (!GESTURE_KINDS.includes(g.kind)) fail(where, 'kind', `one of ${GESTURE_KINDS.join('|')}`, g.kind);
-  if (!GESTURE_PHASES.includes(g.phase)) fail(where, 'phase', `one of ${GESTURE_PHASES.join('|')}`, g.phase);
+  const instant = INSTANT_GESTURE_KINDS.includes(g.kind);
+  if (!instant || g.phase !== undefined) {
+    if (!GESTURE_PHASES.includes(g.phase)) fail(where, 'phase', `one of ${GESTURE_PHASES.join('|')}`, g.phase);
+  }
   num(where, g, 'x');
   num(where, g, 'y');
   num(where, g, 't');
-  num(where, g, 'scale', { required: false, min: 0 });
+  num(where, g, 'scale', { required: false, above: 0 });
   num(where, g, 'rotation', { required: false });
   num(where, g, 'dy', { required: false });
   num(where, g, 'delta', { required: false });
-  const out = { type: 'gesture', kind: g.kind, phase: g.phase, x: g.x, y: g.y, t: g.t };
+  if (g.kind === 'scroll' && g.delta === undefined) fail(where, 'delta', 'a finite number (scroll)', g.delta);
+  const out = { type: 'gesture', kind: g.kind };
+  if (!instant) out.phase = g.phase;
+  out.x = g.x;
+  out.y = g.y;
+  out.t = g.t;
   for (const k of ['scale', 'rotation', 'dy', 'delta']) if (g[k] !== undefined) out[k] = g[k];
   return out;
 }
 
+function optional(where, m, values, checks) {
+  for (const [k, v] of Object.entries(values)) {
+    if (v === undefined) continue;
+    checks[k](where, v);
+    m[k] = v;
+  }
+  return m;
+}
+
+const seconds = (max) => (where, v) => num(where, { duration: v }, 'duration', { min: 0, max });
+
 export const build = {
-  hello({ room, name, viewport } = {}) {
-    const m = { type: 'hello' };
-    str('hello', { room }, 'room');
-    m.room = room;
-    if (name !== undefined) {
-      str('hello', { name }, 'name');
+  hello({ room, role = 'driver', name, token, rate, viewport } = {}) {
+    str('hello', { room }, 'room', { maxLength: MAX_NAME_LENGTH });
+    if (room.length === 0) fail('hello', 'room', 'a non-empty string', room);
+    str('hello', { role }, 'role', { oneOf: ROLES });
+    const m = { type: 'hello', room, role };
+    if (name !== undefined && name !== '') {
+      str('hello', { name }, 'name', { maxLength: MAX_NAME_LENGTH });
       m.name = name;
+    }
+    if (token !== undefined && token !== '') {
+      str('hello', { token }, 'token', { maxLength: 256 });
+      m.token = token;
+    }
+    if (rate !== undefined) {
+      num('hello', { rate }, 'rate', { min: 1 });
+      m.rate = rate;
     }
     if (viewport !== undefined) {
       checkViewport('hello', viewport);
@@ -241,62 +354,117 @@ export const build = {
     }
     return m;
   },
-  set(camera, { id: requestId } = {}) {
-    return withId({ type: 'set', camera: cameraFields(camera, 'set.camera') }, requestId);
+  set(camera) {
+    return { type: 'set', camera: cameraFields(camera, 'set.camera') };
   },
-  ease(camera, { duration, easing, id: requestId } = {}) {
-    const m = { type: 'ease', camera: cameraFields(camera, 'ease.camera') };
+  ease(camera, { id, duration, curve, around } = {}) {
+    const m = { type: 'ease' };
+    if (id !== undefined) m.id = idField('ease', id);
+    m.camera = cameraFields(camera, 'ease.camera');
     if (duration !== undefined) {
-      num('ease', { duration }, 'duration', { min: 0 });
+      seconds(60)('ease', duration);
       m.duration = duration;
     }
-    if (easing !== undefined) {
-      str('ease', { easing }, 'easing');
-      m.easing = easing;
+    if (curve !== undefined) m.curve = checkCurve('ease', curve);
+    if (around !== undefined) {
+      if (m.camera.lat !== undefined || m.camera.lon !== undefined) {
+        throw new ProtocolError('ease: "around" cannot be combined with camera.lat/lon');
+      }
+      m.around = checkPoint('ease.around', around);
     }
-    return withId(m, requestId);
+    return m;
   },
-  fly(camera, { duration, speed, curve, id: requestId } = {}) {
-    const m = { type: 'fly', camera: cameraFields(camera, 'fly.camera') };
-    for (const [k, v] of Object.entries({ duration, speed, curve })) {
-      if (v === undefined) continue;
-      num('fly', { [k]: v }, k, { min: 0 });
-      m[k] = v;
+  fly(camera, { id, duration, speed, curve, minZoom } = {}) {
+    const m = { type: 'fly' };
+    if (id !== undefined) m.id = idField('fly', id);
+    m.camera = cameraFields(camera, 'fly.camera');
+    return optional('fly', m, { duration, speed, curve, minZoom }, {
+      duration: seconds(60),
+      speed: (w, v) => num(w, { speed: v }, 'speed', { above: 0, max: 100 }),
+      curve: (w, v) => num(w, { curve: v }, 'curve', { above: 0, max: 10 }),
+      minZoom: (w, v) => num(w, { minZoom: v }, 'minZoom', { min: 0, max: 30 }),
+    });
+  },
+  animate(to, { id, duration, curve, delay, after } = {}) {
+    const m = { type: 'animate' };
+    if (id !== undefined) m.id = idField('animate', id);
+    m.to = cameraFields(to, 'animate.to');
+    seconds(60)('animate', duration);
+    m.duration = duration;
+    if (curve !== undefined) m.curve = checkCurve('animate', curve);
+    if (delay !== undefined) {
+      num('animate', { delay }, 'delay', { min: 0, max: 3600 });
+      m.delay = delay;
     }
-    return withId(m, requestId);
+    if (after !== undefined) {
+      m.after = idField('animate.after', after);
+      if (after === id) throw new ProtocolError('animate: an animation cannot wait for itself');
+    }
+    return m;
+  },
+  /** `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's. */
+  cancel({ id, all } = {}) {
+    if (id !== undefined && all) throw new ProtocolError('cancel: "id" and "all" cannot be combined');
+    if (id !== undefined) return { type: 'cancel', id: idField('cancel', id) };
+    if (all) return { type: 'cancel', all: true };
+    return { type: 'cancel' };
   },
   gesture(g) {
     return validateGesture(g);
   },
-  gestures(list) {
-    if (!Array.isArray(list) || list.length === 0) fail('gestures', 'gestures', 'a non-empty array', list);
-    return {
-      type: 'gestures',
-      gestures: list.map((g, i) => {
-        const { type, ...rest } = validateGesture(g, `gestures[${i}]`);
-        return rest;
-      }),
-    };
+  /** Enables/disables default gesture actions for this client (not a batch of gestures). */
+  gestures({ disable, enable } = {}) {
+    const m = { type: 'gestures' };
+    for (const [k, list] of Object.entries({ disable, enable })) {
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) fail('gestures', k, 'an array of gesture kinds', list);
+      list.forEach((kind, i) => kindName(kind, `gestures.${k}[${i}]`));
+      m[k] = [...list];
+    }
+    if (!m.disable && !m.enable) throw new ProtocolError('gestures: give "disable" and/or "enable"');
+    const both = (m.disable || []).filter((k) => (m.enable || []).includes(k));
+    if (both.length) throw new ProtocolError(`gestures: "${both[0]}" is both disabled and enabled`);
+    return m;
   },
   viewport(width, height) {
     checkViewport('viewport', { width, height });
     return { type: 'viewport', width, height };
   },
-  ping(time, { id: requestId } = {}) {
-    num('ping', { time }, 'time');
-    return withId({ type: 'ping', time }, requestId);
+  limits(limits) {
+    if (!isObject(limits) || Object.keys(limits).length === 0) fail('limits', 'limits', 'a non-empty object', limits);
+    return { type: 'limits', ...limits };
   },
-  query(what, params = {}, { id: requestId } = {}) {
-    str('query', { what }, 'what');
+  track({ mode, location } = {}) {
+    const m = { type: 'track' };
+    if (mode !== undefined) {
+      str('track', { mode }, 'mode', { oneOf: TRACKING_MODES });
+      m.mode = mode;
+    }
+    if (location !== undefined) {
+      if (!isObject(location)) fail('track', 'location', 'an object {lat, lon, heading?}', location);
+      num('track.location', location, 'lat', { min: -90, max: 90 });
+      num('track.location', location, 'lon');
+      num('track.location', location, 'heading', { required: false });
+      m.location = { lat: location.lat, lon: location.lon };
+      if (location.heading !== undefined) m.location.heading = location.heading;
+    }
+    if (m.mode === undefined && m.location === undefined) throw new ProtocolError('track: give "mode" and/or "location"');
+    return m;
+  },
+  /** `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?}. */
+  query(id, what, params = {}) {
+    if (id === undefined) throw new ProtocolError('query: needs an id to match its result');
+    idField('query', id);
+    str('query', { what }, 'what', { oneOf: QUERY_KINDS });
     if (!isObject(params)) fail('query', 'params', 'an object', params);
     if ('type' in params || 'id' in params || 'what' in params) {
       throw new ProtocolError('query: params must not contain "type", "id" or "what"');
     }
-    if (requestId === undefined) throw new ProtocolError('query: needs an id to match its result');
-    return withId({ type: 'query', what, ...params }, requestId);
+    return { type: 'query', id, what, ...params };
   },
-  cancel({ id: requestId } = {}) {
-    return withId({ type: 'cancel' }, requestId);
+  ping(t) {
+    num('ping', { t }, 't');
+    return { type: 'ping', t };
   },
 };
 

@@ -13,6 +13,12 @@ function rejects(input, pattern, code = 'invalid') {
   });
 }
 
+const welcome = {
+  type: 'welcome', client: 'c3', room: 'demo', role: 'driver', rate: 30, tick: 30, time: 1700000000000, seq: 4,
+  camera, limits: { minZoom: 0, maxZoom: 22, minTilt: 0, maxTilt: 60 }, presenter: null,
+  roster: [{ client: 'c1', name: 'wall', role: 'follower' }, { client: 'c3', name: 'me', role: 'driver' }], gestures: [],
+};
+
 test('parses a frame from text and from an object', () => {
   const text = JSON.stringify({ type: 'frame', seq: 7, time: 1700000000123, camera, moving: true, by: 'c3' });
   const m = parseMessage(text);
@@ -32,6 +38,8 @@ test('rejects malformed frames with clear reasons', () => {
   rejects({ ...ok, moving: 'yes' }, /frame: "moving" must be true or false/);
   rejects({ ...ok, camera: undefined }, /frame.camera must be an object, got nothing/);
   rejects({ ...ok, camera: { ...camera, lat: 91 } }, /frame.camera: "lat" must be in \[-90, 90\], got 91/);
+  rejects({ ...ok, camera: { ...camera, lon: 200 } }, /frame.camera: "lon" must be in \[-180, 180\]/);
+  rejects({ ...ok, camera: { ...camera, bearing: -5 } }, /frame.camera: "bearing" must be in \[0, 360\]/);
   rejects({ ...ok, camera: { ...camera, zoom: null } }, /frame.camera: "zoom" must be a finite number, got null/);
   rejects({ ...ok, camera: { ...camera, tilt: 95 } }, /"tilt" must be in \[0, 90\]/);
   rejects({ ...ok, camera: { ...camera, anchor: { x: 0.5 } } }, /frame.camera.anchor: "y" must be a finite number/);
@@ -48,71 +56,126 @@ test('rejects non-JSON, non-objects, missing and unknown types', () => {
   rejects({ type: 'teleport' }, /unknown message type "teleport"/, 'unknown-type');
 });
 
-test('validates the other hub messages', () => {
-  assert.equal(parseMessage({ type: 'welcome', client: 'c3', room: 'main', camera, seq: 0, time: 1 }).client, 'c3');
-  assert.equal(parseMessage({ type: 'welcome' }).type, 'welcome');
-  rejects({ type: 'welcome', camera: { lat: 0 } }, /welcome.camera: "lon"/);
-  rejects({ type: 'welcome', client: 3 }, /welcome: "client" must be a string/);
-  assert.equal(parseMessage({ type: 'animation', id: 'a1', kind: 'fly', phase: 'start', duration: 1200 }).kind, 'fly');
-  rejects({ type: 'animation', duration: -1 }, /animation: "duration" must be in \[0/);
-  assert.equal(parseMessage({ type: 'event', name: 'joined', client: 'c4' }).client, 'c4');
-  rejects({ type: 'event' }, /event: "name" must be a string, got nothing/);
-  assert.equal(parseMessage({ type: 'result', id: 5, ok: true, geo: { lat: 1, lon: 2 } }).ok, true);
-  rejects({ type: 'result' }, /result: "id" must be a string or integer id/);
-  rejects({ type: 'result', id: 1, ok: 'no' }, /"ok" must be true or false/);
-  assert.equal(parseMessage({ type: 'error', message: 'bad zoom', code: 'invalid-camera', id: 'q1' }).code, 'invalid-camera');
-  rejects({ type: 'error', code: 'x' }, /error: "message" must be a string/);
-  assert.equal(parseMessage({ type: 'pong', id: 3, time: 99 }).time, 99);
-  rejects({ type: 'pong', time: 'now' }, /pong: "time" must be a finite number/);
+test('validates welcome as protocol v1 sends it', () => {
+  const m = parseMessage(JSON.stringify(welcome));
+  assert.equal(m.client, 'c3');
+  assert.equal(m.roster.length, 2);
+  rejects({ ...welcome, role: 'boss' }, /welcome: "role" must be one of presenter\|driver\|follower/);
+  rejects({ ...welcome, camera: { lat: 0 } }, /welcome.camera: "lon"/);
+  rejects({ ...welcome, client: 3 }, /welcome: "client" must be a string/);
+  rejects({ ...welcome, roster: [{ client: 'c1', role: 'x' }] }, /welcome.roster\[0\]: "role" must be one of/);
+  rejects({ ...welcome, gestures: ['swipe'] }, /welcome.gestures\[0\] must be one of pan/);
+  rejects({ ...welcome, presenter: 5 }, /"presenter" must be a string or null/);
+  assert.equal(parseMessage({ ...welcome, presenter: 'c1' }).presenter, 'c1');
 });
 
-test('builders make well-formed client messages', () => {
-  assert.deepEqual(build.hello({ room: 'main', name: 'wall', viewport: { width: 1280, height: 720 } }), {
-    type: 'hello', room: 'main', name: 'wall', viewport: { width: 1280, height: 720 },
+test('validates animation, event, result, error and pong', () => {
+  const a = parseMessage({ type: 'animation', id: 'a1', status: 'finished', by: 'c3', lost: [], clamped: ['tilt'], camera, time: 5 });
+  assert.equal(a.status, 'finished');
+  assert.equal(parseMessage({ type: 'animation', id: null, status: 'started', by: null }).id, null);
+  rejects({ type: 'animation', id: 'a1', status: 'done' }, /animation: "status" must be one of started\|finished/);
+  rejects({ type: 'animation', id: 7, status: 'started' }, /animation: "id" must be a string or null/);
+
+  assert.equal(parseMessage({ type: 'event', event: 'joined', time: 1, client: 'c4', name: 'x', role: 'follower' }).client, 'c4');
+  rejects({ type: 'event', event: 'joined', time: 1, client: 'c4', role: 'king' }, /event\(joined\): "role" must be one of/);
+  rejects({ type: 'event', time: 1 }, /event: "event" must be a string, got nothing/);
+  assert.equal(parseMessage({ type: 'event', event: 'presenterChanged', time: 1, client: null, previous: 'c1', demoted: null, by: null }).previous, 'c1');
+  assert.equal(parseMessage({ type: 'event', event: 'somethingNew', time: 1 }).event, 'somethingNew');
+  assert.equal(parseMessage({ type: 'event', event: 'steady', time: 1, camera }).camera.zoom, 12);
+
+  assert.equal(parseMessage({ type: 'result', id: 'q1', what: 'project', points: [{ x: 1, y: 2 }, null] }).points[1], null);
+  rejects({ type: 'result' }, /result: "id" must be a string, got nothing/);
+  rejects({ type: 'result', id: 'q', points: 3 }, /result: "points" must be an array/);
+
+  assert.equal(parseMessage({ type: 'error', code: 'forbidden', message: 'followers cannot', ref: 'set' }).code, 'forbidden');
+  assert.equal(parseMessage({ type: 'error', code: 'bad_message', message: 'x', ref: null }).ref, null);
+  rejects({ type: 'error', code: 'x' }, /error: "message" must be a string/);
+
+  assert.equal(parseMessage({ type: 'pong', t: 12.5, time: 99 }).t, 12.5);
+  rejects({ type: 'pong', t: 1, time: 'now' }, /pong: "time" must be a finite number/);
+});
+
+test('hello, set, ease, fly and animate builders', () => {
+  assert.deepEqual(build.hello({ room: 'main', role: 'follower', name: 'wall', viewport: { width: 1280, height: 720 } }), {
+    type: 'hello', room: 'main', role: 'follower', name: 'wall', viewport: { width: 1280, height: 720 },
   });
+  assert.deepEqual(build.hello({ room: 'r', token: 's3cret', rate: 20, name: '' }), { type: 'hello', room: 'r', role: 'driver', token: 's3cret', rate: 20 });
   assert.throws(() => build.hello({}), /hello: "room" must be a string/);
-  assert.deepEqual(build.set({ zoom: 3 }, { id: 'r1' }), { type: 'set', camera: { zoom: 3 }, id: 'r1' });
+  assert.throws(() => build.hello({ room: '' }), /non-empty/);
+  assert.throws(() => build.hello({ room: 'r', role: 'admin' }), /"role" must be one of presenter\|driver\|follower/);
+  assert.deepEqual(build.set({ zoom: 3 }), { type: 'set', camera: { zoom: 3 } });
   assert.throws(() => build.set({}), /at least one of/);
   assert.throws(() => build.set({ lat: 100 }), /set.camera: "lat" must be in/);
-  assert.deepEqual(build.ease(camera, { duration: 500, easing: 'easeInOut' }), {
-    type: 'ease', camera, duration: 500, easing: 'easeInOut',
+  assert.deepEqual(build.ease({ bearing: 0, tilt: 0 }, { id: 'e1', duration: 0.8, curve: 'easeOut' }), {
+    type: 'ease', id: 'e1', camera: { bearing: 0, tilt: 0 }, duration: 0.8, curve: 'easeOut',
   });
-  assert.deepEqual(build.fly({ lat: 1, lon: 2, anchor: { x: 0.5, y: 0.8 } }, { speed: 1.2, curve: 1.42 }), {
-    type: 'fly', camera: { lat: 1, lon: 2, anchor: { x: 0.5, y: 0.8 } }, speed: 1.2, curve: 1.42,
+  assert.deepEqual(build.ease({ zoom: 5 }, { around: { x: 10, y: 20 }, curve: [0.25, 0.1, 0.25, 1] }), {
+    type: 'ease', camera: { zoom: 5 }, curve: [0.25, 0.1, 0.25, 1], around: { x: 10, y: 20 },
+  });
+  assert.throws(() => build.ease({ lat: 1, lon: 2 }, { around: { x: 1, y: 1 } }), /around/);
+  assert.throws(() => build.ease(camera, { curve: 'bouncy' }), /"curve" must be one of linear/);
+  assert.throws(() => build.ease(camera, { curve: [2, 0, 0, 1] }), /x1, x2 in \[0, 1\]/);
+  assert.throws(() => build.ease(camera, { duration: 90 }), /"duration" must be in \[0, 60\]/);
+  assert.deepEqual(build.fly({ lat: 1, lon: 2, anchor: { x: 0.5, y: 0.8 } }, { id: 'f', speed: 1.2, curve: 1.42, minZoom: 2 }), {
+    type: 'fly', id: 'f', camera: { lat: 1, lon: 2, anchor: { x: 0.5, y: 0.8 } }, speed: 1.2, curve: 1.42, minZoom: 2,
   });
   assert.throws(() => build.fly(camera, { duration: -5 }), /fly: "duration" must be in \[0/);
-  assert.deepEqual(build.viewport(800, 600), { type: 'viewport', width: 800, height: 600 });
-  assert.throws(() => build.viewport(0, 600), /"width" must be in \[1/);
-  assert.deepEqual(build.ping(123.5, { id: 9 }), { type: 'ping', time: 123.5, id: 9 });
-  assert.deepEqual(build.query('unproject', { x: 10, y: 20 }, { id: 'q1' }), {
-    type: 'query', what: 'unproject', x: 10, y: 20, id: 'q1',
+  assert.throws(() => build.fly(camera, { id: 5 }), /fly: "id" must be a string/);
+  assert.deepEqual(build.animate({ bearing: 90 }, { id: 't2', duration: 3, after: 't1', delay: 0.5, curve: 'linear' }), {
+    type: 'animate', id: 't2', to: { bearing: 90 }, duration: 3, curve: 'linear', delay: 0.5, after: 't1',
   });
-  assert.throws(() => build.query('bounds'), /needs an id/);
-  assert.deepEqual(build.cancel(), { type: 'cancel' });
-  assert.deepEqual(build.cancel({ id: 'a1' }), { type: 'cancel', id: 'a1' });
+  assert.throws(() => build.animate({ bearing: 90 }, {}), /animate: "duration" must be a finite number/);
+  assert.throws(() => build.animate({ bearing: 90 }, { id: 'x', after: 'x', duration: 1 }), /cannot wait for itself/);
 });
 
-test('gesture builders validate kind, phase and numbers', () => {
+test('cancel, gesture toggles, viewport, limits, track, query and ping builders', () => {
+  assert.deepEqual(build.cancel(), { type: 'cancel' });
+  assert.deepEqual(build.cancel({ id: 'a1' }), { type: 'cancel', id: 'a1' });
+  assert.deepEqual(build.cancel({ all: true }), { type: 'cancel', all: true });
+  assert.throws(() => build.cancel({ id: 'a', all: true }), /cannot be combined/);
+  assert.deepEqual(build.gestures({ disable: ['rotate', 'tilt'] }), { type: 'gestures', disable: ['rotate', 'tilt'] });
+  assert.deepEqual(build.gestures({ enable: ['tilt'] }), { type: 'gestures', enable: ['tilt'] });
+  assert.throws(() => build.gestures({}), /disable/);
+  assert.throws(() => build.gestures({ disable: ['swipe'] }), /gestures.disable\[0\] must be one of/);
+  assert.throws(() => build.gestures({ disable: ['pan'], enable: ['pan'] }), /both disabled and enabled/);
+  assert.deepEqual(build.viewport(800, 600), { type: 'viewport', width: 800, height: 600 });
+  assert.throws(() => build.viewport(0, 600), /"width" must be in \[1/);
+  assert.deepEqual(build.limits({ maxTilt: 85, bounds: null }), { type: 'limits', maxTilt: 85, bounds: null });
+  assert.throws(() => build.limits({}), /non-empty/);
+  assert.deepEqual(build.track({ mode: 'followNorthUp', location: { lat: 1, lon: 2 } }), {
+    type: 'track', mode: 'followNorthUp', location: { lat: 1, lon: 2 },
+  });
+  assert.throws(() => build.track({ mode: 'orbit' }), /"mode" must be one of none/);
+  assert.deepEqual(build.query('q1', 'unproject', { points: [{ x: 10, y: 20 }] }), {
+    type: 'query', id: 'q1', what: 'unproject', points: [{ x: 10, y: 20 }],
+  });
+  assert.deepEqual(build.query('q2', 'bounds'), { type: 'query', id: 'q2', what: 'bounds' });
+  assert.throws(() => build.query(undefined, 'bounds'), /needs an id/);
+  assert.throws(() => build.query('q', 'area'), /"what" must be one of project/);
+  assert.deepEqual(build.ping(123.5), { type: 'ping', t: 123.5 });
+  assert.throws(() => build.ping(), /ping: "t" must be a finite number/);
+});
+
+test('gesture builder: one message per gesture, no phase for instantaneous kinds', () => {
   const g = { kind: 'pinch', phase: 'change', x: 10, y: 20, t: 5, scale: 1.5, rotation: -3 };
   assert.deepEqual(build.gesture(g), { type: 'gesture', ...g });
   assert.deepEqual(build.gesture({ type: 'gesture', kind: 'tap', phase: 'end', x: 1, y: 2, t: 3 }), {
-    type: 'gesture', kind: 'tap', phase: 'end', x: 1, y: 2, t: 3,
+    type: 'gesture', kind: 'tap', x: 1, y: 2, t: 3,
   });
+  assert.deepEqual(build.gesture({ kind: 'scroll', x: 1, y: 2, t: 3, delta: -100 }), {
+    type: 'gesture', kind: 'scroll', x: 1, y: 2, t: 3, delta: -100,
+  });
+  assert.throws(() => build.gesture({ kind: 'scroll', x: 1, y: 2, t: 3 }), /"delta" must be a finite number/);
+  assert.throws(() => build.gesture({ kind: 'pan', x: 1, y: 2, t: 3 }), /"phase" must be one of begin\|change\|end\|cancel/);
   assert.throws(() => build.gesture({ ...g, kind: 'swipe' }), /"kind" must be one of pan\|pinch/);
   assert.throws(() => build.gesture({ ...g, phase: 'moved' }), /"phase" must be one of begin\|change\|end\|cancel/);
   assert.throws(() => build.gesture({ ...g, x: NaN }), /"x" must be a finite number/);
-  const batch = build.gestures([g, { kind: 'tilt', phase: 'change', x: 0, y: 0, t: 6, dy: 12 }]);
-  assert.equal(batch.type, 'gestures');
-  assert.equal(batch.gestures.length, 2);
-  assert.equal(batch.gestures[1].dy, 12);
-  assert.equal(batch.gestures[0].type, undefined);
-  assert.throws(() => build.gestures([]), /non-empty array/);
-  assert.throws(() => build.gestures([g, { kind: 'pan' }]), /gestures\[1\]: "phase"/);
+  assert.throws(() => build.gesture({ ...g, scale: 0 }), /"scale" must be greater than 0/);
 });
 
 test('encode and round trip', () => {
-  const text = encode(build.set(camera, { id: 1 }));
-  assert.deepEqual(JSON.parse(text), { type: 'set', camera, id: 1 });
+  const text = encode(build.set(camera));
+  assert.deepEqual(JSON.parse(text), { type: 'set', camera });
   assert.equal(validateCamera(camera), camera);
 });
 

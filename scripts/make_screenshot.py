@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Makes docs/screenshot.png: the viewer page in headless Chromium, joined to a
+room of the real hub whose (scripted) presenter tilts and turns the camera over
+the Alps. Needs what scripts/test_browser.sh needs (it checks the same way).
+
+Usage: python3 scripts/make_screenshot.py [OUT.png] [--width 1280 --height 720]
+Environment: CAMHUB (hub binary, default .build/debug/camhub), CHROMIUM, CHROMEDRIVER.
+"""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+
+from hubtools import Hub, HubClient, chrome, js, severe_logs, wait_joined, wait_page_camera, wait_until  # noqa: E402
+
+CAMERA = {"lat": 46.2, "lon": 8.3, "zoom": 6.0, "bearing": 35, "tilt": 76}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out", nargs="?", default=str(ROOT / "docs" / "screenshot.png"))
+    ap.add_argument("--width", type=int, default=1280)
+    ap.add_argument("--height", type=int, default=720)
+    a = ap.parse_args()
+
+    hub = Hub()
+    driver = None
+    clients = []
+    try:
+        driver = chrome(a.width, a.height)
+        driver.get(hub.page(room="alps", role="driver", name="Ben"))
+        wait_joined(driver)
+        presenter = HubClient(hub.ws_url, "alps", "presenter", name="Ana")
+        clients.append(presenter)
+        clients.append(HubClient(hub.ws_url, "alps", "follower", name="Lobby wall"))
+        # allow a steeper view than the default 60° for the picture
+        presenter.send({"type": "limits", "maxTilt": 80})
+        presenter.wait_for(lambda m: m["type"] == "event" and m["event"] == "limitsChanged", 5, "limitsChanged")
+        mark = presenter.mark()
+        presenter.send({"type": "ease", "id": "shot", "camera": CAMERA, "duration": 1.0})
+        final = presenter.wait_rest(15, mark, "the camera to rest over the Alps")["camera"]
+        wait_page_camera(driver, final, timeout=20)
+        wait_until(lambda: js(driver, "camhub.map.loaded() && camhub.map.areTilesLoaded()"), 30, "the map to load")
+        # let the HUD refresh, the join toasts fade and a couple of pings pass
+        time.sleep(6.5)
+        errors = severe_logs(driver)
+        if errors:
+            print("console errors:\n" + "\n".join(errors), file=sys.stderr)
+        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(a.out)
+        print(f"make_screenshot: wrote {a.out} ({a.width}x{a.height}) at {final}")
+    finally:
+        for c in clients:
+            c.close()
+        if driver:
+            driver.quit()
+        hub.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,469 @@
+// The viewer page (web/index.html): shows the room's camera from the hub on a
+// MapLibre map, and lets drivers and presenters move it with gestures.
+//
+// The map never moves on its own authority: every MapLibre handler is off and
+// the only camera change is map.jumpTo() with a camera sampled from the
+// interpolation buffer of hub frames (followers and drivers alike), so nothing
+// the hub sends is ever echoed back. Local input becomes `gesture` messages
+// (drivers, presenters) or a "take control?" prompt (followers).
+//
+// Tests read window.camhub (see the end of this file).
+
+import { buildStyle } from './style.js';
+import { build, toMapLibreCamera } from './messages.js';
+import { SnapshotBuffer } from './interpolation.js';
+import { Connection } from './connection.js';
+import { RateMeter, Smoother } from './clock.js';
+import { RoomState } from './room.js';
+import { Hud } from './hud.js';
+import { InputCapture } from './input.js';
+import { parseParams, formatParams, hubUrl, cleanRoomName, cleanName } from './params.js';
+import { PLACES, IdMaker, flyTo, resetNorth, demoTour } from './tour.js';
+
+const $ = (sel) => document.querySelector(sel);
+const now = () => performance.timeOrigin + performance.now();
+
+const params = parseParams(location.search);
+const room = new RoomState();
+const buffer = new SnapshotBuffer();
+const fps = new RateMeter();
+const frameLatency = new Smoother(0.1);
+const ids = new IdMaker();
+const container = $('#map');
+const hud = new Hud($('#hud'));
+
+const state = {
+  rendered: null, // last camera given to map.jumpTo (wire form)
+  renderedMoving: false,
+  renderedSeq: null,
+  renderCount: 0,
+  renderLog: [], // the last 300 rendered cameras with their local times (for tests)
+  hubCamera: null, // newest camera received (welcome or frame)
+  lastFrame: null,
+  framesReceived: 0,
+  gesturesSent: 0,
+  errors: [],
+  animations: [],
+  protocolErrors: [],
+  viewport: { width: Math.max(1, container.clientWidth), height: Math.max(1, container.clientHeight) },
+  mapLoaded: false,
+};
+
+// ---------------------------------------------------------------------------
+// Toasts and fatal messages
+// ---------------------------------------------------------------------------
+
+function toast(text, kind = 'info', ms = 3500) {
+  const box = $('#toasts');
+  const el = document.createElement('div');
+  el.className = `toast ${kind}`;
+  el.textContent = text;
+  box.append(el);
+  while (box.children.length > 4) box.firstElementChild.remove();
+  setTimeout(() => el.classList.add('fade'), ms);
+  setTimeout(() => el.remove(), ms + 450);
+}
+
+function showFatal(html) {
+  $('#fatal-text').innerHTML = html;
+  $('#fatal').hidden = false;
+}
+
+// ---------------------------------------------------------------------------
+// The map
+// ---------------------------------------------------------------------------
+
+const HANDLERS = ['dragPan', 'scrollZoom', 'boxZoom', 'dragRotate', 'keyboard', 'doubleClickZoom', 'touchZoomRotate', 'touchPitch'];
+
+function createMap() {
+  if (typeof maplibregl === 'undefined') {
+    showFatal('MapLibre GL JS is missing from <code>web/vendor/maplibre/</code>. '
+      + 'Run <code>scripts/install_web_vendor.sh</code> (or <code>make run</code>) and reload this page.');
+    return null;
+  }
+  const base = new URL('./', document.baseURI).href;
+  let m;
+  try {
+    m = new maplibregl.Map({
+      container,
+      style: buildStyle({ dataUrl: base + 'data/', glyphsUrl: base + 'fonts/{fontstack}/{range}.pbf' }),
+      center: [10, 30],
+      zoom: 1.5,
+      maxPitch: 85,
+      maxZoom: 24,
+      interactive: false,
+      ...Object.fromEntries(HANDLERS.map((h) => [h, false])),
+      attributionControl: { compact: true },
+      renderWorldCopies: true,
+      fadeDuration: 0,
+    });
+  } catch (e) {
+    showFatal(`The map could not start (${e.message}). This page needs WebGL.`);
+    return null;
+  }
+  // Belt and braces: the map must never move by itself.
+  for (const h of HANDLERS) m[h]?.disable();
+  m.on('load', () => {
+    state.mapLoaded = true;
+  });
+  m.on('error', (e) => console.warn('map:', e.error?.message ?? e));
+  return m;
+}
+
+const map = createMap();
+
+function sameCamera(a, b) {
+  if (!a || !b) return false;
+  if (a.lat !== b.lat || a.lon !== b.lon || a.zoom !== b.zoom || a.bearing !== b.bearing || a.tilt !== b.tilt) return false;
+  const aa = a.anchor;
+  const ba = b.anchor;
+  if (!aa || !ba) return !aa && !ba;
+  return aa.x === ba.x && aa.y === ba.y;
+}
+
+function render(camera) {
+  state.rendered = camera;
+  state.renderCount++;
+  state.renderLog.push({ t: now(), camera });
+  if (state.renderLog.length > 300) state.renderLog.shift();
+  if (map) map.jumpTo(toMapLibreCamera(camera, state.viewport));
+  $('#needle').style.transform = `rotate(${-camera.bearing}deg)`;
+}
+
+// ---------------------------------------------------------------------------
+// The hub
+// ---------------------------------------------------------------------------
+
+function hello() {
+  return build.hello({
+    room: params.room, role: params.role, name: params.name, token: params.token, rate: params.rate, viewport: state.viewport,
+  });
+}
+
+const conn = new Connection({
+  url: hubUrl(location),
+  hello,
+  now,
+  onMessage,
+  onState: (s, detail) => {
+    if (s === 'closed' && detail) console.info(`hub: ${detail}`);
+    updateControls();
+  },
+  onProtocolError: (e) => {
+    state.protocolErrors.push(e.message);
+    console.error(`hub sent an invalid message: ${e.message}`);
+  },
+});
+
+function onMessage(m, receivedAt) {
+  switch (m.type) {
+    case 'welcome': {
+      const requested = params.role;
+      room.apply(m);
+      buffer.reset();
+      fps.reset();
+      frameLatency.reset();
+      buffer.push({ seq: m.seq, time: m.time, camera: m.camera, moving: false, by: null }, receivedAt);
+      conn.latency.frame(m.time, receivedAt);
+      state.hubCamera = m.camera;
+      state.lastFrame = null;
+      if (m.role !== requested) toast(`Joined as ${m.role} (asked for ${requested})`, 'warn');
+      else toast(`Joined room ${m.room} as ${m.role}`, 'ok', 2000);
+      updateControls();
+      break;
+    }
+    case 'frame': {
+      room.apply(m);
+      buffer.push(m, receivedAt);
+      state.framesReceived++;
+      state.hubCamera = m.camera;
+      state.lastFrame = m;
+      fps.add(receivedAt);
+      conn.latency.frame(m.time, receivedAt);
+      const lat = conn.latency.frameLatency(m.time, receivedAt);
+      if (lat !== null) frameLatency.add(lat);
+      break;
+    }
+    case 'animation':
+      onAnimation(m);
+      break;
+    case 'event':
+      onEvent(m);
+      break;
+    case 'error':
+      state.errors.push(m);
+      toast(`${m.code}: ${m.message}`, 'error', 5000);
+      break;
+    default:
+      break; // pong (handled by the connection), result (no queries yet)
+  }
+}
+
+function onAnimation(m) {
+  state.animations.push(m);
+  if (state.animations.length > 50) state.animations.shift();
+  if (!ids.owns(m.id)) return;
+  const label = ids.label(m.id);
+  if (m.status === 'finished') toast(`${label}: done`, 'ok', 2500);
+  else if (m.status === 'cancelled' || m.status === 'superseded') {
+    const who = m.by && m.by !== room.me ? ` by ${room.nameOf(m.by)}` : '';
+    toast(`${label}: ${m.status}${who}${m.reason ? ` (${m.reason})` : ''}`, 'warn');
+  }
+  if (m.clamped && m.clamped.length && m.status === 'started') toast(`${label}: limited (${m.clamped.join(', ')})`, 'warn');
+}
+
+function onEvent(m) {
+  const wasRole = room.role;
+  const note = room.apply(m);
+  if (note && (m.event === 'joined' || m.event === 'left' || m.event === 'presenterChanged')) toast(note, 'info', 2500);
+  if (room.role !== wasRole) {
+    if (wasRole === 'presenter' && room.role === 'driver') toast('Another presenter took over: you are a driver now', 'warn', 5000);
+    params.role = room.role;
+    history.replaceState(null, '', formatParams(params, location.search) || location.pathname);
+    updateControls();
+  }
+  if ((m.event === 'tap' || m.event === 'longPress') && map && Number.isFinite(m.lat) && Number.isFinite(m.lon)) {
+    showTap(m);
+  }
+}
+
+function showTap(m) {
+  const el = document.createElement('div');
+  el.className = 'tap-marker';
+  const label = document.createElement('span');
+  label.textContent = `${room.nameOf(m.by)}${m.event === 'longPress' ? ' (long press)' : ''}`;
+  el.append(label);
+  const marker = new maplibregl.Marker({ element: el }).setLngLat([m.lon, m.lat]).addTo(map);
+  setTimeout(() => marker.remove(), 2600);
+}
+
+function send(message) {
+  if (!conn.send(message)) {
+    toast('Not connected to the hub', 'error', 2000);
+    return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Input
+// ---------------------------------------------------------------------------
+
+const input = new InputCapture(container, {
+  canDrive: () => conn.joined && room.canDrive,
+  onGesture: (g) => {
+    if (conn.send(build.gesture(g))) state.gesturesSent++;
+  },
+  onAttempt: () => {
+    if (conn.joined) $('#takeover').hidden = false;
+  },
+});
+input.setViewport(state.viewport.width, state.viewport.height);
+input.attach();
+
+// ---------------------------------------------------------------------------
+// Controls: session form, drive buttons, take-over prompt, panel collapse
+// ---------------------------------------------------------------------------
+
+const form = $('#session');
+
+function fillForm() {
+  form.room.value = params.room;
+  form.role.value = params.role;
+  form.name.value = params.name ?? '';
+}
+
+function rejoin(next) {
+  input.cancel();
+  Object.assign(params, next);
+  history.replaceState(null, '', formatParams(params, location.search) || location.pathname);
+  fillForm();
+  room.reset();
+  $('#takeover').hidden = true;
+  conn.restart();
+  updateControls();
+}
+
+form.addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  rejoin({ room: cleanRoomName(form.room.value), role: form.role.value, name: cleanName(form.name.value) });
+});
+
+for (const place of PLACES) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = place.label;
+  b.dataset.place = place.key;
+  b.addEventListener('click', () => send(flyTo(place, ids)));
+  $('#places').append(b);
+}
+$('#north').addEventListener('click', () => send(resetNorth(ids)));
+$('#tour').addEventListener('click', () => {
+  for (const m of demoTour(ids)) if (!send(m)) break;
+  toast('Demo tour started: drag the map to take over', 'info', 3000);
+});
+$('#stop').addEventListener('click', () => send(build.cancel()));
+$('#takeover-yes').addEventListener('click', () => rejoin({ role: 'driver' }));
+$('#takeover-no').addEventListener('click', () => {
+  $('#takeover').hidden = true;
+});
+for (const b of document.querySelectorAll('[data-collapse]')) {
+  b.addEventListener('click', () => {
+    const panel = document.getElementById(b.dataset.collapse);
+    const collapsed = panel.classList.toggle('collapsed');
+    b.textContent = collapsed ? '+' : '–';
+  });
+}
+
+function updateControls() {
+  const role = room.role ?? params.role;
+  const driving = conn.joined && room.canDrive;
+  document.body.classList.toggle('following', role === 'follower');
+  for (const b of document.querySelectorAll('#drive button')) b.disabled = !driving;
+  if (driving) $('#takeover').hidden = true;
+  document.title = `CameraHub · ${room.room ?? params.room} · ${role}`;
+}
+
+fillForm();
+for (const w of params.warnings) toast(w, 'warn');
+
+// ---------------------------------------------------------------------------
+// Viewport
+// ---------------------------------------------------------------------------
+
+let viewportTimer = null;
+function onResize() {
+  const width = Math.max(1, container.clientWidth);
+  const height = Math.max(1, container.clientHeight);
+  if (width === state.viewport.width && height === state.viewport.height) return;
+  state.viewport = { width, height };
+  input.setViewport(width, height);
+  if (map) {
+    map.resize();
+    if (state.rendered) map.jumpTo(toMapLibreCamera(state.rendered, state.viewport)); // the anchor's padding depends on the size
+  }
+  clearTimeout(viewportTimer);
+  viewportTimer = setTimeout(() => conn.send(build.viewport(state.viewport.width, state.viewport.height)), 150);
+}
+new ResizeObserver(onResize).observe(container);
+
+// ---------------------------------------------------------------------------
+// The render loop: interpolated hub frames, ~two frame intervals behind
+// ---------------------------------------------------------------------------
+
+let lastHud = 0;
+function step() {
+  const t = now();
+  const s = buffer.sample(t);
+  if (s) {
+    if (!sameCamera(s.camera, state.rendered)) render(s.camera);
+    state.renderedMoving = s.moving;
+    state.renderedSeq = s.seq;
+  }
+  input.tick(t);
+  if (t - lastHud >= 100) {
+    lastHud = t;
+    hud.render({
+      state: conn.state,
+      detail: conn.detail,
+      retryInMs: conn.nextRetryAt !== null ? conn.nextRetryAt - t : null,
+      room,
+      params,
+      camera: state.rendered,
+      moving: state.renderedMoving,
+      fps: fps.rate(t),
+      rtt: conn.latency.lastRtt,
+      offset: conn.latency.offset,
+      frameLatency: frameLatency.value,
+    });
+  }
+}
+
+function loop() {
+  step();
+  requestAnimationFrame(loop);
+}
+requestAnimationFrame(loop);
+// Hidden pages get no animation frames: keep landing on the hub's camera anyway.
+setInterval(() => {
+  if (document.hidden) step();
+}, 250);
+
+conn.start();
+updateControls();
+
+// ---------------------------------------------------------------------------
+// For tests and the console
+// ---------------------------------------------------------------------------
+
+window.camhub = {
+  map,
+  params,
+  room,
+  buffer,
+  connection: conn,
+  get state() {
+    return conn.state;
+  },
+  get client() {
+    return room.me;
+  },
+  get role() {
+    return room.role;
+  },
+  /** The camera last given to map.jumpTo (exactly the hub's once it rests). */
+  get rendered() {
+    return state.rendered;
+  },
+  /** True when the rendered camera is a resting frame's and nothing newer is pending. */
+  get settled() {
+    if (!state.rendered || state.renderedMoving) return false;
+    const f = state.lastFrame;
+    return f === null || (!f.moving && state.renderedSeq === f.seq);
+  },
+  get hubCamera() {
+    return state.hubCamera;
+  },
+  /** Rendered cameras since local time `since` (ms, the page clock: performance.timeOrigin + performance.now()). */
+  renders(since = 0) {
+    return state.renderLog.filter((r) => r.t >= since);
+  },
+  now,
+  get viewport() {
+    return state.viewport;
+  },
+  get stats() {
+    const { rendered, hubCamera, lastFrame, renderLog, ...rest } = state;
+    return { ...rest, seq: lastFrame ? lastFrame.seq : null, sent: conn.sent, received: conn.received, gesturesCaptured: input.sentCount };
+  },
+  /** MapLibre's own view of the camera. */
+  mapCamera() {
+    if (!map) return null;
+    const c = map.getCenter();
+    return { lat: c.lat, lon: c.lng, zoom: map.getZoom(), bearing: map.getBearing(), tilt: map.getPitch() };
+  },
+  /** Names of MapLibre handlers that are enabled (should be none). */
+  handlersEnabled() {
+    return map ? HANDLERS.filter((h) => map[h] && map[h].isEnabled()) : [];
+  },
+  /**
+   * Sets `camera` on the page's map, returns map.project() of each {lat, lon}
+   * (the longitude copy nearest the map's centre unless nearestCopy is false)
+   * and MapLibre's resulting camera, then puts the rendered camera back.
+   */
+  projectWithMapLibre(camera, points, { nearestCopy = true } = {}) {
+    if (!map) return null;
+    map.jumpTo(toMapLibreCamera(camera, state.viewport));
+    const centerLon = map.getCenter().lng;
+    const projected = points.map((p) => {
+      // like projection.js: the copy of the longitude nearest the camera's
+      const lon = nearestCopy ? centerLon + ((((p.lon - centerLon + 180) % 360) + 360) % 360) - 180 : p.lon;
+      const v = map.project([lon, p.lat]);
+      return { x: v.x, y: v.y };
+    });
+    const result = { points: projected, camera: this.mapCamera(), viewport: { ...state.viewport } };
+    if (state.rendered) map.jumpTo(toMapLibreCamera(state.rendered, state.viewport));
+    return result;
+  },
+  send: (message) => conn.send(message),
+};

@@ -1,0 +1,126 @@
+// The heads-up display: connection, role, presenter, who moved the camera
+// last, the camera, frames/s, latency and the people in the room. The
+// formatting functions are pure (tested under node); Hud writes them into the
+// page's elements (found by data-hud attributes).
+
+const dash = '—';
+
+export function formatLat(lat) {
+  if (!Number.isFinite(lat)) return dash;
+  return `${Math.abs(lat).toFixed(5)}° ${lat >= 0 ? 'N' : 'S'}`;
+}
+
+export function formatLon(lon) {
+  if (!Number.isFinite(lon)) return dash;
+  return `${Math.abs(lon).toFixed(5)}° ${lon >= 0 ? 'E' : 'W'}`;
+}
+
+export function formatCamera(c) {
+  if (!c) return { lat: dash, lon: dash, zoom: dash, bearing: dash, tilt: dash, anchor: dash };
+  return {
+    lat: formatLat(c.lat),
+    lon: formatLon(c.lon),
+    zoom: c.zoom.toFixed(2),
+    bearing: `${c.bearing.toFixed(1)}°`,
+    tilt: `${c.tilt.toFixed(1)}°`,
+    anchor: c.anchor ? `${c.anchor.x.toFixed(2)}, ${c.anchor.y.toFixed(2)}` : 'centre',
+  };
+}
+
+/** "12 ms", "1.2 s", or a dash for null. Signed values keep their sign. */
+export function formatMs(ms, { signed = false } = {}) {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return dash;
+  if (Math.abs(ms) < 0.05) ms = 0; // no "-0.0"
+  const sign = signed && ms > 0 ? '+' : '';
+  if (Math.abs(ms) >= 10000) return `${sign}${(ms / 1000).toFixed(0)} s`;
+  if (Math.abs(ms) >= 1000) return `${sign}${(ms / 1000).toFixed(1)} s`;
+  if (Math.abs(ms) >= 10) return `${sign}${ms.toFixed(0)} ms`;
+  return `${sign}${ms.toFixed(1)} ms`;
+}
+
+export function formatRate(perSecond) {
+  if (!Number.isFinite(perSecond)) return dash;
+  return `${perSecond.toFixed(0)}/s`;
+}
+
+const STATE_LABELS = {
+  idle: 'not connected',
+  connecting: 'connecting…',
+  joining: 'joining…',
+  joined: 'connected',
+  closed: 'disconnected',
+  stopped: 'stopped',
+};
+
+/** The connection line: "connected", "disconnected (…) · retry in 2 s", … */
+export function connectionLabel(state, detail, retryInMs) {
+  let s = STATE_LABELS[state] ?? state;
+  if (detail) s += ` (${detail})`;
+  if (state === 'closed' && Number.isFinite(retryInMs)) s += ` · retry in ${Math.max(0, Math.ceil(retryInMs / 1000))} s`;
+  return s;
+}
+
+export const ROLE_LABELS = { presenter: 'Presenter', driver: 'Driver', follower: 'Follower' };
+
+export class Hud {
+  /** @param {ParentNode} root element containing [data-hud=…] fields */
+  constructor(root) {
+    this.root = root;
+    this.fields = {};
+    for (const el of root.querySelectorAll('[data-hud]')) this.fields[el.dataset.hud] = el;
+    this.lastText = {};
+  }
+
+  set(key, text) {
+    const el = this.fields[key];
+    if (!el || this.lastText[key] === text) return;
+    this.lastText[key] = text;
+    el.textContent = text;
+  }
+
+  /**
+   * @param {object} s {state, detail, retryInMs, room: RoomState, camera, moving,
+   *   fps, rtt, offset, frameLatency, params}
+   */
+  render(s) {
+    const room = s.room;
+    this.set('connection', connectionLabel(s.state, s.detail, s.retryInMs));
+    const dot = this.fields.dot;
+    if (dot) dot.dataset.state = s.state;
+    const role = room.role ?? s.params.role;
+    this.set('role', ROLE_LABELS[role] ?? role);
+    if (this.fields.role) this.fields.role.dataset.role = role;
+    this.set('room', room.room ?? s.params.room);
+    this.set('me', room.me ? room.nameOf(room.me) : dash);
+    this.set('presenter', room.presenter ? room.nameOf(room.presenter) : 'nobody');
+    this.set('by', room.lastBy ? room.nameOf(room.lastBy) : dash);
+    const c = formatCamera(s.camera);
+    for (const k of ['lat', 'lon', 'zoom', 'bearing', 'tilt', 'anchor']) this.set(k, c[k]);
+    this.set('moving', s.camera ? (s.moving ? 'moving' : 'at rest') : dash);
+    this.set('fps', formatRate(s.fps));
+    this.set('rtt', formatMs(s.rtt));
+    this.set('offset', formatMs(s.offset, { signed: true }));
+    this.set('latency', formatMs(s.frameLatency));
+    this.renderPeople(room);
+  }
+
+  renderPeople(room) {
+    const list = this.fields.people;
+    if (!list) return;
+    const people = room.roster();
+    const key = JSON.stringify([room.me, room.presenter, people]);
+    if (key === this.peopleKey) return;
+    this.peopleKey = key;
+    this.set('count', String(people.length));
+    list.replaceChildren(...people.map((p) => {
+      const li = list.ownerDocument.createElement('li');
+      li.dataset.role = p.role;
+      li.textContent = room.nameOf(p.client);
+      const badge = list.ownerDocument.createElement('span');
+      badge.className = 'badge';
+      badge.textContent = p.role;
+      li.append(' ', badge);
+      return li;
+    }));
+  }
+}

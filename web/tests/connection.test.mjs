@@ -1,0 +1,163 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Connection, SUBPROTOCOL } from '../js/connection.js';
+import { build } from '../js/messages.js';
+
+class FakeSocket {
+  static all = [];
+  constructor(url, protocol) {
+    this.url = url;
+    this.protocol = protocol;
+    this.readyState = 0;
+    this.sent = [];
+    FakeSocket.all.push(this);
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  receive(obj) {
+    this.onmessage?.({ data: typeof obj === 'string' ? obj : JSON.stringify(obj) });
+  }
+  send(text) {
+    this.sent.push(JSON.parse(text));
+  }
+  close(code = 1000, reason = '') {
+    this.readyState = 3;
+    this.onclose?.({ code, reason });
+  }
+}
+
+function fakeTimers() {
+  let id = 0;
+  const timers = new Map();
+  return {
+    timers,
+    setTimeout: (fn, ms) => (timers.set(++id, { fn, ms, repeat: false }), id),
+    clearTimeout: (i) => timers.delete(i),
+    setInterval: (fn, ms) => (timers.set(++id, { fn, ms, repeat: true }), id),
+    clearInterval: (i) => timers.delete(i),
+    fire(pred) {
+      for (const [i, t] of [...timers]) {
+        if (!pred(t)) continue;
+        if (!t.repeat) timers.delete(i);
+        t.fn();
+      }
+    },
+  };
+}
+
+const camera = { lat: 1, lon: 2, zoom: 3, bearing: 0, tilt: 0 };
+const welcome = { type: 'welcome', client: 'c1', room: 'demo', role: 'driver', rate: 30, tick: 30, time: 1000, seq: 0, camera, limits: {}, presenter: null, roster: [], gestures: [] };
+
+function setup() {
+  FakeSocket.all = [];
+  const timers = fakeTimers();
+  let clock = 5000;
+  const got = [];
+  const states = [];
+  const bad = [];
+  const conn = new Connection({
+    url: 'ws://127.0.0.1:1/hub',
+    hello: () => build.hello({ room: 'demo', role: 'driver', viewport: { width: 800, height: 600 } }),
+    onMessage: (m, at) => got.push([m, at]),
+    onState: (s) => states.push(s),
+    onProtocolError: (e) => bad.push(e.message),
+    WebSocket: FakeSocket,
+    now: () => clock,
+    timers,
+  });
+  return { conn, timers, got, states, bad, advance: (ms) => (clock += ms), socket: () => FakeSocket.all.at(-1) };
+}
+
+test('sends hello first with the camhub.v1 subprotocol, then pings once joined', () => {
+  const { conn, got, states, socket, advance, timers } = setup();
+  conn.start();
+  const ws = socket();
+  assert.equal(ws.url, 'ws://127.0.0.1:1/hub');
+  assert.equal(ws.protocol, SUBPROTOCOL);
+  assert.equal(conn.send(build.set({ zoom: 1 })), false, 'nothing but hello before the socket is open');
+  ws.open();
+  assert.deepEqual(ws.sent, [{ type: 'hello', room: 'demo', role: 'driver', viewport: { width: 800, height: 600 } }]);
+  assert.equal(conn.state, 'joining');
+  assert.equal(conn.send(build.set({ zoom: 1 })), false, 'commands wait for welcome');
+  ws.receive(welcome);
+  assert.equal(conn.state, 'joined');
+  assert.deepEqual(states, ['connecting', 'joining', 'joined']);
+  assert.equal(got[0][0].type, 'welcome');
+  assert.deepEqual(ws.sent[1], { type: 'ping', t: 5000 });
+  advance(30);
+  ws.receive({ type: 'pong', t: 5000, time: 2000 });
+  assert.equal(conn.latency.lastRtt, 30);
+  assert.equal(conn.latency.offset, 5015 - 2000);
+  assert.ok([...timers.timers.values()].some((t) => t.repeat && t.ms === 3000), 'ping interval');
+  assert.equal(conn.send(build.set({ zoom: 1 })), true);
+  assert.deepEqual(ws.sent.at(-1), { type: 'set', camera: { zoom: 1 } });
+});
+
+test('invalid hub messages are reported, not delivered', () => {
+  const { conn, got, bad, socket } = setup();
+  conn.start();
+  socket().open();
+  socket().receive('{"type":"frame","seq":-1}');
+  socket().receive('not json');
+  assert.equal(got.length, 0);
+  assert.equal(bad.length, 2);
+});
+
+test('reconnects with growing backoff and says hello again', () => {
+  const { conn, socket, timers, states } = setup();
+  conn.start();
+  const first = socket();
+  first.open();
+  first.receive(welcome);
+  first.close(1006);
+  assert.equal(conn.state, 'closed');
+  assert.match(conn.detail, /1006/);
+  const retry = [...timers.timers.values()].filter((t) => !t.repeat);
+  assert.deepEqual(retry.map((t) => t.ms), [500]);
+  assert.ok(![...timers.timers.values()].some((t) => t.repeat), 'pings stop while closed');
+  timers.fire((t) => !t.repeat);
+  const second = socket();
+  assert.notEqual(second, first);
+  second.close(1006); // fails before opening
+  assert.deepEqual([...timers.timers.values()].map((t) => t.ms), [1000]);
+  timers.fire((t) => !t.repeat);
+  socket().open();
+  assert.equal(socket().sent[0].type, 'hello');
+  socket().receive(welcome);
+  socket().close(1001);
+  assert.deepEqual([...timers.timers.values()].map((t) => t.ms), [500], 'a welcome resets the backoff');
+  assert.ok(states.includes('closed'));
+});
+
+test('a refused hello (close 1008) is not retried until restart', () => {
+  const { conn, socket, timers } = setup();
+  conn.start();
+  socket().open();
+  socket().receive({ type: 'error', code: 'forbidden', message: 'presenter needs a token', ref: 'hello' });
+  socket().close(1008, 'forbidden');
+  assert.equal(conn.state, 'closed');
+  assert.match(conn.detail, /refused/);
+  assert.equal(timers.timers.size, 0);
+  conn.restart();
+  assert.equal(conn.state, 'connecting');
+});
+
+test('restart closes the old socket quietly and stop stays stopped', () => {
+  const { conn, socket, timers } = setup();
+  conn.start();
+  const first = socket();
+  first.open();
+  first.receive(welcome);
+  conn.restart();
+  assert.equal(first.readyState, 3);
+  const second = socket();
+  assert.notEqual(second, first);
+  assert.equal(timers.timers.size, 0, 'no retry scheduled for a deliberate close');
+  second.open();
+  assert.equal(second.sent[0].type, 'hello');
+  conn.stop();
+  assert.equal(conn.state, 'stopped');
+  assert.equal(timers.timers.size, 0);
+});
