@@ -118,6 +118,12 @@ extension AnimatorManager {
         return count
     }
 
+    /// `client`'s rank changed (a presenter demoted to driver when another
+    /// takes over): its live motions compete at the new rank from now on.
+    public mutating func setRank(_ rank: Rank, of client: String) {
+        for i in motions.indices where motions[i].owner.client == client { motions[i].owner.rank = rank }
+    }
+
     /// Ends everything `client` owns (animations `cancelled` with reason
     /// `ownerLeft`, its tracking, its gestures).
     public mutating func ownerLeft(_ client: String, at now: Double) {

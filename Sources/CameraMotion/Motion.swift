@@ -44,7 +44,8 @@ struct Motion: Sendable {
     let serial: Int
     /// The owner's id, or `#<serial>`.
     let id: String
-    let owner: Owner
+    /// Who owns it, at the owner's current rank (see `AnimatorManager.setRank`).
+    var owner: Owner
     let kind: Kind
     /// Every property it asked for.
     let claims: CameraProperties

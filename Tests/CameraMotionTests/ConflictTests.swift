@@ -95,3 +95,16 @@ struct ConflictTests {
         #expect(late.count == 1 && late.first?.status == .cancelled && late.first?.reason == "conflict")
     }
 }
+
+@Suite("Animator manager: rank changes")
+struct RankChangeTests {
+    @Test("a demoted presenter's running animation competes at its new rank")
+    func demotedPresenterLosesRank() {
+        var m = AnimatorManager(camera: Camera(zoom: 4))
+        _ = m.ease(EaseRequest(update: CameraUpdate(zoom: 8), duration: 5), id: "p", owner: presenter, at: 0)
+        #expect(m.set(CameraUpdate(zoom: 3), owner: driver, at: 1).failureValue?.code == .conflict)
+        m.setRank(.driver, of: presenter.client)
+        #expect(m.set(CameraUpdate(zoom: 3), owner: driver, at: 2).isSuccess)
+        #expect(m.takeReports().contains { $0.id == "p" && $0.status == .superseded && $0.by == "d1" })
+    }
+}

@@ -153,6 +153,19 @@ struct HubRoleTests {
         #expect(bench.errors(old.key).count == 1)
     }
 
+    @Test func demotedPresentersRunningAnimationNoLongerOutranksDrivers() {
+        let bench = HubBench()
+        let old = bench.join(role: "presenter")
+        let d = bench.join(role: "driver")
+        bench.send(#"{"type":"ease","id":"slow","camera":{"zoom":9},"duration":30}"#, from: old.key)
+        bench.send(#"{"type":"set","camera":{"zoom":2}}"#, from: d.key)
+        #expect(bench.lastError(d.key)?["code"]?.string == "conflict")
+        _ = bench.join(role: "presenter")
+        bench.send(#"{"type":"set","camera":{"zoom":2}}"#, from: d.key)
+        #expect(bench.errors(d.key).count == 1, "the second set is not refused")
+        #expect(bench.room()?.camera.zoom == 2)
+    }
+
     @Test func presenterLeavingLeavesTheRoomWithoutOne() {
         let bench = HubBench()
         let p = bench.join(role: "presenter")

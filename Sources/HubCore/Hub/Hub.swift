@@ -92,6 +92,7 @@ public struct Hub {
         connectionOfClient[client] = connection
         if let demoted = outcome.presenterChange?.demoted, let other = connectionOfClient[demoted] {
             sessions[other]?.role = .driver
+            rooms[hello.room]!.manager.setRank(Role.driver.rank, of: demoted)
         }
         let room = rooms[hello.room]!
         let welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: session.throttle.rate, tick: configuration.tick,
