@@ -184,19 +184,9 @@ public struct GestureToggle: Hashable, Sendable {
 
 /// `track`: set the tracking mode and/or feed a location.
 public struct TrackMessage: Hashable, Sendable {
-    public enum Mode: String, Hashable, Sendable, CaseIterable {
-        case none, followNorthUp, followDirection
-    }
-
-    public struct Location: Hashable, Sendable {
-        public var latitude: Double
-        public var longitude: Double
-        /// Degrees clockwise from north, normalized to [0, 360).
-        public var heading: Double?
-        public init(latitude: Double, longitude: Double, heading: Double? = nil) {
-            self.latitude = latitude; self.longitude = longitude; self.heading = heading
-        }
-    }
+    /// The core's tracking modes and location fixes.
+    public typealias Mode = TrackingMode
+    public typealias Location = TrackedLocation
 
     /// nil: keep the current mode (a location update only).
     public var mode: Mode?

@@ -85,9 +85,8 @@ extension Hub {
             let limits = try Self.check(rooms[roomName]!.manager.setLimits(change, by: owner.client, at: now), ref: ref)
             broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
         case .track(let track):
-            let mode = track.mode.map { TrackingMode(rawValue: $0.rawValue)! } ?? rooms[roomName]!.manager.trackingMode
-            let location = track.location.map { TrackedLocation(latitude: $0.latitude, longitude: $0.longitude, heading: $0.heading) }
-            _ = try Self.check(rooms[roomName]!.manager.track(mode, location: location, owner: owner, at: now), ref: ref)
+            let mode = track.mode ?? rooms[roomName]!.manager.trackingMode
+            _ = try Self.check(rooms[roomName]!.manager.track(mode, location: track.location, owner: owner, at: now), ref: ref)
         case .query(let query):
             let room = rooms[roomName]!
             let answer = try query.answer(camera: room.manager.camera, viewport: session.viewport, limits: room.manager.limits)

@@ -150,7 +150,7 @@ public struct Hub {
             case .significantChange(let camera, _):
                 broadcast(.significantChange(camera: camera, by: lastMovedBy), in: name, at: time, sink: sink)
             case .trackingModeChanged(let mode, let by, _):
-                broadcast(.trackingModeChanged(mode: TrackMessage.Mode(rawValue: mode.rawValue)!, by: by), in: name, at: time, sink: sink)
+                broadcast(.trackingModeChanged(mode: mode, by: by), in: name, at: time, sink: sink)
             }
         }
     }
