@@ -18,17 +18,28 @@ public struct Welcome: Hashable, Sendable {
     public var roster: [RosterEntry]
     /// Gesture kinds disabled for this client.
     public var gestures: Set<GestureMessage.Kind>
+    /// Everyone in the room, and how many of them are followers (`roster`
+    /// lists presenters, drivers and the first followers only; see `Audience`).
+    public var audience = Audience(clients: 0, followers: 0)
 
     public init(client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
                 camera: Camera, limits: CameraLimits, presenter: String?, roster: [RosterEntry],
-                gestures: Set<GestureMessage.Kind> = []) {
+                gestures: Set<GestureMessage.Kind> = [], audience: Audience? = nil) {
         self.client = client; self.room = room; self.role = role; self.rate = rate; self.tick = tick
         self.seq = seq; self.camera = camera; self.limits = limits; self.presenter = presenter
         self.roster = roster; self.gestures = gestures
+        self.audience = audience ?? Audience(clients: roster.count, followers: roster.filter { $0.role == .follower }.count)
     }
 }
 
 /// The life of an animation, reported to clients as `animation`.
+/// How many clients a room has (large audiences are counted, not listed).
+public struct Audience: Hashable, Sendable {
+    public var clients: Int
+    public var followers: Int
+    public init(clients: Int, followers: Int) { self.clients = clients; self.followers = followers }
+}
+
 public struct AnimationMessage: Hashable, Sendable {
     public enum Status: String, Hashable, Sendable, CaseIterable {
         case started, finished, cancelled, superseded
@@ -72,6 +83,8 @@ public enum HubEvent: Hashable, Sendable {
     /// A client tapped the map at this geo point.
     case tap(by: String, at: GeoCoordinate)
     case longPress(by: String, at: GeoCoordinate)
+    /// The room's head count changed (coalesced: at most one a second).
+    case audience(Audience)
     /// A gesture whose default action the client disabled: reported, nothing moved.
     case gesture(by: String, kind: GestureKind, phase: GesturePhase?, at: GeoCoordinate?)
     /// To the sender only: its `set` was adjusted by the limits.
@@ -88,6 +101,7 @@ public enum HubEvent: Hashable, Sendable {
         case .left: "left"
         case .tap: "tap"
         case .longPress: "longPress"
+        case .audience: "audience"
         case .gesture: "gesture"
         case .clamped: "clamped"
         }
@@ -128,6 +142,8 @@ public enum HubMessage {
         w.raw(",\"camera\":"); w.camera(m.camera)
         w.raw(",\"limits\":"); w.limits(m.limits)
         w.raw(",\"presenter\":"); w.string(m.presenter)
+        w.raw(",\"clients\":"); w.integer(UInt64(m.audience.clients))
+        w.raw(",\"followers\":"); w.integer(UInt64(m.audience.followers))
         w.raw(",\"roster\":[")
         for (i, e) in m.roster.enumerated() {
             if i > 0 { w.raw(",") }
@@ -197,6 +213,9 @@ public enum HubMessage {
             w.raw(",\"by\":"); w.string(by)
             w.raw(",\"lat\":"); w.number(geo.latitude)
             w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
+        case .audience(let audience):
+            w.raw(",\"clients\":"); w.integer(UInt64(audience.clients))
+            w.raw(",\"followers\":"); w.integer(UInt64(audience.followers))
         case .gesture(let by, let kind, let phase, let geo):
             w.raw(",\"by\":"); w.string(by)
             w.raw(",\"kind\":"); w.string(kind.rawValue)

@@ -108,10 +108,10 @@ export class Hud {
     const list = this.fields.people;
     if (!list) return;
     const people = room.roster();
-    const key = JSON.stringify([room.me, room.presenter, people]);
+    const key = JSON.stringify([room.me, room.presenter, room.headCount, people]);
     if (key === this.peopleKey) return;
     this.peopleKey = key;
-    this.set('count', String(people.length));
+    this.set('count', String(room.headCount));
     list.replaceChildren(...people.map((p) => {
       const li = list.ownerDocument.createElement('li');
       li.dataset.role = p.role;

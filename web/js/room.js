@@ -19,6 +19,8 @@ export class RoomState {
     this.tracking = 'none';
     this.rate = null;
     this.tick = null;
+    this.clients = null; // everyone in the room (large audiences are counted, not listed)
+    this.followers = null;
   }
 
   /** Applies a hub message (welcome, frame, event). Returns a short note for people, or null. */
@@ -48,6 +50,8 @@ export class RoomState {
     this.tick = m.tick ?? null;
     this.limits = m.limits ?? null;
     this.disabledGestures = [...(m.gestures ?? [])];
+    this.clients = m.clients ?? null;
+    this.followers = m.followers ?? null;
     for (const e of m.roster ?? []) this.people.set(e.client, { client: e.client, name: e.name ?? null, role: e.role });
     if (!this.people.has(m.client)) this.people.set(m.client, { client: m.client, name: null, role: m.role });
     return null;
@@ -74,6 +78,10 @@ export class RoomState {
         if (!this.presenter) return was ? `${this.nameOf(was)} stopped presenting` : null;
         return `${this.nameOf(this.presenter)} presents now`;
       }
+      case 'audience':
+        this.clients = m.clients ?? this.clients;
+        this.followers = m.followers ?? this.followers;
+        return null;
       case 'limitsChanged':
         if (m.limits) this.limits = m.limits;
         return null;
@@ -104,6 +112,11 @@ export class RoomState {
     const rank = { presenter: 0, driver: 1, follower: 2 };
     return [...this.people.values()].sort((a, b) =>
       (rank[a.role] ?? 3) - (rank[b.role] ?? 3) || String(a.name ?? a.client).localeCompare(String(b.name ?? b.client)));
+  }
+
+  /** How many people are in the room: the hub's count when it sent one, else the listed people. */
+  get headCount() {
+    return Math.max(this.clients ?? 0, this.people.size);
   }
 
   get canDrive() {

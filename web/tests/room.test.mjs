@@ -67,3 +67,19 @@ test('followers cannot drive; limits and tracking events are kept', () => {
   assert.equal(r.tracking, 'followNorthUp');
   assert.equal(r.apply(ev('somethingNew', {})), null);
 });
+
+test('the head count follows the hub count of large audiences', () => {
+  const room = new RoomState();
+  room.apply({ type: 'welcome', client: 'c9', room: 'big', role: 'follower', presenter: null, clients: 120, followers: 118,
+    roster: [{ client: 'c1', name: 'ana', role: 'presenter' }] });
+  assert.equal(room.headCount, 120);
+  room.apply({ type: 'event', event: 'audience', clients: 300, followers: 297 });
+  assert.equal(room.headCount, 300);
+  assert.equal(room.followers, 297);
+});
+
+test('without a hub count, the head count is the listed people', () => {
+  const room = new RoomState();
+  room.apply({ type: 'welcome', client: 'c2', room: 'r', role: 'driver', roster: [{ client: 'c1', name: 'a', role: 'driver' }] });
+  assert.equal(room.headCount, 2);
+});

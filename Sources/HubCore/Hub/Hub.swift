@@ -54,6 +54,11 @@ public struct Hub {
                 guard sessions[connection]?.throttle.take(roomSeq: room.seq, now: tickTime) == true else { continue }
                 sink.sendFrame(rooms[name]!.currentFrame(time: time.epochMilliseconds), to: connection)
             }
+            if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
+                rooms[name]!.audienceChanged = false
+                rooms[name]!.audienceSentAt = time.seconds
+                broadcast(.audience(room.audience), in: name, at: time, sink: sink)
+            }
             if let since = room.emptySince, time.seconds - since >= configuration.roomTTL {
                 rooms[name] = nil
             }
@@ -94,14 +99,22 @@ public struct Hub {
             sessions[other]?.role = .driver
             rooms[hello.room]!.manager.setRank(Role.driver.rank, of: demoted)
         }
+        let isListed = hello.role != .follower || rooms[hello.room]!.listedFollowerCount < configuration.listedFollowers
+        if isListed {
+            rooms[hello.room]!.listed.insert(client)
+            if hello.role == .follower { rooms[hello.room]!.listedFollowerCount += 1 }
+        }
+        if hello.role == .follower { rooms[hello.room]!.followerCount += 1 }
+        rooms[hello.room]!.audienceChanged = true
         let room = rooms[hello.room]!
         let welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: session.throttle.rate, tick: configuration.tick,
                               seq: room.seq, camera: room.manager.camera, limits: room.manager.limits,
-                              presenter: room.roster.presenter, roster: room.roster.entries, gestures: session.disabledGestures)
+                              presenter: room.roster.presenter, roster: room.roster.entries.filter { room.listed.contains($0.client) },
+                              gestures: session.disabledGestures, audience: room.audience)
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         session.throttle.didSend(seq: room.seq, now: time.seconds)
         sessions[connection] = session
-        broadcast(.joined(outcome.entry), in: hello.room, except: connection, at: time, sink: sink)
+        if isListed { broadcast(.joined(outcome.entry), in: hello.room, except: connection, at: time, sink: sink) }
         if let change = outcome.presenterChange {
             broadcast(.presenterChanged(change, by: client), in: hello.room, at: time, sink: sink)
         }
@@ -113,8 +126,12 @@ public struct Hub {
         rooms[name]!.members.removeAll { $0 == session.connection }
         rooms[name]!.clientLeft(client, at: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
+        if session.role == .follower { rooms[name]!.followerCount -= 1 }
+        rooms[name]!.audienceChanged = true
+        let wasListed = rooms[name]!.listed.remove(client) != nil
+        if wasListed && session.role == .follower { rooms[name]!.listedFollowerCount -= 1 }
         if let outcome = rooms[name]!.roster.leave(client: client) {
-            broadcast(.left(outcome.entry), in: name, at: time, sink: sink)
+            if wasListed { broadcast(.left(outcome.entry), in: name, at: time, sink: sink) }
             if let change = outcome.presenterChange {
                 broadcast(.presenterChanged(change, by: client), in: name, at: time, sink: sink)
             }

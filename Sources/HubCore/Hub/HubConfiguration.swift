@@ -13,6 +13,12 @@ public struct HubConfiguration: Sendable {
     /// A new room's camera and limits.
     public var defaultCamera = Camera.world
     public var defaultLimits = CameraLimits()
+    /// Followers announced (`joined`/`left`) and listed in `welcome.roster`
+    /// per room; beyond this, followers are only counted (`audience` events),
+    /// so a join costs O(1) messages instead of one per member.
+    public var listedFollowers = 50
+    /// Seconds between two `audience` events of a room (at most).
+    public var audienceInterval: Double = 1
 
     public init() {}
 }

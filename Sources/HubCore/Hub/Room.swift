@@ -19,6 +19,16 @@ struct Room {
     var frame: EncodedFrame?
     /// When the last member left (the room is removed `roomTTL` later).
     var emptySince: Double?
+    /// Clients announced and listed in rosters: presenters, drivers and the
+    /// first `listedFollowers` followers. The rest are only counted.
+    var listed: Set<String> = []
+    var listedFollowerCount = 0
+    var followerCount = 0
+    /// The head count changed since the last `audience` event, sent at `audienceSentAt`.
+    var audienceChanged = false
+    var audienceSentAt = -Double.infinity
+
+    var audience: Audience { Audience(clients: members.count, followers: followerCount) }
 
     init(name: RoomName, camera: Camera, limits: CameraLimits, now: Double) {
         self.name = name
