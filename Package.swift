@@ -51,7 +51,7 @@ let package = Package(
             "CameraCore", "HubCore", "WebSocketTransport",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
-        .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "HubCore", "HubServer"]),
+        .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer"]),
         .executableTarget(name: "camhub", dependencies: [
             "CameraCore", "HubCore", "HubServer", "CamHubClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

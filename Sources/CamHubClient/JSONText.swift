@@ -44,7 +44,9 @@ public enum JSONText {
 
     /// `12` for integral values (as people write them), else the shortest round-trip form.
     public static func number(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
+        // ±inf only comes from parsing a literal too large for a double (1e999);
+        // written back that way so the hub's decoder reports it as it would.
+        guard d.isFinite else { return d.isNaN ? "null" : (d < 0 ? "-1e999" : "1e999") }
         if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
         return d.description
     }

@@ -65,11 +65,14 @@ public final class PresenterRunner {
         var ended: String?
     }
     private var animations: [String: Tracked] = [:]
-    private var lastStepOfType: [String: Int] = [:]
+    /// The last step sent with each `ref` (its id, else its type): hub errors name it.
+    private var lastStepOfRef: [String: Int] = [:]
     private var viewport = Viewport(width: 1280, height: 720)
     private var camera: WireCamera?
     private var report = PresentReport()
     private var closed = false
+    private var pongMarker: Double?
+    private var pongSeen = false
 
     public init(connection: HubConnection, script: PresenterScript, viewport: Viewport? = nil,
                 shouldStop: @escaping () -> Bool = { false },
@@ -112,7 +115,7 @@ public final class PresenterRunner {
         let begin = monotonicSeconds()
         switch step.action {
         case .command(let text, let message, let id):
-            lastStepOfType[step.type] = step.number
+            lastStepOfRef[message.ref] = step.number
             if case .viewport(let v) = message { viewport = v }
             var planned = step.plannedAnimationSeconds
             if planned == nil, case .fly(let f) = message, let camera {
@@ -139,7 +142,7 @@ public final class PresenterRunner {
                 onEvent(.stepDone(step, note: "timed out after \(JSONText.number(timeout)) s"))
             }
         case .stroke(let stroke):
-            lastStepOfType["gesture"] = step.number
+            lastStepOfRef["gesture"] = step.number
             for message in stroke.messages {
                 pump(until: begin + message.offset) { now in self.onEvent(.progress(step, elapsed: now - begin, total: stroke.duration)) }
                 if closed || report.interrupted { break }
@@ -162,6 +165,13 @@ public final class PresenterRunner {
                 report.problems.append("\(id) (step \(t.step)) had not ended when the script gave up waiting")
             }
         }
+        // A ping as a barrier: the hub answers in order, so once its pong is here
+        // every answer to the script's commands (errors included) is too.
+        let marker = -Double(UInt32.random(in: 1...UInt32.max))
+        pongSeen = false
+        pongMarker = marker
+        connection.send("{\"type\":\"ping\",\"t\":\(JSONText.number(marker))}")
+        pump(until: monotonicSeconds() + 5, stopWhen: { self.pongSeen })
         // The resting frame comes within one frame interval of the end.
         pump(until: monotonicSeconds() + 1, stopWhen: { self.report.lastFrame.map { !$0.moving } ?? false })
     }
@@ -216,11 +226,14 @@ public final class PresenterRunner {
                                                          lost: a.lost, clamped: a.clamped, reason: a.reason, camera: a.camera))
                 }
                 onEvent(.animation(a, step: tracked.step, seconds: seconds))
+            case .pong(let t, _):
+                if let t, t == pongMarker { pongSeen = true }
             case .error(let e):
                 var step: Int?
                 if let ref = e.ref {
-                    if var tracked = animations[ref] {
-                        step = tracked.step
+                    step = lastStepOfRef[ref]
+                    // The command that starts an animation was refused: it will never end.
+                    if var tracked = animations[ref], tracked.step == step {
                         if tracked.ended == nil {
                             tracked.ended = "refused"
                             animations[ref] = tracked
@@ -228,8 +241,6 @@ public final class PresenterRunner {
                                                                  seconds: monotonicSeconds() - tracked.sentAt, lost: [], clamped: [],
                                                                  reason: "\(e.code): \(e.message)", camera: nil))
                         }
-                    } else {
-                        step = lastStepOfType[ref]
                     }
                 }
                 report.errors.append((step, e))

@@ -214,7 +214,8 @@ private struct Builder {
     init(items: [JSONValue]) {
         self.items = items
         for item in items {
-            if case .string(let id)? = item["id"] { named.insert(id) }
+            if case .string(let type)? = item["type"], ["fly", "ease", "animate"].contains(type),
+               case .string(let id)? = item["id"] { named.insert(id) }
         }
     }
 
