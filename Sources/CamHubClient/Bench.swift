@@ -26,7 +26,7 @@ public struct BenchOptions: Sendable {
     public var warmup = 2.0
     /// Seconds after the window for late frames of the window to arrive.
     public var drain = 2.0
-    /// Longest wait for all followers to join (nil: followers / connect-rate + 30 s).
+    /// Longest wait for all followers to join (nil: `BenchRunner.defaultConnectTimeout`).
     public var connectTimeout: Double?
     /// The hub's process id (nil: found by the port when the hub is local).
     public var hubPID: Int32?
@@ -84,6 +84,11 @@ public struct BenchReport: Codable, Sendable {
     public var deliveredPercent: Double
     public var shortFollowers: Int
     public var silentFollowers: Int
+    /// Window frames the presenter's own connection received (it asks for the same
+    /// rate): when it misses frames too, the hub did not produce them (ticks
+    /// skipped), rather than the followers' sockets losing them.
+    public var referenceFrames: Int
+    public var expectedPerFollower: Int
     public var perSecond: [Second]
     public var latencyMs: LatencySummary
 
@@ -98,6 +103,7 @@ public struct BenchReport: Codable, Sendable {
     public var otherMessages: Int
     public var errorSamples: [String]
     public var failureSamples: [String]
+    public var disconnectSamples: [String]
     public var presenterErrors: [String]
     public var passed: Bool
     public var verdict: String
@@ -108,6 +114,7 @@ public struct BenchReport: Codable, Sendable {
         l.append("camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) room \(room), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")")
         l.append("connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")
         l.append("frames: \(receivedFrames)/\(expectedFrames) expected = \(fixed(deliveredPercent, 3)) % delivered; excess \(excessFrames); followers short: \(shortFollowers), silent: \(silentFollowers)")
+        l.append("reference (the presenter's own connection at the same rate): \(referenceFrames)/\(expectedPerFollower) frames of the window")
         l.append("latency hub→follower (\(latencyMs.count) frames): \(latencyMs.text)")
         l.append("  clock: \(clock)")
         if latencyMs.negative > 0 { l.append("  \(latencyMs.negative) samples negative (clocks disagree), counted as 0") }
@@ -129,6 +136,7 @@ public struct BenchReport: Codable, Sendable {
         if otherMessages > 0 { l.append("other messages to followers (events: joined/left…): \(otherMessages)") }
         if errorMessages > 0 { l.append("hub errors to followers: \(errorMessages), e.g. \(errorSamples.first ?? "")") }
         if !failureSamples.isEmpty { l.append("connect failures, e.g.: \(failureSamples.joined(separator: "; "))") }
+        if !disconnectSamples.isEmpty { l.append("disconnects, e.g.: \(disconnectSamples.joined(separator: "; "))") }
         if !presenterErrors.isEmpty { l.append("presenter: \(presenterErrors.prefix(3).joined(separator: "; "))") }
         l.append(verdict)
         return l.joined(separator: "\n")
@@ -217,21 +225,36 @@ public final class BenchRunner {
         }
 
         let connectStart = monotonicSeconds()
-        let connectDeadline = connectStart + (o.connectTimeout ?? Double(o.followers) / o.connectRate + 30)
+        let connectDeadline = connectStart + (o.connectTimeout ?? Self.defaultConnectTimeout(o))
         var issued = 0
         var lastLine = connectStart
         while monotonicSeconds() < connectDeadline && !shouldStop() {
             let now = monotonicSeconds()
-            let due = min(o.followers, Int((now - connectStart) * o.connectRate) + 1)
+            var (c, _) = totals()
+            // The hub announces every join to every member (`joined` events) and puts
+            // the whole roster in each welcome: O(N²) messages while connecting. Its
+            // per-connection control lane holds 256 messages (overflow closes with
+            // 1008), so a burst of 256 joins between two writes disconnects the whole
+            // room. New joins therefore wait while announcements are still on their
+            // way (at most ~16 per joined follower outstanding) and at most 32
+            // handshakes are in flight. (64/64 was measured to collapse a room of
+            // 2,000: one overflow closes a connection, its `left` is announced to
+            // everyone, and the cascade closes the room.)
+            let announced = c.joined * max(0, c.joined - 1) / 2
+            let backlog = announced - c.otherMessages
+            let allowance = max(500, 16 * c.joined)
+            var due = min(o.followers, Int((now - connectStart) * o.connectRate) + 1)
+            if backlog > allowance { due = issued }
+            due = min(due, c.joined + c.failed + c.disconnects + 32)
             while issued < due {
                 shards[issued % threads].connectOne()
                 issued += 1
             }
-            let (c, _) = totals()
+            c = totals().0
             if issued == o.followers && c.joined + c.failed + c.disconnects >= o.followers { break }
             if now - lastLine >= 1 {
                 lastLine = now
-                progress("connecting: \(issued)/\(o.followers) started, \(c.opened) open, \(c.joined) joined, \(c.failed) failed, \(c.otherMessages) events received")
+                progress("connecting: \(issued)/\(o.followers) started, \(c.opened) open, \(c.joined) joined, \(c.failed) failed, \(c.disconnects) dropped, \(c.otherMessages) events received\(backlog > allowance ? " (pacing: hub announcements backed up)" : "")")
             }
             usleep(5_000)
         }
@@ -397,14 +420,22 @@ public final class BenchRunner {
         return BenchReport(
             url: o.url.description, room: o.room, presenter: presenterNote, followersRequested: o.followers,
             connected: eligible, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
-            durationSeconds: windowLength / 1000, threads: threads, clock: clock,
+            durationSeconds: windowLength.rounded() / 1000, threads: threads, clock: clock,
             expectedFrames: expected, receivedFrames: counted, excessFrames: excess, deliveredPercent: delivered,
-            shortFollowers: short, silentFollowers: silent, perSecond: timeline, latencyMs: histogram.summary,
+            shortFollowers: short, silentFollowers: silent, referenceFrames: Int(reference.withLock { $0.count }),
+            expectedPerFollower: perFollower, perSecond: timeline, latencyMs: histogram.summary,
             hub: hub, loadGeneratorCores: selfStart.flatMap { a in selfEnd.map { a.until($0).cores } },
             machineBusyPercent: machineBusy, cpuModel: cpuName, cpus: cpuCount,
             disconnects: counters.disconnects, errorMessages: counters.errorMessages, otherMessages: counters.otherMessages,
             errorSamples: counters.errorSamples, failureSamples: counters.failureSamples,
+            disconnectSamples: counters.disconnectSamples,
             presenterErrors: presenterErrors.withLock { $0 }, passed: passed, verdict: verdict)
+    }
+
+    /// followers / connect-rate + 30 s + N²/2 join announcements at 20,000 per second.
+    public static func defaultConnectTimeout(_ o: BenchOptions) -> Double {
+        let n = Double(o.followers)
+        return n / o.connectRate + 30 + n * n / 2 / 20_000
     }
 
     /// Hub − local clock (ms) from a burst of pings on `connection`.

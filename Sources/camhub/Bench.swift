@@ -24,9 +24,14 @@ struct Bench: ParsableCommand {
           and /proc/*/fd (or --hub-pid); and this process's own CPU, so you can see
           whether the hub or the load generator was the bottleneck.
 
+        Connecting: --connect-rate is a maximum. The hub announces every join to
+        every member and sends the whole roster in each welcome (O(N²) messages),
+        so new connections also wait while those announcements are still arriving.
+
         Only loopback URLs are accepted unless --allow-remote. Every phase has a
-        deadline: connecting (followers / connect-rate + 30 s), settling (30 s),
-        warm-up, the window, and a 2 s drain for late frames.
+        deadline: connecting (followers / connect-rate + 30 s + N²/2 announcements
+        at 20,000 per second; --connect-timeout), settling (30 s), warm-up, the window, and a 2 s
+        drain for late frames.
 
         Exit status: 0 when every connected follower got every frame of the window
         and none failed or disconnected; 1 otherwise.
@@ -61,6 +66,9 @@ struct Bench: ParsableCommand {
     @Option(help: "New connections per second.")
     var connectRate = 500.0
 
+    @Option(help: "Longest wait in seconds for all followers to join (default: see above).")
+    var connectTimeout: Double?
+
     @Option(help: "Client loop threads for the followers (default: 1 per 2,500 followers, at most 4).")
     var threads: Int?
 
@@ -89,6 +97,7 @@ struct Bench: ParsableCommand {
         options.duration = duration
         options.connectRate = connectRate
         options.threads = threads
+        options.connectTimeout = connectTimeout
         options.warmup = max(0, min(warmup, 60))
         options.hubPID = hubPid
         options.token = token
