@@ -227,6 +227,7 @@ public final class BenchRunner {
         let connectStart = monotonicSeconds()
         let connectDeadline = connectStart + (o.connectTimeout ?? Self.defaultConnectTimeout(o))
         var issued = 0
+        var announces = true
         var lastLine = connectStart
         while monotonicSeconds() < connectDeadline && !shouldStop() {
             let now = monotonicSeconds()
@@ -240,7 +241,9 @@ public final class BenchRunner {
             // handshakes are in flight. (64/64 was measured to collapse a room of
             // 2,000: one overflow closes a connection, its `left` is announced to
             // everyone, and the cascade closes the room.)
-            let announced = c.joined * max(0, c.joined - 1) / 2
+            // A server that announces nothing (a plain broadcast peer) is not paced.
+            if c.joined >= 20 && c.otherMessages == 0 { announces = false }
+            let announced = announces ? c.joined * max(0, c.joined - 1) / 2 : 0
             let backlog = announced - c.otherMessages
             let allowance = max(500, 16 * c.joined)
             var due = min(o.followers, Int((now - connectStart) * o.connectRate) + 1)

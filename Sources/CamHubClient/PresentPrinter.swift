@@ -64,12 +64,14 @@ public final class PresentPrinter {
             }
         case .animation(let a, let step, let seconds):
             let id = a.id ?? "(no id)"
-            let whose = step.map { " (step \($0))" } ?? ""
+            // Not started by a step: the hub's own animation for one of our gestures.
+            let whose = step.map { " (step \($0))" } ?? " (gesture)"
+            let after = seconds.map { " after \(fixed($0, 2)) s" } ?? ""
             switch a.status {
             case "started":
                 return
             case "finished":
-                line("    ✓ \(id)\(whose) finished after \(fixed(seconds ?? 0, 2)) s" + (a.camera.map { " at \($0)" } ?? "") + clampedNote(a))
+                line("    ✓ \(id)\(whose) finished\(after)" + (a.camera.map { " at \($0)" } ?? "") + clampedNote(a))
             case "superseded":
                 line("    ↷ \(id)\(whose) superseded by \(a.by ?? "the hub")" + (a.lost.isEmpty ? "" : " (lost \(a.lost.joined(separator: ", ")))"))
             case "cancelled":

@@ -121,6 +121,11 @@ public final class PresenterRunner {
             if planned == nil, case .fly(let f) = message, let camera {
                 planned = FlightEstimate.duration(from: camera, command: f, viewport: viewport)
             }
+            // A chained animation starts when its predecessor is planned to end.
+            if case .animate(let a) = message, let after = a.after, let p = animations[after],
+               p.ended == nil, let pPlanned = p.planned, let own = planned {
+                planned = max(0, p.sentAt + pPlanned - begin) + own
+            }
             if let id { animations[id] = Tracked(step: step.number, sentAt: begin, planned: planned, ended: nil) }
             connection.send(text)
             drain()  // report whatever arrived meanwhile
