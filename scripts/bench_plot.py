@@ -4,7 +4,8 @@
     python3 scripts/bench_plot.py docs/bench/*.json -o docs/bench/latency-vs-followers.png
 
 Plots p50, p99 and p99.9 hub→follower latency (ms, log scale) against the number of
-connected followers, one line per frame rate, and marks each point's delivered %.
+connected followers, one series per server (file names containing "peer" are the
+picows peer) and frame rate, and marks each point's delivered %.
 Needs matplotlib (`pip install matplotlib`).
 """
 import argparse
@@ -34,17 +35,18 @@ def main() -> int:
             r = json.load(f)
         if r.get("connected", 0) == 0 or r["latencyMs"]["count"] == 0:
             continue
-        by_rate[r["rate"]].append(r)
+        server = "picows peer" if "peer" in path else "camhub"
+        by_rate[(server, r["rate"])].append(r)
 
     fig, ax = plt.subplots(figsize=(8, 5), dpi=110)
     styles = {"p50": "-", "p99": "--", "p999": ":"}
-    colors = ["tab:blue", "tab:orange", "tab:green", "tab:red"]
-    for (rate, reports), color in zip(sorted(by_rate.items()), colors):
+    colors = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown"]
+    for ((server, rate), reports), color in zip(sorted(by_rate.items()), colors):
         reports.sort(key=lambda r: r["connected"])
         xs = [r["connected"] for r in reports]
         for key, style in styles.items():
             ys = [max(r["latencyMs"][key], 0.01) for r in reports]
-            label = f"{rate:g} Hz {key.replace('p999', 'p99.9')}"
+            label = f"{server} {rate:g} Hz {key.replace('p999', 'p99.9')}"
             ax.plot(xs, ys, style, marker="o", color=color, label=label)
         for r in reports:
             ax.annotate(f"{r['deliveredPercent']:.1f} %", (r["connected"], max(r["latencyMs"]["p999"], 0.01)),
