@@ -395,14 +395,16 @@ public final class BenchRunner {
                                received: received)
         }
 
-        if let a = hubStart, let b = hubEnd {
+        // CPU over a window cut short by an interrupt means nothing.
+        let windowRan = (hubEnd?.wall ?? selfEnd?.wall ?? windowStart) - windowStart >= 1
+        if windowRan, let a = hubStart, let b = hubEnd {
             let (used, cores) = a.until(b)
             hub.cpuSeconds = used
             hub.cpuCores = cores
             if counted > 0 { hub.cpuPerFrameMicros = used / Double(counted) * 1e6 }
         }
         var machineBusy: Double?
-        if let a = machineStart, let b = machineEnd, b.total > a.total {
+        if windowRan, let a = machineStart, let b = machineEnd, b.total > a.total {
             machineBusy = Double(b.busy - a.busy) / Double(b.total - a.total) * 100
         }
         let delivered = expected > 0 ? Double(counted) / Double(expected) * 100 : 0
@@ -427,7 +429,7 @@ public final class BenchRunner {
             expectedFrames: expected, receivedFrames: counted, excessFrames: excess, deliveredPercent: delivered,
             shortFollowers: short, silentFollowers: silent, referenceFrames: Int(reference.withLock { $0.count }),
             expectedPerFollower: perFollower, perSecond: timeline, latencyMs: histogram.summary,
-            hub: hub, loadGeneratorCores: selfStart.flatMap { a in selfEnd.map { a.until($0).cores } },
+            hub: hub, loadGeneratorCores: windowRan ? selfStart.flatMap { a in selfEnd.map { a.until($0).cores } } : nil,
             machineBusyPercent: machineBusy, cpuModel: cpuName, cpus: cpuCount,
             disconnects: counters.disconnects, errorMessages: counters.errorMessages, otherMessages: counters.otherMessages,
             errorSamples: counters.errorSamples, failureSamples: counters.failureSamples,
