@@ -12,6 +12,9 @@ import PackageDescription
 ///   (follower throttle, command rate limiter, roster). Pure: no sockets, no clock.
 /// - `WebSocketTransport` → `CLWS`: the one small libwebsockets wrapper (server and
 ///   client, each on its own loop thread). Knows nothing about cameras or rooms.
+/// - `CamHubClient` → HubCore, WebSocketTransport: scripted clients (presenter
+///   scripts, followers) and the load tester behind `camhub present|follow|bench`.
+/// - `HubServer` → HubCore, WebSocketTransport: the hub on the wire; `camhub` is the CLI.
 /// - `CLWS`: system library module for libwebsockets 4.1 (Debian `libwebsockets-dev`)
 ///   plus a tiny header of static inline helpers for macro-only APIs.
 let package = Package(
@@ -22,9 +25,11 @@ let package = Package(
         .library(name: "CameraMotion", targets: ["CameraMotion"]),
         .library(name: "HubCore", targets: ["HubCore"]),
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
+        .library(name: "CamHubClient", targets: ["CamHubClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
     ],
     targets: [
         .target(name: "CameraCore"),
@@ -44,8 +49,13 @@ let package = Package(
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
         .target(name: "HubServer", dependencies: ["HubCore", "WebSocketTransport"]),
         .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore"]),
+        .target(name: "CamHubClient", dependencies: [
+            "CameraCore", "HubCore", "WebSocketTransport",
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ]),
+        .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer"]),
         .executableTarget(name: "camhub", dependencies: [
-            "CameraCore", "HubCore", "HubServer",
+            "CameraCore", "HubCore", "HubServer", "CamHubClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     ]

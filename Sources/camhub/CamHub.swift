@@ -8,7 +8,12 @@ struct CamHub: ParsableCommand {
         discussion: """
         Start a hub and open the viewer:
           camhub serve                      # http://localhost:8080/?room=demo
+        Drive it and watch it from the command line:
+          camhub present --room demo --script examples/world-tour.json
+          camhub follow --room demo
+        Load-test it:
+          camhub bench --followers 1000 --duration 10
         """,
-        subcommands: [Serve.self]
+        subcommands: [Serve.self, Present.self, Follow.self, Bench.self]
     )
 }

@@ -1,0 +1,462 @@
+import Foundation
+import WebSocketTransport
+
+/// What `camhub bench` does.
+public struct BenchOptions: Sendable {
+    public enum Presenter: Sendable {
+        /// The built-in never-ending animation chain (`Spin`).
+        case spin
+        /// A presenter script, looped for the whole run.
+        case script(PresenterScript, name: String)
+    }
+
+    public var url: HubURL
+    public var room = "bench"
+    public var followers = 1000
+    /// Frames per second each follower asks for.
+    public var rate = 30.0
+    /// Seconds measured (the window), after connecting and warming up.
+    public var duration = 30.0
+    public var presenter = Presenter.spin
+    /// New connections per second.
+    public var connectRate = 500.0
+    /// Client loop threads the followers are spread over (nil: 1 per 2,500 followers, at most 4).
+    public var threads: Int?
+    /// Seconds of motion before the window opens.
+    public var warmup = 2.0
+    /// Seconds after the window for late frames of the window to arrive.
+    public var drain = 2.0
+    /// Longest wait for all followers to join (nil: `BenchRunner.defaultConnectTimeout`).
+    public var connectTimeout: Double?
+    /// The hub's process id (nil: found by the port when the hub is local).
+    public var hubPID: Int32?
+    public var token: String?
+    public var allowRemote = false
+
+    public init(url: HubURL) { self.url = url }
+
+    public var threadCount: Int { threads ?? min(4, max(1, (followers + 2499) / 2500)) }
+}
+
+/// Everything a bench run measured (also written as JSON with `--json`).
+public struct BenchReport: Codable, Sendable {
+    public struct Second: Codable, Sendable {
+        public var second: Int
+        public var expected: Int
+        public var received: Int
+    }
+
+    public struct Hub: Codable, Sendable {
+        public var pid: Int32?
+        /// The hub runs inside the bench process (tests): its CPU includes the load generator.
+        public var inProcess = false
+        /// CPU seconds during the window and the average cores used.
+        public var cpuSeconds: Double?
+        public var cpuCores: Double?
+        /// Hub CPU per delivered frame, µs.
+        public var cpuPerFrameMicros: Double?
+        public var rssBaselineBytes: UInt64?
+        public var rssIdleBytes: UInt64?
+        public var rssEndBytes: UInt64?
+        /// (idle − baseline) / connected followers.
+        public var rssPerConnectionBytes: Double?
+    }
+
+    public var url: String
+    public var room: String
+    public var presenter: String
+    public var followersRequested: Int
+    /// Followers that were joined (had their `welcome`) when the window opened.
+    public var connected: Int
+    /// requested − connected: handshakes that failed, hellos never answered, connects not made in time.
+    public var failed: Int
+    public var connectSeconds: Double
+    public var rate: Double
+    public var durationSeconds: Double
+    public var threads: Int
+    public var clock: String
+
+    public var expectedFrames: Int
+    /// Frames of the window received (at most `expected` per follower).
+    public var receivedFrames: Int
+    /// Frames beyond `expected` for a follower (the hub sent more than the rate).
+    public var excessFrames: Int
+    public var deliveredPercent: Double
+    public var shortFollowers: Int
+    public var silentFollowers: Int
+    /// Window frames the presenter's own connection received (it asks for the same
+    /// rate): when it misses frames too, the hub did not produce them (ticks
+    /// skipped), rather than the followers' sockets losing them.
+    public var referenceFrames: Int
+    public var expectedPerFollower: Int
+    public var perSecond: [Second]
+    public var latencyMs: LatencySummary
+
+    public var hub = Hub()
+    public var loadGeneratorCores: Double?
+    public var machineBusyPercent: Double?
+    public var cpuModel: String
+    public var cpus: Int
+
+    public var disconnects: Int
+    public var errorMessages: Int
+    public var otherMessages: Int
+    public var errorSamples: [String]
+    public var failureSamples: [String]
+    public var disconnectSamples: [String]
+    public var presenterErrors: [String]
+    public var passed: Bool
+    public var verdict: String
+
+    /// A readable multi-line report.
+    public var text: String {
+        var l: [String] = []
+        l.append("camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) room \(room), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")")
+        l.append("connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")
+        l.append("frames: \(receivedFrames)/\(expectedFrames) expected = \(fixed(deliveredPercent, 3)) % delivered; excess \(excessFrames); followers short: \(shortFollowers), silent: \(silentFollowers)")
+        l.append("reference (the presenter's own connection at the same rate): \(referenceFrames)/\(expectedPerFollower) frames of the window")
+        l.append("latency hub→follower (\(latencyMs.count) frames): \(latencyMs.text)")
+        l.append("  clock: \(clock)")
+        if latencyMs.negative > 0 { l.append("  \(latencyMs.negative) samples negative (clocks disagree), counted as 0") }
+        var h = "hub: "
+        if let pid = hub.pid { h += "pid \(pid)\(hub.inProcess ? " (in this process: CPU includes the load generator)" : "")" } else { h += "not local (no CPU/RSS)" }
+        if let c = hub.cpuCores { h += ", CPU \(fixed(c * 100, 1)) % of a core" }
+        if let f = hub.cpuPerFrameMicros { h += " = \(fixed(f, 2)) µs per delivered frame" }
+        l.append(h)
+        if let b = hub.rssBaselineBytes, let i = hub.rssIdleBytes {
+            var m = "hub RSS: baseline \(mib(b)), with \(connected) idle followers \(mib(i))"
+            if let p = hub.rssPerConnectionBytes { m += " → \(fixed(p / 1024, 1)) KiB per connection" }
+            if let e = hub.rssEndBytes { m += ", at the end \(mib(e))" }
+            l.append(m)
+        }
+        var g = "load generator: "
+        g += loadGeneratorCores.map { "\(fixed($0 * 100, 1)) % of a core" } ?? "?"
+        if let busy = machineBusyPercent { g += "; machine (\(cpus) × \(cpuModel)) busy \(fixed(busy, 1)) %" }
+        l.append(g)
+        if otherMessages > 0 { l.append("other messages to followers (events: joined/left…): \(otherMessages)") }
+        if errorMessages > 0 { l.append("hub errors to followers: \(errorMessages), e.g. \(errorSamples.first ?? "")") }
+        if !failureSamples.isEmpty { l.append("connect failures, e.g.: \(failureSamples.joined(separator: "; "))") }
+        if !disconnectSamples.isEmpty { l.append("disconnects, e.g.: \(disconnectSamples.joined(separator: "; "))") }
+        if !presenterErrors.isEmpty { l.append("presenter: \(presenterErrors.prefix(3).joined(separator: "; "))") }
+        l.append(verdict)
+        return l.joined(separator: "\n")
+    }
+
+    private func mib(_ b: UInt64) -> String { "\(fixed(Double(b) / 1048576, 1)) MiB" }
+}
+
+/// Runs one benchmark: N followers, a presenter, a measuring window.
+public final class BenchRunner {
+    public let options: BenchOptions
+    private let progress: (String) -> Void
+    private let shouldStop: () -> Bool
+
+    /// `progress` gets a status line about once per second.
+    public init(options: BenchOptions, shouldStop: @escaping () -> Bool = { false }, progress: @escaping (String) -> Void = { _ in }) {
+        self.options = options
+        self.progress = progress
+        self.shouldStop = shouldStop
+    }
+
+    public static func validate(_ o: BenchOptions) throws(ClientError) {
+        if !o.url.isLoopback && !o.allowRemote {
+            throw ClientError("\(o.url) is not a loopback address: a benchmark loads only this machine unless --allow-remote is given")
+        }
+        guard o.followers >= 1 else { throw ClientError("--followers must be at least 1") }
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let files = Int(min(limit.rlim_max, 1 << 30))
+        guard o.followers + 200 <= files else {
+            throw ClientError("--followers \(o.followers) needs more open files than this process may have (\(files)); run several bench processes")
+        }
+        guard o.followers <= 28_000 else {
+            throw ClientError("--followers \(o.followers): one source/destination address pair has about 28,000 ports; run several bench processes against different 127.0.0.x addresses")
+        }
+        guard o.rate.isFinite, o.rate >= 1, o.rate <= 240 else { throw ClientError("--rate must be 1…240") }
+        guard o.duration.isFinite, o.duration >= 1, o.duration <= 3600 else { throw ClientError("--duration must be 1…3600 s") }
+        guard o.connectRate.isFinite, o.connectRate >= 1 else { throw ClientError("--connect-rate must be at least 1 per second") }
+        if let t = o.threads, !(1...64).contains(t) { throw ClientError("--threads must be 1…64") }
+    }
+
+    public func run() throws(ClientError) -> BenchReport {
+        let o = options
+        try Self.validate(o)
+        let stop = Locked(false)
+        let (cpuName, cpuCount) = ProcStats.cpuModel()
+
+        // The hub's process, when it is on this machine.
+        var hub = BenchReport.Hub()
+        hub.pid = o.hubPID ?? (o.url.isLoopback ? ProcStats.pidListening(onPort: o.url.port) : nil)
+        hub.inProcess = hub.pid == getpid()
+        if let pid = hub.pid { hub.rssBaselineBytes = ProcStats.rssBytes(pid: pid) }
+
+        // The presenter's connection first: it also tells the hub's tick and clock.
+        let presenter = try HubConnection.join(o.url, hello: HelloOptions(room: o.room, role: "presenter", name: "bench-presenter",
+                                                                          token: o.token, rate: o.rate))
+        defer { presenter.shutdown() }
+        if let tick = presenter.welcome?.tick, o.rate > tick {
+            throw ClientError("--rate \(JSONText.number(o.rate)) is above the hub's tick (\(JSONText.number(tick)) Hz): start the hub with --tick \(JSONText.number(o.rate)) or more")
+        }
+        var offset = 0.0
+        var clock = "local wall clock at receipt − hub time in the frame (same machine, no offset)"
+        if !o.url.isLoopback {
+            offset = Self.measureOffset(presenter)
+            clock = "local wall clock + ping/pong offset \(fixed(offset, 2)) ms − hub time in the frame (remote hub)"
+        }
+
+        // Followers.
+        let hello = HelloOptions(room: o.room, role: "follower", rate: o.rate).json
+        let threads = o.threadCount
+        var shards: [FollowerShard] = []
+        for _ in 0..<threads {
+            let shard = FollowerShard(request: o.url.connectRequest(), hello: hello, clockOffset: offset,
+                                      maxConcurrentConnects: max(8, 256 / threads))
+            do { try shard.start() } catch { throw ClientError("could not start a client loop: \(error)") }
+            shards.append(shard)
+        }
+        defer { for s in shards { s.shutdown() } }
+        func totals(resetInterval: Bool = false) -> (ShardCounters, LatencyHistogram) {
+            var c = ShardCounters(), h = LatencyHistogram()
+            for s in shards {
+                let (sc, sh) = s.snapshot(resetInterval: resetInterval)
+                c.add(sc); h.add(sh)
+            }
+            return (c, h)
+        }
+
+        let connectStart = monotonicSeconds()
+        let connectDeadline = connectStart + (o.connectTimeout ?? Self.defaultConnectTimeout(o))
+        var issued = 0
+        var lastLine = connectStart
+        while monotonicSeconds() < connectDeadline && !shouldStop() {
+            let now = monotonicSeconds()
+            var (c, _) = totals()
+            // Joins are paced by --connect-rate, with at most 64 handshakes in flight.
+            var due = min(o.followers, Int((now - connectStart) * o.connectRate) + 1)
+            due = min(due, c.joined + c.failed + c.disconnects + 64)
+            while issued < due {
+                shards[issued % threads].connectOne()
+                issued += 1
+            }
+            c = totals().0
+            if issued == o.followers && c.joined + c.failed + c.disconnects >= o.followers { break }
+            if now - lastLine >= 1 {
+                lastLine = now
+                progress("connecting: \(issued)/\(o.followers) started, \(c.opened) open, \(c.joined) joined, \(c.failed) failed, \(c.disconnects) dropped, \(c.otherMessages) events received")
+            }
+            usleep(5_000)
+        }
+        let connectSeconds = monotonicSeconds() - connectStart
+
+        // Idle: wait for the welcome and audience messages to settle, then read the hub's memory.
+        let settleDeadline = monotonicSeconds() + 30
+        var lastOther = -1
+        while monotonicSeconds() < settleDeadline && !shouldStop() {
+            usleep(500_000)
+            let (c, _) = totals()
+            if c.otherMessages == lastOther { break }
+            lastOther = c.otherMessages
+            progress("settling: \(c.joined) joined, \(c.otherMessages) events received")
+        }
+        if let pid = hub.pid { hub.rssIdleBytes = ProcStats.rssBytes(pid: pid) }
+        let connected = totals().0.joined
+        if let b = hub.rssBaselineBytes, let i = hub.rssIdleBytes, connected > 0, !hub.inProcess {
+            hub.rssPerConnectionBytes = (Double(i) - Double(b)) / Double(connected)
+        }
+
+        // Motion.
+        let reference = Locked(WindowCounter())
+        let window = Locked<MeasureWindow?>(nil)
+        let runSeconds = o.warmup + o.duration + o.drain + 10
+        let presenterErrors = Locked<[String]>([])
+        let presenterDone = DispatchSemaphore(value: 0)
+        let presenterName: String
+        let onFrame: @Sendable (Incoming.Frame, Double) -> Void = { frame, _ in
+            guard let w = window.withLock({ $0 }) else { return }
+            reference.withLock { _ = $0.admit(frame.time, w) }
+        }
+        switch o.presenter {
+        case .spin:
+            presenterName = "spin"
+            Thread.detachNewThread {
+                let errors = Spin.run(presenter, deadline: monotonicSeconds() + runSeconds,
+                                      shouldStop: { stop.withLock { $0 } }, onFrame: onFrame)
+                presenterErrors.withLock { $0 = errors }
+                presenterDone.signal()
+            }
+        case .script(let script, let name):
+            presenterName = name
+            let box = UncheckedBox(PresenterRunner(connection: presenter, script: script,
+                                                   shouldStop: { stop.withLock { $0 } }, onFrame: onFrame))
+            Thread.detachNewThread {
+                let report = box.value.run(loop: true)
+                presenterErrors.withLock { $0 = report.errors.map { "\($0.failure.code): \($0.failure.message)" } + report.problems }
+                presenterDone.signal()
+            }
+        }
+        defer {
+            stop.withLock { $0 = true }
+            _ = presenterDone.wait(timeout: .now() + 3)
+        }
+
+        let warmupEnd = monotonicSeconds() + o.warmup
+        while monotonicSeconds() < warmupEnd && !shouldStop() {
+            usleep(100_000)
+        }
+
+        // The window.
+        let period = 1000 / o.rate
+        let windowLength = (o.duration * o.rate).rounded() * period
+        let w = MeasureWindow(start: wallClockMilliseconds() + offset + 1, length: windowLength, period: period)
+        let seconds = Int((windowLength / 1000).rounded(.up))
+        for s in shards { s.begin(w, seconds: seconds) }
+        window.withLock { $0 = w }
+        let eligible = shards.reduce(0) { $0 + $1.eligibleCount }
+        _ = totals(resetInterval: true)
+        let hubStart = hub.pid.flatMap { CPUSample(pid: $0) }
+        let selfStart = CPUSample(pid: getpid())
+        let machineStart = ProcStats.machineJiffies()
+        let windowStart = monotonicSeconds()
+        let windowEnd = windowStart + windowLength / 1000
+        var lastFrames = totals().0.framesTotal
+        var lastTick = windowStart
+        var lastHub = hubStart
+        while monotonicSeconds() < windowEnd && !shouldStop() {
+            usleep(UInt32(min(1, max(0.01, windowEnd - monotonicSeconds())) * 1_000_000))
+            let now = monotonicSeconds()
+            guard now - lastTick >= 0.99 || now >= windowEnd else { continue }
+            let (c, interval) = totals(resetInterval: true)
+            let rate = Double(c.framesTotal - lastFrames) / (now - lastTick)
+            var line = "t \(Int(now - windowStart))/\(Int(o.duration)) s  followers \(c.joined)  frames/s \(Int(rate))/\(Int(Double(eligible) * o.rate)) expected"
+            line += "  latency p50 \(fixed(interval.milliseconds(at: 50), 1)) p99 \(fixed(interval.milliseconds(at: 99), 1)) max \(fixed(Double(interval.histogram.max) / 1000, 1)) ms"
+            if let pid = hub.pid, let a = lastHub, let b = CPUSample(pid: pid) {
+                line += "  hub CPU \(Int(a.until(b).cores * 100)) %"
+                lastHub = b
+            }
+            if c.disconnects > 0 { line += "  disconnects \(c.disconnects)" }
+            progress(line)
+            lastFrames = c.framesTotal
+            lastTick = now
+        }
+        let hubEnd = hub.pid.flatMap { CPUSample(pid: $0) }
+        let selfEnd = CPUSample(pid: getpid())
+        let machineEnd = ProcStats.machineJiffies()
+        if let pid = hub.pid { hub.rssEndBytes = ProcStats.rssBytes(pid: pid) }
+
+        // Late frames of the window still count.
+        let drainEnd = monotonicSeconds() + o.drain
+        while monotonicSeconds() < drainEnd && !shouldStop() { usleep(50_000) }
+        for s in shards { s.freeze() }
+        stop.withLock { $0 = true }
+        _ = presenterDone.wait(timeout: .now() + 3)
+
+        // Results.
+        let perFollower = w.expectedPerFollower
+        var expected = 0, counted = 0, excess = 0, short = 0, silent = 0
+        var histogram = LatencyHistogram()
+        var perSecond = Array(repeating: 0, count: seconds)
+        var counters = ShardCounters()
+        for s in shards {
+            let r = s.results(expectedPerFollower: perFollower)
+            expected += r.expected; counted += r.counted; excess += r.excess; short += r.short; silent += r.silent
+            histogram.add(r.histogram)
+            for (i, v) in r.perSecond.enumerated() where i < perSecond.count { perSecond[i] += v }
+            counters.add(r.counters)
+        }
+        var presenterNote = presenterName
+        if case .script = o.presenter {
+            // A script pauses: what the presenter itself received is the reference.
+            let ref = Int(reference.withLock { $0.count })
+            presenterNote += " (expected = the presenter's own \(ref) frames per follower)"
+            expected = 0; counted = 0; excess = 0; short = 0; silent = 0
+            for s in shards {
+                let r = s.results(expectedPerFollower: ref)
+                expected += r.expected; counted += r.counted; excess += r.excess; short += r.short; silent += r.silent
+            }
+        }
+        let lastSecondShare = (windowLength / 1000) - Double(seconds - 1)
+        let timeline = perSecond.enumerated().map { i, received in
+            BenchReport.Second(second: i, expected: Int((Double(eligible) * o.rate * (i == seconds - 1 ? lastSecondShare : 1)).rounded()),
+                               received: received)
+        }
+
+        // CPU over a window cut short by an interrupt means nothing.
+        let windowRan = (hubEnd?.wall ?? selfEnd?.wall ?? windowStart) - windowStart >= 1
+        if windowRan, let a = hubStart, let b = hubEnd {
+            let (used, cores) = a.until(b)
+            hub.cpuSeconds = used
+            hub.cpuCores = cores
+            if counted > 0 { hub.cpuPerFrameMicros = used / Double(counted) * 1e6 }
+        }
+        var machineBusy: Double?
+        if windowRan, let a = machineStart, let b = machineEnd, b.total > a.total {
+            machineBusy = Double(b.busy - a.busy) / Double(b.total - a.total) * 100
+        }
+        let delivered = expected > 0 ? Double(counted) / Double(expected) * 100 : 0
+        let failed = o.followers - eligible
+        let passed = expected > 0 && counted == expected && failed == 0 && counters.disconnects == 0 && !shouldStop()
+        var verdict: String
+        if passed {
+            verdict = "PASS: every follower got every frame of the window."
+        } else {
+            var why: [String] = []
+            if counted < expected { why.append("\(expected - counted) frames missing (\(short) followers short)") }
+            if failed > 0 { why.append("\(failed) followers not connected") }
+            if counters.disconnects > 0 { why.append("\(counters.disconnects) disconnects") }
+            if shouldStop() { why.append("interrupted") }
+            if expected == 0 { why.append("nothing was expected (no followers, or the camera never moved)") }
+            verdict = "FAIL: " + why.joined(separator: "; ")
+        }
+        return BenchReport(
+            url: o.url.description, room: o.room, presenter: presenterNote, followersRequested: o.followers,
+            connected: eligible, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
+            durationSeconds: windowLength.rounded() / 1000, threads: threads, clock: clock,
+            expectedFrames: expected, receivedFrames: counted, excessFrames: excess, deliveredPercent: delivered,
+            shortFollowers: short, silentFollowers: silent, referenceFrames: Int(reference.withLock { $0.count }),
+            expectedPerFollower: perFollower, perSecond: timeline, latencyMs: histogram.summary,
+            hub: hub, loadGeneratorCores: windowRan ? selfStart.flatMap { a in selfEnd.map { a.until($0).cores } } : nil,
+            machineBusyPercent: machineBusy, cpuModel: cpuName, cpus: cpuCount,
+            disconnects: counters.disconnects, errorMessages: counters.errorMessages, otherMessages: counters.otherMessages,
+            errorSamples: counters.errorSamples, failureSamples: counters.failureSamples,
+            disconnectSamples: counters.disconnectSamples,
+            presenterErrors: presenterErrors.withLock { $0 }, passed: passed, verdict: verdict)
+    }
+
+    /// followers / connect-rate + 30 s.
+    public static func defaultConnectTimeout(_ o: BenchOptions) -> Double {
+        Double(o.followers) / o.connectRate + 30
+    }
+
+    /// Hub − local clock (ms) from a burst of pings on `connection`.
+    static func measureOffset(_ connection: HubConnection) -> Double {
+        var estimate = ClockOffset()
+        for _ in 0..<10 {
+            connection.send("{\"type\":\"ping\",\"t\":\(wallClockMilliseconds().description)}")
+            let deadline = monotonicSeconds() + 1
+            while monotonicSeconds() < deadline, let item = connection.next(timeout: deadline - monotonicSeconds()) {
+                if case .message(let r) = item, case .pong(let t?, let time) = r.message {
+                    estimate.add(sent: t, hubTime: time, received: r.localTime)
+                    break
+                }
+            }
+        }
+        return estimate.offset ?? 0
+    }
+}
+
+/// A lock-protected value shared between threads.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock(); defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
+/// Hands a non-Sendable value to another thread that becomes its only user.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

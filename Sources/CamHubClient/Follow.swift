@@ -1,0 +1,168 @@
+import Foundation
+import HubCore
+
+/// How `follow` turns a frame's hub `time` into a latency.
+public enum LatencyClock: String, Sendable, CaseIterable, Codable {
+    /// Local wall clock − frame time: exact when the hub runs on this machine.
+    case local
+    /// Local wall clock + (hub − local offset from ping/pong) − frame time.
+    case pong
+}
+
+/// What `camhub follow` measured.
+public struct FollowSummary: Sendable {
+    public var frames = 0
+    public var events = 0
+    public var errors = 0
+    public var otherMessages = 0
+    public var seconds: Double = 0
+    public var latency = LatencySummary()
+    public var clock: LatencyClock = .local
+    /// For `.pong`: the offset used (hub − local, ms) and its bound (half the best round trip).
+    public var offset: Double?
+    public var offsetError: Double?
+    public var firstSeq: UInt64?
+    public var lastFrame: Incoming.Frame?
+    public var disconnected: String?
+
+    public var rate: Double { seconds > 0 ? Double(frames) / seconds : 0 }
+
+    /// How the latency was measured, for people.
+    public var clockNote: String {
+        switch clock {
+        case .local: "hub time in frames vs the local wall clock (same machine: no offset)"
+        case .pong:
+            if let offset, let offsetError {
+                "hub time in frames vs the local wall clock corrected by the ping/pong offset \(fixed(offset, 2)) ms (± \(fixed(offsetError, 2)) ms)"
+            } else { "ping/pong offset not known yet: no latency" }
+        }
+    }
+
+    public var text: String {
+        var lines = ["frames: \(frames) in \(fixed(seconds, 1)) s (\(fixed(rate, 2)) per second); events: \(events); errors: \(errors)"]
+        lines.append("latency: \(latency.text)")
+        lines.append("  (\(clockNote))")
+        if latency.negative > 0 { lines.append("  \(latency.negative) samples were negative (clocks disagree) and counted as 0") }
+        if let f = lastFrame { lines.append("final camera: \(f.camera) seq \(f.seq)\(f.moving ? " (moving)" : " (at rest)")") }
+        if let d = disconnected { lines.append("connection ended: \(d)") }
+        return lines.joined(separator: "\n")
+    }
+
+    public var json: String {
+        var o: [String: JSONValue] = [
+            "type": .string("summary"),
+            "frames": .number(Double(frames)), "events": .number(Double(events)), "errors": .number(Double(errors)),
+            "seconds": .number(seconds), "rate": .number(rate), "clock": .string(clock.rawValue),
+            "latencyMs": .object(["count": .number(Double(latency.count)), "p50": .number(latency.p50), "p90": .number(latency.p90),
+                                  "p99": .number(latency.p99), "p999": .number(latency.p999), "max": .number(latency.max),
+                                  "mean": .number(latency.mean), "negative": .number(Double(latency.negative))]),
+        ]
+        if let offset { o["offsetMs"] = .number(offset) }
+        if let offsetError { o["offsetErrorMs"] = .number(offsetError) }
+        if let f = lastFrame, let camera = try? JSONParser.parse(f.camera.json) {
+            o["camera"] = camera
+            o["seq"] = .number(Double(f.seq))
+            o["moving"] = .bool(f.moving)
+        }
+        if let d = disconnected { o["disconnected"] = .string(d) }
+        return JSONText.encode(.object(o))
+    }
+}
+
+/// Receives a room's frames and events on a joined follower connection.
+public final class FollowRunner {
+    public let connection: HubConnection
+    public let clock: LatencyClock
+    private var histogram = LatencyHistogram()
+    private var offset = ClockOffset()
+    private var summary = FollowSummary()
+    private var pingsSent = 0
+    private var nextPing = 0.0
+
+    public init(connection: HubConnection, clock: LatencyClock) {
+        self.connection = connection
+        self.clock = clock
+        summary.clock = clock
+    }
+
+    /// One received message with its latency (frames only; nil when unknown).
+    /// Our own pongs are not passed on.
+    public typealias Output = (HubConnection.Received, Double?) -> Void
+
+    /// Runs until `duration` seconds pass (nil: no limit), `shouldStop` or the connection ends.
+    public func run(duration: Double?, shouldStop: () -> Bool, output: Output) -> FollowSummary {
+        let start = monotonicSeconds()
+        let end = duration.map { start + $0 }
+        while !shouldStop() {
+            let now = monotonicSeconds()
+            if let end, now >= end { break }
+            if clock == .pong && now >= nextPing { ping(now) }
+            let wait = min(0.1, end.map { $0 - now } ?? 0.1)
+            guard let item = connection.next(timeout: max(0, wait)) else { continue }
+            if case .closed(let event) = item {
+                summary.disconnected = describe(event)
+                break
+            }
+            guard case .message(let received) = item else { continue }
+            handle(received, output: output)
+        }
+        summary.seconds = monotonicSeconds() - start
+        summary.latency = histogram.summary
+        summary.offset = offset.offset
+        summary.offsetError = offset.offset == nil ? nil : offset.bestRoundTrip / 2
+        return summary
+    }
+
+    private func ping(_ now: Double) {
+        // A burst of five at the start (a good first estimate), then one every 2 s.
+        pingsSent += 1
+        nextPing = now + (pingsSent < 5 ? 0.05 : 2)
+        connection.send("{\"type\":\"ping\",\"t\":\(wallClockMilliseconds().description)}")
+    }
+
+    private func handle(_ r: HubConnection.Received, output: Output) {
+        switch r.message {
+        case .frame(let f):
+            summary.frames += 1
+            if summary.firstSeq == nil { summary.firstSeq = f.seq }
+            summary.lastFrame = f
+            var latency: Double?
+            switch clock {
+            case .local: latency = r.localTime - f.time
+            case .pong: latency = offset.offset.map { r.localTime + $0 - f.time }
+            }
+            if let latency { histogram.record(milliseconds: latency) }
+            output(r, latency)
+        case .pong(let t, let time):
+            if let t { offset.add(sent: t, hubTime: time, received: r.localTime) }
+        case .event:
+            summary.events += 1
+            output(r, nil)
+        case .error:
+            summary.errors += 1
+            output(r, nil)
+        default:
+            summary.otherMessages += 1
+            output(r, nil)
+        }
+    }
+
+    /// A human line for a received message (text format).
+    public static func line(_ r: HubConnection.Received, latency: Double?) -> String {
+        switch r.message {
+        case .frame(let f):
+            var s = "frame seq \(f.seq)  \(f.camera)  \(f.moving ? "moving" : "at rest")"
+            if let by = f.by { s += "  by \(by)" }
+            if let latency { s += "  latency \(fixed(latency, 2)) ms" }
+            return s
+        case .event(let e):
+            var fields = e.raw.objectValue ?? [:]
+            for k in ["type", "event", "time"] { fields[k] = nil }
+            return "event \(e.event)  \(JSONText.encode(.object(fields)))"
+        case .error(let e):
+            return "error \(e.code)\(e.ref.map { " (ref \($0))" } ?? ""): \(e.message)"
+        default:
+            return r.text
+        }
+    }
+}

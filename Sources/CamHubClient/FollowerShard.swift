@@ -1,0 +1,260 @@
+import Foundation
+import WebSocketTransport
+
+/// The measuring window, in hub wall-clock milliseconds.
+struct MeasureWindow: Sendable {
+    /// Hub time at which the window opens.
+    var start: Double
+    /// Window length (ms): each follower counts frames in [its first frame, first + length − period/2).
+    var length: Double
+    /// Frame period (ms) = 1000 / rate.
+    var period: Double
+
+    /// Frames one follower should get in the window.
+    var expectedPerFollower: Int { Int((length / period).rounded()) }
+}
+
+/// Counts one connection's frames in the window: from its first frame at or
+/// after `start` (if that comes within 1.5 periods; later starts count from
+/// `start`, so a late first frame costs frames) up to `length − period/2`
+/// after it. With evenly spaced frames this is exactly `length / period`
+/// frames whatever the connection's phase; half a period of jitter at either
+/// end changes nothing.
+struct WindowCounter: Sendable {
+    var first = Double.nan
+    var count: Int32 = 0
+
+    /// True when the frame (hub `time`) falls inside this connection's window.
+    mutating func admit(_ time: Double, _ w: MeasureWindow) -> Bool {
+        guard time >= w.start else { return false }
+        if first.isNaN { first = time - w.start <= 1.5 * w.period ? time : w.start }
+        guard time < first + w.length - 0.5 * w.period else { return false }
+        count += 1
+        return true
+    }
+}
+
+/// A frame's `seq` and `time` read straight from the hub's bytes
+/// (`{"type":"frame","seq":N,"time":T,...`); nil for other messages.
+enum FrameScan {
+    private static let prefix = Array(#"{"type":"frame","seq":"#.utf8)
+    private static let timeKey = Array(#","time":"#.utf8)
+
+    static func isFrame(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count > prefix.count else { return false }
+        for i in 0..<prefix.count where b[i] != prefix[i] { return false }
+        return true
+    }
+
+    static func scan(_ b: UnsafeBufferPointer<UInt8>) -> (seq: UInt64, time: Double)? {
+        guard isFrame(b) else { return nil }
+        var i = prefix.count
+        var seq: UInt64 = 0
+        while i < b.count, b[i] >= 48, b[i] <= 57 { seq = seq &* 10 &+ UInt64(b[i] - 48); i += 1 }
+        guard b.count - i > timeKey.count else { return nil }
+        for k in 0..<timeKey.count where b[i + k] != timeKey[k] { return nil }
+        i += timeKey.count
+        // The hub writes time as a plain decimal (ms since the epoch, maybe fractional).
+        var whole = 0.0
+        var digits = 0
+        while i < b.count, b[i] >= 48, b[i] <= 57 { whole = whole * 10 + Double(b[i] - 48); i += 1; digits += 1 }
+        guard digits > 0 else { return nil }
+        if i < b.count, b[i] == UInt8(ascii: ".") {
+            i += 1
+            var scale = 0.1
+            while i < b.count, b[i] >= 48, b[i] <= 57 { whole += Double(b[i] - 48) * scale; scale *= 0.1; i += 1 }
+        }
+        guard i < b.count, b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: "}") else { return nil } // no exponents here
+        return (seq, whole)
+    }
+}
+
+/// Counters of one shard (and, added up, of the whole bench).
+struct ShardCounters: Sendable {
+    var opened = 0
+    var joined = 0
+    var failed = 0
+    var disconnects = 0
+    var framesTotal = 0
+    var windowFrames = 0
+    var otherMessages = 0
+    var errorMessages = 0
+    var bytes = 0
+    var errorSamples: [String] = []
+    var failureSamples: [String] = []
+    var disconnectSamples: [String] = []
+
+    mutating func add(_ o: ShardCounters) {
+        opened += o.opened; joined += o.joined; failed += o.failed; disconnects += o.disconnects
+        framesTotal += o.framesTotal; windowFrames += o.windowFrames; otherMessages += o.otherMessages
+        errorMessages += o.errorMessages; bytes += o.bytes
+        errorSamples = Array((errorSamples + o.errorSamples).prefix(5))
+        failureSamples = Array((failureSamples + o.failureSamples).prefix(5))
+        disconnectSamples = Array((disconnectSamples + o.disconnectSamples).prefix(5))
+    }
+}
+
+/// Many follower sockets on one `WebSocketClient` (one loop thread). Each
+/// follower says `hello` on open and then only counts what it receives.
+/// Handlers run on the loop thread; the bench thread reads snapshots under
+/// the lock.
+final class FollowerShard: @unchecked Sendable {
+    let client: WebSocketClient
+    private let request: ConnectRequest
+    private let hello: String
+    private let lock = NSLock()
+    /// Local wall clock → hub clock (ms), 0 on the same machine.
+    private let clockOffset: Double
+
+    // Guarded by `lock`.
+    private var counters = ShardCounters()
+    private var state: [UInt8] = []          // 0 pending, 1 open, 2 joined, 3 closed
+    private var eligible: [Bool] = []        // joined when the window opened
+    private var windows: [WindowCounter] = []
+    private var window: MeasureWindow?
+    private var frozen = false
+    private var stopping = false
+    private var histogram = LatencyHistogram()
+    private var interval = LatencyHistogram()
+    private var perSecond: [Int] = []
+    private var ids: [ConnectionID] = []
+
+    init(request: ConnectRequest, hello: String, clockOffset: Double, maxConcurrentConnects: Int) {
+        var configuration = ClientConfiguration()
+        configuration.maxConcurrentConnects = maxConcurrentConnects
+        configuration.connectTimeoutSeconds = 20
+        configuration.receiveBufferSize = 2048
+        configuration.maxMessageSize = 4 << 20
+        client = WebSocketClient(configuration: configuration)
+        self.request = request
+        self.hello = hello
+        self.clockOffset = clockOffset
+    }
+
+    func start() throws {
+        try client.start(ClientHandlers(
+            onOpen: { [unowned self] id in self.opened(id) },
+            onMessage: { [unowned self] id, message in self.received(id, message) },
+            onClose: { [unowned self] id, event in self.closed(id, event) }))
+    }
+
+    /// Opens one more follower (any thread).
+    func connectOne() {
+        lock.lock()
+        state.append(0)
+        eligible.append(false)
+        windows.append(WindowCounter())
+        lock.unlock()
+        let id = client.connect(request)
+        lock.lock(); ids.append(id); lock.unlock()
+    }
+
+    private func index(_ id: ConnectionID) -> Int { Int(id.rawValue) - 1 }
+
+    private func opened(_ id: ConnectionID) {
+        lock.lock()
+        let i = index(id)
+        if i < state.count { state[i] = 1 }
+        counters.opened += 1
+        lock.unlock()
+        client.send(.text(hello), to: id)
+    }
+
+    private func received(_ id: ConnectionID, _ message: WebSocketMessage) {
+        guard case .text(var text) = message else { return }
+        let now = wallClockMilliseconds() + clockOffset
+        let i = index(id)
+        let scanned: (frame: (seq: UInt64, time: Double)?, isFrame: Bool, count: Int)? = text.withUTF8 { b in
+            (FrameScan.scan(b), FrameScan.isFrame(b), b.count)
+        }
+        guard let scanned else { return }
+        lock.lock(); defer { lock.unlock() }
+        counters.bytes += scanned.count
+        if let frame = scanned.frame {
+            counters.framesTotal += 1
+            guard let w = window, !frozen, i < windows.count, eligible[i] else { return }
+            if windows[i].admit(frame.time, w) {
+                counters.windowFrames += 1
+                let latency = now - frame.time
+                histogram.record(milliseconds: latency)
+                interval.record(milliseconds: latency)
+                let second = Int((frame.time - w.start) / 1000)
+                if second >= 0 && second < perSecond.count { perSecond[second] += 1 }
+            }
+            return
+        }
+        if scanned.isFrame { counters.framesTotal += 1; return }  // unexpected layout: counted, not timed
+        if text.hasPrefix(#"{"type":"welcome""#) {
+            if i < state.count, state[i] == 1 { state[i] = 2; counters.joined += 1 }
+        } else if text.hasPrefix(#"{"type":"error""#) {
+            counters.errorMessages += 1
+            if counters.errorSamples.count < 5 { counters.errorSamples.append(text) }
+        } else {
+            counters.otherMessages += 1
+        }
+    }
+
+    private func closed(_ id: ConnectionID, _ event: ClientCloseEvent) {
+        lock.lock(); defer { lock.unlock() }
+        let i = index(id)
+        let was = i < state.count ? state[i] : 0
+        if i < state.count { state[i] = 3 }
+        if stopping { return }
+        if event.wasOpen {
+            counters.disconnects += 1
+            if was == 2 { counters.joined -= 1 }
+            if counters.disconnectSamples.count < 5 { counters.disconnectSamples.append(describe(event)) }
+        } else {
+            counters.failed += 1
+            if counters.failureSamples.count < 5 { counters.failureSamples.append(describe(event)) }
+        }
+    }
+
+    /// Opens the window: followers joined now are measured.
+    func begin(_ w: MeasureWindow, seconds: Int) {
+        lock.lock(); defer { lock.unlock() }
+        window = w
+        perSecond = Array(repeating: 0, count: max(1, seconds))
+        for i in 0..<state.count { eligible[i] = state[i] == 2 }
+        histogram.reset()
+        interval.reset()
+    }
+
+    /// Stops counting (after the drain).
+    func freeze() {
+        lock.lock(); frozen = true; lock.unlock()
+    }
+
+    var eligibleCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return eligible.reduce(0) { $0 + ($1 ? 1 : 0) }
+    }
+
+    func snapshot(resetInterval: Bool) -> (ShardCounters, LatencyHistogram) {
+        lock.lock(); defer { lock.unlock() }
+        let i = interval
+        if resetInterval { interval.reset() }
+        return (counters, i)
+    }
+
+    /// Final per-follower figures: (expected, counted ≤ expected, excess, short followers, silent followers).
+    func results(expectedPerFollower e: Int) -> (expected: Int, counted: Int, excess: Int, short: Int, silent: Int,
+                                                  histogram: LatencyHistogram, perSecond: [Int], counters: ShardCounters) {
+        lock.lock(); defer { lock.unlock() }
+        var expected = 0, counted = 0, excess = 0, short = 0, silent = 0
+        for i in 0..<windows.count where eligible[i] {
+            let c = Int(windows[i].count)
+            expected += e
+            counted += min(c, e)
+            excess += max(0, c - e)
+            if c < e { short += 1 }
+            if c == 0 { silent += 1 }
+        }
+        return (expected, counted, excess, short, silent, histogram, perSecond, counters)
+    }
+
+    func shutdown() {
+        lock.lock(); stopping = true; lock.unlock()
+        client.shutdown()
+    }
+}

@@ -1,0 +1,84 @@
+import WebSocketTransport
+
+/// A hub endpoint `ws://HOST:PORT/PATH` (no TLS: the transport speaks plain ws).
+public struct HubURL: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var path: String
+
+    public init(host: String, port: Int, path: String = "/hub") {
+        self.host = host; self.port = port; self.path = path
+    }
+
+    /// Parses `ws://host[:port][/path]` (port defaults to 80, path to `/hub`).
+    /// IPv6 literals go in brackets: `ws://[::1]:8080/hub`.
+    public init(parsing text: String) throws(ClientError) {
+        guard text.hasPrefix("ws://") else {
+            if text.hasPrefix("wss://") { throw ClientError("\(text): wss:// (TLS) is not supported; use ws://") }
+            throw ClientError("\(text): expected ws://HOST:PORT/PATH")
+        }
+        var rest = Substring(text.dropFirst(5))
+        let authority: Substring
+        if let slash = rest.firstIndex(of: "/") {
+            authority = rest[..<slash]
+            rest = rest[slash...]
+        } else {
+            authority = rest
+            rest = "/hub"
+        }
+        var host: Substring
+        var portText: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { throw ClientError("\(text): unclosed [ in host") }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+                throw ClientError("\(text): unexpected text after the host")
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        } else {
+            host = authority
+        }
+        guard !host.isEmpty else { throw ClientError("\(text): missing host") }
+        var port = 80
+        if let portText {
+            guard let p = Int(portText), (1...65535).contains(p) else { throw ClientError("\(text): bad port '\(portText)'") }
+            port = p
+        }
+        self.host = String(host)
+        self.port = port
+        self.path = String(rest)
+    }
+
+    public var description: String {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return "ws://\(shown):\(port)\(path)"
+    }
+
+    /// True for 127.0.0.0/8, ::1 and localhost (the only targets a benchmark
+    /// may load without `--allow-remote`).
+    public var isLoopback: Bool {
+        let h = host.lowercased()
+        if h == "localhost" || h == "::1" { return true }
+        let parts = h.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) else { return false }
+        return parts[0] == "127"
+    }
+
+    /// The host as the transport should dial it (an IP literal; "localhost" → 127.0.0.1,
+    /// because the client context has IPv6 disabled and resolves on the loop thread).
+    public var dialHost: String { host.lowercased() == "localhost" ? "127.0.0.1" : host }
+
+    public func connectRequest(origin: String? = nil) -> ConnectRequest {
+        ConnectRequest(host: dialHost, port: port, path: path, subprotocol: "camhub.v1", origin: origin)
+    }
+}
+
+/// An error of the scripted clients, with a message for people.
+public struct ClientError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

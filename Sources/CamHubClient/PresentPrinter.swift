@@ -1,0 +1,111 @@
+/// Turns `PresenterEvent`s into terminal lines: one line per step, a live
+/// progress bar (redrawn in place on a terminal, printed once when done
+/// otherwise), and a line per animation outcome and hub error.
+public final class PresentPrinter {
+    private let write: (String) -> Void
+    private let live: Bool
+    private let total: Int
+    private var barShown = false
+    private var lastBarText = ""
+
+    /// `live`: standard output is a terminal (bars are redrawn with `\r`).
+    public init(stepCount: Int, live: Bool, write: @escaping (String) -> Void) {
+        self.total = stepCount
+        self.live = live
+        self.write = write
+    }
+
+    private func prefix(_ step: ScriptStep) -> String {
+        let width = String(total).count
+        var n = String(step.number)
+        while n.count < width { n = " " + n }
+        return "[\(n)/\(total)]"
+    }
+
+    private func line(_ text: String) {
+        if barShown { write("\r\u{1B}[2K"); barShown = false }
+        write(text + "\n")
+    }
+
+    public static func bar(_ fraction: Double, width: Int = 24) -> String {
+        let f = min(max(fraction.isFinite ? fraction : 0, 0), 1)
+        let full = Int((f * Double(width)).rounded(.down))
+        return "[" + String(repeating: "█", count: full) + String(repeating: "░", count: width - full) + "]"
+    }
+
+    public func handle(_ event: PresenterEvent) {
+        switch event {
+        case .stepStarted(let step, let iteration):
+            if step.number == 1 && iteration > 1 { line("— loop \(iteration) —") }
+            switch step.action {
+            case .command: break  // printed with its outcome ("sent")
+            default: if !live { line("\(prefix(step)) \(step.summary)") }
+            }
+        case .progress(let step, let elapsed, let total):
+            guard live else { return }
+            let text: String
+            if let total, total > 0 {
+                text = "\(prefix(step)) \(step.summary)  \(Self.bar(elapsed / total))  \(fixed(elapsed, 1))/\(fixed(total, 1)) s"
+            } else {
+                let spin = ["◐", "◓", "◑", "◒"][Int(elapsed * 4) % 4]
+                text = "\(prefix(step)) \(step.summary)  \(spin) \(fixed(elapsed, 1)) s"
+            }
+            if text != lastBarText {
+                write("\r\u{1B}[2K" + text)
+                barShown = true
+                lastBarText = text
+            }
+        case .stepDone(let step, let note):
+            switch step.action {
+            case .command:
+                line("\(prefix(step)) \(step.summary) · \(note)")
+            default:
+                line(live ? "\(prefix(step)) \(step.summary)  \(Self.bar(1))  \(note)" : "\(String(repeating: " ", count: prefix(step).count)) ↳ \(note)")
+            }
+        case .animation(let a, let step, let seconds):
+            let id = a.id ?? "(no id)"
+            // Not started by a step: the hub's own animation for one of our gestures.
+            let whose = step.map { " (step \($0))" } ?? " (gesture)"
+            let after = seconds.map { " after \(fixed($0, 2)) s" } ?? ""
+            switch a.status {
+            case "started":
+                return
+            case "finished":
+                line("    ✓ \(id)\(whose) finished\(after)" + (a.camera.map { " at \($0)" } ?? "") + clampedNote(a))
+            case "superseded":
+                line("    ↷ \(id)\(whose) superseded by \(a.by ?? "the hub")" + (a.lost.isEmpty ? "" : " (lost \(a.lost.joined(separator: ", ")))"))
+            case "cancelled":
+                line("    ✗ \(id)\(whose) cancelled by \(a.by ?? "the hub")" + (a.reason.map { ": \($0)" } ?? ""))
+            default:
+                line("    ? \(id)\(whose) \(a.status)")
+            }
+        case .hubError(let e, let step):
+            line("    ! error \(e.code)" + (step.map { " (step \($0))" } ?? "") + ": \(e.message)")
+        case .waitingForAnimations(let n):
+            line("waiting for \(n) running animation\(n == 1 ? "" : "s") to end…")
+        }
+    }
+
+    private func clampedNote(_ a: Incoming.Animation) -> String {
+        a.clamped.isEmpty ? "" : " (clamped: \(a.clamped.joined(separator: ", ")))"
+    }
+
+    /// The closing report.
+    public static func summary(_ r: PresentReport) -> String {
+        var lines: [String] = []
+        let anims = r.completions.count
+        var head = "\(r.interrupted ? "Interrupted" : "Done") after \(fixed(r.seconds, 1)) s: \(r.stepsRun) steps"
+        if r.iterations > 1 { head += " in \(r.iterations) loops" }
+        head += ", \(anims) animation\(anims == 1 ? "" : "s") ended — \(r.count("finished")) finished, \(r.count("superseded")) superseded, \(r.count("cancelled")) cancelled"
+        if r.count("refused") > 0 { head += ", \(r.count("refused")) refused" }
+        head += "; \(r.errors.count) error\(r.errors.count == 1 ? "" : "s")."
+        lines.append(head)
+        for (step, e) in r.errors {
+            lines.append("  error\(step.map { " in step \($0)" } ?? ""): \(e.code): \(e.message)")
+        }
+        for p in r.problems { lines.append("  problem: \(p)") }
+        if let d = r.disconnected { lines.append("  the hub connection ended: \(d)") }
+        if let f = r.lastFrame { lines.append("final camera: \(f.camera)\(f.moving ? " (still moving)" : "")") }
+        return lines.joined(separator: "\n")
+    }
+}

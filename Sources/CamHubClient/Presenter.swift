@@ -1,0 +1,294 @@
+import CameraCore
+import Foundation
+import HubCore
+
+/// What a running presenter script reports as it goes (for progress output).
+public enum PresenterEvent: Sendable {
+    case stepStarted(ScriptStep, iteration: Int)
+    /// A step that takes time (wait, waitFor, stroke): `elapsed` of `total` seconds (`total` nil: unknown).
+    case progress(ScriptStep, elapsed: Double, total: Double?)
+    /// The step is over: "sent", "finished after 3.52 s", "timed out after 120 s", …
+    case stepDone(ScriptStep, note: String)
+    /// An `animation` message for one of our animations (`step`: the step that started it).
+    case animation(Incoming.Animation, step: Int?, seconds: Double?)
+    case hubError(Incoming.Failure, step: Int?)
+    /// The script is over; waiting for this many animations still running.
+    case waitingForAnimations(Int)
+}
+
+/// How one animation of the script ended.
+public struct Completion: Sendable, Equatable {
+    public var step: Int
+    public var id: String
+    /// `finished`, `superseded`, `cancelled`, or `refused` (the hub answered the command with an error).
+    public var status: String
+    public var by: String?
+    /// Seconds from sending the command to the end.
+    public var seconds: Double
+    public var lost: [String]
+    public var clamped: [String]
+    public var reason: String?
+    public var camera: WireCamera?
+}
+
+/// What a presenter run did.
+public struct PresentReport: Sendable {
+    public var iterations = 0
+    public var stepsRun = 0
+    public var completions: [Completion] = []
+    public var errors: [(step: Int?, failure: Incoming.Failure)] = []
+    /// waitFor steps that timed out, and similar problems on our side.
+    public var problems: [String] = []
+    /// The last frame the presenter received (its camera is the room's).
+    public var lastFrame: Incoming.Frame?
+    public var seconds: Double = 0
+    public var interrupted = false
+    /// The connection ended before the script did.
+    public var disconnected: String?
+
+    public func count(_ status: String) -> Int { completions.filter { $0.status == status }.count }
+    public var succeeded: Bool { errors.isEmpty && problems.isEmpty && disconnected == nil }
+}
+
+/// Runs a `PresenterScript` over a joined `HubConnection`.
+public final class PresenterRunner {
+    public let connection: HubConnection
+    public let script: PresenterScript
+    private let onEvent: (PresenterEvent) -> Void
+    private let shouldStop: () -> Bool
+    private let onFrame: (Incoming.Frame, Double) -> Void
+
+    private struct Tracked {
+        var step: Int
+        var sentAt: Double
+        var planned: Double?
+        var ended: String?
+    }
+    private var animations: [String: Tracked] = [:]
+    /// The last step sent with each `ref` (its id, else its type): hub errors name it.
+    private var lastStepOfRef: [String: Int] = [:]
+    private var viewport = Viewport(width: 1280, height: 720)
+    private var camera: WireCamera?
+    private var report = PresentReport()
+    private var closed = false
+    private var pongMarker: Double?
+    private var pongSeen = false
+
+    public init(connection: HubConnection, script: PresenterScript, viewport: Viewport? = nil,
+                shouldStop: @escaping () -> Bool = { false },
+                onFrame: @escaping (Incoming.Frame, Double) -> Void = { _, _ in },
+                onEvent: @escaping (PresenterEvent) -> Void = { _ in }) {
+        self.connection = connection
+        self.onFrame = onFrame
+        self.script = script
+        self.shouldStop = shouldStop
+        self.onEvent = onEvent
+        if let viewport { self.viewport = viewport }
+        camera = connection.welcome?.camera
+    }
+
+    /// Runs the script once (or `iterations` times; nil with `loop` = until
+    /// `shouldStop`), then waits for the animations it started to end.
+    public func run(loop: Bool = false, iterations: Int? = nil) -> PresentReport {
+        let started = monotonicSeconds()
+        let rounds = iterations ?? (loop ? Int.max : 1)
+        var iteration = 0
+        outer: while iteration < rounds {
+            iteration += 1
+            report.iterations = iteration
+            for step in script.steps {
+                if shouldStop() { report.interrupted = true; break outer }
+                if closed { break outer }
+                execute(step, iteration: iteration)
+                report.stepsRun += 1
+            }
+        }
+        if !report.interrupted && !closed { finish() }
+        report.seconds = monotonicSeconds() - started
+        return report
+    }
+
+    // MARK: steps
+
+    private func execute(_ step: ScriptStep, iteration: Int) {
+        onEvent(.stepStarted(step, iteration: iteration))
+        let begin = monotonicSeconds()
+        switch step.action {
+        case .command(let text, let message, let id):
+            lastStepOfRef[message.ref] = step.number
+            if case .viewport(let v) = message { viewport = v }
+            var planned = step.plannedAnimationSeconds
+            if planned == nil, case .fly(let f) = message, let camera {
+                planned = FlightEstimate.duration(from: camera, command: f, viewport: viewport)
+            }
+            // A chained animation starts when its predecessor is planned to end.
+            if case .animate(let a) = message, let after = a.after, let p = animations[after],
+               p.ended == nil, let pPlanned = p.planned, let own = planned {
+                planned = max(0, p.sentAt + pPlanned - begin) + own
+            }
+            if let id { animations[id] = Tracked(step: step.number, sentAt: begin, planned: planned, ended: nil) }
+            connection.send(text)
+            drain()  // report whatever arrived meanwhile
+            onEvent(.stepDone(step, note: "sent"))
+        case .wait(let seconds):
+            pump(until: begin + seconds) { now in self.onEvent(.progress(step, elapsed: now - begin, total: seconds)) }
+            onEvent(.stepDone(step, note: "waited \(fixed(seconds, 1)) s"))
+        case .waitFor(let id, let timeout):
+            let tracked = animations[id]
+            let sentAt = tracked?.sentAt ?? begin
+            let done = pump(until: begin + timeout, progress: { now in
+                self.onEvent(.progress(step, elapsed: now - sentAt, total: self.animations[id]?.planned))
+            }, stopWhen: { self.animations[id]?.ended != nil })
+            if done, let ended = animations[id]?.ended {
+                onEvent(.stepDone(step, note: "\(id) \(ended) after \(fixed(monotonicSeconds() - sentAt, 2)) s"))
+            } else if !closed && !report.interrupted {
+                let problem = "step \(step.number) (waitFor): \(id) did not end within \(JSONText.number(timeout)) s"
+                report.problems.append(problem)
+                onEvent(.stepDone(step, note: "timed out after \(JSONText.number(timeout)) s"))
+            }
+        case .stroke(let stroke):
+            lastStepOfRef["gesture"] = step.number
+            for message in stroke.messages {
+                pump(until: begin + message.offset) { now in self.onEvent(.progress(step, elapsed: now - begin, total: stroke.duration)) }
+                if closed || report.interrupted { break }
+                connection.send(message.text)
+            }
+            onEvent(.stepDone(step, note: "\(stroke.messages.count) gesture messages"))
+        }
+    }
+
+    /// After the last step: wait for every animation still running (bounded),
+    /// then for the frame where the camera came to rest.
+    private func finish() {
+        let running = animations.filter { $0.value.ended == nil }
+        if !running.isEmpty {
+            onEvent(.waitingForAnimations(running.count))
+            let now = monotonicSeconds()
+            let longest = running.values.map { max(0, ($0.planned ?? 60) - (now - $0.sentAt)) }.max() ?? 0
+            pump(until: now + min(longest + 10, 3600), stopWhen: { self.animations.values.allSatisfy { $0.ended != nil } })
+            for (id, t) in animations where t.ended == nil {
+                report.problems.append("\(id) (step \(t.step)) had not ended when the script gave up waiting")
+            }
+        }
+        // A ping as a barrier: the hub answers in order, so once its pong is here
+        // every answer to the script's commands (errors included) is too.
+        let marker = -Double(UInt32.random(in: 1...UInt32.max))
+        pongSeen = false
+        pongMarker = marker
+        connection.send("{\"type\":\"ping\",\"t\":\(JSONText.number(marker))}")
+        pump(until: monotonicSeconds() + 5, stopWhen: { self.pongSeen })
+        // The resting frame comes within one frame interval of the end.
+        pump(until: monotonicSeconds() + 1, stopWhen: { self.report.lastFrame.map { !$0.moving } ?? false })
+    }
+
+    // MARK: messages
+
+    /// Handles incoming messages until `deadline` or `stopWhen`; true if `stopWhen` became true.
+    @discardableResult
+    private func pump(until deadline: Double, progress: ((Double) -> Void)? = nil,
+                      stopWhen: (() -> Bool)? = nil) -> Bool {
+        var lastProgress = 0.0
+        while true {
+            if let stopWhen, stopWhen() { return true }
+            if closed { return false }
+            if shouldStop() { report.interrupted = true; return false }
+            let now = monotonicSeconds()
+            if let progress, now - lastProgress >= 0.1 { progress(now); lastProgress = now }
+            let left = deadline - now
+            if left <= 0 { return false }
+            guard let item = connection.next(timeout: min(left, 0.1)) else { continue }
+            handle(item)
+            // Drain what is already queued without waiting.
+            while let more = connection.next(timeout: 0) { handle(more) }
+        }
+    }
+
+    private func drain() {
+        while let item = connection.next(timeout: 0) { handle(item) }
+    }
+
+    private func handle(_ item: HubConnection.Item) {
+        switch item {
+        case .closed(let event):
+            closed = true
+            report.disconnected = describe(event)
+        case .message(let received):
+            switch received.message {
+            case .frame(let frame):
+                report.lastFrame = frame
+                camera = frame.camera
+                onFrame(frame, received.localTime)
+            case .animation(let a):
+                guard let id = a.id, var tracked = animations[id] else {
+                    onEvent(.animation(a, step: nil, seconds: nil))
+                    return
+                }
+                let seconds = monotonicSeconds() - tracked.sentAt
+                if a.status != "started" {
+                    tracked.ended = a.status
+                    animations[id] = tracked
+                    report.completions.append(Completion(step: tracked.step, id: id, status: a.status, by: a.by, seconds: seconds,
+                                                         lost: a.lost, clamped: a.clamped, reason: a.reason, camera: a.camera))
+                }
+                onEvent(.animation(a, step: tracked.step, seconds: seconds))
+            case .pong(let t, _):
+                if let t, t == pongMarker { pongSeen = true }
+            case .error(let e):
+                var step: Int?
+                if let ref = e.ref {
+                    step = lastStepOfRef[ref]
+                    // The command that starts an animation was refused: it will never end.
+                    if var tracked = animations[ref], tracked.step == step {
+                        if tracked.ended == nil {
+                            tracked.ended = "refused"
+                            animations[ref] = tracked
+                            report.completions.append(Completion(step: tracked.step, id: ref, status: "refused", by: nil,
+                                                                 seconds: monotonicSeconds() - tracked.sentAt, lost: [], clamped: [],
+                                                                 reason: "\(e.code): \(e.message)", camera: nil))
+                        }
+                    }
+                }
+                report.errors.append((step, e))
+                onEvent(.hubError(e, step: step))
+            default:
+                break
+            }
+        }
+    }
+}
+
+/// The duration MapLibre's `flyTo` (and the hub) derives from speed and
+/// path length: van Wijk & Nuij's S / V. Only for progress bars.
+enum FlightEstimate {
+    static func duration(from camera: WireCamera, command: FlyCommand, viewport: Viewport) -> Double? {
+        let to = command.camera
+        let lat1 = to.latitude ?? camera.lat
+        var lon1 = to.longitude ?? camera.lon
+        while lon1 - camera.lon > 180 { lon1 -= 360 }
+        while lon1 - camera.lon < -180 { lon1 += 360 }
+        let zoom1 = to.zoom ?? camera.zoom
+        let size = WebMercator.worldSize(zoom: camera.zoom)
+        let dx = (WebMercator.unitX(longitude: lon1) - WebMercator.unitX(longitude: camera.lon)) * size
+        let dy = (WebMercator.unitY(latitude: min(max(lat1, -85.05), 85.05)) - WebMercator.unitY(latitude: camera.lat)) * size
+        let u1 = (dx * dx + dy * dy).squareRoot()
+        let w0 = max(viewport.width, viewport.height)
+        let w1 = w0 / exp2(zoom1 - camera.zoom)
+        var rho = command.curve
+        if let minZoom = command.minZoom, u1 > 0 {
+            let wMax = w0 / exp2(min(minZoom, camera.zoom, zoom1) - camera.zoom)
+            rho = (wMax / u1 * 2).squareRoot()
+        }
+        let rho2 = rho * rho
+        func r(_ i: Int) -> Double {
+            let wi = i == 0 ? w0 : w1
+            let b = (w1 * w1 - w0 * w0 + (i == 0 ? 1 : -1) * rho2 * rho2 * u1 * u1) / (2 * wi * rho2 * u1)
+            return log((b * b + 1).squareRoot() - b)
+        }
+        var length = (r(1) - r(0)) / rho
+        if abs(u1) < 1e-6 || !length.isFinite {
+            if abs(w0 - w1) < 1e-6 { return 0.5 }
+            length = abs(log(w1 / w0)) / rho
+        }
+        return command.duration ?? length / command.speed
+    }
+}

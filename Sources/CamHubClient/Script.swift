@@ -1,0 +1,453 @@
+import Foundation
+import CameraCore
+import CameraMotion
+import HubCore
+
+/// A presenter script: a JSON list of steps that `camhub present` runs in
+/// order. Command steps are protocol messages (same fields, checked by
+/// HubCore's own decoder, so the rules are identical to the hub's); `wait`,
+/// `waitFor` and timed gesture strokes are script-only steps.
+///
+/// ```json
+/// [
+///   {"type": "fly", "id": "paris", "camera": {"lat": 48.8566, "lon": 2.3522, "zoom": 11}},
+///   {"type": "waitFor", "id": "paris"},
+///   {"type": "wait", "seconds": 1.5},
+///   {"type": "animate", "to": {"bearing": 90, "tilt": 50}, "duration": 3, "curve": "linear"},
+///   {"type": "gesture", "kind": "pan", "from": {"x": 640, "y": 360}, "to": {"x": 400, "y": 360}, "duration": 1}
+/// ]
+/// ```
+/// The whole script may also be an object `{"name": "...", "steps": [...]}`.
+/// Every step may carry a `label` (text shown in the progress output).
+public struct PresenterScript: Sendable {
+    public var name: String?
+    public var steps: [ScriptStep]
+
+    /// Step types a script may use.
+    public static let commandTypes = ["set", "ease", "fly", "animate", "cancel", "gesture", "gestures", "limits", "track", "viewport"]
+    public static let stepTypes = commandTypes + ["wait", "waitFor"]
+
+    /// Top-level fields each command step may have (besides `type` and `label`).
+    /// Unknown top-level keys are errors in a script (the hub would ignore
+    /// them, but in a hand-written file they are typos: `duraton`, `pitch`).
+    static let commandKeys: [String: [String]] = [
+        "set": ["camera"],
+        "ease": ["id", "camera", "duration", "curve", "around"],
+        "fly": ["id", "camera", "duration", "speed", "curve", "minZoom"],
+        "animate": ["id", "to", "duration", "curve", "delay", "after"],
+        "cancel": ["id", "all"],
+        "gesture": ["kind", "phase", "x", "y", "t", "scale", "rotation", "dy", "delta"],
+        "gestures": ["disable", "enable"],
+        "limits": ["minZoom", "maxZoom", "minTilt", "maxTilt", "maxTiltByZoom", "bounds"],
+        "track": ["mode", "location"],
+        "viewport": ["width", "height"],
+    ]
+    static let strokeKeys = ["kind", "duration", "from", "to", "x", "y", "scale", "rotation", "dy", "rate", "momentum"]
+
+    public init(name: String? = nil, steps: [ScriptStep]) {
+        self.name = name; self.steps = steps
+    }
+
+    /// Parses and validates a whole script. Throws the first problem, naming
+    /// the step (1-based) and the field.
+    public static func parse(_ text: String) throws(ScriptError) -> PresenterScript {
+        let json: JSONValue
+        do { json = try JSONParser.parse(text) } catch {
+            let (line, column) = JSONText.lineAndColumn(of: error.offset, in: text)
+            throw ScriptError(step: nil, type: nil, field: nil, "invalid JSON at line \(line), column \(column): \(error.reason)")
+        }
+        var name: String?
+        let items: [JSONValue]
+        switch json {
+        case .array(let a):
+            items = a
+        case .object(let o):
+            for key in o.keys.sorted() where !["name", "steps"].contains(key) {
+                throw ScriptError(step: nil, type: nil, field: key, "unknown field in the script object (known: name, steps)")
+            }
+            if let n = o["name"] {
+                guard case .string(let s) = n else { throw ScriptError(step: nil, type: nil, field: "name", "must be a string (got \(n.typeName))") }
+                name = s
+            }
+            guard let s = o["steps"] else { throw ScriptError(step: nil, type: nil, field: "steps", "missing") }
+            guard case .array(let a) = s else { throw ScriptError(step: nil, type: nil, field: "steps", "must be an array of steps (got \(s.typeName))") }
+            items = a
+        default:
+            throw ScriptError(step: nil, type: nil, field: nil, "a script must be a JSON array of steps, or an object {\"steps\": [...]} (got \(json.typeName))")
+        }
+        guard !items.isEmpty else { throw ScriptError(step: nil, type: nil, field: "steps", "the script has no steps") }
+        var builder = Builder(items: items)
+        return PresenterScript(name: name, steps: try builder.build())
+    }
+
+    /// Total planned seconds of `wait` steps and strokes (the script's minimum run time).
+    public var plannedSeconds: Double {
+        steps.reduce(0) { sum, step in
+            switch step.action {
+            case .wait(let s): sum + s
+            case .stroke(let stroke): sum + stroke.duration
+            default: sum
+            }
+        }
+    }
+}
+
+/// A rejected script: `step 3 (fly): camera.lat: must be within -90…90 degrees (got 91.0)`.
+public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// 1-based step number (nil: the script as a whole).
+    public var step: Int?
+    public var type: String?
+    /// The offending field's path inside the step (`camera.lat`, `seconds`, `curve[2]`).
+    public var field: String?
+    public var message: String
+
+    public init(step: Int?, type: String?, field: String?, _ message: String) {
+        self.step = step; self.type = type; self.field = field; self.message = message
+    }
+
+    public var description: String {
+        var s = ""
+        if let step { s += "step \(step)" + (type.map { " (\($0))" } ?? "") + ": " }
+        if let field { s += "\(field): " }
+        return s + message
+    }
+}
+
+/// One step of a script.
+public struct ScriptStep: Sendable, Equatable {
+    /// 1-based position in the script.
+    public var number: Int
+    public var type: String
+    public var label: String?
+    public var action: Action
+
+    public enum Action: Sendable, Equatable {
+        /// A protocol message sent as is (`text`), already validated by HubCore (`message`).
+        /// `animationID`: the id of the animation it starts (fly/ease/animate;
+        /// assigned `stepN` when the script gave none).
+        case command(text: String, message: ClientMessage, animationID: String?)
+        /// Pause for this many seconds (messages keep being reported).
+        case wait(Double)
+        /// Wait until the animation with this id ends (finished, superseded, cancelled or refused).
+        case waitFor(id: String, timeout: Double)
+        /// A timed gesture: begin, changes at `rate` Hz, end.
+        case stroke(GestureStroke)
+    }
+
+    /// Seconds the animation this step starts should take, when known from
+    /// the step alone (ease, animate, fly with `duration`).
+    public var plannedAnimationSeconds: Double? {
+        guard case .command(_, let message, _) = action else { return nil }
+        switch message {
+        case .ease(let e): return e.duration
+        case .animate(let a): return a.delay + a.duration
+        case .fly(let f): return f.duration
+        default: return nil
+        }
+    }
+
+    /// "fly paris → lat 48.8566 lon 2.3522 zoom 11" and the like.
+    public var summary: String {
+        var s = type
+        switch action {
+        case .command(_, let message, let id):
+            if let id { s += " \(id)" }
+            switch message {
+            case .set(let u): s += " " + describe(u)
+            case .ease(let e): s += " → " + describe(e.camera) + " in \(JSONText.number(e.duration)) s"
+            case .fly(let f): s += " → " + describe(f.camera) + (f.duration.map { " in \(JSONText.number($0)) s" } ?? "")
+            case .animate(let a):
+                s += " → " + describe(a.to) + " in \(JSONText.number(a.duration)) s"
+                if let after = a.after { s += " after \(after)" }
+                if a.delay > 0 { s += " +\(JSONText.number(a.delay)) s" }
+            case .cancel(let scope):
+                switch scope {
+                case .id(let id): s += " \(id)"
+                case .own: s += " (mine)"
+                case .all: s += " (all)"
+                }
+            case .gesture(let g): s += " \(g.kind.rawValue)" + (g.phase.map { " \($0.rawValue)" } ?? "")
+            default: break
+            }
+        case .wait(let seconds): s += " \(JSONText.number(seconds)) s"
+        case .waitFor(let id, _): s += " \(id)"
+        case .stroke(let stroke): s += " \(stroke.kind.rawValue) over \(JSONText.number(stroke.duration)) s"
+        }
+        if let label { s += " — \(label)" }
+        return s
+    }
+
+    private func describe(_ u: CameraUpdate) -> String {
+        var parts: [String] = []
+        if let v = u.latitude { parts.append("lat \(JSONText.number(v))") }
+        if let v = u.longitude { parts.append("lon \(JSONText.number(v))") }
+        if let v = u.zoom { parts.append("zoom \(JSONText.number(v))") }
+        if let v = u.bearing { parts.append("bearing \(JSONText.number(v))") }
+        if let v = u.tilt { parts.append("tilt \(JSONText.number(v))") }
+        if let a = u.anchor { parts.append("anchor \(JSONText.number(a.x)),\(JSONText.number(a.y))") }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// A timed continuous gesture, expanded into protocol `gesture` messages.
+public struct GestureStroke: Sendable, Equatable {
+    public var kind: GestureKind
+    public var duration: Double
+    /// Messages to send, each at `offset` seconds after the stroke began.
+    public var messages: [(offset: Double, text: String)]
+
+    public static func == (a: GestureStroke, b: GestureStroke) -> Bool {
+        a.kind == b.kind && a.duration == b.duration && a.messages.map(\.offset) == b.messages.map(\.offset)
+            && a.messages.map(\.text) == b.messages.map(\.text)
+    }
+}
+
+// MARK: - Validation
+
+private struct Builder {
+    let items: [JSONValue]
+    /// Animation ids started by earlier steps.
+    var known: Set<String> = []
+    /// Every id the script names itself (so assigned ids never collide).
+    var named: Set<String> = []
+
+    init(items: [JSONValue]) {
+        self.items = items
+        for item in items {
+            if case .string(let type)? = item["type"], ["fly", "ease", "animate"].contains(type),
+               case .string(let id)? = item["id"] { named.insert(id) }
+        }
+    }
+
+    mutating func build() throws(ScriptError) -> [ScriptStep] {
+        var steps: [ScriptStep] = []
+        for (index, item) in items.enumerated() {
+            steps.append(try step(number: index + 1, item))
+        }
+        return steps
+    }
+
+    func fail(_ n: Int, _ type: String?, _ field: String?, _ message: String) -> ScriptError {
+        ScriptError(step: n, type: type, field: field, message)
+    }
+
+    mutating func step(number n: Int, _ item: JSONValue) throws(ScriptError) -> ScriptStep {
+        guard case .object(var object) = item else { throw fail(n, nil, nil, "must be an object (got \(item.typeName))") }
+        guard let typeValue = object["type"] else {
+            throw fail(n, nil, "type", "missing (one of \(PresenterScript.stepTypes.joined(separator: ", ")))")
+        }
+        guard case .string(let type) = typeValue else { throw fail(n, nil, "type", "must be a string (got \(typeValue.typeName))") }
+        var label: String?
+        if let l = object.removeValue(forKey: "label") {
+            guard case .string(let s) = l else { throw fail(n, type, "label", "must be a string (got \(l.typeName))") }
+            guard s.unicodeScalars.count <= 200 else { throw fail(n, type, "label", "must be at most 200 characters") }
+            label = s
+        }
+        let action: ScriptStep.Action
+        switch type {
+        case "wait":
+            try rejectUnknown(object, ["seconds"], n, type)
+            action = .wait(try number(object, "seconds", n, type, in: 0...3600, required: true)!)
+        case "waitFor":
+            try rejectUnknown(object, ["id", "timeout"], n, type)
+            guard let idValue = object["id"] else { throw fail(n, type, "id", "missing (the id of an earlier fly, ease or animate step)") }
+            guard case .string(let id) = idValue else { throw fail(n, type, "id", "must be a string (got \(idValue.typeName))") }
+            guard known.contains(id) else {
+                throw fail(n, type, "id", "unknown animation id '\(id)' (no earlier fly, ease or animate step has it\(knownList))")
+            }
+            let timeout = try number(object, "timeout", n, type, in: 0...3600, required: false) ?? 120
+            guard timeout > 0 else { throw fail(n, type, "timeout", "must be greater than 0 (got 0)") }
+            action = .waitFor(id: id, timeout: timeout)
+        case "gesture" where object["duration"] != nil:
+            action = .stroke(try stroke(object, n))
+        case _ where PresenterScript.commandKeys[type] != nil:
+            action = try command(type, object, n)
+        case "hello", "ping", "query":
+            throw fail(n, type, "type", "'\(type)' is not a script step (camhub present sends hello itself; steps are \(PresenterScript.stepTypes.joined(separator: ", ")))")
+        default:
+            throw fail(n, type, "type", "unknown step '\(type)' (known: \(PresenterScript.stepTypes.joined(separator: ", ")))")
+        }
+        return ScriptStep(number: n, type: type, label: label, action: action)
+    }
+
+    var knownList: String {
+        known.isEmpty ? "" : "; known: " + known.sorted().joined(separator: ", ")
+    }
+
+    func rejectUnknown(_ object: [String: JSONValue], _ allowed: [String], _ n: Int, _ type: String) throws(ScriptError) {
+        for key in object.keys.sorted() where key != "type" && !allowed.contains(key) {
+            throw fail(n, type, key, "unknown field in a \(type) step (known: \((allowed + ["label"]).joined(separator: ", ")))")
+        }
+    }
+
+    func number(_ object: [String: JSONValue], _ key: String, _ n: Int, _ type: String,
+                in range: ClosedRange<Double>, required: Bool) throws(ScriptError) -> Double? {
+        guard let value = object[key] else {
+            if required { throw fail(n, type, key, "missing") }
+            return nil
+        }
+        guard case .number(let v) = value else { throw fail(n, type, key, "must be a finite number (got \(value.typeName))") }
+        guard v.isFinite else { throw fail(n, type, key, "must be a finite number (got \(v))") }
+        guard range.contains(v) else {
+            throw fail(n, type, key, "must be within \(JSONText.number(range.lowerBound))…\(JSONText.number(range.upperBound)) (got \(v))")
+        }
+        return v
+    }
+
+    /// Runs HubCore's decoder over the step's wire text; its error becomes a step error.
+    func decode(_ object: [String: JSONValue], _ n: Int, _ type: String) throws(ScriptError) -> (String, ClientMessage) {
+        let text = JSONText.encode(.object(object))
+        do {
+            return (text, try ClientMessage.decode(text))
+        } catch {
+            // HubCore's messages start with the field path: "camera.lat: must be …".
+            let message = error.message
+            if let range = message.range(of: ": ") {
+                let field = String(message[..<range.lowerBound])
+                if !field.contains(" ") {
+                    throw fail(n, type, field, String(message[range.upperBound...]))
+                }
+            }
+            throw fail(n, type, nil, message)
+        }
+    }
+
+    mutating func command(_ type: String, _ object: [String: JSONValue], _ n: Int) throws(ScriptError) -> ScriptStep.Action {
+        var object = object
+        try rejectUnknown(object, PresenterScript.commandKeys[type]!, n, type)
+        var animationID: String?
+        if ["fly", "ease", "animate"].contains(type) {
+            if case .string(let id)? = object["id"] {
+                animationID = id
+            } else if object["id"] == nil {
+                var id = "step\(n)"
+                while named.contains(id) { id += "_" }
+                animationID = id
+                object["id"] = .string(id)
+            }
+        }
+        let (text, message) = try decode(object, n, type)
+        switch message {
+        case .animate(let a):
+            if let after = a.after, !known.contains(after) {
+                throw fail(n, type, "after", "unknown animation id '\(after)' (no earlier fly, ease or animate step has it\(knownList))")
+            }
+        case .cancel(.id(let id)):
+            if !known.contains(id) {
+                throw fail(n, type, "id", "unknown animation id '\(id)' (no earlier fly, ease or animate step has it\(knownList))")
+            }
+        default:
+            break
+        }
+        if let animationID { known.insert(animationID) }
+        return .command(text: text, message: message, animationID: animationID)
+    }
+
+    func point(_ object: [String: JSONValue], _ key: String, _ n: Int) throws(ScriptError) -> ViewPoint? {
+        guard let value = object[key] else { return nil }
+        guard case .object(let o) = value else { throw fail(n, "gesture", key, "must be an object {\"x\", \"y\"} (got \(value.typeName))") }
+        for k in o.keys.sorted() where k != "x" && k != "y" {
+            throw fail(n, "gesture", "\(key).\(k)", "unknown field in \(key) (known: x, y)")
+        }
+        func coordinate(_ c: String) throws(ScriptError) -> Double {
+            guard let v = o[c] else { throw fail(n, "gesture", "\(key).\(c)", "missing") }
+            guard case .number(let d) = v, d.isFinite else {
+                throw fail(n, "gesture", "\(key).\(c)", "must be a finite number (got \(v.numberValue.map { "\($0)" } ?? v.typeName))")
+            }
+            return d
+        }
+        return ViewPoint(x: try coordinate("x"), y: try coordinate("y"))
+    }
+
+    /// `{"type":"gesture","kind":"pan","from":{…},"to":{…},"duration":1}` and the
+    /// pinch/tilt/rotate forms: values go linearly from the neutral start
+    /// (scale 1, rotation 0, dy 0) to the given end over `duration`.
+    func stroke(_ object: [String: JSONValue], _ n: Int) throws(ScriptError) -> GestureStroke {
+        let t = "gesture"
+        try rejectUnknown(object, PresenterScript.strokeKeys, n, t)
+        guard let kindValue = object["kind"] else { throw fail(n, t, "kind", "missing") }
+        guard case .string(let kindName) = kindValue else { throw fail(n, t, "kind", "must be a string (got \(kindValue.typeName))") }
+        guard let kind = GestureKind(rawValue: kindName) else {
+            throw fail(n, t, "kind", "unknown gesture kind '\(kindName)' (known: \(GestureKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        guard kind.isContinuous else {
+            throw fail(n, t, "duration", "only pan, pinch, tilt and rotate gestures take a duration (\(kindName) is instantaneous: send it without duration)")
+        }
+        guard let duration = try number(object, "duration", n, t, in: 0...60, required: true), duration > 0 else {
+            throw fail(n, t, "duration", "must be greater than 0 (got 0)")
+        }
+        let rate = try number(object, "rate", n, t, in: 1...120, required: false) ?? 60
+        var momentum = false
+        if let m = object["momentum"] {
+            guard case .bool(let b) = m else { throw fail(n, t, "momentum", "must be true or false (got \(m.typeName))") }
+            guard kind == .pan else { throw fail(n, t, "momentum", "only a pan has momentum") }
+            momentum = b
+        }
+        func unused(_ keys: [String]) throws(ScriptError) {
+            for key in keys where object[key] != nil {
+                throw fail(n, t, key, "not used by a \(kindName) stroke")
+            }
+        }
+        func finite(_ key: String, required: Bool) throws(ScriptError) -> Double? {
+            try number(object, key, n, t, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude, required: required)
+        }
+        let at: ViewPoint?
+        if object["x"] != nil || object["y"] != nil {
+            guard let x = try finite("x", required: true), let y = try finite("y", required: true) else { throw fail(n, t, "x", "missing") }
+            at = ViewPoint(x: x, y: y)
+        } else {
+            at = nil
+        }
+        // Values at progress p (0…1) for each field that changes.
+        var sample: (Double) -> [String: JSONValue]
+        switch kind {
+        case .pan:
+            try unused(["x", "y", "scale", "rotation", "dy"])
+            guard let from = try point(object, "from", n) else { throw fail(n, t, "from", "missing (the finger's start point {\"x\", \"y\"})") }
+            guard let to = try point(object, "to", n) else { throw fail(n, t, "to", "missing (the finger's end point {\"x\", \"y\"})") }
+            sample = { p in ["x": .number(from.x + (to.x - from.x) * p), "y": .number(from.y + (to.y - from.y) * p)] }
+        case .pinch:
+            try unused(["from", "to", "dy"])
+            guard let at else { throw fail(n, t, "x", "missing (the focal point x, y)") }
+            guard let scale = try finite("scale", required: true), scale > 0 else { throw fail(n, t, "scale", "must be greater than 0") }
+            let rotation = try finite("rotation", required: false) ?? 0
+            sample = { p in
+                ["x": .number(at.x), "y": .number(at.y), "scale": .number(exp(log(scale) * p)), "rotation": .number(rotation * p)]
+            }
+        case .tilt:
+            try unused(["from", "to", "scale", "rotation"])
+            let dy = try finite("dy", required: true)!
+            sample = { p in
+                var o: [String: JSONValue] = ["dy": .number(dy * p)]
+                if let at { o["x"] = .number(at.x); o["y"] = .number(at.y) }
+                return o
+            }
+        case .rotate:
+            try unused(["from", "to", "scale", "dy"])
+            let rotation = try finite("rotation", required: true)!
+            sample = { p in
+                var o: [String: JSONValue] = ["rotation": .number(rotation * p)]
+                if let at { o["x"] = .number(at.x); o["y"] = .number(at.y) }
+                return o
+            }
+        default:
+            throw fail(n, t, "kind", "not a continuous gesture")
+        }
+        let count = max(1, Int((duration * rate).rounded(.up)))
+        var messages: [(offset: Double, text: String)] = []
+        func add(_ offset: Double, _ phase: String, _ fields: [String: JSONValue]) throws(ScriptError) {
+            var o = fields
+            o["type"] = .string("gesture"); o["kind"] = .string(kindName); o["phase"] = .string(phase)
+            let (text, _) = try decode(o, n, t)
+            messages.append((offset, text))
+        }
+        try add(0, "begin", sample(0))
+        for k in 1...count {
+            let offset = min(duration, Double(k) / rate)
+            try add(offset, "change", sample(offset / duration))
+        }
+        // Without momentum, hold still past the hub's 50 ms fling window before lifting.
+        try add(duration + (kind == .pan && !momentum ? 0.1 : 0), "end", [:])
+        return GestureStroke(kind: kind, duration: duration, messages: messages)
+    }
+}

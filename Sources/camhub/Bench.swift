@@ -1,0 +1,143 @@
+import ArgumentParser
+import CamHubClient
+import Foundation
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Load-test a hub: N follower sockets, a presenter that keeps the camera moving, delivery and latency figures.",
+        discussion: """
+        Opens --followers follower WebSockets (spread over a few client loop
+        threads, --connect-rate per second), joins the room as presenter and keeps
+        the camera moving (--presenter spin: a built-in endless animation chain; or a
+        script file, looped), warms up, then measures for --duration seconds:
+
+        - connected/failed followers, disconnects, hub errors;
+        - frames expected vs received, per second and in total. Each follower
+          should get rate × duration frames of the window (counted from its first
+          frame in the window, so its phase does not matter); delivered % counts at
+          most that many per follower;
+        - hub→follower latency (p50, p90, p99, p99.9, max; HdrHistogram): the local
+          wall clock when a frame arrives minus the hub's `time` in it — the same
+          clock when the hub is on this machine;
+        - when the hub is local: its CPU (per delivered frame) and RSS (baseline,
+          with idle followers, per connection), found by the port in /proc/net/tcp
+          and /proc/*/fd (or --hub-pid); and this process's own CPU, so you can see
+          whether the hub or the load generator was the bottleneck.
+
+        Connecting: --connect-rate is a maximum. The hub announces every join to
+        every member and sends the whole roster in each welcome (O(N²) messages),
+        so new connections also wait while those announcements are still arriving.
+
+        Only loopback URLs are accepted unless --allow-remote. Every phase has a
+        deadline: connecting (followers / connect-rate + 30 s + N²/2 announcements
+        at 20,000 per second; --connect-timeout), settling (30 s), warm-up, the window, and a 2 s
+        drain for late frames.
+
+        Exit status: 0 when every connected follower got every frame of the window
+        and none failed or disconnected; 1 otherwise.
+
+        Examples:
+          camhub serve --port 8080 &                     # the hub (release build for real figures)
+          camhub bench --followers 1000 --duration 10
+          camhub bench --followers 5000 --rate 30 --duration 30 --json bench-5000.json
+          camhub bench --followers 2000 --rate 60 --presenter examples/world-tour.json
+          camhub bench --url ws://127.0.0.1:9000/hub --hub-pid 4242 --followers 200 --duration 5
+        """
+    )
+
+    @Option(help: "Hub WebSocket URL (loopback unless --allow-remote).")
+    var url = "ws://127.0.0.1:8080/hub"
+
+    @Option(help: "Room to load.")
+    var room = "bench"
+
+    @Option(help: "Follower sockets to open.")
+    var followers = 1000
+
+    @Option(help: "Frames per second each follower asks for.")
+    var rate = 30.0
+
+    @Option(help: "Seconds to measure (after connecting and warming up).")
+    var duration = 30.0
+
+    @Option(help: ArgumentHelp("spin (built-in endless animation) or a presenter script file (looped).", valueName: "spin|file"))
+    var presenter = "spin"
+
+    @Option(help: "New connections per second.")
+    var connectRate = 500.0
+
+    @Option(help: "Longest wait in seconds for all followers to join (default: see above).")
+    var connectTimeout: Double?
+
+    @Option(help: "Client loop threads for the followers (default: 1 per 2,500 followers, at most 4).")
+    var threads: Int?
+
+    @Option(help: "Seconds of motion before measuring.")
+    var warmup = 2.0
+
+    @Option(help: "The hub's process id (default: found by the port when the hub is local).")
+    var hubPid: Int32?
+
+    @Option(help: "Presenter token, when the hub requires one.")
+    var token: String?
+
+    @Option(help: ArgumentHelp("Also write the report as JSON to this file.", valueName: "file"))
+    var json: String?
+
+    @Flag(help: "Allow a hub that is not on this machine (never point this at a host you do not own).")
+    var allowRemote = false
+
+    func run() throws {
+        let hubURL: HubURL
+        do { hubURL = try HubURL(parsing: url) } catch { throw ValidationError("--url: \(error)") }
+        var options = BenchOptions(url: hubURL)
+        options.room = room
+        options.followers = followers
+        options.rate = rate
+        options.duration = duration
+        options.connectRate = connectRate
+        options.threads = threads
+        options.connectTimeout = connectTimeout
+        options.warmup = max(0, min(warmup, 60))
+        options.hubPID = hubPid
+        options.token = token
+        options.allowRemote = allowRemote
+        if presenter != "spin" {
+            let text: String
+            do { text = try String(contentsOfFile: presenter, encoding: .utf8) } catch {
+                throw ValidationError("--presenter \(presenter): not 'spin' and not a readable file")
+            }
+            do { options.presenter = .script(try PresenterScript.parse(text), name: presenter) } catch {
+                throw ValidationError("--presenter \(presenter): \(error)")
+            }
+        }
+        do { try BenchRunner.validate(options) } catch { throw ValidationError(error.description) }
+
+        let stop = StopFlag()
+        stop.installSignalHandlers()
+        let live = isatty(1) == 1
+        let runner = BenchRunner(options: options, shouldStop: { stop.isSet }) { line in
+            if live {
+                FileHandle.standardOutput.write(Data(("\r\u{1B}[2K" + line).utf8))
+            } else {
+                say(line)
+            }
+        }
+        let report: BenchReport
+        do { report = try runner.run() } catch {
+            if live { say("") }
+            printErr("camhub bench: \(error)")
+            throw ExitCode(1)
+        }
+        if live { FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8)) }
+        say(report.text)
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(report)
+            try data.write(to: URL(fileURLWithPath: json))
+            say("report written to \(json)")
+        }
+        if !report.passed { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import CamHubClient
+import Foundation
+
+struct Follow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Follow a room: print its frames and events as they arrive, and a latency summary on exit.",
+        discussion: """
+        Joins as a follower at --rate frames per second and prints every frame and
+        event. --format json prints each hub message exactly as received, one JSON
+        object per line (for jq and other pipelines), then a final
+        {"type":"summary",…} line. With --quiet only the summary is printed, on
+        Ctrl-C or after --duration seconds.
+
+        Latency is the local wall clock when a frame arrives minus the hub's `time`
+        in it. --clock local (the default for a hub on this machine) compares the
+        two clocks directly; --clock pong (the default for a remote hub) corrects
+        by the hub − local offset measured with ping/pong (accurate to half the
+        best round trip). The summary says which was used.
+
+        Examples:
+          camhub follow --room demo
+          camhub follow --room demo --format json | jq -c 'select(.type=="frame") | .camera'
+          camhub follow --room demo --rate 10 --quiet --duration 30
+          camhub follow --url ws://10.0.0.5:8080/hub --room demo --clock pong
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+    enum Clock: String, ExpressibleByArgument, CaseIterable { case auto, local, pong }
+
+    @Option(help: "Hub WebSocket URL.")
+    var url = "ws://127.0.0.1:8080/hub"
+
+    @Option(help: "Room to follow.")
+    var room = "demo"
+
+    @Option(help: "Frames per second to ask for (1…the hub's tick).")
+    var rate = 30.0
+
+    @Option(help: "Output format: text or json (JSON lines).")
+    var format = Format.text
+
+    @Flag(help: "Print only the summary on exit.")
+    var quiet = false
+
+    @Option(help: "Stop after this many seconds (default: until Ctrl-C).")
+    var duration: Double?
+
+    @Option(help: "Latency clock: local, pong, or auto (local for a loopback hub, else pong).")
+    var clock = Clock.auto
+
+    @Option(help: "Display name.")
+    var name = "camhub-follow"
+
+    func validate() throws {
+        guard rate.isFinite, rate >= 1, rate <= 240 else { throw ValidationError("--rate must be 1…240") }
+        if let duration { guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be > 0 seconds") } }
+    }
+
+    func run() throws {
+        let hubURL: HubURL
+        do { hubURL = try HubURL(parsing: url) } catch { throw ValidationError("--url: \(error)") }
+        let mode: LatencyClock = switch clock {
+        case .auto: hubURL.isLoopback ? .local : .pong
+        case .local: .local
+        case .pong: .pong
+        }
+        let connection: HubConnection
+        do {
+            connection = try HubConnection.join(hubURL, hello: HelloOptions(room: room, role: "follower", name: name, rate: rate))
+        } catch {
+            printErr("camhub follow: \(error)")
+            throw ExitCode(1)
+        }
+        defer { connection.shutdown() }
+        let w = connection.welcome!
+        let json = format == .json
+        if !quiet && !json {
+            say("camhub follow: joined \(w.room) as \(w.client) at \(JSONText.number(w.rate)) frames/s (tick \(JSONText.number(w.tick)) Hz); camera \(w.camera)")
+        }
+        let stop = StopFlag()
+        stop.installSignalHandlers()
+        let out = LineWriter()
+        let runner = FollowRunner(connection: connection, clock: mode)
+        let summary = runner.run(duration: duration, shouldStop: { stop.isSet }) { received, latency in
+            guard !quiet else { return }
+            out.line(json ? received.text : FollowRunner.line(received, latency: latency))
+        }
+        out.flush()
+        say(json ? summary.json : summary.text)
+        if summary.disconnected != nil { throw ExitCode(1) }
+    }
+}
+
+/// Standard output, one write per line (frames come at most 240 times a second;
+/// pipelines such as `jq` see each line at once).
+final class LineWriter {
+    func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    func flush() {}
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import CamHubClient
+import CameraCore
+import Foundation
+
+struct Present: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a presenter script: fly, ease, animate, set, wait, waitFor and gestures, with progress and a report.",
+        discussion: """
+        A script is a JSON list of steps. Command steps have the protocol's fields
+        (docs/PROTOCOL.md) and are checked by the hub's own decoder before anything
+        connects; a bad step is reported with its number and field, and nothing runs.
+
+          [
+            {"type": "fly", "id": "paris", "camera": {"lat": 48.8566, "lon": 2.3522, "zoom": 11}},
+            {"type": "waitFor", "id": "paris"},
+            {"type": "wait", "seconds": 1.5},
+            {"type": "animate", "id": "spin", "to": {"bearing": 90, "tilt": 50}, "duration": 3},
+            {"type": "gesture", "kind": "pan", "from": {"x": 640, "y": 360}, "to": {"x": 400, "y": 360}, "duration": 1},
+            {"type": "gesture", "kind": "doubleTap", "x": 640, "y": 360}
+          ]
+
+        Steps: set, ease, fly, animate, cancel, gesture, gestures, limits, track,
+        viewport (protocol messages); wait {seconds}; waitFor {id, timeout?} (until
+        that animation finished, was superseded, cancelled or refused). A gesture
+        with a duration is a stroke: pan {from, to}, pinch {x, y, scale, rotation?},
+        tilt {dy, x?, y?}, rotate {rotation, x?, y?}, sent as begin/change…/end at
+        60 Hz (momentum: true lets a pan fling). fly/ease/animate without an id get
+        one ("step3"); every step may have a "label".
+
+        Examples:
+          camhub present --room demo --script examples/world-tour.json
+          camhub present --room demo --script examples/tilt-and-spin.json --loop
+          camhub present --url ws://127.0.0.1:8080/hub --room demo --script tour.json --token s3cret --name ana
+          camhub present --script tour.json --check      # validate only, do not connect
+
+        Exit status: 0 when every step ran and the hub reported no error; 1
+        otherwise; 2 for a script that does not validate.
+        """
+    )
+
+    @Option(help: "Hub WebSocket URL.")
+    var url = "ws://127.0.0.1:8080/hub"
+
+    @Option(help: "Room to present in.")
+    var room = "demo"
+
+    @Option(help: ArgumentHelp("The presenter script (JSON).", valueName: "file"))
+    var script: String
+
+    @Option(help: "Presenter token, when the hub requires one.")
+    var token: String?
+
+    @Option(help: "Display name.")
+    var name = "camhub-present"
+
+    @Option(help: "Role to join as: presenter (wins conflicts) or driver.")
+    var role = "presenter"
+
+    @Flag(help: "Run the script again and again until Ctrl-C.")
+    var loop = false
+
+    @Flag(help: "Validate the script and exit without connecting.")
+    var check = false
+
+    @Flag(help: "Plain output (no progress bars redrawn in place), also when writing to a terminal.")
+    var plain = false
+
+    func validate() throws {
+        guard ["presenter", "driver"].contains(role) else { throw ValidationError("--role must be presenter or driver") }
+    }
+
+    func run() throws {
+        let text: String
+        do { text = try String(contentsOfFile: script, encoding: .utf8) } catch {
+            throw ValidationError("--script \(script): cannot read the file (\(error.localizedDescription))")
+        }
+        let parsed: PresenterScript
+        do { parsed = try PresenterScript.parse(text) } catch {
+            printErr("camhub present: \(script): \(error)")
+            throw ExitCode(2)
+        }
+        if check {
+            say("\(script): \(parsed.steps.count) steps OK" + (parsed.name.map { " (\($0))" } ?? "")
+                + ", at least \(JSONText.number((parsed.plannedSeconds * 10).rounded() / 10)) s of waits and strokes")
+            return
+        }
+        let hubURL: HubURL
+        do { hubURL = try HubURL(parsing: url) } catch { throw ValidationError("--url: \(error)") }
+        let connection: HubConnection
+        do {
+            connection = try HubConnection.join(hubURL, hello: HelloOptions(room: room, role: role, name: name, token: token))
+        } catch {
+            printErr("camhub present: \(error)")
+            throw ExitCode(1)
+        }
+        defer { connection.shutdown() }
+        let w = connection.welcome!
+        say("camhub present: \(parsed.name ?? script), \(parsed.steps.count) steps; joined \(w.room) as \(w.client) (\(w.role)); camera \(w.camera)")
+
+        let stop = StopFlag()
+        stop.installSignalHandlers()
+        let printer = PresentPrinter(stepCount: parsed.steps.count, live: !plain && isatty(1) == 1) { text in
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+        let runner = PresenterRunner(connection: connection, script: parsed, shouldStop: { stop.isSet }, onEvent: printer.handle)
+        let report = runner.run(loop: loop)
+        say(PresentPrinter.summary(report))
+        if !report.succeeded && !(report.interrupted && report.errors.isEmpty && report.problems.isEmpty) {
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Set by SIGINT/SIGTERM; polled by the long-running subcommands.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    private var sources: [DispatchSourceSignal] = []
+
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return set }
+
+    func raise() { lock.lock(); set = true; lock.unlock() }
+
+    func installSignalHandlers() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { [weak self] in self?.raise() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}
+
+/// A line on standard error.
+func printErr(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,158 @@
+import Foundation
+import HubServer
+import Testing
+@testable import CamHubClient
+
+/// A real hub on 127.0.0.1, port 0, in this process.
+private func startHub(tick: Double = 60) throws -> (HubServer, HubURL) {
+    var configuration = HubServerConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    configuration.webRoot = nil
+    configuration.hub.tick = tick
+    let server = try HubServer(configuration: configuration)
+    let port = try server.start()
+    return (server, HubURL(host: "127.0.0.1", port: port))
+}
+
+/// Tests against a live hub share one serialized suite (two cores).
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct LiveHubTests {
+    @Test func presentThenFollowEndsExactlyOnTheScriptsTarget() throws {
+        let (server, url) = try startHub()
+        defer { server.shutdown() }
+
+        // The follower joins first and records everything.
+        let follower = try HubConnection.join(url, hello: HelloOptions(room: "trip", role: "follower", rate: 30))
+        defer { follower.shutdown() }
+        let frames = Locked<[Incoming.Frame]>([])
+        let stop = Locked(false)
+        let followerDone = DispatchSemaphore(value: 0)
+        let summary = Locked<FollowSummary?>(nil)
+        let box = UncheckedBox(FollowRunner(connection: follower, clock: .local))
+        Thread.detachNewThread {
+            let s = box.value.run(duration: 30, shouldStop: { stop.withLock { $0 } }) { received, _ in
+                if case .frame(let f) = received.message { frames.withLock { $0.append(f) } }
+            }
+            summary.withLock { $0 = s }
+            followerDone.signal()
+        }
+
+        let script = try PresenterScript.parse("""
+        [{"type":"set","camera":{"lat":10,"lon":170,"zoom":3,"bearing":0,"tilt":0}},
+         {"type":"animate","id":"long","to":{"bearing":180},"duration":5},
+         {"type":"ease","id":"take","camera":{"bearing":90},"duration":0.3},
+         {"type":"waitFor","id":"take"},
+         {"type":"gesture","kind":"pan","from":{"x":640,"y":360},"to":{"x":540,"y":300},"duration":0.3},
+         {"type":"fly","id":"f","camera":{"lat":-33.8688,"lon":-170.5,"zoom":5.25,"bearing":45,"tilt":30},"duration":1},
+         {"type":"waitFor","id":"f"},
+         {"type":"cancel","id":"f"}]
+        """)
+        let presenter = try HubConnection.join(url, hello: HelloOptions(room: "trip", role: "presenter", name: "p"))
+        defer { presenter.shutdown() }
+        let me = presenter.welcome!.client
+        var events: [PresenterEvent] = []
+        let report = PresenterRunner(connection: presenter, script: script, onEvent: { events.append($0) }).run()
+
+        let target = WireCamera(lat: -33.8688, lon: -170.5, zoom: 5.25, bearing: 45, tilt: 30)
+        // Completions: the long animation lost its bearing to the ease; the others finished.
+        let byID = Dictionary(report.completions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(byID["long"]?.status == "superseded")
+        #expect(byID["long"]?.by == me)
+        #expect(byID["long"]?.lost == ["bearing"])
+        #expect(byID["take"]?.status == "finished")
+        #expect(byID["f"]?.status == "finished")
+        #expect(byID["f"]?.camera == target)
+        #expect(report.count("finished") == 2 && report.count("superseded") == 1 && report.count("cancelled") == 0)
+        // Cancelling a finished animation is the hub's error, attributed to step 8.
+        #expect(report.errors.count == 1)
+        #expect(report.errors.first?.step == 8)
+        #expect(report.errors.first?.failure.code == "unknown_animation")
+        #expect(report.problems.isEmpty && report.disconnected == nil && !report.interrupted)
+        #expect(report.lastFrame?.camera == target && report.lastFrame?.moving == false)
+        #expect(events.contains { if case .stepDone(let s, let note) = $0 { s.number == 7 && note.hasPrefix("f finished") } else { false } })
+
+        // The follower's last resting frame is the script's final target, bit for bit.
+        let deadline = monotonicSeconds() + 2
+        while monotonicSeconds() < deadline && frames.withLock({ $0.last?.moving != false }) { usleep(10_000) }
+        stop.withLock { $0 = true }
+        _ = followerDone.wait(timeout: .now() + 5)
+        let all = frames.withLock { $0 }
+        let rest = all.last { !$0.moving }
+        #expect(rest?.camera == target)
+        #expect(all.last?.moving == false)
+        #expect(all.count > 30, "\(all.count) frames")
+        // Frames only move forward, and the pan moved the camera before the flight.
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0.seq < $1.seq })
+        #expect(all.contains { $0.by == me && $0.camera.lat != 10 && $0.camera.bearing == 90 })
+        let s = summary.withLock { $0 }
+        #expect(s?.frames == all.count)
+        #expect((s?.latency.count ?? 0) == UInt64(all.count))
+        #expect((s?.latency.p50 ?? -1) >= 0 && (s?.latency.p99 ?? 1e9) < 1000)
+    }
+
+    @Test func presenterWaitsAndReportsARefusedCommand() throws {
+        let (server, url) = try startHub()
+        defer { server.shutdown() }
+        // A driver cannot take what a presenter holds: its ease is refused with conflict.
+        let boss = try HubConnection.join(url, hello: HelloOptions(room: "r", role: "presenter"))
+        defer { boss.shutdown() }
+        boss.send(#"{"type":"animate","id":"hold","to":{"zoom":4},"duration":3}"#)
+        let driver = try HubConnection.join(url, hello: HelloOptions(room: "r", role: "driver"))
+        defer { driver.shutdown() }
+        let script = try PresenterScript.parse(#"[{"type":"wait","seconds":0.2},{"type":"ease","id":"mine","camera":{"zoom":8},"duration":0.5},{"type":"waitFor","id":"mine","timeout":5}]"#)
+        let started = monotonicSeconds()
+        let report = PresenterRunner(connection: driver, script: script).run()
+        #expect(monotonicSeconds() - started < 4)
+        #expect(report.completions.map(\.status) == ["refused"])
+        #expect(report.errors.first?.step == 2 && report.errors.first?.failure.code == "conflict")
+        #expect(!report.succeeded)
+    }
+
+    @Test func shortBenchReportIsConsistent() throws {
+        let (server, url) = try startHub()
+        defer { server.shutdown() }
+        var options = BenchOptions(url: url)
+        options.followers = 200
+        options.rate = 30
+        options.duration = 3
+        options.warmup = 1
+        options.drain = 1
+        options.connectRate = 2000
+        options.threads = 2
+        let lines = Locked<[String]>([])
+        let report = try BenchRunner(options: options, progress: { line in lines.withLock { $0.append(line) } }).run()
+
+        #expect(report.followersRequested == 200)
+        #expect(report.connected + report.failed == report.followersRequested)
+        #expect(report.connected > 190, "\(report.text)")
+        #expect(report.expectedFrames == report.connected * 90)
+        #expect(report.receivedFrames <= report.expectedFrames)
+        #expect(report.deliveredPercent == Double(report.receivedFrames) / Double(report.expectedFrames) * 100)
+        #expect(report.deliveredPercent > 90, "\(report.text)")
+        #expect(report.latencyMs.count == UInt64(report.receivedFrames + report.excessFrames))
+        #expect(report.perSecond.count == 3)
+        #expect(report.perSecond.reduce(0) { $0 + $1.received } == report.receivedFrames + report.excessFrames)
+        #expect(report.perSecond.allSatisfy { $0.expected == report.connected * 30 })
+        let l = report.latencyMs
+        #expect(0 <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max)
+        #expect(report.hub.inProcess && report.hub.pid == getpid())
+        #expect((report.hub.cpuSeconds ?? -1) > 0)
+        #expect(report.hub.rssPerConnectionBytes == nil)  // not meaningful in-process
+        #expect(report.passed == (report.receivedFrames == report.expectedFrames && report.failed == 0 && report.disconnects == 0))
+        #expect(report.presenterErrors.isEmpty, "\(report.presenterErrors)")
+        #expect(lines.withLock { $0.contains { $0.hasPrefix("t 1/3 s") } })
+        // The JSON form round-trips.
+        let data = try JSONEncoder().encode(report)
+        let back = try JSONDecoder().decode(BenchReport.self, from: data)
+        #expect(back.receivedFrames == report.receivedFrames && back.latencyMs == report.latencyMs)
+    }
+
+    @Test func benchRefusesRemoteHubs() throws {
+        let options = BenchOptions(url: try HubURL(parsing: "ws://192.0.2.1:8080/hub"))
+        #expect(throws: ClientError.self) { try BenchRunner.validate(options) }
+        var allowed = options
+        allowed.allowRemote = true
+        try BenchRunner.validate(allowed)
+    }
+}

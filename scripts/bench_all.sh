@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The figures of docs/BENCHMARKS.md: each point on a fresh release hub.
+#   scripts/bench_all.sh [OUTDIR]        (default docs/bench)
+# Takes about half an hour on a 2-core machine, most of it connecting 10,000
+# followers (the hub announces every join to every member: O(N²) messages).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-docs/bench}
+mkdir -p "$out"
+swift build -c release --product camhub
+run() { # followers rate seconds name
+  echo "== $1 followers × $2 Hz, $3 s"
+  scripts/bench_run.sh "$1" "$2" "$3" "$out/$4.json" > "$out/$4.txt" 2>&1
+  echo "   exit $?; $(grep -E '^frames:' "$out/$4.txt")"
+  sleep 5
+}
+run 1000 30 30 f1000-r30
+run 2000 60 30 f2000-r60
+run 5000 30 30 f5000-r30
+run 10000 30 30 f10000-r30
+python3 scripts/bench_plot.py "$out"/f*.json -o "$out/latency-vs-followers.png" || true
