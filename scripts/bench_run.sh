@@ -15,7 +15,7 @@ mkdir -p "$(dirname "$out")"
 hub=$!
 trap 'kill "$hub" 2>/dev/null || true; wait "$hub" 2>/dev/null || true' EXIT
 for _ in $(seq 50); do grep -q listening "${out%.json}.hub.log" 2>/dev/null && break; sleep 0.1; done
-limit=$(( duration + followers / 100 + followers * followers / 40000 + 180 ))
+limit=$(( duration + followers / 100 + 180 ))
 status=0
 timeout "$limit" "$bin" bench --url "ws://127.0.0.1:$port/hub" --followers "$followers" --rate "$rate" \
   --duration "$duration" --hub-pid "$hub" --json "$out" "$@" || status=$?

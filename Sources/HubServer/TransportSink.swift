@@ -10,6 +10,11 @@ struct TransportSink: HubSink {
         server.send(SharedFrame(kind: .text, bytes: bytes), to: ConnectionID(rawValue: connection))
     }
 
+    func send(_ bytes: [UInt8], to connections: some Sequence<ConnectionKey>) {
+        let shared = SharedFrame(kind: .text, bytes: bytes)
+        for connection in connections { server.send(shared, to: ConnectionID(rawValue: connection)) }
+    }
+
     func sendFrame(_ frame: EncodedFrame, to connection: ConnectionKey) {
         server.sendLatest(frames.shared(for: frame), to: ConnectionID(rawValue: connection))
     }

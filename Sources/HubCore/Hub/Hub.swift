@@ -30,7 +30,7 @@ public struct Hub {
 
     /// A new connection: it has `helloTimeout` seconds to join a room.
     public mutating func open(_ connection: ConnectionKey, at time: HubTime) {
-        sessions[connection] = Session(connection: connection, openedAt: time.seconds, tick: configuration.tick)
+        sessions[connection] = Session(connection: connection, openedAt: time.seconds)
     }
 
     /// A connection went away (closed by either side): leave its room.
@@ -49,11 +49,8 @@ public struct Hub {
             rooms[name]!.manager.advance(to: time.seconds)
             deliverMotionEvents(in: name, at: time, sink: sink)
             rooms[name]!.updateFrameState()
+            rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, sink: sink)
             let room = rooms[name]!
-            for connection in room.members {
-                guard sessions[connection]?.throttle.take(roomSeq: room.seq, now: tickTime) == true else { continue }
-                sink.sendFrame(rooms[name]!.currentFrame(time: time.epochMilliseconds), to: connection)
-            }
             if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
                 rooms[name]!.audienceChanged = false
                 rooms[name]!.audienceSentAt = time.seconds
@@ -84,7 +81,6 @@ public struct Hub {
         session.room = hello.room
         session.role = hello.role
         session.viewport = hello.viewport
-        session.throttle.setRate(min(hello.rate, configuration.tick))
         // Bring the room up to now so the welcome carries the current camera
         // and seq. Before the joiner becomes a member: what happened until now
         // (steady, significantChange) is for those already in the room, and
@@ -92,7 +88,10 @@ public struct Hub {
         rooms[hello.room]!.manager.advance(to: time.seconds)
         deliverMotionEvents(in: hello.room, at: time, sink: sink)
         rooms[hello.room]!.updateFrameState()
-        rooms[hello.room]!.members.append(connection)
+        // The welcome carries the current frame, so the throttle starts from its seq.
+        var throttle = FollowerThrottle(rate: min(hello.rate, configuration.tick), tick: configuration.tick)
+        throttle.didSend(seq: rooms[hello.room]!.seq, now: time.seconds)
+        rooms[hello.room]!.members.append(Room.Member(connection: connection, throttle: throttle))
         rooms[hello.room]!.emptySince = nil
         connectionOfClient[client] = connection
         if let demoted = outcome.presenterChange?.demoted, let other = connectionOfClient[demoted] {
@@ -107,12 +106,11 @@ public struct Hub {
         if hello.role == .follower { rooms[hello.room]!.followerCount += 1 }
         rooms[hello.room]!.audienceChanged = true
         let room = rooms[hello.room]!
-        let welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: session.throttle.rate, tick: configuration.tick,
+        let welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
                               seq: room.seq, camera: room.manager.camera, limits: room.manager.limits,
                               presenter: room.roster.presenter, roster: room.roster.entries.filter { room.listed.contains($0.client) },
                               gestures: session.disabledGestures, audience: room.audience)
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
-        session.throttle.didSend(seq: room.seq, now: time.seconds)
         sessions[connection] = session
         if isListed { broadcast(.joined(outcome.entry), in: hello.room, except: connection, at: time, sink: sink) }
         if let change = outcome.presenterChange {
@@ -123,7 +121,7 @@ public struct Hub {
     mutating func leaveRoom(_ session: Session, at time: HubTime, sink: some HubSink) {
         guard let client = session.client, let name = session.room, rooms[name] != nil else { return }
         connectionOfClient[client] = nil
-        rooms[name]!.members.removeAll { $0 == session.connection }
+        rooms[name]!.members.removeAll { $0.connection == session.connection }
         rooms[name]!.clientLeft(client, at: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
         if session.role == .follower { rooms[name]!.followerCount -= 1 }
@@ -145,7 +143,7 @@ public struct Hub {
     func broadcast(_ event: HubEvent, in room: RoomName, except: ConnectionKey? = nil, at time: HubTime, sink: some HubSink) {
         guard let members = rooms[room]?.members else { return }
         let bytes = HubMessage.event(event, time: time.epochMilliseconds)
-        for connection in members where connection != except { sink.send(bytes, to: connection) }
+        sink.send(bytes, to: members.lazy.map(\.connection).filter { $0 != except })
     }
 
     /// Reports the manager's events: animation reports to their owners, camera events to the room.

@@ -14,10 +14,19 @@ public final class EncodedFrame: Sendable {
 public protocol HubSink {
     /// An ordered message that must not be dropped (welcome, errors, events, results).
     func send(_ bytes: [UInt8], to connection: ConnectionKey)
+    /// The same ordered message to many connections (a room event): a sink can
+    /// share one buffer among them instead of copying per connection.
+    func send(_ bytes: [UInt8], to connections: some Sequence<ConnectionKey>)
     /// A frame for the latest-only lane: replaces any frame not yet written.
     func sendFrame(_ frame: EncodedFrame, to connection: ConnectionKey)
     /// Sends queued control messages, then closes with `code`.
     func close(_ connection: ConnectionKey, code: UInt16, reason: String)
+}
+
+extension HubSink {
+    public func send(_ bytes: [UInt8], to connections: some Sequence<ConnectionKey>) {
+        for connection in connections { send(bytes, to: connection) }
+    }
 }
 
 /// The hub's two clocks at one instant. `seconds` is monotonic (drives the

@@ -8,8 +8,15 @@ struct Room {
     var manager: AnimatorManager
     var gestures = GestureEngine()
     var roster = Roster()
+    /// A connection in the room and its frame throttle (kept here, in an
+    /// array, so the per-tick pass over followers does no lookups).
+    struct Member {
+        let connection: ConnectionKey
+        var throttle: FollowerThrottle
+    }
+
     /// Connections in the room, in join order.
-    var members: [ConnectionKey] = []
+    var members: [Member] = []
     /// Increases by one per tick in which the camera or `moving` changed.
     var seq: UInt64 = 0
     /// The manager revision and `moving` flag that `seq` describes.
@@ -55,6 +62,13 @@ struct Room {
         frameRevision = manager.revision
         frameMoving = moving
         frame = nil
+    }
+
+    /// Sends the current frame to every member due one (`tickTime` on the tick grid).
+    mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, sink: some HubSink) {
+        for i in members.indices where members[i].throttle.take(roomSeq: seq, now: tickTime) {
+            sink.sendFrame(currentFrame(time: epochMilliseconds), to: members[i].connection)
+        }
     }
 
     /// The frame for `seq`, encoded on first use.

@@ -10,14 +10,12 @@ struct Session {
     var room: RoomName?
     var role: Role = .follower
     var viewport = Viewport(width: 1280, height: 720)
-    var throttle: FollowerThrottle
     var limiter = CommandRateLimiter()
     var disabledGestures: Set<GestureMessage.Kind> = []
 
-    init(connection: ConnectionKey, openedAt: Double, tick: Double) {
+    init(connection: ConnectionKey, openedAt: Double) {
         self.connection = connection
         self.openedAt = openedAt
-        self.throttle = FollowerThrottle(rate: min(HubProtocol.defaultRate, tick), tick: tick)
     }
 
     var owner: Owner? { client.map { Owner(client: $0, rank: role.rank) } }
