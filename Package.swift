@@ -46,14 +46,16 @@ let package = Package(
             providers: [.apt(["libwebsockets-dev"])]
         ),
         .target(name: "WebSocketTransport", dependencies: ["CLWS"]),
-        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SocketTestSupport"]),
+        /// Test-only: keeps the suites that open real sockets from running at the same time.
+        .target(name: "SocketTestSupport", path: "Tests/Support"),
         .target(name: "HubServer", dependencies: ["HubCore", "WebSocketTransport"]),
-        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore"]),
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport"]),
         .target(name: "CamHubClient", dependencies: [
             "CameraCore", "HubCore", "WebSocketTransport",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
-        .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer"]),
+        .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
             "CameraCore", "HubCore", "HubServer", "CamHubClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,5 +1,6 @@
 import Foundation
 import HubServer
+import SocketTestSupport
 import Testing
 @testable import CamHubClient
 
@@ -16,7 +17,7 @@ private func startHub(tick: Double = 60) throws -> (HubServer, HubURL) {
 }
 
 /// Tests against a live hub share one serialized suite (two cores).
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(1)), SocketSuiteLock())
 struct LiveHubTests {
     @Test func presentThenFollowEndsExactlyOnTheScriptsTarget() throws {
         let (server, url) = try startHub()

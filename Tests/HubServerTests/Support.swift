@@ -1,6 +1,7 @@
 import Foundation
 import HubCore
 import HubServer
+import SocketTestSupport
 import Testing
 import WebSocketTransport
 
@@ -267,53 +268,4 @@ final class TemporaryDirectory {
         try contents.write(toFile: full, atomically: true, encoding: .utf8)
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// Runs a whole suite while holding a process-wide lock, so that the suites
-/// that start real sockets and loop threads (TransportTests in
-/// WebSocketTransportTests, HubServerTests in HubServerTests) never overlap:
-/// Swift Testing runs different suites in parallel, and these count the
-/// process's fds and threads and share two cores. Both modules carry a copy
-/// of this trait. The lock is an abstract Unix socket name (Linux; nothing on
-/// disk, released on close). Waits at most 5 minutes, then runs anyway.
-struct SocketSuiteLock: SuiteTrait, TestScoping {
-    var isRecursive: Bool { false }
-
-    func scopeProvider(for test: Test, testCase: Test.Case?) -> SocketSuiteLock? { test.isSuite ? self : nil }
-
-    func provideScope(for test: Test, testCase: Test.Case?,
-                      performing function: @Sendable () async throws -> Void) async throws {
-        let deadline = ContinuousClock.now + .seconds(300)
-        var held = Self.tryHold()
-        while held == nil && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            held = Self.tryHold()
-        }
-        defer { if let held, held >= 0 { close(held) } }
-        try await function()
-    }
-
-    /// A socket bound to this process's lock name, or nil while another holds it.
-    static func tryHold() -> Int32? {
-        #if os(Linux)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        let name = Array("camerahub-socket-suites-\(getpid())".utf8)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { path in
-            path[0] = 0  // abstract namespace
-            for (i, byte) in name.enumerated() { path[i + 1] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + 1 + name.count)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
-        }
-        if bound { return fd }
-        close(fd)
-        return nil
-        #else
-        return -1  // no lock elsewhere
-        #endif
-    }
 }
