@@ -1,5 +1,6 @@
 import Foundation
 import HubCore
+import SocketTestSupport
 import Testing
 import WebSocketTransport
 
@@ -41,19 +42,19 @@ extension HubServerTests {
     }
 
     @Test func webRootIsServedOverHTTP() throws {
-        let web = try TemporaryDirectory()
+        let web = try TempDir()
         try web.write("index.html", "<!doctype html><title>camhub</title>")
         try web.write("js/app.js", "export const hub = 1;")
         let hub = try RunningHub { $0.webRoot = web.path }
-        let index = try HTTPGet.request(port: hub.port, path: "/")
+        let index = try RawHTTP.request(port: hub.port, path: "/")
         #expect(index.status == 200)
         #expect(index.text == "<!doctype html><title>camhub</title>")
         #expect(index.headers["content-type"]?.hasPrefix("text/html") == true)
-        let script = try HTTPGet.request(port: hub.port, path: "/js/app.js")
+        let script = try RawHTTP.request(port: hub.port, path: "/js/app.js")
         #expect(script.status == 200)
         #expect(script.text == "export const hub = 1;")
         #expect(script.headers["content-type"]?.hasPrefix("text/javascript") == true)
-        #expect(try HTTPGet.request(port: hub.port, path: "/missing.js").status == 404)
+        #expect(try RawHTTP.request(port: hub.port, path: "/missing.js").status == 404)
         #expect(try hub.health()["status"]?.string == "ok", "/healthz beside the files")
     }
 

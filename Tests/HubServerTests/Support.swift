@@ -39,7 +39,7 @@ final class RunningHub {
 
     /// `GET /healthz`, parsed.
     func health() throws -> JSONValue {
-        let response = try HTTPGet.request(port: port, path: "/healthz")
+        let response = try RawHTTP.request(port: port, path: "/healthz")
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "application/json")
         return try JSONParser.parse(response.body)
@@ -192,80 +192,4 @@ extension JSONValue {
     var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
     var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     var isNull: Bool { self == .null }
-}
-
-/// A bare HTTP/1.1 GET over a TCP socket, bounded by a 5 s deadline.
-enum HTTPGet {
-    struct Response {
-        let status: Int
-        let headers: [String: String]
-        let body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
-    }
-
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
-    static func request(port: Int, path: String) throws -> Response {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket failed") }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw Failure(description: "connect failed") }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else {
-            throw Failure(description: "send failed")
-        }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            data.append(contentsOf: chunk[0..<n])
-            if let response = parse(data), let length = response.headers["content-length"].flatMap(Int.init),
-               response.body.count >= length { break }
-        }
-        guard let response = parse(data) else { throw Failure(description: "no HTTP response (\(data.count) bytes)") }
-        return response
-    }
-
-    private static func parse(_ data: [UInt8]) -> Response? {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard data.count >= 4, let end = (0...(data.count - 4)).first(where: { Array(data[$0..<$0 + 4]) == separator }) else {
-            return nil
-        }
-        var lines = String(decoding: data[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
-        var headers: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        return Response(status: status, headers: headers, body: Array(data[(end + 4)...]))
-    }
-}
-
-/// A temporary directory, removed at deinit.
-final class TemporaryDirectory {
-    let path: String
-    init() throws {
-        path = NSTemporaryDirectory() + "hubserver-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    func write(_ relative: String, _ contents: String) throws {
-        let full = path + "/" + relative
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try contents.write(toFile: full, atomically: true, encoding: .utf8)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }

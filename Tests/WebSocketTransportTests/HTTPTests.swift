@@ -1,4 +1,5 @@
 import Foundation
+import SocketTestSupport
 import Testing
 @testable import WebSocketTransport
 
