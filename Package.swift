@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "HubServer", dependencies: ["HubCore", "WebSocketTransport"]),
         .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport"]),
         .target(name: "CamHubClient", dependencies: [
-            "CameraCore", "HubCore", "WebSocketTransport",
+            "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer", "SocketTestSupport"]),

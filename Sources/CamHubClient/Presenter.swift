@@ -1,4 +1,5 @@
 import CameraCore
+import CameraMotion
 import Foundation
 import HubCore
 
@@ -270,25 +271,11 @@ enum FlightEstimate {
         let size = WebMercator.worldSize(zoom: camera.zoom)
         let dx = (WebMercator.unitX(longitude: lon1) - WebMercator.unitX(longitude: camera.lon)) * size
         let dy = (WebMercator.unitY(latitude: min(max(lat1, -85.05), 85.05)) - WebMercator.unitY(latitude: camera.lat)) * size
-        let u1 = (dx * dx + dy * dy).squareRoot()
-        let w0 = max(viewport.width, viewport.height)
-        let w1 = w0 / exp2(zoom1 - camera.zoom)
-        var rho = command.curve
-        if let minZoom = command.minZoom, u1 > 0 {
-            let wMax = w0 / exp2(min(minZoom, camera.zoom, zoom1) - camera.zoom)
-            rho = (wMax / u1 * 2).squareRoot()
-        }
-        let rho2 = rho * rho
-        func r(_ i: Int) -> Double {
-            let wi = i == 0 ? w0 : w1
-            let b = (w1 * w1 - w0 * w0 + (i == 0 ? 1 : -1) * rho2 * rho2 * u1 * u1) / (2 * wi * rho2 * u1)
-            return log((b * b + 1).squareRoot() - b)
-        }
-        var length = (r(1) - r(0)) / rho
-        if abs(u1) < 1e-6 || !length.isFinite {
-            if abs(w0 - w1) < 1e-6 { return 0.5 }
-            length = abs(log(w1 / w0)) / rho
-        }
-        return command.duration ?? length / command.speed
+        let distance = (dx * dx + dy * dy).squareRoot()
+        if let duration = command.duration { return duration }
+        // Neither centre nor zoom changes: the hub eases over 0.5 s (MapLibre's default).
+        guard let path = FlightPath(startZoom: camera.zoom, endZoom: zoom1, distance: distance, viewport: viewport,
+                                    rho: command.curve, minZoom: command.minZoom) else { return 0.5 }
+        return path.duration(speed: command.speed)
     }
 }

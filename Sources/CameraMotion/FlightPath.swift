@@ -4,7 +4,7 @@ import Foundation
 /// The van Wijk & Nuij (2003) optimal zoom-and-pan path as MapLibre's `flyTo`
 /// uses it: the eye zooms out and back in so that the apparent speed stays
 /// smooth. Lengths are in pixels at the start zoom; `w` is the visible span.
-struct FlightPath: Hashable, Sendable {
+public struct FlightPath: Hashable, Sendable {
     /// Visible span at the start, in pixels (the larger viewport side).
     let w0: Double
     /// Visible span at the end, in start-zoom pixels.
@@ -21,7 +21,7 @@ struct FlightPath: Hashable, Sendable {
     let zoomDirection: Double
 
     /// nil when neither centre nor zoom changes (then the flight is an ease).
-    init?(startZoom: Double, endZoom: Double, distance u1: Double, viewport: Viewport, rho requestedRho: Double, minZoom: Double?) {
+    public init?(startZoom: Double, endZoom: Double, distance u1: Double, viewport: Viewport, rho requestedRho: Double, minZoom: Double?) {
         let w0 = max(viewport.width, viewport.height)
         let w1 = w0 / exp2(endZoom - startZoom)
         var rho = requestedRho
@@ -64,5 +64,5 @@ struct FlightPath: Hashable, Sendable {
     }
 
     /// Duration in seconds at `speed` screenfuls per second (MapLibre: S / V).
-    func duration(speed: Double) -> Double { length / speed }
+    public func duration(speed: Double) -> Double { length / speed }
 }
