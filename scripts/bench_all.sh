@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The figures of docs/BENCHMARKS.md: each point on a fresh release hub.
 #   scripts/bench_all.sh [OUTDIR]        (default docs/bench)
-# Takes about half an hour on a 2-core machine, most of it connecting 10,000
-# followers (the hub announces every join to every member: O(N²) messages).
+# Each point takes about a minute (connect, warm up, window); 10,000 followers
+# need ~20,000 open files and the load generator's CPU on top of the hub's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/bench}

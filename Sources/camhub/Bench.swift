@@ -24,13 +24,12 @@ struct Bench: ParsableCommand {
           and /proc/*/fd (or --hub-pid); and this process's own CPU, so you can see
           whether the hub or the load generator was the bottleneck.
 
-        Connecting: --connect-rate is a maximum. The hub announces every join to
-        every member and sends the whole roster in each welcome (O(N²) messages),
-        so new connections also wait while those announcements are still arriving.
+        Connecting: at most --connect-rate new connections per second, and at most
+        64 handshakes in flight.
 
         Only loopback URLs are accepted unless --allow-remote. Every phase has a
-        deadline: connecting (followers / connect-rate + 30 s + N²/2 announcements
-        at 20,000 per second; --connect-timeout), settling (30 s), warm-up, the window, and a 2 s
+        deadline: connecting (followers / connect-rate + 30 s; --connect-timeout),
+        settling (30 s), warm-up, the window, and a 2 s
         drain for late frames.
 
         Exit status: 0 when every connected follower got every frame of the window
