@@ -32,6 +32,16 @@ struct WindowCounter: Sendable {
         count += 1
         return true
     }
+
+    /// Which second (0..<seconds) of this connection's own window an admitted frame
+    /// falls in. Counted from the connection's first frame, not from `start`: a window
+    /// that opens up to 1.5 periods late ends as late, and its last frame still
+    /// belongs to the last second. Frames are placed by their slot (half a period of
+    /// slack), so jitter or rounding never moves a frame into the neighbouring second.
+    func second(of time: Double, _ w: MeasureWindow, seconds: Int) -> Int {
+        let s = Int(((time - first + 0.5 * w.period) / 1000).rounded(.down))
+        return min(max(s, 0), seconds - 1)
+    }
 }
 
 /// A frame's `seq` and `time` read straight from the hub's bytes
@@ -178,8 +188,7 @@ final class FollowerShard: @unchecked Sendable {
                 let latency = now - frame.time
                 histogram.record(milliseconds: latency)
                 interval.record(milliseconds: latency)
-                let second = Int((frame.time - w.start) / 1000)
-                if second >= 0 && second < perSecond.count { perSecond[second] += 1 }
+                perSecond[windows[i].second(of: frame.time, w, seconds: perSecond.count)] += 1
             }
             return
         }

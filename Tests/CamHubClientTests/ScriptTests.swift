@@ -242,6 +242,21 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
         #expect(late.count == 75)
     }
 
+    @Test func everyAdmittedFrameFallsInASecondOfTheWindowEvenWhenTheWindowOpensLate() {
+        let w = MeasureWindow(start: 1000, length: 3000, period: 1000.0 / 30)
+        // First frame 1.4 periods after `start`: the connection's window ends 1.4 periods
+        // after `start + length`, and its last frame belongs to second 2, not to a 4th second.
+        var c = WindowCounter()
+        var perSecond = [0, 0, 0]
+        var t = 1000 + 1.4 * w.period
+        while t < 5000 {
+            if c.admit(t, w) { perSecond[c.second(of: t, w, seconds: 3)] += 1 }
+            t += w.period
+        }
+        #expect(c.count == 90)
+        #expect(perSecond == [30, 30, 30])
+    }
+
     @Test func latencyHistogramPercentiles() {
         var h = LatencyHistogram()
         for i in 1...1000 { h.record(milliseconds: Double(i) / 10) }
