@@ -10,6 +10,7 @@
 #define CLWS_SHIM_H
 
 #include <libwebsockets.h>
+#include <ev.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -86,6 +87,65 @@ static inline void clws_set_id(struct lws *wsi, uint64_t id) {
 }
 static inline uint64_t clws_get_id(struct lws *wsi) {
     return (uint64_t)(uintptr_t)lws_get_opaque_user_data(wsi);
+}
+
+/*
+ * libev as lws's event loop (lws loads its libev plugin when the context
+ * has LWS_SERVER_OPTION_LIBEV). lws's built-in loop calls poll() over every
+ * fd on each wakeup, O(connections); libev's epoll backend is O(ready fds).
+ * The loop is "foreign": the loop thread creates it, runs it one iteration at
+ * a time and destroys it after lws_context_destroy.
+ */
+static inline uint64_t clws_option_libev(void) { return LWS_SERVER_OPTION_LIBEV; }
+/* A new libev loop using epoll (Linux), else libev's best backend; NULL on failure. */
+static inline void *clws_ev_loop_new(void) {
+    struct ev_loop *loop = ev_loop_new(EVBACKEND_EPOLL | EVFLAG_NOSIGMASK);
+    if (!loop) loop = ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
+    return loop;
+}
+/* One iteration: waits for at least one event (fd, timer, idle), runs its watchers. */
+static inline int clws_ev_run_once(void *loop) { return ev_run((struct ev_loop *)loop, EVRUN_ONCE); }
+static inline void clws_ev_loop_destroy(void *loop) { ev_loop_destroy((struct ev_loop *)loop); }
+/* The backend libev picked, for logs and tests: "epoll", "poll", "select" or "other". */
+static inline const char *clws_ev_backend_name(void *loop) {
+    switch (ev_backend((struct ev_loop *)loop)) {
+    case EVBACKEND_EPOLL: return "epoll";
+    case EVBACKEND_POLL: return "poll";
+    case EVBACKEND_SELECT: return "select";
+    default: return "other";
+    }
+}
+
+/*
+ * A libev timer with an owner pointer (the watcher is the first member, so the
+ * callback finds the owner from it). Loop thread only, like every watcher.
+ */
+typedef void (*clws_ev_timer_cb)(void *owner);
+struct clws_ev_timer {
+    ev_timer watcher;
+    void *owner;
+    clws_ev_timer_cb cb;
+};
+static inline void clws_ev_timer_fired(struct ev_loop *loop, ev_timer *w, int revents) {
+    (void)loop; (void)revents;
+    struct clws_ev_timer *t = (struct clws_ev_timer *)w;
+    t->cb(t->owner);
+}
+static inline void clws_ev_timer_init(struct clws_ev_timer *t, void *owner, clws_ev_timer_cb cb) {
+    ev_timer_init(&t->watcher, clws_ev_timer_fired, 0., 0.);
+    t->owner = owner;
+    t->cb = cb;
+}
+/* (Re)starts the timer to fire once after `seconds` (measured from now, not from the loop's cached time). */
+static inline void clws_ev_timer_start(void *loop, struct clws_ev_timer *t, double seconds) {
+    struct ev_loop *l = (struct ev_loop *)loop;
+    ev_timer_stop(l, &t->watcher);
+    ev_now_update(l);
+    ev_timer_set(&t->watcher, seconds < 0 ? 0. : seconds, 0.);
+    ev_timer_start(l, &t->watcher);
+}
+static inline void clws_ev_timer_stop(void *loop, struct clws_ev_timer *t) {
+    ev_timer_stop((struct ev_loop *)loop, &t->watcher);
 }
 
 #endif

@@ -55,6 +55,7 @@ final class ClientCore: @unchecked Sendable {
         info.connect_timeout_secs = config.connectTimeoutSeconds
         info.timeout_secs = config.connectTimeoutSeconds
         info.user = Unmanaged.passUnretained(self).toOpaque()
+        loop.configure(&info)
         return lws_create_context(&info)
     }
 

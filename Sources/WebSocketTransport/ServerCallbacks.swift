@@ -46,8 +46,9 @@ final class ServerNativeConfig: @unchecked Sendable {
         iface = strdup(config.host)!
         retry = .allocate(capacity: 1)
         retry.initialize(to: lws_retry_bo_t())
-        retry.pointee.secs_since_valid_ping = config.idle.pingAfterSeconds
-        retry.pointee.secs_since_valid_hangup = config.idle.hangupAfterSeconds
+        // Zero turns lws's own keepalive off; ServerKeepalive does it instead.
+        retry.pointee.secs_since_valid_ping = 0
+        retry.pointee.secs_since_valid_hangup = 0
         var options = clws_option_fail_upon_unable_to_bind()
         if config.validateUTF8 { options |= clws_option_validate_utf8() }
         if !config.host.contains(":") { options |= clws_option_disable_ipv6() }
@@ -80,6 +81,7 @@ extension ServerCore {
         info.retry_and_idle_policy = UnsafePointer(native.retry)
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.vhost_name = nil
+        loop.configure(&info)
         guard let context = lws_create_context(&info) else { return nil }
         if let vhost = lws_get_vhost_by_name(context, "default") {
             boundPort = Int(lws_get_vhost_listen_port(vhost))
@@ -96,6 +98,8 @@ func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons,
     guard let wsi, let context = lws_get_context(wsi),
           let raw = lws_context_user(context) else { return 0 }
     let core = Unmanaged<ServerCore>.fromOpaque(raw).takeUnretainedValue()
+    core.callbackDepth += 1
+    defer { core.callbackDepth -= 1 }
     switch reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         // Broadcast once per protocol; drain on protocol 0 only.
@@ -109,6 +113,9 @@ func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons,
         return core.established(wsi)
     case LWS_CALLBACK_RECEIVE:
         return core.receive(wsi, input, length)
+    case LWS_CALLBACK_RECEIVE_PONG:
+        core.connection(for: wsi)?.heard()
+        return 0
     case LWS_CALLBACK_SERVER_WRITEABLE:
         return core.writeable(wsi)
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:

@@ -65,11 +65,11 @@ public struct SendQueueLimits: Sendable, Hashable {
     }
 }
 
-/// Keepalive (lws "validity" policy, whole seconds): lws sends a PING when
-/// a connection has not answered one with a PONG for `pingAfterSeconds`
-/// (incoming messages do not count, so busy clients are pinged too), and
-/// drops it when `hangupAfterSeconds` pass without a PONG. A dropped
-/// connection reports close code nil (lws sends no close frame then).
+/// Keepalive (whole seconds, checked once a second): the server sends a PING
+/// to a connection it has heard nothing from (no message, no PONG) for
+/// `pingAfterSeconds`, and drops one it has heard nothing from for
+/// `hangupAfterSeconds`. A dropped connection reports close code nil (no
+/// close frame is sent to a peer that reads nothing).
 public struct IdlePolicy: Sendable, Hashable {
     public var pingAfterSeconds: UInt16
     public var hangupAfterSeconds: UInt16

@@ -23,6 +23,12 @@ final class ServerConnection {
     /// The code to report on close: the peer's, or ours if we closed first.
     var closeCode: CloseCode?
     var messagesWritten = 0
+    /// When the peer last sent anything (a message or a pong), lws_now_usecs.
+    var lastHeardUS: Int64
+    /// A keepalive PING is waiting for the next writable callback.
+    var pingDue = false
+    /// A PING went out and nothing was heard since.
+    var pingSent = false
 
     var id: ConnectionID { info.id }
 
@@ -32,11 +38,18 @@ final class ServerConnection {
         self.wsi = wsi
         self.isEcho = isEcho
         slots = OutboundSlots(limits: limits)
+        lastHeardUS = lws_now_usecs()
         assembler = MessageAssembler(maxSize: maxMessageSize)
     }
 
     /// Accepts no more outbound work once a close is pending or under way.
     var acceptsSends: Bool { !closing && pendingClose == nil }
+
+    /// The peer showed it is alive (loop thread).
+    func heard() {
+        lastHeardUS = lws_now_usecs()
+        pingSent = false
+    }
 
     func requestWrite() {
         guard !writeRequested else { return }

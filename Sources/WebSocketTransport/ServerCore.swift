@@ -21,6 +21,9 @@ final class ServerCore: @unchecked Sendable {
     var httpPending: [UInt64: PendingHTTPBody] = [:]
     private var lastID: UInt64 = 0
     var shuttingDown = false
+    /// How many lws callbacks are running on the loop thread right now (0 in
+    /// timer ticks). Sends write through to the socket only at depth 0.
+    var callbackDepth = 0
     /// Written on the loop thread before `start` returns (then read-only).
     var boundPort = 0
 
@@ -60,6 +63,7 @@ final class ServerCore: @unchecked Sendable {
 
     func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         guard let conn = connection(for: wsi), !conn.closing else { return 0 }
+        conn.heard()
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
         let kind: MessageKind = lws_frame_is_binary(wsi) != 0 ? .binary : .text
         let outcome = conn.assembler.append(chunk, isFinal: lws_is_final_fragment(wsi) != 0,
@@ -87,6 +91,12 @@ final class ServerCore: @unchecked Sendable {
         conn.writeRequested = false
         if let close = conn.pendingClose, !close.flushFirst || !conn.slots.hasControl {
             return closeNow(conn, close.code, close.reason)
+        }
+        if conn.pingDue && conn.pendingClose == nil {
+            conn.pingDue = false
+            if lws_write(wsi, Self.pingPayload.payloadForWrite, Self.pingPayload.count, LWS_WRITE_PING) < 0 { return -1 }
+            if !conn.slots.isEmpty { conn.requestWrite() }
+            return 0
         }
         let frame = conn.pendingClose == nil ? conn.slots.next() : conn.slots.popControl()
         if let frame {
@@ -138,13 +148,38 @@ final class ServerCore: @unchecked Sendable {
 
     func send(_ frame: SharedFrame, to id: ConnectionID) {
         guard let conn = connections[id.rawValue] else { return }
+        if writeThrough(frame, to: conn) { return }
         enqueueControl(frame, to: conn)
     }
 
     func sendLatest(_ frame: SharedFrame, to id: ConnectionID) {
         guard let conn = connections[id.rawValue], conn.acceptsSends else { return }
+        if writeThrough(frame, to: conn) { return }
         conn.slots.setLatest(frame)
         conn.requestWrite()
+    }
+
+    /// Writes `frame` at once when nothing is ahead of it: both lanes empty, no
+    /// writable callback pending, nothing left in lws's partial-send buffer,
+    /// and not inside an lws callback (so: from a timer tick). This skips the
+    /// ask-for-POLLOUT round trip (two epoll_ctl calls and a wakeup per frame
+    /// per follower), which at thousands of followers costs more than the
+    /// send itself. If the kernel takes only part of it, lws keeps the rest
+    /// and sends it when the socket drains; until then sends take the slow
+    /// path, so a slow follower still holds at most its newest frame. True
+    /// when the frame was handed to lws (or the connection was found dead).
+    private func writeThrough(_ frame: SharedFrame, to conn: ServerConnection) -> Bool {
+        guard callbackDepth == 0, conn.acceptsSends, !conn.writeRequested, conn.slots.isEmpty,
+              lws_partial_buffered(conn.wsi) == 0 else { return false }
+        if lws_write(conn.wsi, frame.payloadForWrite, frame.count, LWS.writeProtocol(frame.kind)) < 0 {
+            // The socket is gone; lws closes it soon and CLOSED reports it.
+            conn.closing = true
+            conn.slots.removeAll()
+            lws_set_timeout(conn.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            return true
+        }
+        conn.messagesWritten += 1
+        return true
     }
 
     func close(_ id: ConnectionID, code: CloseCode, reason: String) {

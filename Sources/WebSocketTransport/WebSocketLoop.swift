@@ -39,9 +39,31 @@ public final class WebSocketLoop: @unchecked Sendable {
     private(set) var context: OpaquePointer?
     private var running = false
     private var timers: [UInt64: RepeatingTimer] = [:]
+    /// The libev loop lws runs on (nil: lws's own poll() loop). Loop thread only.
+    private var eventLoop: UnsafeMutableRawPointer?
+    /// `lws_context_creation_info.foreign_loops` points here (one entry per service thread).
+    private let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
 
     init(name: String) {
         self.name = name
+        foreignLoops.initialize(to: nil)
+    }
+
+    deinit { foreignLoops.deallocate() }
+
+    /// Which event loop lws runs on: "libev/epoll" (normal), or "poll" when
+    /// libev or lws's libev plugin is missing. Loop thread (or after start).
+    public private(set) var backend = "poll"
+
+    /// Loop thread, from `createContext`: makes lws run on this loop's libev
+    /// loop. lws's own loop calls poll() over every connection on each wakeup,
+    /// which at thousands of sockets costs more than the traffic; libev's
+    /// epoll backend only looks at sockets that are ready.
+    func configure(_ info: inout lws_context_creation_info) {
+        guard let eventLoop else { return }
+        foreignLoops.pointee = eventLoop
+        info.foreign_loops = foreignLoops
+        info.options |= clws_option_libev()
     }
 
     /// True when called on this loop's thread (any thread may ask).
@@ -59,9 +81,10 @@ public final class WebSocketLoop: @unchecked Sendable {
     }
 
     /// Any thread: call `tick` on the loop thread every `interval` until the
-    /// returned timer is cancelled or the loop stops. Uses lws_sul_schedule;
-    /// missed ticks (a tick or the loop ran longer than `interval`) are
-    /// skipped, never replayed in a burst.
+    /// returned timer is cancelled or the loop stops. Ticks stay on the
+    /// grid: after a late tick the next one runs on schedule (at once if its
+    /// time has passed); ticks missed by more than one interval are skipped,
+    /// never replayed in a burst.
     @discardableResult
     public func scheduleRepeating(
         every interval: Duration,
@@ -159,7 +182,20 @@ public final class WebSocketLoop: @unchecked Sendable {
     ) {
         threadState.withLock { $0.thread = pthread_self() }
         setThreadName()
-        guard let ctx = createContext() else {
+        eventLoop = WebSocketTransportSettings.useLibev ? clws_ev_loop_new() : nil
+        var created = createContext()
+        if created == nil, let loop = eventLoop {
+            // lws's libev plugin may be missing: try its own poll() loop before giving up.
+            eventLoop = nil
+            created = createContext()
+            if created != nil {
+                let warning = "\(name): libwebsockets could not use libev (is libwebsockets-evlib-ev installed?); using poll()\n"
+                _ = warning.withCString { write(2, $0, strlen($0)) }
+            }
+            clws_ev_loop_destroy(loop)
+        }
+        guard let ctx = created else {
+            if let loop = eventLoop { clws_ev_loop_destroy(loop); eventLoop = nil }
             mailbox.close()
             afterDestroy()
             ready(false)
@@ -168,10 +204,25 @@ public final class WebSocketLoop: @unchecked Sendable {
         context = ctx
         running = true
         mailbox.attach(context: ctx)
+        if let loop = eventLoop {
+            backend = "libev/" + String(cString: clws_ev_backend_name(loop))
+            // lws services its own timers (timeouts, keepalive pings) only after
+            // socket events or when its libev timer fires, and that timer can be
+            // armed for a later entry (see RepeatingTimer). Waking lws's loop
+            // every 100 ms bounds how late they run on a quiet loop.
+            installTimer(id: timerIDs.withLock { n -> UInt64 in n += 1; return n },
+                         intervalUS: Self.lwsTimerPumpUS, repeats: true) { [unowned self] in
+                if let context = self.context { lws_cancel_service(context) }
+            }
+        }
         ready(true)
         runPostedWork()
         while running {
-            if lws_service(ctx, 0) < 0 { break }
+            if let loop = eventLoop {
+                _ = clws_ev_run_once(loop)
+            } else if lws_service(ctx, 0) < 0 {
+                break
+            }
         }
         running = false
         mailbox.close()
@@ -180,6 +231,7 @@ public final class WebSocketLoop: @unchecked Sendable {
         beforeDestroy()
         lws_context_destroy(ctx)
         context = nil
+        if let loop = eventLoop { clws_ev_loop_destroy(loop); eventLoop = nil }
         afterDestroy()
     }
 
@@ -193,7 +245,7 @@ public final class WebSocketLoop: @unchecked Sendable {
                               tick: @escaping @Sendable () -> Void) {
         guard let context else { return }
         let timer = RepeatingTimer(id: id, intervalUS: intervalUS, repeats: repeats,
-                                   loop: self, tick: tick)
+                                   loop: self, eventLoop: eventLoop, tick: tick)
         timers[id] = timer
         timer.arm(context: context, delayUS: intervalUS)
     }
@@ -214,6 +266,9 @@ public final class WebSocketLoop: @unchecked Sendable {
     func timerIsLive(_ id: UInt64) -> Bool {
         timers[id] != nil
     }
+
+    /// How often a libev loop wakes lws to run its internal timers (µs).
+    static let lwsTimerPumpUS: Int64 = 100_000
 
     static func microseconds(_ d: Duration) -> Int64 {
         let (seconds, attos) = d.components

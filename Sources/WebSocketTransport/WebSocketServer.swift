@@ -54,6 +54,7 @@ public final class WebSocketServer: Sendable {
             state.withLock { $0.stopped = true }
             throw error
         }
+        loop.scheduleRepeating(every: .seconds(1)) { core.sweepIdle() }
         let port = core.boundPort // written before the start handshake completed
         state.withLock { $0.port = port }
         return port

@@ -69,6 +69,7 @@ extension TransportTests {
         defer { client.client.shutdown(); server.server.shutdown() }
         let silent = client.client.connect(ConnectRequest(port: server.port, path: "/feed"))
         client.client.setReadingPaused(true, for: silent) // never reads the ping, never pongs
+        #expect(waitUntil { server.opened.count == 1 }) // so the silent one has the lower id
         let lively = client.connectAndWait(ConnectRequest(port: server.port, path: "/feed"))
         #expect(waitUntil { client.isOpen(silent) && server.opened.count == 2 })
         let opened = server.opened.sorted { $0.id < $1.id }

@@ -1,0 +1,34 @@
+import CLWS
+
+/// Keepalive for server connections, done here rather than by lws's
+/// "validity" timers: lws 4.1 keeps those in one list sorted by due time and
+/// inserts by walking it from the head, so every ping and pong cost a walk
+/// over all connections (a fifth of the loop thread's time at 5,000
+/// followers). Here one sweep a second looks at each connection once.
+extension ServerCore {
+    /// Loop thread, about once a second: pings connections that have been
+    /// quiet for `pingAfterSeconds` and drops those quiet for
+    /// `hangupAfterSeconds` (no close frame: a peer that answers nothing
+    /// reads nothing; the close reports code nil).
+    func sweepIdle() {
+        let now = lws_now_usecs()
+        let pingAfter = Int64(config.idle.pingAfterSeconds) * 1_000_000
+        let hangupAfter = Int64(config.idle.hangupAfterSeconds) * 1_000_000
+        for conn in connections.values where !conn.closing {
+            let quiet = now - conn.lastHeardUS
+            if quiet >= hangupAfter {
+                conn.closing = true
+                conn.slots.removeAll()
+                lws_set_timeout(conn.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            } else if quiet >= pingAfter && !conn.pingSent && conn.pendingClose == nil {
+                conn.pingSent = true
+                conn.pingDue = true
+                conn.requestWrite()
+            }
+        }
+    }
+
+    /// The PING payload (with lws headroom). Not empty: lws 4.1 does not
+    /// report an empty PONG to the protocol callback, so it would not count.
+    static let pingPayload = SharedFrame(text: "camhub")
+}
