@@ -15,7 +15,8 @@ import PackageDescription
 /// - `CamHubClient` → HubCore, WebSocketTransport: scripted clients (presenter
 ///   scripts, followers) and the load tester behind `camhub present|follow|bench`.
 /// - `HubServer` → HubCore, WebSocketTransport: the hub on the wire; `camhub` is the CLI.
-/// - `CLWS`: system library module for libwebsockets 4.1 (Debian `libwebsockets-dev`)
+/// - `CLWS`: system library module for libwebsockets 4.1 (Debian `libwebsockets-dev`) and
+///   libev, the event loop lws runs on (`libev-dev`, `libwebsockets-evlib-ev`)
 ///   plus a tiny header of static inline helpers for macro-only APIs.
 let package = Package(
     name: "CameraHub",
@@ -43,7 +44,7 @@ let package = Package(
             name: "CLWS",
             path: "Sources/CLWS",
             pkgConfig: "libwebsockets",
-            providers: [.apt(["libwebsockets-dev"])]
+            providers: [.apt(["libwebsockets-dev", "libev-dev", "libwebsockets-evlib-ev"])]
         ),
         .target(name: "WebSocketTransport", dependencies: ["CLWS"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SocketTestSupport"]),

@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 need_apt=()
 pkg-config --exists libwebsockets 2>/dev/null || need_apt+=(libwebsockets-dev)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
+# lws runs on libev (epoll): the header and library, and lws's libev plugin.
+[ -f /usr/include/ev.h ] || need_apt+=(libev-dev)
+ls /usr/lib/*/libwebsockets-evlib_ev.so >/dev/null 2>&1 || need_apt+=(libwebsockets-evlib-ev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

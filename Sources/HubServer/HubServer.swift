@@ -45,6 +45,9 @@ public final class HubServer: @unchecked Sendable {
     }
 
     /// Starts listening and ticking; returns the bound port.
+    /// The event loop lws runs on ("libev/epoll", or "poll" as a fallback); known after `start`.
+    public var eventLoop: String { server.loop.backend }
+
     public func start() throws -> Int {
         let state = self.state
         let server = self.server

@@ -69,7 +69,7 @@ struct Serve: ParsableCommand {
         let server = try HubServer(configuration: configuration)
         let bound = try server.start()
         let shown = host.contains(":") ? "[\(host)]" : host
-        say("camhub: listening on http://\(shown):\(bound)/ (WebSocket ws://\(shown):\(bound)/hub, tick \(tick) Hz)")
+        say("camhub: listening on http://\(shown):\(bound)/ (WebSocket ws://\(shown):\(bound)/hub, tick \(tick) Hz, event loop \(server.eventLoop))")
         if FileManager.default.fileExists(atPath: web + "/vendor/maplibre/maplibre-gl.js") == false {
             say("camhub: note: \(web)/vendor/maplibre is missing; run scripts/install_web_vendor.sh for the map")
         }

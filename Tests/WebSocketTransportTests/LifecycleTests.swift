@@ -60,6 +60,17 @@ extension TransportTests {
         #expect(fired.value == 1)
     }
 
+    @Test func serverAndClientLoopsRunOnEpollThroughLibev() throws {
+        // lws's own loop polls every socket on each wakeup; at thousands of
+        // followers that costs more than the traffic, so both sides use libev.
+        let server = try ServerHarness()
+        let client = try ClientHarness()
+        defer { client.client.shutdown(); server.server.shutdown() }
+        let expected = WebSocketTransportSettings.useLibev ? "libev/epoll" : "poll"
+        #expect(server.server.loop.backend == expected)
+        #expect(client.client.loop.backend == expected)
+    }
+
     @Test func unansweredIdlePingClosesTheConnection() throws {
         let server = try ServerHarness {
             $0.endpoints = [WebSocketEndpoint(path: "/feed")]
