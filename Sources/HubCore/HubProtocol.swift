@@ -15,7 +15,7 @@ public enum HubProtocol {
     /// Messages a client may send in a burst above the sustained rate.
     public static let commandBurst: Double = 240
     /// Default room tick rate in Hz (frames per second a room produces at most).
-    public static let defaultTick: Double = 30
+    public static let defaultTick: Double = 60
     /// Frame rate a client gets when its `hello` has no `rate`: this, capped at the tick.
     public static let defaultRate: Double = 30
     /// Longest room name, client name, animation or query id (Unicode scalars).

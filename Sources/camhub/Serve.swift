@@ -26,7 +26,7 @@ struct Serve: ParsableCommand {
     var port = 8080
 
     @Option(help: "Room ticks per second (frames are sent at most this often).")
-    var tick = 60.0
+    var tick = HubProtocol.defaultTick
 
     @Option(help: ArgumentHelp("Folder of the web viewer.", valueName: "dir"))
     var web = "web"

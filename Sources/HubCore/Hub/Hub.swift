@@ -12,6 +12,9 @@ public struct Hub {
     /// Client id → connection, for routing an animation's reports to its owner.
     var connectionOfClient: [String: ConnectionKey] = [:]
     var ids = ClientIDAllocator()
+    /// Connections that have not joined yet → when they opened (s). The tick
+    /// checks only these for the hello timeout, not every session.
+    var awaitingHello: [ConnectionKey: Double] = [:]
 
     public init(configuration: HubConfiguration = HubConfiguration()) {
         self.configuration = configuration
@@ -31,10 +34,12 @@ public struct Hub {
     /// A new connection: it has `helloTimeout` seconds to join a room.
     public mutating func open(_ connection: ConnectionKey, at time: HubTime) {
         sessions[connection] = Session(connection: connection, openedAt: time.seconds)
+        awaitingHello[connection] = time.seconds
     }
 
     /// A connection went away (closed by either side): leave its room.
     public mutating func closed(_ connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
+        awaitingHello[connection] = nil
         guard let session = sessions.removeValue(forKey: connection) else { return }
         leaveRoom(session, at: time, sink: sink)
     }
@@ -60,10 +65,11 @@ public struct Hub {
                 rooms[name] = nil
             }
         }
-        for (connection, session) in sessions where session.client == nil && time.seconds - session.openedAt >= configuration.helloTimeout {
+        for (connection, openedAt) in awaitingHello where time.seconds - openedAt >= configuration.helloTimeout {
             sink.send(HubMessage.error(ProtocolError(.badMessage, "hello: none within \(Int(configuration.helloTimeout)) s", ref: nil)), to: connection)
             sink.close(connection, code: HubCloseCode.policyViolation.rawValue, reason: "no hello")
             sessions[connection] = nil
+            awaitingHello[connection] = nil
         }
     }
 
@@ -112,6 +118,7 @@ public struct Hub {
                               gestures: session.disabledGestures, audience: room.audience)
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
+        awaitingHello[connection] = nil
         if isListed { broadcast(.joined(outcome.entry), in: hello.room, except: connection, at: time, sink: sink) }
         if let change = outcome.presenterChange {
             broadcast(.presenterChanged(change, by: client), in: hello.room, at: time, sink: sink)

@@ -3,7 +3,7 @@ import CameraCore
 /// What a hub is told at start (the `camhub serve` options).
 public struct HubConfiguration: Sendable {
     /// Room ticks per second (frames are sent at most this often).
-    public var tick: Double = 60
+    public var tick: Double = HubProtocol.defaultTick
     /// Tokens required for presenter/driver (nil: anyone may take the role).
     public var tokens = RoleTokens()
     /// Seconds an empty room is kept before it is removed.
