@@ -12,7 +12,7 @@ def row(path: str) -> str:
         r = json.load(f)
     hub = r.get("hub", {})
     lat = r["latencyMs"]
-    server = "picows peer" if "peer" in path else "camhub"
+    server = "picows peer" if "peer" in path else ("camhub (lws poll loop)" if "poll-" in path else "camhub")
 
     def num(v, digits=1, scale=1.0):
         return "–" if v is None else f"{v * scale:.{digits}f}"
