@@ -15,7 +15,11 @@ run() { # followers rate seconds name
   sleep 5
 }
 run 1000 30 30 f1000-r30
+run 2000 30 30 f2000-r30
+run 2500 30 30 f2500-r30
+run 3000 30 30 f3000-r30
 run 2000 60 30 f2000-r60
 run 5000 30 30 f5000-r30
 run 10000 30 30 f10000-r30
+CAMHUB_EVENT_LOOP=poll run 5000 30 30 poll-f5000-r30
 python3 scripts/bench_plot.py "$out"/f*.json -o "$out/latency-vs-followers.png" || true
