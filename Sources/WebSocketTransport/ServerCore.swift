@@ -24,6 +24,10 @@ final class ServerCore: @unchecked Sendable {
     /// How many lws callbacks are running on the loop thread right now (0 in
     /// timer ticks). Sends write through to the socket only at depth 0.
     var callbackDepth = 0
+    /// The keepalive PING payload, with lws headroom. One per server: lws writes
+    /// the frame header into the headroom on this loop thread. Not empty, since
+    /// lws 4.1 does not report an empty PONG to the protocol callback.
+    let pingPayload = SharedFrame(text: "camhub")
     /// Written on the loop thread before `start` returns (then read-only).
     var boundPort = 0
 
@@ -94,7 +98,7 @@ final class ServerCore: @unchecked Sendable {
         }
         if conn.pingDue && conn.pendingClose == nil {
             conn.pingDue = false
-            if lws_write(wsi, Self.pingPayload.payloadForWrite, Self.pingPayload.count, LWS_WRITE_PING) < 0 { return -1 }
+            if lws_write(wsi, pingPayload.payloadForWrite, pingPayload.count, LWS_WRITE_PING) < 0 { return -1 }
             if !conn.slots.isEmpty { conn.requestWrite() }
             return 0
         }

@@ -27,8 +27,4 @@ extension ServerCore {
             }
         }
     }
-
-    /// The PING payload (with lws headroom). Not empty: lws 4.1 does not
-    /// report an empty PONG to the protocol callback, so it would not count.
-    static let pingPayload = SharedFrame(text: "camhub")
 }
