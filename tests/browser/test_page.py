@@ -268,3 +268,41 @@ def test_driver_touch_pinch_zooms_and_keys_pan(hub, browser, clients):
     assert abs(panned["lat"] - pinched["lat"]) < 1e-9
     wait_page_camera(browser, panned)
     assert severe_logs(browser) == []
+
+
+def test_presenter_keeps_the_room_to_the_view_and_clears_it(hub, browser, clients):
+    browser.get(hub.page(room="fence", role="presenter", name="lead"))
+    wait_joined(browser)
+    driver = clients("fence", "driver", name="mover")
+    paris = {"lat": 48.8566, "lon": 2.3522, "zoom": 6, "bearing": 0, "tilt": 0}
+    settle_at(driver, driver, browser, paris)
+    assert js(browser, "getComputedStyle(document.getElementById('limits-controls')).display") != "none"
+    assert js(browser, "document.querySelector('[data-hud=limits]').textContent") == "none"
+
+    mark = driver.mark()
+    browser.find_element("id", "limits-keep").click()
+    changed = driver.wait_for(lambda m: m.get("event") == "limitsChanged", 5, "limitsChanged", mark)["limits"]
+    shown = js(browser, "camhub.mapCamera()")
+    b = changed["bounds"]
+    # the area the presenter saw: Paris inside, a box about as wide as the view at zoom 6
+    assert changed["minZoom"] == 6
+    assert b["south"] < paris["lat"] < b["north"] and b["west"] < paris["lon"] < b["east"], changed
+    width = world_size(shown["zoom"]) * (b["east"] - b["west"]) / 360
+    assert abs(width - VIEW[0]) < 2, f"bounds {b} span {width} px, the page is {VIEW[0]} px wide"
+    wait_until(lambda: js(browser, "document.querySelector('[data-hud=limits]').textContent").startswith("zoom ≥ 6 · area"),
+               5, "the HUD to show the limits")
+
+    # a driver asking for Sydney at zoom 2 ends on the edge of the box, no further out than zoom 6
+    mark = driver.mark()
+    driver.send({"type": "set", "camera": {"lat": -33.87, "lon": 151.21, "zoom": 2}})
+    rest = driver.wait_rest(5, mark, "the clamped set")["camera"]
+    assert rest["zoom"] == 6
+    assert abs(rest["lat"] - b["south"]) < 1e-9 and abs(rest["lon"] - b["east"]) < 1e-9, (rest, b)
+    assert driver.wait_for(lambda m: m.get("event") == "clamped", 5, "the clamped event", mark)
+
+    mark = driver.mark()
+    browser.find_element("id", "limits-clear").click()
+    cleared = driver.wait_for(lambda m: m.get("event") == "limitsChanged", 5, "limitsChanged", mark)["limits"]
+    assert cleared["bounds"] is None and cleared["minZoom"] == 0 and cleared["maxZoom"] == 22, cleared
+    wait_until(lambda: js(browser, "document.querySelector('[data-hud=limits]').textContent") == "none", 5, "the HUD to show none")
+    assert severe_logs(browser) == []

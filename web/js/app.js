@@ -19,6 +19,7 @@ import { Hud } from './hud.js';
 import { InputCapture } from './input.js';
 import { parseParams, formatParams, hubUrl, cleanRoomName, cleanName } from './params.js';
 import { PLACES, IdMaker, flyTo, resetNorth, demoTour } from './tour.js';
+import { keepToView, clearLimits } from './limits.js';
 
 const $ = (sel) => document.querySelector(sel);
 const now = () => performance.timeOrigin + performance.now();
@@ -303,6 +304,13 @@ $('#tour').addEventListener('click', () => {
   toast('Demo tour started: drag the map to take over', 'info', 3000);
 });
 $('#stop').addEventListener('click', () => send(build.cancel()));
+$('#limits-keep').addEventListener('click', () => {
+  // The area this page shows of the room's camera (the map renders the hub's camera).
+  const b = map.getBounds();
+  const zoom = state.hubCamera?.zoom ?? map.getZoom();
+  send(build.limits(keepToView({ south: b.getSouth(), west: b.getWest(), north: b.getNorth(), east: b.getEast() }, zoom)));
+});
+$('#limits-clear').addEventListener('click', () => send(build.limits(clearLimits())));
 $('#takeover-yes').addEventListener('click', () => rejoin({ role: 'driver' }));
 $('#takeover-no').addEventListener('click', () => {
   $('#takeover').hidden = true;
@@ -319,6 +327,7 @@ function updateControls() {
   const role = room.role ?? params.role;
   const driving = conn.joined && room.canDrive;
   document.body.classList.toggle('following', role === 'follower');
+  document.body.classList.toggle('presenting', role === 'presenter');
   for (const b of document.querySelectorAll('#drive button')) b.disabled = !driving;
   if (driving) $('#takeover').hidden = true;
   document.title = `CameraHub · ${room.room ?? params.room} · ${role}`;

@@ -3,6 +3,8 @@
 // formatting functions are pure (tested under node); Hud writes them into the
 // page's elements (found by data-hud attributes).
 
+import { describeLimits } from './limits.js';
+
 const dash = '—';
 
 export function formatLat(lat) {
@@ -97,6 +99,7 @@ export class Hud {
     const c = formatCamera(s.camera);
     for (const k of ['lat', 'lon', 'zoom', 'bearing', 'tilt', 'anchor']) this.set(k, c[k]);
     this.set('moving', s.camera ? (s.moving ? 'moving' : 'at rest') : dash);
+    this.set('limits', describeLimits(room.limits));
     this.set('fps', formatRate(s.fps));
     this.set('rtt', formatMs(s.rtt));
     this.set('offset', formatMs(s.offset, { signed: true }));
