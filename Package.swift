@@ -63,3 +63,16 @@ let package = Package(
         ]),
     ]
 )
+
+// libFuzzer targets (the protocol decoder; the hub logic fed message sequences),
+// declared only when CAMHUB_FUZZ is set:
+// it links against libFuzzer's driver (-sanitize=fuzzer), so a plain `swift build`
+// could not link them. scripts/fuzz.sh builds and runs them.
+if Context.environment["CAMHUB_FUZZ"] != nil {
+    for (name, path) in [("camhub-fuzz-decoder", "Sources/FuzzDecoder"), ("camhub-fuzz-hub", "Sources/FuzzHub")] {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: ["HubCore", "CameraCore"], path: path,
+            swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]))
+    }
+}
