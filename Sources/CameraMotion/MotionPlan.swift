@@ -58,10 +58,11 @@ enum MotionPlan: Hashable, Sendable {
             if p >= 1 {
                 camera.target = to.target
             } else {
+                let k = centerProgress(p, fromZoom: from.zoom, toZoom: to.zoom)
                 let x0 = WebMercator.unitX(longitude: from.continuousLongitude), x1 = WebMercator.unitX(longitude: to.continuousLongitude)
                 let y0 = WebMercator.unitY(latitude: from.latitude), y1 = WebMercator.unitY(latitude: to.latitude)
-                camera.continuousLongitude = WebMercator.longitude(unitX: x0 + (x1 - x0) * p)
-                camera.latitude = WebMercator.latitude(unitY: y0 + (y1 - y0) * p)
+                camera.continuousLongitude = WebMercator.longitude(unitX: x0 + (x1 - x0) * k)
+                camera.latitude = WebMercator.latitude(unitY: y0 + (y1 - y0) * k)
             }
         }
         if held.contains(.zoom) { camera.zoom = p >= 1 ? to.zoom : from.zoom + (to.zoom - from.zoom) * p }
@@ -73,5 +74,19 @@ enum MotionPlan: Hashable, Sendable {
             camera.anchor = p >= 1 ? to.anchor
                 : Anchor(x: from.anchor.x + (to.anchor.x - from.anchor.x) * p, y: from.anchor.y + (to.anchor.y - from.anchor.y) * p)
         }
+    }
+
+    /// How far along its path an ease's center is at progress `p` when the zoom
+    /// changes from `fromZoom` to `toZoom`, as MapLibre's `easeTo` moves it:
+    /// `p · base^(1−p)` with `base` the final scale 2^(toZoom − fromZoom), kept
+    /// within ½…2. Zooming in, most of the pan happens early, while the map is
+    /// still zoomed out and the viewer keeps the context (71 % of the way at half
+    /// time); zooming out, the zoom goes first and the pan follows. 0 at 0, 1 at
+    /// 1, and plain `p` when the zoom does not change. Clients that know
+    /// MapLibre's easeTo see the same path.
+    static func centerProgress(_ p: Double, fromZoom: Double, toZoom: Double) -> Double {
+        let finalScale = exp2(toZoom - fromZoom)
+        let base = toZoom > fromZoom ? min(2, finalScale) : max(0.5, finalScale)
+        return p * pow(base, 1 - p)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import CameraCore
 import Testing
 @testable import CameraMotion
@@ -92,6 +93,39 @@ struct AnimatorCommandTests {
         _ = m.ease(EaseRequest(update: CameraUpdate(zoom: 9), duration: 1, curve: .easeIn), owner: driver, at: 0)
         m.advance(to: 0.5)
         #expect(abs(m.camera.zoom - (5 + 4 * TimingCurve.easeIn.progress(0.5))) < 1e-12)
+    }
+
+    /// Fraction of the way from `a` to `b` that `c`'s center has gone, in Mercator x.
+    private func fractionX(_ a: Camera, _ b: Camera, _ c: Camera) -> Double {
+        (WebMercator.unitX(longitude: c.longitude) - WebMercator.unitX(longitude: a.longitude))
+            / (WebMercator.unitX(longitude: b.longitude) - WebMercator.unitX(longitude: a.longitude))
+    }
+
+    @Test("an ease that zooms in moves its center like MapLibre's easeTo: k·2^(1−k), ahead of a straight line")
+    func easeZoomingInLeadsWithTheCenter() {
+        let from = Camera(latitude: 0, longitude: 0, zoom: 2)
+        let to = Camera(latitude: 0, longitude: 40, zoom: 6) // final scale 16, capped at 2
+        for k in [0.25, 0.5, 0.75] {
+            var m = AnimatorManager(camera: from)
+            _ = m.ease(EaseRequest(update: CameraUpdate(longitude: 40, zoom: 6), duration: 1, curve: .linear), owner: driver, at: 0)
+            m.advance(to: k)
+            #expect(abs(fractionX(from, to, m.camera) - k * pow(2, 1 - k)) < 1e-12, "k = \(k)")
+            #expect(abs(m.camera.zoom - (2 + 4 * k)) < 1e-12)
+        }
+    }
+
+    @Test("an ease that zooms out lags with the center (base ½), and one that keeps the zoom is a straight line")
+    func easeZoomingOutLagsAndFlatIsLinear() {
+        let from = Camera(latitude: 0, longitude: 0, zoom: 6)
+        var out = AnimatorManager(camera: from)
+        _ = out.ease(EaseRequest(update: CameraUpdate(longitude: 40, zoom: 5.5), duration: 1, curve: .linear), owner: driver, at: 0)
+        out.advance(to: 0.5)
+        let base = pow(2, -0.5) // final scale 2^-0.5 is within ½…2
+        #expect(abs(fractionX(from, Camera(latitude: 0, longitude: 40, zoom: 5.5), out.camera) - 0.5 * pow(base, 0.5)) < 1e-12)
+        var flat = AnimatorManager(camera: from)
+        _ = flat.ease(EaseRequest(update: CameraUpdate(longitude: 40), duration: 1, curve: .linear), owner: driver, at: 0)
+        flat.advance(to: 0.5)
+        #expect(abs(fractionX(from, Camera(latitude: 0, longitude: 40, zoom: 6), flat.camera) - 0.5) < 1e-12)
     }
 
     @Test("longitude goes the short way across the antimeridian")
