@@ -12,6 +12,9 @@ public struct BenchOptions: Sendable {
 
     public var url: HubURL
     public var room = "bench"
+    /// Rooms the followers are spread over (round robin): 1 uses `room` itself;
+    /// more use `room-0` … `room-(N−1)`, each kept moving by its own spin presenter.
+    public var rooms = 1
     public var followers = 1000
     /// Frames per second each follower asks for.
     public var rate = 30.0
@@ -36,6 +39,9 @@ public struct BenchOptions: Sendable {
     public init(url: HubURL) { self.url = url }
 
     public var threadCount: Int { threads ?? min(4, max(1, (followers + 2499) / 2500)) }
+
+    /// The rooms' names: `room` alone, or `room-0` … `room-(rooms−1)`.
+    public var roomNames: [String] { rooms == 1 ? [room] : (0..<rooms).map { "\(room)-\($0)" } }
 }
 
 /// Everything a bench run measured (also written as JSON with `--json`).
@@ -64,6 +70,8 @@ public struct BenchReport: Codable, Sendable {
 
     public var url: String
     public var room: String
+    /// Rooms the followers were spread over (reports before `--rooms` had one).
+    public var rooms: Int?
     public var presenter: String
     public var followersRequested: Int
     /// Followers that were joined (had their `welcome`) when the window opened.
@@ -111,7 +119,8 @@ public struct BenchReport: Codable, Sendable {
     /// A readable multi-line report.
     public var text: String {
         var l: [String] = []
-        l.append("camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) room \(room), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")")
+        let where_ = (rooms ?? 1) > 1 ? "\(rooms!) rooms \(room)-0…\(rooms! - 1)" : "room \(room)"
+        l.append("camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(where_), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")")
         l.append("connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")
         l.append("frames: \(receivedFrames)/\(expectedFrames) expected = \(fixed(deliveredPercent, 3)) % delivered; excess \(excessFrames); followers short: \(shortFollowers), silent: \(silentFollowers)")
         l.append("reference (the presenter's own connection at the same rate): \(referenceFrames)/\(expectedPerFollower) frames of the window")
@@ -176,6 +185,12 @@ public final class BenchRunner {
         guard o.duration.isFinite, o.duration >= 1, o.duration <= 3600 else { throw ClientError("--duration must be 1…3600 s") }
         guard o.connectRate.isFinite, o.connectRate >= 1 else { throw ClientError("--connect-rate must be at least 1 per second") }
         if let t = o.threads, !(1...64).contains(t) { throw ClientError("--threads must be 1…64") }
+        guard o.rooms >= 1, o.rooms <= o.followers, o.rooms <= 1000 else {
+            throw ClientError("--rooms must be 1…min(followers, 1000) (got \(o.rooms))")
+        }
+        if o.rooms > 1, case .script = o.presenter {
+            throw ClientError("--rooms above 1 needs --presenter spin (a script presents one room)")
+        }
     }
 
     public func run() throws(ClientError) -> BenchReport {
@@ -191,7 +206,8 @@ public final class BenchRunner {
         if let pid = hub.pid { hub.rssBaselineBytes = ProcStats.rssBytes(pid: pid) }
 
         // The presenter's connection first: it also tells the hub's tick and clock.
-        let presenter = try HubConnection.join(o.url, hello: HelloOptions(room: o.room, role: "presenter", name: "bench-presenter",
+        let roomNames = o.roomNames
+        let presenter = try HubConnection.join(o.url, hello: HelloOptions(room: roomNames[0], role: "presenter", name: "bench-presenter",
                                                                           token: o.token, rate: o.rate))
         defer { presenter.shutdown() }
         if let tick = presenter.welcome?.tick, o.rate > tick {
@@ -205,11 +221,11 @@ public final class BenchRunner {
         }
 
         // Followers.
-        let hello = HelloOptions(room: o.room, role: "follower", rate: o.rate).json
+        let hellos = roomNames.map { HelloOptions(room: $0, role: "follower", rate: o.rate).json }
         let threads = o.threadCount
         var shards: [FollowerShard] = []
         for _ in 0..<threads {
-            let shard = FollowerShard(request: o.url.connectRequest(), hello: hello, clockOffset: offset,
+            let shard = FollowerShard(request: o.url.connectRequest(), hellos: hellos, clockOffset: offset,
                                       maxConcurrentConnects: max(8, 256 / threads))
             do { try shard.start() } catch { throw ClientError("could not start a client loop: \(error)") }
             shards.append(shard)
@@ -235,7 +251,7 @@ public final class BenchRunner {
             var due = min(o.followers, Int((now - connectStart) * o.connectRate) + 1)
             due = min(due, c.joined + c.failed + c.disconnects + 64)
             while issued < due {
-                shards[issued % threads].connectOne()
+                shards[issued % threads].connectOne(hello: issued % roomNames.count)
                 issued += 1
             }
             c = totals().0
@@ -298,6 +314,19 @@ public final class BenchRunner {
             stop.withLock { $0 = true }
             _ = presenterDone.wait(timeout: .now() + 3)
         }
+        // The other rooms' presenters (--rooms), all on one client thread.
+        var spinners: RoomSpinners?
+        if roomNames.count > 1 {
+            let s = try RoomSpinners(request: o.url.connectRequest(), rooms: Array(roomNames.dropFirst()),
+                                     token: o.token, seconds: runSeconds)
+            spinners = s
+            let joinDeadline = monotonicSeconds() + 10
+            while s.welcomedCount < roomNames.count - 1 && monotonicSeconds() < joinDeadline && !shouldStop() {
+                usleep(20_000)
+            }
+            progress("rooms: \(s.welcomedCount + 1)/\(roomNames.count) presenters spinning")
+        }
+        defer { spinners?.shutdown() }
 
         let warmupEnd = monotonicSeconds() + o.warmup
         while monotonicSeconds() < warmupEnd && !shouldStop() {
@@ -408,7 +437,7 @@ public final class BenchRunner {
             verdict = "FAIL: " + why.joined(separator: "; ")
         }
         return BenchReport(
-            url: o.url.description, room: o.room, presenter: presenterNote, followersRequested: o.followers,
+            url: o.url.description, room: o.room, rooms: o.rooms, presenter: presenterNote, followersRequested: o.followers,
             connected: eligible, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
             durationSeconds: windowLength.rounded() / 1000, threads: threads, clock: clock,
             expectedFrames: expected, receivedFrames: counted, excessFrames: excess, deliveredPercent: delivered,
@@ -419,7 +448,7 @@ public final class BenchRunner {
             disconnects: counters.disconnects, errorMessages: counters.errorMessages, otherMessages: counters.otherMessages,
             errorSamples: counters.errorSamples, failureSamples: counters.failureSamples,
             disconnectSamples: counters.disconnectSamples,
-            presenterErrors: presenterErrors.withLock { $0 }, passed: passed, verdict: verdict)
+            presenterErrors: presenterErrors.withLock { $0 } + (spinners?.errorMessages ?? []), passed: passed, verdict: verdict)
     }
 
     /// followers / connect-rate + 30 s.

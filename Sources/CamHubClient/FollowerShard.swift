@@ -111,7 +111,8 @@ struct ShardCounters: Sendable {
 final class FollowerShard: @unchecked Sendable {
     let client: WebSocketClient
     private let request: ConnectRequest
-    private let hello: String
+    /// One `hello` per room; each follower says the one `connectOne` chose.
+    private let hellos: [String]
     private let lock = NSLock()
     /// Local wall clock → hub clock (ms), 0 on the same machine.
     private let clockOffset: Double
@@ -128,8 +129,9 @@ final class FollowerShard: @unchecked Sendable {
     private var interval = LatencyHistogram()
     private var perSecond: [Int] = []
     private var ids: [ConnectionID] = []
+    private var helloOf: [Int] = []          // index into `hellos`, per follower
 
-    init(request: ConnectRequest, hello: String, clockOffset: Double, maxConcurrentConnects: Int) {
+    init(request: ConnectRequest, hellos: [String], clockOffset: Double, maxConcurrentConnects: Int) {
         var configuration = ClientConfiguration()
         configuration.maxConcurrentConnects = maxConcurrentConnects
         configuration.connectTimeoutSeconds = 20
@@ -137,7 +139,7 @@ final class FollowerShard: @unchecked Sendable {
         configuration.maxMessageSize = 4 << 20
         client = WebSocketClient(configuration: configuration)
         self.request = request
-        self.hello = hello
+        self.hellos = hellos
         self.clockOffset = clockOffset
     }
 
@@ -149,8 +151,9 @@ final class FollowerShard: @unchecked Sendable {
     }
 
     /// Opens one more follower (any thread).
-    func connectOne() {
+    func connectOne(hello: Int = 0) {
         lock.lock()
+        helloOf.append(hello)
         state.append(0)
         eligible.append(false)
         windows.append(WindowCounter())
@@ -166,6 +169,7 @@ final class FollowerShard: @unchecked Sendable {
         let i = index(id)
         if i < state.count { state[i] = 1 }
         counters.opened += 1
+        let hello = hellos[i < helloOf.count ? helloOf[i] : 0]
         lock.unlock()
         client.send(.text(hello), to: id)
     }

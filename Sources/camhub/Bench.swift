@@ -27,6 +27,11 @@ struct Bench: ParsableCommand {
         Connecting: at most --connect-rate new connections per second, and at most
         64 handshakes in flight.
 
+        Many rooms: --rooms N spreads the followers round robin over rooms
+        ROOM-0 … ROOM-(N−1), each kept moving by its own spin presenter (the
+        extra presenters share one client thread); the figures are totals over
+        all rooms.
+
         Only loopback URLs are accepted unless --allow-remote. Every phase has a
         deadline: connecting (followers / connect-rate + 30 s; --connect-timeout),
         settling (30 s), warm-up, the window, and a 2 s
@@ -40,6 +45,7 @@ struct Bench: ParsableCommand {
           camhub bench --followers 1000 --duration 10
           camhub bench --followers 5000 --rate 30 --duration 30 --json bench-5000.json
           camhub bench --followers 2000 --rate 60 --presenter examples/world-tour.json
+          camhub bench --followers 2000 --rooms 200 --duration 20   # 200 rooms of 10
           camhub bench --url ws://127.0.0.1:9000/hub --hub-pid 4242 --followers 200 --duration 5
         """
     )
@@ -49,6 +55,9 @@ struct Bench: ParsableCommand {
 
     @Option(help: "Room to load.")
     var room = "bench"
+
+    @Option(help: "Rooms to spread the followers over (ROOM-0 … ROOM-(N−1) when N > 1), each with its own spin presenter.")
+    var rooms = 1
 
     @Option(help: "Follower sockets to open.")
     var followers = 1000
@@ -91,6 +100,7 @@ struct Bench: ParsableCommand {
         do { hubURL = try HubURL(parsing: url) } catch { throw ValidationError("--url: \(error)") }
         var options = BenchOptions(url: hubURL)
         options.room = room
+        options.rooms = rooms
         options.followers = followers
         options.rate = rate
         options.duration = duration

@@ -149,6 +149,35 @@ struct LiveHubTests {
         #expect(back.receivedFrames == report.receivedFrames && back.latencyMs == report.latencyMs)
     }
 
+    @Test func benchSpreadsFollowersOverRoomsEachWithItsOwnPresenter() throws {
+        let (server, url) = try startHub()
+        defer { server.shutdown() }
+        var options = BenchOptions(url: url)
+        options.followers = 30
+        options.rooms = 3
+        options.rate = 10
+        options.duration = 2
+        options.warmup = 1
+        options.drain = 1
+        let report = try BenchRunner(options: options).run()
+        #expect(report.rooms == 3 && report.connected == 30, "\(report.text)")
+        #expect(report.silentFollowers == 0, "every room moves, so every follower gets frames: \(report.text)")
+        #expect(report.deliveredPercent > 90, "\(report.text)")
+        #expect(report.presenterErrors.isEmpty, "\(report.presenterErrors)")
+        #expect(report.text.contains("3 rooms bench-0…2"))
+    }
+
+    @Test func benchRefusesMoreRoomsThanFollowersAndRoomsWithAScript() throws {
+        var options = BenchOptions(url: try HubURL(parsing: "ws://127.0.0.1:8080/hub"))
+        options.followers = 2
+        options.rooms = 3
+        #expect(throws: ClientError.self) { try BenchRunner.validate(options) }
+        options.rooms = 2
+        try BenchRunner.validate(options)
+        options.presenter = .script(try PresenterScript.parse(#"[{"type":"wait","seconds":1}]"#), name: "s.json")
+        #expect(throws: ClientError.self) { try BenchRunner.validate(options) }
+    }
+
     @Test func benchRefusesRemoteHubs() throws {
         let options = BenchOptions(url: try HubURL(parsing: "ws://192.0.2.1:8080/hub"))
         #expect(throws: ClientError.self) { try BenchRunner.validate(options) }
