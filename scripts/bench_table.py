@@ -13,6 +13,8 @@ def row(path: str) -> str:
     hub = r.get("hub", {})
     lat = r["latencyMs"]
     server = "picows peer" if "peer" in path else ("camhub (lws poll loop)" if "poll-" in path else "camhub")
+    if (r.get("rooms") or 1) > 1:
+        server += f", {r['rooms']} rooms"
 
     def num(v, digits=1, scale=1.0):
         return "–" if v is None else f"{v * scale:.{digits}f}"
