@@ -69,9 +69,11 @@ let package = Package(
 // it links against libFuzzer's driver (-sanitize=fuzzer), so a plain `swift build`
 // could not link them. scripts/fuzz.sh builds and runs them.
 if Context.environment["CAMHUB_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzSupport", path: "Sources/FuzzSupport",
+                                   swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
     for (name, path) in [("camhub-fuzz-decoder", "Sources/FuzzDecoder"), ("camhub-fuzz-hub", "Sources/FuzzHub")] {
         package.targets.append(.executableTarget(
-            name: name, dependencies: ["HubCore", "CameraCore"], path: path,
+            name: name, dependencies: ["HubCore", "CameraCore", "FuzzSupport"], path: path,
             swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]))
     }

@@ -1,5 +1,5 @@
 import CameraCore
-import Glibc
+import FuzzSupport
 import HubCore
 
 /// Fuzzes the whole hub logic (decoder, roles, animator manager, gestures,
@@ -41,13 +41,6 @@ func checkCameras(_ hub: Hub) {
     }
 }
 
-/// Like `precondition`, but says why in release builds too (libFuzzer then saves the input).
-func require(_ ok: Bool, _ why: @autoclosure () -> String) {
-    guard !ok else { return }
-    let line = "fuzz check failed: \(why())\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
-    abort()
-}
 
 let fuzzOne: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt = { data, size in
     let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
@@ -79,13 +72,4 @@ let fuzzOne: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt = { data, size 
     return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ body: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-var argc = CommandLine.argc
-var argv = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOne))
+runFuzzer(fuzzOne)
