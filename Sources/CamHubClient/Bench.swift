@@ -119,8 +119,9 @@ public struct BenchReport: Codable, Sendable {
     /// A readable multi-line report.
     public var text: String {
         var l: [String] = []
-        let where_ = (rooms ?? 1) > 1 ? "\(rooms!) rooms \(room)-0…\(rooms! - 1)" : "room \(room)"
-        l.append("camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(where_), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")")
+        var rooms = "room \(room)"
+        if let n = self.rooms, n > 1 { rooms = "\(n) rooms \(room)-0…\(n - 1)" }
+        l.append("camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")")
         l.append("connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")
         l.append("frames: \(receivedFrames)/\(expectedFrames) expected = \(fixed(deliveredPercent, 3)) % delivered; excess \(excessFrames); followers short: \(shortFollowers), silent: \(silentFollowers)")
         l.append("reference (the presenter's own connection at the same rate): \(referenceFrames)/\(expectedPerFollower) frames of the window")
@@ -317,8 +318,7 @@ public final class BenchRunner {
         // The other rooms' presenters (--rooms), all on one client thread.
         var spinners: RoomSpinners?
         if roomNames.count > 1 {
-            let s = try RoomSpinners(request: o.url.connectRequest(), rooms: Array(roomNames.dropFirst()),
-                                     token: o.token, seconds: runSeconds)
+            let s = try RoomSpinners(request: o.url.connectRequest(), rooms: Array(roomNames.dropFirst()), token: o.token)
             spinners = s
             let joinDeadline = monotonicSeconds() + 10
             while s.welcomedCount < roomNames.count - 1 && monotonicSeconds() < joinDeadline && !shouldStop() {

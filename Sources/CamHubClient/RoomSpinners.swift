@@ -3,24 +3,24 @@ import WebSocketTransport
 
 /// The presenters of the extra rooms of `camhub bench --rooms N` (rooms 1…N−1;
 /// room 0 has the bench's own presenter). All on one client loop thread: each
-/// connection joins its room as presenter and, once welcomed, queues a chain of
-/// `Spin` segments long enough for the whole run, so nobody has to answer
-/// completions. Their own frames come at 1 Hz (they are not measured).
+/// connection joins its room as presenter, queues three chained `Spin`
+/// segments once welcomed, and one more each time a segment finishes, as
+/// `Spin.run` does. Their own frames come at 1 Hz (they are not measured).
 final class RoomSpinners: @unchecked Sendable {
     private let client: WebSocketClient
     private let hellos: [String]
-    private let chain: [String]
+    /// Segments queued so far, per presenter (loop thread only).
+    private var queued: [Int]
     private let lock = NSLock()
     private var welcomed = 0          // guarded by lock
     private var errors: [String] = [] // guarded by lock
     private var stopping = false      // guarded by lock
 
-    /// Joins one presenter per room in `rooms`; the camera keeps moving for `seconds`.
-    init(request: ConnectRequest, rooms: [String], token: String?, seconds: Double) throws(ClientError) {
+    /// Joins one presenter per room in `rooms`; their cameras move until `shutdown`.
+    init(request: ConnectRequest, rooms: [String], token: String?) throws(ClientError) {
         client = WebSocketClient(configuration: ClientConfiguration())
         hellos = rooms.map { HelloOptions(room: $0, role: "presenter", name: "bench-presenter", token: token, rate: 1).json }
-        let count = Int((seconds / Spin.segmentSeconds).rounded(.up)) + 2
-        chain = (1...count).map { Spin.segment($0) }
+        queued = Array(repeating: 0, count: rooms.count)
         do {
             try client.start(ClientHandlers(
                 onOpen: { [unowned self] id in
@@ -37,14 +37,23 @@ final class RoomSpinners: @unchecked Sendable {
         for _ in rooms { _ = client.connect(request) }
     }
 
+    /// Loop thread.
     private func received(_ id: ConnectionID, _ message: WebSocketMessage) {
         guard case .text(let text) = message else { return }
+        let i = Int(id.rawValue) - 1
         if text.hasPrefix(#"{"type":"welcome""#) {
-            for segment in chain { client.send(.text(segment), to: id) }
+            for _ in 0..<3 { queueNext(i, id) }
             lock.lock(); welcomed += 1; lock.unlock()
+        } else if text.hasPrefix(#"{"type":"animation""#) && text.contains(#""status":"finished""#) {
+            queueNext(i, id)
         } else if text.hasPrefix(#"{"type":"error""#) {
             record(text)
         }
+    }
+
+    private func queueNext(_ i: Int, _ id: ConnectionID) {
+        queued[i] += 1
+        client.send(.text(Spin.segment(queued[i])), to: id)
     }
 
     private func record(_ error: String) {
