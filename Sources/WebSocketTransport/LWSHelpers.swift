@@ -67,17 +67,8 @@ public enum WebSocketTransportSettings {
     /// Whether new loops run lws on libev (epoll) rather than lws's own poll()
     /// loop. On by default; `CAMHUB_EVENT_LOOP=poll` in the environment turns it
     /// off (to compare the two, or where lws's libev plugin is missing).
-    public static var useLibev: Bool {
-        eventLoopChoice.withLock { $0 }
-    }
-
-    /// Chooses the event loop for loops started from now on (see `useLibev`).
-    public static func setUseLibev(_ on: Bool) {
-        eventLoopChoice.withLock { $0 = on }
-    }
-
-    private static let eventLoopChoice = Locked<Bool>(
-        getenv("CAMHUB_EVENT_LOOP").map { String(cString: $0) } != "poll")
+    public static let useLibev: Bool =
+        getenv("CAMHUB_EVENT_LOOP").map { String(cString: $0) } != "poll"
 
     /// Raises the soft open-file limit (RLIMIT_NOFILE) to the hard limit.
     /// Returns the new soft limit, or nil if it could not be read or set.

@@ -51,6 +51,14 @@ final class ServerConnection {
         pingSent = false
     }
 
+    /// Loop thread: drops the connection without a close frame (its socket is
+    /// dead or its peer answers nothing). lws closes it soon; CLOSED reports it.
+    func drop() {
+        closing = true
+        slots.removeAll()
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+    }
+
     func requestWrite() {
         guard !writeRequested else { return }
         writeRequested = true

@@ -176,10 +176,7 @@ final class ServerCore: @unchecked Sendable {
         guard callbackDepth == 0, conn.acceptsSends, !conn.writeRequested, conn.slots.isEmpty,
               lws_partial_buffered(conn.wsi) == 0 else { return false }
         if lws_write(conn.wsi, frame.payloadForWrite, frame.count, LWS.writeProtocol(frame.kind)) < 0 {
-            // The socket is gone; lws closes it soon and CLOSED reports it.
-            conn.closing = true
-            conn.slots.removeAll()
-            lws_set_timeout(conn.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            conn.drop() // the socket is gone
             return true
         }
         conn.messagesWritten += 1

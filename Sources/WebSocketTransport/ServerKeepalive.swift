@@ -17,9 +17,7 @@ extension ServerCore {
         for conn in connections.values where !conn.closing {
             let quiet = now - conn.lastHeardUS
             if quiet >= hangupAfter {
-                conn.closing = true
-                conn.slots.removeAll()
-                lws_set_timeout(conn.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+                conn.drop()
             } else if quiet >= pingAfter && !conn.pingSent && conn.pendingClose == nil {
                 conn.pingSent = true
                 conn.pingDue = true

@@ -90,7 +90,7 @@ public final class WebSocketLoop: @unchecked Sendable {
         every interval: Duration,
         _ tick: @escaping @Sendable () -> Void
     ) -> LoopTimer {
-        let id = timerIDs.withLock { next -> UInt64 in next += 1; return next }
+        let id = nextTimerID()
         let micros = max(Int64(1), Self.microseconds(interval))
         onLoop { self.installTimer(id: id, intervalUS: micros, repeats: true, tick: tick) }
         return LoopTimer(id: id, loop: self)
@@ -99,7 +99,7 @@ public final class WebSocketLoop: @unchecked Sendable {
     /// Any thread: call `work` once on the loop thread after `delay`.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> LoopTimer {
-        let id = timerIDs.withLock { next -> UInt64 in next += 1; return next }
+        let id = nextTimerID()
         let micros = max(Int64(0), Self.microseconds(delay))
         onLoop { self.installTimer(id: id, intervalUS: micros, repeats: false, tick: work) }
         return LoopTimer(id: id, loop: self)
@@ -210,7 +210,7 @@ public final class WebSocketLoop: @unchecked Sendable {
             // socket events or when its libev timer fires, and that timer can be
             // armed for a later entry (see RepeatingTimer). Waking lws's loop
             // every 100 ms bounds how late they run on a quiet loop.
-            installTimer(id: timerIDs.withLock { n -> UInt64 in n += 1; return n },
+            installTimer(id: nextTimerID(),
                          intervalUS: Self.lwsTimerPumpUS, repeats: true) { [unowned self] in
                 if let context = self.context { lws_cancel_service(context) }
             }
@@ -269,6 +269,11 @@ public final class WebSocketLoop: @unchecked Sendable {
 
     /// How often a libev loop wakes lws to run its internal timers (µs).
     static let lwsTimerPumpUS: Int64 = 100_000
+
+    /// A fresh timer id (any thread).
+    private func nextTimerID() -> UInt64 {
+        timerIDs.withLock { next -> UInt64 in next += 1; return next }
+    }
 
     static func microseconds(_ d: Duration) -> Int64 {
         let (seconds, attos) = d.components
