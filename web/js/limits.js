@@ -2,19 +2,13 @@
 // messages a presenter sends from the page: "keep to this view" and "clear
 // limits". Pure functions (tested under node); app.js wires them to buttons.
 
-/** Web Mercator's latitude limit (degrees); the hub refuses bounds beyond it. */
-export const MAX_LATITUDE = 85.051129;
+import { MAX_LATITUDE, wrapLongitude } from './projection.js';
 
 /** The hub's defaults: what "clear limits" comes back to. */
 export const DEFAULT_LIMITS = Object.freeze({ minZoom: 0, maxZoom: 22, minTilt: 0, maxTilt: 60 });
 
-/** Longitude wrapped to [-180, 180); in-range values come back unchanged (bit for bit). */
-export function wrapLongitude(lon) {
-  if (lon >= -180 && lon < 180) return lon;
-  const w = ((((lon + 180) % 360) + 360) % 360) - 180;
-  return Object.is(w, -0) ? 0 : w;
-}
-
+// In-range longitudes go through untouched, so the bounds are MapLibre's doubles exactly.
+const wrap = (lon) => (lon >= -180 && lon < 180 ? lon : wrapLongitude(lon));
 const floor2 = (x) => Math.floor(x * 100 + 1e-9) / 100;
 
 /**
@@ -37,7 +31,7 @@ export function keepToView(bounds, zoom) {
   const n = Math.min(MAX_LATITUDE, Math.max(south, north));
   if (!(n > s)) return { ...message, bounds: null };
   // Wrapped, west may end up east of east: the box then crosses the antimeridian.
-  message.bounds = { south: s, west: wrapLongitude(west), north: n, east: wrapLongitude(east) };
+  message.bounds = { south: s, west: wrap(west), north: n, east: wrap(east) };
   return message;
 }
 

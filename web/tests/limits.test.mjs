@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keepToView, clearLimits, describeLimits, wrapLongitude, MAX_LATITUDE } from '../js/limits.js';
+import { keepToView, clearLimits, describeLimits } from '../js/limits.js';
+import { MAX_LATITUDE } from '../js/projection.js';
 
 test('keep to this view bounds the target to the visible area and the zoom to the current one', () => {
   const m = keepToView({ south: 48.1, west: 1.2, north: 49.6, east: 3.5 }, 7.456);
@@ -47,12 +48,4 @@ test('the HUD shows none for the defaults and what differs otherwise', () => {
     'zoom 2–12.5 · tilt 10–60° · tilt by zoom');
   assert.equal(describeLimits({ minZoom: 0, maxZoom: 22, minTilt: 0, maxTilt: 60, bounds: { south: 48.12, west: 1.2, north: 49.6, east: -3.5 } }),
     'area 48.1°N–49.6°N, 1.2°E–3.5°W');
-});
-
-test('longitudes wrap to [-180, 180)', () => {
-  assert.equal(wrapLongitude(180), -180);
-  assert.equal(wrapLongitude(-180), -180);
-  assert.equal(wrapLongitude(190), -170);
-  assert.equal(wrapLongitude(-540), -180);
-  assert.equal(wrapLongitude(12.5), 12.5);
 });
