@@ -31,13 +31,16 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         .target(name: "CameraCore"),
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
         .target(name: "CameraMotion", dependencies: ["CameraCore"]),
         .testTarget(name: "CameraMotionTests", dependencies: ["CameraMotion"]),
-        .target(name: "HubCore", dependencies: ["CameraCore", "CameraMotion"]),
+        .target(name: "HubCore", dependencies: [
+            "CameraCore", "CameraMotion", .product(name: "HeapModule", package: "swift-collections"),
+        ]),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore"]),
         .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion"], path: "Sources/MicroBench"),
         .systemLibrary(

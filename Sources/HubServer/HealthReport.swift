@@ -1,18 +1,26 @@
 import HubCore
 
-/// `GET /healthz`: `{"status":"ok","connections":…,"clients":…,"rooms":[{"name":…,"clients":…,"seq":…}]}`.
+/// `GET /healthz`: `{"status":"ok","connections":…,"clients":…,"ticksPerSecond":…,"awakeRooms":…,
+/// "rooms":[{"name":…,"clients":…,"seq":…,"ticksPerSecond":…,"camera":{…}}]}`.
+/// `ticksPerSecond` counts the last whole second of the hub's clock `now`
+/// (seconds): the hub's own ticks, and per room the ticks that visited it
+/// (the tick rate while it moves, 0 at rest).
 enum HealthReport {
-    static func json(_ hub: Hub) -> String {
+    static func json(_ hub: Hub, now: Double) -> String {
         var w = JSONWriter(capacity: 256)
         let counts = hub.counts
+        let roomTicks = hub.roomTicksPerSecond(at: now)
         w.raw("{\"status\":\"ok\",\"connections\":"); w.integer(UInt64(counts.connections))
         w.raw(",\"clients\":"); w.integer(UInt64(counts.clients))
+        w.raw(",\"ticksPerSecond\":"); w.integer(UInt64(hub.ticksPerSecond(at: now)))
+        w.raw(",\"awakeRooms\":"); w.integer(UInt64(hub.awakeRooms))
         w.raw(",\"rooms\":[")
         for (i, room) in hub.roomSummaries.enumerated() {
             if i > 0 { w.raw(",") }
             w.raw("{\"name\":"); w.string(room.name)
             w.raw(",\"clients\":"); w.integer(UInt64(room.clients))
             w.raw(",\"seq\":"); w.integer(room.seq)
+            w.raw(",\"ticksPerSecond\":"); w.integer(UInt64(roomTicks[room.name] ?? 0))
             w.raw(",\"camera\":"); w.camera(room.camera)
             w.raw("}")
         }

@@ -40,7 +40,7 @@ public final class HubServer: @unchecked Sendable {
         transport.originPolicy = .custom { origins.allows($0) }
         transport.idle = IdlePolicy(pingAfterSeconds: configuration.pingAfter, hangupAfterSeconds: configuration.hangupAfter)
         transport.echo = configuration.echo
-        transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub)) }
+        transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds)) }
         server = try WebSocketServer(configuration: transport)
     }
 

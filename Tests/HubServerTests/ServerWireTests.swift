@@ -41,6 +41,26 @@ extension HubServerTests {
         #expect((rooms.first?["seq"]?.number ?? 0) >= 1)
     }
 
+    @Test func healthzReportsTheTickRateOfMovingAndRestingRooms() throws {
+        let hub = try RunningHub()
+        let clients = try HubClients(port: hub.port)
+        let presenter = clients.join("moving", role: "presenter")
+        _ = clients.join("resting", role: "follower")
+        presenter.send(#"{"type":"animate","id":"spin","to":{"bearing":180},"duration":4}"#)
+        #expect(presenter.next("frame") != nil)
+        usleep(2_100_000)  // two whole seconds of the hub's clock, one of them full of ticks
+        let health = try hub.health()
+        let rooms = health["rooms"]?.array ?? []
+        let ticks = Dictionary(uniqueKeysWithValues: rooms.compactMap { room in
+            room["name"]?.string.map { ($0, room["ticksPerSecond"]?.number ?? -1) }
+        })
+        let hubTicks = health["ticksPerSecond"]?.number ?? 0
+        #expect(hubTicks >= 50 && hubTicks <= 62, "the hub ticks at its 60 Hz (\(hubTicks))")
+        #expect((ticks["moving"] ?? 0) >= 50, "a moving room is visited on every tick")
+        #expect(ticks["resting"] == 0, "a room at rest is not visited")
+        #expect(health["awakeRooms"]?.number == 1)
+    }
+
     @Test func webRootIsServedOverHTTP() throws {
         let web = try TempDir()
         try web.write("index.html", "<!doctype html><title>camhub</title>")

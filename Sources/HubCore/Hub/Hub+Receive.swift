@@ -95,6 +95,7 @@ extension Hub {
             sink.send(HubMessage.pong(t: t, time: time.epochMilliseconds), to: connection)
         }
         deliverMotionEvents(in: roomName, at: time, sink: sink)
+        wake(roomName)
     }
 
     /// `conflict` when one of `owner`'s live animations already has `id` at `now`

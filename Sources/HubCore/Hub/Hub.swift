@@ -15,6 +15,12 @@ public struct Hub {
     /// Connections that have not joined yet → when they opened (s). The tick
     /// checks only these for the hello timeout, not every session.
     var awaitingHello: [ConnectionKey: Double] = [:]
+    /// Rooms visited on every tick: something moves or a frame is owed.
+    var awake: Set<RoomName> = []
+    /// Rooms at rest waiting for a time of their own.
+    var wakeQueue = WakeQueue()
+    /// The hub's own ticks, for the achieved rate.
+    var ticks = TickRate()
 
     public init(configuration: HubConfiguration = HubConfiguration()) {
         self.configuration = configuration
@@ -31,6 +37,18 @@ public struct Hub {
             .map { ($0.name.value, $0.members.count, $0.manager.camera, $0.seq) }
     }
 
+    /// Hub ticks in the last whole second before `seconds`.
+    public func ticksPerSecond(at seconds: Double) -> Int { ticks.perSecond(at: seconds) }
+
+    /// Per room: how many ticks visited it in the last whole second before
+    /// `seconds` (the configured tick rate while it moves, 0 at rest).
+    public func roomTicksPerSecond(at seconds: Double) -> [String: Int] {
+        rooms.reduce(into: [:]) { $0[$1.key.value] = $1.value.visits.perSecond(at: seconds) }
+    }
+
+    /// Rooms visited on every tick now (the rest are at rest or asleep until a time).
+    public var awakeRooms: Int { awake.count }
+
     /// A new connection: it has `helloTimeout` seconds to join a room.
     public mutating func open(_ connection: ConnectionKey, at time: HubTime) {
         sessions[connection] = Session(connection: connection, openedAt: time.seconds)
@@ -44,26 +62,23 @@ public struct Hub {
         leaveRoom(session, at: time, sink: sink)
     }
 
-    /// Advances every room to `time`, reports what happened, sends due frames,
-    /// closes connections that never said hello, and removes rooms left empty
-    /// for `roomTTL`.
+    /// Advances the rooms that have something due to `time`, reports what
+    /// happened, sends due frames, closes connections that never said hello,
+    /// and removes rooms left empty for `roomTTL`.
+    ///
+    /// Only awake rooms are visited: a room at rest (nothing moving, no frame
+    /// owed, nothing scheduled) costs nothing here until a command, a join or
+    /// a leave wakes it, or the time it asked for comes (`WakeQueue`).
     public mutating func tick(at time: HubTime, sink: some HubSink) {
+        ticks.record(at: time.seconds)
         // The throttle works on the tick grid, so that timer jitter never costs a frame.
         let tickTime = (time.seconds * configuration.tick).rounded() / configuration.tick
-        for name in Array(rooms.keys) {
-            rooms[name]!.manager.advance(to: time.seconds)
-            deliverMotionEvents(in: name, at: time, sink: sink)
-            rooms[name]!.updateFrameState()
-            rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, sink: sink)
-            let room = rooms[name]!
-            if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
-                rooms[name]!.audienceChanged = false
-                rooms[name]!.audienceSentAt = time.seconds
-                broadcast(.audience(room.audience), in: name, at: time, sink: sink)
-            }
-            if let since = room.emptySince, time.seconds - since >= configuration.roomTTL {
-                rooms[name] = nil
-            }
+        for entry in wakeQueue.takeDue(at: time.seconds) where rooms[entry.room]?.scheduledWake == entry.time {
+            rooms[entry.room]!.scheduledWake = nil
+            awake.insert(entry.room)
+        }
+        if !awake.isEmpty {
+            for name in Array(awake) { visit(name, at: time, tickTime: tickTime, sink: sink) }
         }
         for (connection, openedAt) in awaitingHello where time.seconds - openedAt >= configuration.helloTimeout {
             sink.send(HubMessage.error(ProtocolError(.badMessage, "hello: none within \(Int(configuration.helloTimeout)) s", ref: nil)), to: connection)
@@ -71,6 +86,43 @@ public struct Hub {
             sessions[connection] = nil
             awaitingHello[connection] = nil
         }
+    }
+
+    /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
+    private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, sink: some HubSink) {
+        guard rooms[name] != nil else { awake.remove(name); return }
+        rooms[name]!.visits.record(at: time.seconds)
+        rooms[name]!.manager.advance(to: time.seconds)
+        deliverMotionEvents(in: name, at: time, sink: sink)
+        rooms[name]!.updateFrameState()
+        let owed = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, sink: sink)
+        let room = rooms[name]!
+        if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
+            rooms[name]!.audienceChanged = false
+            rooms[name]!.audienceSentAt = time.seconds
+            broadcast(.audience(room.audience), in: name, at: time, sink: sink)
+        }
+        if let since = room.emptySince, time.seconds - since >= configuration.roomTTL {
+            rooms[name] = nil
+            awake.remove(name)
+            return
+        }
+        switch rooms[name]!.nextWake(framesOwed: owed, configuration: configuration) {
+        case .everyTick:
+            return
+        case .at(let when):
+            awake.remove(name)
+            rooms[name]!.scheduledWake = when
+            wakeQueue.insert(name, at: when)
+        case .never:
+            awake.remove(name)
+        }
+        rooms[name]!.rest()
+    }
+
+    /// Visits `room` from the next tick on (a command, a join or a leave may have changed it).
+    mutating func wake(_ room: RoomName) {
+        awake.insert(room)
     }
 
     // MARK: Rooms
@@ -119,6 +171,7 @@ public struct Hub {
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
         awaitingHello[connection] = nil
+        wake(hello.room)
         if isListed { broadcast(.joined(outcome.entry), in: hello.room, except: connection, at: time, sink: sink) }
         if let change = outcome.presenterChange {
             broadcast(.presenterChanged(change, by: client), in: hello.room, at: time, sink: sink)
@@ -142,6 +195,7 @@ public struct Hub {
             }
         }
         if rooms[name]!.members.isEmpty { rooms[name]!.emptySince = time.seconds }
+        wake(name)
     }
 
     // MARK: Output

@@ -1,6 +1,9 @@
 import CameraCore
 import CameraMotion
 
+/// When a room next needs the hub's tick (the same three answers as its manager's).
+typealias Wake = AnimatorManager.Due
+
 /// One room: its camera (through the animator manager), its gestures, who is
 /// in it, and the frame state followers are throttled against.
 struct Room {
@@ -34,6 +37,11 @@ struct Room {
     /// The head count changed since the last `audience` event, sent at `audienceSentAt`.
     var audienceChanged = false
     var audienceSentAt = -Double.infinity
+    /// The time this room is queued to wake at in the hub's `WakeQueue`
+    /// (nil: not queued). A queue entry at any other time is stale.
+    var scheduledWake: Double?
+    /// How often the hub visited this room (ticks it was awake for).
+    var visits = TickRate()
 
     var audience: Audience { Audience(clients: members.count, followers: followerCount) }
 
@@ -64,11 +72,41 @@ struct Room {
         frame = nil
     }
 
-    /// Sends the current frame to every member due one (`tickTime` on the tick grid).
-    mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, sink: some HubSink) {
-        for i in members.indices where members[i].throttle.take(roomSeq: seq, now: tickTime) {
-            sink.sendFrame(currentFrame(time: epochMilliseconds), to: members[i].connection)
+    /// Sends the current frame to every member due one (`tickTime` on the tick
+    /// grid). Returns true while a member is still owed the current `seq`
+    /// (its throttle made it wait), so the room must be visited again.
+    mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, sink: some HubSink) -> Bool {
+        var owed = false
+        for i in members.indices {
+            if members[i].throttle.take(roomSeq: seq, now: tickTime) {
+                sink.sendFrame(currentFrame(time: epochMilliseconds), to: members[i].connection)
+            } else if (members[i].throttle.lastSeq ?? 0) < seq {
+                owed = true
+            }
         }
+        return owed
+    }
+
+    /// When the room next needs the hub's tick, given whether a member is
+    /// still owed a frame: every tick while anything moves or a frame is owed;
+    /// otherwise at the earliest of a delayed start or `steady` report, the
+    /// next `audience` event, or the end of an empty room's TTL.
+    func nextWake(framesOwed: Bool, configuration: HubConfiguration) -> Wake {
+        if framesOwed { return .everyTick }
+        var earliest = Double.infinity
+        switch manager.due {
+        case .everyTick: return .everyTick
+        case .at(let time): earliest = time
+        case .never: break
+        }
+        if audienceChanged { earliest = min(earliest, audienceSentAt + configuration.audienceInterval) }
+        if let emptySince { earliest = min(earliest, emptySince + configuration.roomTTL) }
+        return earliest.isFinite ? .at(earliest) : .never
+    }
+
+    /// Frees what only a moving room needs (the encoded frame) when it goes to rest.
+    mutating func rest() {
+        frame = nil
     }
 
     /// The frame for `seq`, encoded on first use.

@@ -1,0 +1,62 @@
+import HeapModule
+
+/// Rooms at rest that asked to be woken at a time (a delayed animation, a
+/// `steady` report, an `audience` event, an empty room's TTL), earliest first.
+///
+/// A min-heap: queuing and taking a room cost O(log n) and a tick that wakes
+/// nobody costs O(1), so rooms at rest cost nothing per tick however many
+/// there are. Entries are never removed early: a room that is re-queued or
+/// woken by a command leaves its old entry behind, and `takeDue` skips
+/// entries whose time no longer matches the room's `scheduledWake`.
+struct WakeQueue {
+    struct Entry: Comparable {
+        let time: Double
+        let room: RoomName
+        static func < (a: Entry, b: Entry) -> Bool { a.time < b.time }
+        static func == (a: Entry, b: Entry) -> Bool { a.time == b.time && a.room == b.room }
+    }
+
+    private var heap = Heap<Entry>()
+
+    /// Entries held, stale ones included (for tests and `/healthz`).
+    var count: Int { heap.count }
+
+    mutating func insert(_ room: RoomName, at time: Double) {
+        heap.insert(Entry(time: time, room: room))
+    }
+
+    /// Removes and returns every entry due at or before `now`, earliest first.
+    mutating func takeDue(at now: Double) -> [Entry] {
+        var due: [Entry] = []
+        while let first = heap.min, first.time <= now {
+            due.append(heap.removeMin())
+        }
+        return due
+    }
+}
+
+/// Counts events per whole second of hub time, for "achieved ticks per second".
+struct TickRate: Hashable, Sendable {
+    private var second = -Double.infinity
+    private var count = 0
+    private var previous = 0
+
+    /// Records one event at `time` (seconds, non-decreasing).
+    mutating func record(at time: Double) {
+        let current = time.rounded(.down)
+        if current != second {
+            previous = current == second + 1 ? count : 0
+            second = current
+            count = 0
+        }
+        count += 1
+    }
+
+    /// Events in the last whole second before `time` (0 when none were recorded then).
+    func perSecond(at time: Double) -> Int {
+        let current = time.rounded(.down)
+        if current == second { return previous }
+        if current == second + 1 { return count }
+        return 0
+    }
+}
