@@ -15,6 +15,12 @@ public struct BenchOptions: Sendable {
     /// Rooms the followers are spread over (round robin): 1 uses `room` itself;
     /// more use `room-0` … `room-(N−1)`, each kept moving by its own spin presenter.
     public var rooms = 1
+    /// Fraction (0…1) of the rooms kept moving; the others' presenters join and
+    /// stay still. Only followers of moving rooms are owed frames.
+    public var moving = 1.0
+    /// Seconds of hub CPU measured with every room joined and at rest, before
+    /// anything moves (0: skip).
+    public var idleSeconds = 0.0
     public var followers = 1000
     /// Frames per second each follower asks for.
     public var rate = 30.0
@@ -42,6 +48,9 @@ public struct BenchOptions: Sendable {
 
     /// The rooms' names: `room` alone, or `room-0` … `room-(rooms−1)`.
     public var roomNames: [String] { rooms == 1 ? [room] : (0..<rooms).map { "\(room)-\($0)" } }
+
+    /// How many rooms move (the first ones): `moving` of them, rounded.
+    public var movingRooms: Int { Int((moving * Double(rooms)).rounded()) }
 }
 
 /// Everything a bench run measured (also written as JSON with `--json`).
@@ -66,12 +75,22 @@ public struct BenchReport: Codable, Sendable {
         public var rssEndBytes: UInt64?
         /// (idle − baseline) / connected followers.
         public var rssPerConnectionBytes: Double?
+        /// Hub CPU (cores) with every room joined and at rest (`idleSeconds` > 0).
+        public var idleCores: Double?
+        /// RSS with every room's presenter and followers joined, at rest.
+        public var rssRoomsIdleBytes: UInt64?
+        /// (rooms idle − baseline) / rooms.
+        public var rssPerRoomBytes: Double?
     }
 
     public var url: String
     public var room: String
     /// Rooms the followers were spread over (reports before `--rooms` had one).
     public var rooms: Int?
+    /// Rooms kept moving (reports before `--moving` had all of them).
+    public var movingRooms: Int?
+    /// Seconds of the idle measurement (nil: none).
+    public var idleSeconds: Double?
     public var presenter: String
     public var followersRequested: Int
     /// Followers that were joined (had their `welcome`) when the window opened.
@@ -120,7 +139,10 @@ public struct BenchReport: Codable, Sendable {
     public var text: String {
         var l: [String] = []
         var rooms = "room \(room)"
-        if let n = self.rooms, n > 1 { rooms = "\(n) rooms \(room)-0…\(n - 1)" }
+        if let n = self.rooms, n > 1 {
+            rooms = "\(n) rooms \(room)-0…\(n - 1)"
+            if let m = movingRooms, m < n { rooms += " (\(m) moving)" }
+        }
         l.append("camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")")
         l.append("connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")
         l.append("frames: \(receivedFrames)/\(expectedFrames) expected = \(fixed(deliveredPercent, 3)) % delivered; excess \(excessFrames); followers short: \(shortFollowers), silent: \(silentFollowers)")
@@ -133,6 +155,14 @@ public struct BenchReport: Codable, Sendable {
         if let c = hub.cpuCores { h += ", CPU \(fixed(c * 100, 1)) % of a core" }
         if let f = hub.cpuPerFrameMicros { h += " = \(fixed(f, 2)) µs per delivered frame" }
         l.append(h)
+        if let idle = hub.idleCores, let seconds = idleSeconds {
+            var line = "hub at rest (every room joined, nothing moving, \(fixed(seconds, 0)) s): CPU \(fixed(idle * 100, 2)) % of a core"
+            if let n = self.rooms { line += " = \(fixed(idle * 1e6 / Double(n), 2)) µs per room per second" }
+            l.append(line)
+        }
+        if let r = hub.rssPerRoomBytes, let all = hub.rssRoomsIdleBytes {
+            l.append("hub RSS with every room joined: \(mib(all)) → \(fixed(r / 1024, 1)) KiB per room (its presenter and followers)")
+        }
         if let b = hub.rssBaselineBytes, let i = hub.rssIdleBytes {
             var m = "hub RSS: baseline \(mib(b)), with \(connected) idle followers \(mib(i))"
             if let p = hub.rssPerConnectionBytes { m += " → \(fixed(p / 1024, 1)) KiB per connection" }
@@ -186,9 +216,12 @@ public final class BenchRunner {
         guard o.duration.isFinite, o.duration >= 1, o.duration <= 3600 else { throw ClientError("--duration must be 1…3600 s") }
         guard o.connectRate.isFinite, o.connectRate >= 1 else { throw ClientError("--connect-rate must be at least 1 per second") }
         if let t = o.threads, !(1...64).contains(t) { throw ClientError("--threads must be 1…64") }
-        guard o.rooms >= 1, o.rooms <= o.followers, o.rooms <= 1000 else {
-            throw ClientError("--rooms must be 1…min(followers, 1000) (got \(o.rooms))")
+        guard o.rooms >= 1, o.rooms <= o.followers, o.rooms <= 20_000 else {
+            throw ClientError("--rooms must be 1…min(followers, 20000) (got \(o.rooms))")
         }
+        guard o.moving.isFinite, (0...1).contains(o.moving) else { throw ClientError("--moving must be 0…100 % (got \(o.moving * 100) %)") }
+        if o.rooms == 1 && o.moving < 1 { throw ClientError("--moving below 100 % needs --rooms above 1") }
+        guard o.idleSeconds.isFinite, (0...600).contains(o.idleSeconds) else { throw ClientError("--idle must be 0…600 s") }
         if o.rooms > 1, case .script = o.presenter {
             throw ClientError("--rooms above 1 needs --presenter spin (a script presents one room)")
         }
@@ -281,6 +314,34 @@ public final class BenchRunner {
             hub.rssPerConnectionBytes = (Double(i) - Double(b)) / Double(connected)
         }
 
+        // The other rooms' presenters (--rooms), all on one client thread; the
+        // first movingRooms − 1 of them spin once `startSpinning` is called.
+        let movingRooms = o.movingRooms
+        var spinners: RoomSpinners?
+        if roomNames.count > 1 {
+            let s = try RoomSpinners(request: o.url.connectRequest(), rooms: Array(roomNames.dropFirst()), token: o.token,
+                                     spinning: max(0, movingRooms - 1))
+            spinners = s
+            let joinDeadline = monotonicSeconds() + Double(roomNames.count) / o.connectRate + 10
+            while s.welcomedCount < roomNames.count - 1 && monotonicSeconds() < joinDeadline && !shouldStop() {
+                usleep(20_000)
+            }
+            progress("rooms: \(s.welcomedCount + 1)/\(roomNames.count) presenters joined")
+            if let pid = hub.pid, let b = hub.rssBaselineBytes, !hub.inProcess, let all = ProcStats.rssBytes(pid: pid) {
+                hub.rssRoomsIdleBytes = all
+                hub.rssPerRoomBytes = (Double(all) - Double(b)) / Double(roomNames.count)
+            }
+        }
+        defer { spinners?.shutdown() }
+
+        // At rest: every room joined, nothing moving.
+        if o.idleSeconds > 0, let pid = hub.pid, let a = CPUSample(pid: pid) {
+            let idleEnd = monotonicSeconds() + o.idleSeconds
+            while monotonicSeconds() < idleEnd && !shouldStop() { usleep(100_000) }
+            if let b = CPUSample(pid: pid), !shouldStop() { hub.idleCores = a.until(b).cores }
+            progress("at rest: hub CPU \(fixed((hub.idleCores ?? 0) * 100, 2)) %")
+        }
+
         // Motion.
         let reference = Locked(WindowCounter())
         let window = Locked<MeasureWindow?>(nil)
@@ -293,6 +354,9 @@ public final class BenchRunner {
             reference.withLock { _ = $0.admit(frame.time, w) }
         }
         switch o.presenter {
+        case .spin where movingRooms == 0:
+            presenterName = "none (every room at rest)"
+            presenterDone.signal()
         case .spin:
             presenterName = "spin"
             Thread.detachNewThread {
@@ -315,18 +379,7 @@ public final class BenchRunner {
             stop.withLock { $0 = true }
             _ = presenterDone.wait(timeout: .now() + 3)
         }
-        // The other rooms' presenters (--rooms), all on one client thread.
-        var spinners: RoomSpinners?
-        if roomNames.count > 1 {
-            let s = try RoomSpinners(request: o.url.connectRequest(), rooms: Array(roomNames.dropFirst()), token: o.token)
-            spinners = s
-            let joinDeadline = monotonicSeconds() + 10
-            while s.welcomedCount < roomNames.count - 1 && monotonicSeconds() < joinDeadline && !shouldStop() {
-                usleep(20_000)
-            }
-            progress("rooms: \(s.welcomedCount + 1)/\(roomNames.count) presenters spinning")
-        }
-        defer { spinners?.shutdown() }
+        spinners?.startSpinning()
 
         let warmupEnd = monotonicSeconds() + o.warmup
         while monotonicSeconds() < warmupEnd && !shouldStop() {
@@ -338,9 +391,10 @@ public final class BenchRunner {
         let windowLength = (o.duration * o.rate).rounded() * period
         let w = MeasureWindow(start: wallClockMilliseconds() + offset + 1, length: windowLength, period: period)
         let seconds = Int((windowLength / 1000).rounded(.up))
-        for s in shards { s.begin(w, seconds: seconds) }
+        for s in shards { s.begin(w, seconds: seconds, measuredRooms: movingRooms) }
         window.withLock { $0 = w }
-        let eligible = shards.reduce(0) { $0 + $1.eligibleCount }
+        let eligible = shards.reduce(0) { $0 + $1.eligibleCount }  // joined, in a moving room
+        let joinedAtWindow = totals().0.joined
         _ = totals(resetInterval: true)
         let hubStart = hub.pid.flatMap { CPUSample(pid: $0) }
         let selfStart = CPUSample(pid: getpid())
@@ -422,10 +476,13 @@ public final class BenchRunner {
             machineBusy = Double(b.busy - a.busy) / Double(b.total - a.total) * 100
         }
         let delivered = expected > 0 ? Double(counted) / Double(expected) * 100 : 0
-        let failed = o.followers - eligible
-        let passed = expected > 0 && counted == expected && failed == 0 && counters.disconnects == 0 && !shouldStop()
+        let failed = o.followers - joinedAtWindow
+        let idleRun = movingRooms == 0
+        let passed = (expected > 0 || idleRun) && counted == expected && failed == 0 && counters.disconnects == 0 && !shouldStop()
         var verdict: String
-        if passed {
+        if passed && idleRun {
+            verdict = "PASS: every follower stayed connected with every room at rest."
+        } else if passed {
             verdict = "PASS: every follower got every frame of the window."
         } else {
             var why: [String] = []
@@ -433,12 +490,13 @@ public final class BenchRunner {
             if failed > 0 { why.append("\(failed) followers not connected") }
             if counters.disconnects > 0 { why.append("\(counters.disconnects) disconnects") }
             if shouldStop() { why.append("interrupted") }
-            if expected == 0 { why.append("nothing was expected (no followers, or the camera never moved)") }
+            if expected == 0 && !idleRun { why.append("nothing was expected (no followers, or the camera never moved)") }
             verdict = "FAIL: " + why.joined(separator: "; ")
         }
         return BenchReport(
-            url: o.url.description, room: o.room, rooms: o.rooms, presenter: presenterNote, followersRequested: o.followers,
-            connected: eligible, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
+            url: o.url.description, room: o.room, rooms: o.rooms, movingRooms: movingRooms,
+            idleSeconds: hub.idleCores == nil ? nil : o.idleSeconds, presenter: presenterNote, followersRequested: o.followers,
+            connected: joinedAtWindow, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
             durationSeconds: windowLength.rounded() / 1000, threads: threads, clock: clock,
             expectedFrames: expected, receivedFrames: counted, excessFrames: excess, deliveredPercent: delivered,
             shortFollowers: short, silentFollowers: silent, referenceFrames: Int(reference.withLock { $0.count }),

@@ -223,12 +223,13 @@ final class FollowerShard: @unchecked Sendable {
         }
     }
 
-    /// Opens the window: followers joined now are measured.
-    func begin(_ w: MeasureWindow, seconds: Int) {
+    /// Opens the window: followers joined now, in one of the first
+    /// `measuredRooms` rooms (the moving ones), are measured.
+    func begin(_ w: MeasureWindow, seconds: Int, measuredRooms: Int = .max) {
         lock.lock(); defer { lock.unlock() }
         window = w
         perSecond = Array(repeating: 0, count: max(1, seconds))
-        for i in 0..<state.count { eligible[i] = state[i] == 2 }
+        for i in 0..<state.count { eligible[i] = state[i] == 2 && helloOf[i] < measuredRooms }
         histogram.reset()
         interval.reset()
     }

@@ -3,21 +3,26 @@ import WebSocketTransport
 
 /// The presenters of the extra rooms of `camhub bench --rooms N` (rooms 1…N−1;
 /// room 0 has the bench's own presenter). All on one client loop thread: each
-/// connection joins its room as presenter, queues three chained `Spin`
-/// segments once welcomed, and one more each time a segment finishes, as
-/// `Spin.run` does. Their own frames come at 1 Hz (they are not measured).
+/// connection joins its room as presenter and waits. After `startSpinning`,
+/// the first `spinning` of them queue three chained `Spin` segments, and one
+/// more each time a segment finishes, as `Spin.run` does; the others stay
+/// still (`--moving`). Their own frames come at 1 Hz (they are not measured).
 final class RoomSpinners: @unchecked Sendable {
     private let client: WebSocketClient
     private let hellos: [String]
     /// Segments queued so far, per presenter (loop thread only).
     private var queued: [Int]
+    private let spinning: Int
+    /// Connection ids of the welcomed presenters, by room index (loop thread only).
+    private var welcomedIDs: [Int: ConnectionID] = [:]
     private let lock = NSLock()
     private var welcomed = 0          // guarded by lock
     private var errors: [String] = [] // guarded by lock
     private var stopping = false      // guarded by lock
 
     /// Joins one presenter per room in `rooms`; their cameras move until `shutdown`.
-    init(request: ConnectRequest, rooms: [String], token: String?) throws(ClientError) {
+    init(request: ConnectRequest, rooms: [String], token: String?, spinning: Int) throws(ClientError) {
+        self.spinning = min(spinning, rooms.count)
         client = WebSocketClient(configuration: ClientConfiguration())
         hellos = rooms.map { HelloOptions(room: $0, role: "presenter", name: "bench-presenter", token: token, rate: 1).json }
         queued = Array(repeating: 0, count: rooms.count)
@@ -37,12 +42,25 @@ final class RoomSpinners: @unchecked Sendable {
         for _ in rooms { _ = client.connect(request) }
     }
 
+    /// Any thread: the first `spinning` rooms start moving (their presenters
+    /// welcomed by now; one welcomed later starts as soon as it is).
+    func startSpinning() {
+        client.loop.execute { [self] in
+            started = true
+            for (i, id) in welcomedIDs where i < spinning { for _ in 0..<3 { queueNext(i, id) } }
+        }
+    }
+
+    /// `startSpinning` was called (loop thread only).
+    private var started = false
+
     /// Loop thread.
     private func received(_ id: ConnectionID, _ message: WebSocketMessage) {
         guard case .text(let text) = message else { return }
         let i = Int(id.rawValue) - 1
         if text.hasPrefix(#"{"type":"welcome""#) {
-            for _ in 0..<3 { queueNext(i, id) }
+            welcomedIDs[i] = id
+            if started && i < spinning { for _ in 0..<3 { queueNext(i, id) } }
             lock.lock(); welcomed += 1; lock.unlock()
         } else if text.hasPrefix(#"{"type":"animation""#) && text.contains(#""status":"finished""#) {
             queueNext(i, id)

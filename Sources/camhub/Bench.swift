@@ -30,7 +30,11 @@ struct Bench: ParsableCommand {
         Many rooms: --rooms N spreads the followers round robin over rooms
         ROOM-0 … ROOM-(N−1), each kept moving by its own spin presenter (the
         extra presenters share one client thread); the figures are totals over
-        all rooms.
+        all rooms. --moving P% keeps only the first P % of the rooms moving (the
+        others' presenters join and stay still; only followers of moving rooms
+        are owed frames), and --idle S first measures the hub's CPU for S seconds
+        with every room joined and nothing moving (µs per room per second, RSS
+        per room). --moving 0% measures rooms at rest only.
 
         Only loopback URLs are accepted unless --allow-remote. Every phase has a
         deadline: connecting (followers / connect-rate + 30 s; --connect-timeout),
@@ -46,6 +50,7 @@ struct Bench: ParsableCommand {
           camhub bench --followers 5000 --rate 30 --duration 30 --json bench-5000.json
           camhub bench --followers 2000 --rate 60 --presenter examples/world-tour.json
           camhub bench --followers 2000 --rooms 200 --duration 20   # 200 rooms of 10
+          camhub bench --followers 5000 --rooms 5000 --moving 5% --idle 10 --duration 20
           camhub bench --url ws://127.0.0.1:9000/hub --hub-pid 4242 --followers 200 --duration 5
         """
     )
@@ -58,6 +63,12 @@ struct Bench: ParsableCommand {
 
     @Option(help: "Rooms to spread the followers over (ROOM-0 … ROOM-(N−1) when N > 1), each with its own spin presenter.")
     var rooms = 1
+
+    @Option(help: ArgumentHelp("Share of the rooms kept moving, as a percentage (5%) or a fraction (0.05).", valueName: "share"))
+    var moving = "100%"
+
+    @Option(help: "Seconds of hub CPU measured with every room joined and at rest, before anything moves (0: skip).")
+    var idle = 5.0
 
     @Option(help: "Follower sockets to open.")
     var followers = 1000
@@ -95,12 +106,26 @@ struct Bench: ParsableCommand {
     @Flag(help: "Allow a hub that is not on this machine (never point this at a host you do not own).")
     var allowRemote = false
 
+    /// "5%" → 0.05, "0.05" → 0.05; anything else (or outside 0…1) is refused naming the option.
+    static func share(_ text: String) throws -> Double {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let isPercent = trimmed.hasSuffix("%")
+        guard let value = Double(isPercent ? String(trimmed.dropLast()) : trimmed), value.isFinite else {
+            throw ValidationError("--moving \(text): expected a percentage such as 5% or a fraction such as 0.05")
+        }
+        let fraction = isPercent ? value / 100 : value
+        guard (0...1).contains(fraction) else { throw ValidationError("--moving \(text): must be between 0% and 100%") }
+        return fraction
+    }
+
     func run() throws {
         let hubURL: HubURL
         do { hubURL = try HubURL(parsing: url) } catch { throw ValidationError("--url: \(error)") }
         var options = BenchOptions(url: hubURL)
         options.room = room
         options.rooms = rooms
+        options.moving = try Self.share(moving)
+        options.idleSeconds = idle
         options.followers = followers
         options.rate = rate
         options.duration = duration

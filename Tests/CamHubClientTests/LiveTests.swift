@@ -167,6 +167,44 @@ struct LiveHubTests {
         #expect(report.text.contains("3 rooms bench-0…2"))
     }
 
+    @Test func benchWithAMovingShareOwesFramesOnlyToMovingRoomsAndMeasuresRest() throws {
+        let (server, url) = try startHub()
+        defer { server.shutdown() }
+        var options = BenchOptions(url: url)
+        options.followers = 24
+        options.rooms = 6
+        options.moving = 0.5
+        options.idleSeconds = 1
+        options.rate = 10
+        options.duration = 2
+        options.warmup = 1
+        options.drain = 1
+        let report = try BenchRunner(options: options).run()
+        #expect(report.rooms == 6 && report.movingRooms == 3 && report.connected == 24, "\(report.text)")
+        #expect(report.expectedFrames == 12 * 20, "only the 12 followers of the 3 moving rooms are owed frames: \(report.text)")
+        #expect(report.deliveredPercent > 90, "\(report.text)")
+        #expect(report.hub.idleCores != nil && report.idleSeconds == 1, "\(report.text)")
+        #expect(report.text.contains("6 rooms bench-0…5 (3 moving)"))
+        #expect(report.text.contains("hub at rest"))
+        #expect(report.presenterErrors.isEmpty, "\(report.presenterErrors)")
+    }
+
+    @Test func benchWithEveryRoomAtRestPassesWithoutFrames() throws {
+        let (server, url) = try startHub()
+        defer { server.shutdown() }
+        var options = BenchOptions(url: url)
+        options.followers = 8
+        options.rooms = 4
+        options.moving = 0
+        options.idleSeconds = 1
+        options.duration = 1
+        options.warmup = 0
+        options.drain = 0
+        let report = try BenchRunner(options: options).run()
+        #expect(report.expectedFrames == 0 && report.connected == 8, "\(report.text)")
+        #expect(report.passed, "\(report.text)")
+    }
+
     @Test func benchRefusesMoreRoomsThanFollowersAndRoomsWithAScript() throws {
         var options = BenchOptions(url: try HubURL(parsing: "ws://127.0.0.1:8080/hub"))
         options.followers = 2
@@ -176,6 +214,12 @@ struct LiveHubTests {
         try BenchRunner.validate(options)
         options.presenter = .script(try PresenterScript.parse(#"[{"type":"wait","seconds":1}]"#), name: "s.json")
         #expect(throws: ClientError.self) { try BenchRunner.validate(options) }
+        options.presenter = .spin
+        options.moving = 1.5
+        #expect(throws: ClientError.self) { try BenchRunner.validate(options) }
+        options.rooms = 1
+        options.moving = 0.5
+        #expect(throws: ClientError.self, "a moving share needs several rooms") { try BenchRunner.validate(options) }
     }
 
     @Test func benchRefusesRemoteHubs() throws {
