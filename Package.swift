@@ -42,7 +42,7 @@ let package = Package(
             "CameraCore", "CameraMotion", .product(name: "HeapModule", package: "swift-collections"),
         ]),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore"]),
-        .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion"], path: "Sources/MicroBench"),
+        .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion", "HubCore"], path: "Sources/MicroBench"),
         .systemLibrary(
             name: "CLWS",
             path: "Sources/CLWS",

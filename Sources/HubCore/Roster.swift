@@ -134,31 +134,62 @@ public struct PresenterChange: Hashable, Sendable {
     }
 }
 
-/// Who is in one room. A value: the room owns it and mutates it on join/leave.
+/// Who is in one room and in which role: the one place a member's role is
+/// kept (sessions and the hub ask here). A value owned by the room.
+///
+/// Joining and leaving cost O(1) whatever the room's size: presenters,
+/// drivers and the first `listedFollowerLimit` followers are *listed* (kept
+/// in join order, announced with `joined`/`left`, sent in `welcome.roster`);
+/// later followers are only counted.
 public struct Roster: Hashable, Sendable {
     public struct JoinOutcome: Hashable, Sendable {
         public var entry: RosterEntry
         /// Set when the client joined as presenter (a previous presenter is demoted to driver).
         public var presenterChange: PresenterChange?
+        /// The client is listed (announced to the room and shown in rosters).
+        public var isListed: Bool
     }
 
     public struct LeaveOutcome: Hashable, Sendable {
         public var entry: RosterEntry
         /// Set when the presenter left (the room then has none).
         public var presenterChange: PresenterChange?
+        /// The client was listed (its leaving is announced).
+        public var wasListed: Bool
     }
 
-    private var byClient: [String: RosterEntry] = [:]
-    private var order: [String] = []
+    private struct Member: Hashable, Sendable {
+        var entry: RosterEntry
+        /// Join order, for `entries`.
+        let serial: UInt64
+        let isListed: Bool
+    }
+
+    private var members: [String: Member] = [:]
+    /// Listed clients in join order (presenters, drivers, the first followers).
+    private var listedOrder: [String] = []
+    private var nextSerial: UInt64 = 0
+    private var listedFollowers = 0
+    /// Followers listed at most; beyond, followers are only counted.
+    public let listedFollowerLimit: Int
     public private(set) var presenter: String?
+    public private(set) var followerCount = 0
 
-    public init() {}
+    public init(listedFollowerLimit: Int = .max) {
+        self.listedFollowerLimit = listedFollowerLimit
+    }
 
-    /// Clients in join order.
-    public var entries: [RosterEntry] { order.map { byClient[$0]! } }
-    public var count: Int { order.count }
-    public var isEmpty: Bool { order.isEmpty }
-    public func entry(for client: String) -> RosterEntry? { byClient[client] }
+    /// Every client in join order (O(n log n): for tests and small rooms).
+    public var entries: [RosterEntry] { members.values.sorted { $0.serial < $1.serial }.map(\.entry) }
+    /// The listed clients in join order.
+    public var listedEntries: [RosterEntry] { listedOrder.map { members[$0]!.entry } }
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
+    public func entry(for client: String) -> RosterEntry? { members[client]?.entry }
+    /// The client's role in this room (nil: not in it).
+    public func role(of client: String) -> Role? { members[client]?.entry.role }
+    /// Head counts for `audience` events.
+    public var audience: Audience { Audience(clients: members.count, followers: followerCount) }
 
     /// Checks the token, then adds the client (`name` defaults to the client id).
     public mutating func join(client: String, hello: Hello, tokens: RoleTokens) throws(ProtocolError) -> JoinOutcome {
@@ -169,29 +200,40 @@ public struct Roster: Hashable, Sendable {
     /// Adds a client. A new presenter takes over: the old one becomes a driver.
     /// Throws `conflict` when the id is already in the room.
     public mutating func join(client: String, name: String?, role: Role) throws(ProtocolError) -> JoinOutcome {
-        guard byClient[client] == nil else { throw ProtocolError(.conflict, "client: \(client) already joined", ref: "hello") }
+        guard members[client] == nil else { throw ProtocolError(.conflict, "client: \(client) already joined", ref: "hello") }
         let entry = RosterEntry(client: client, name: name ?? client, role: role)
         var change: PresenterChange?
         if role == .presenter {
             let previous = presenter
-            if let previous { byClient[previous]?.role = .driver }
+            if let previous { members[previous]?.entry.role = .driver }
             presenter = client
             change = PresenterChange(previous: previous, current: client, demoted: previous)
         }
-        byClient[client] = entry
-        order.append(client)
-        return JoinOutcome(entry: entry, presenterChange: change)
+        let isListed = role != .follower || listedFollowers < listedFollowerLimit
+        if role == .follower {
+            followerCount += 1
+            if isListed { listedFollowers += 1 }
+        }
+        if isListed { listedOrder.append(client) }
+        nextSerial += 1
+        members[client] = Member(entry: entry, serial: nextSerial, isListed: isListed)
+        return JoinOutcome(entry: entry, presenterChange: change, isListed: isListed)
     }
 
-    /// Removes a client; nil when it was not in the room.
+    /// Removes a client; nil when it was not in the room. O(1) for an unlisted
+    /// follower, O(listed) for a listed client.
     public mutating func leave(client: String) -> LeaveOutcome? {
-        guard let entry = byClient.removeValue(forKey: client) else { return nil }
-        order.removeAll { $0 == client }
+        guard let member = members.removeValue(forKey: client) else { return nil }
+        if member.isListed, let index = listedOrder.firstIndex(of: client) { listedOrder.remove(at: index) }
+        if member.entry.role == .follower {
+            followerCount -= 1
+            if member.isListed { listedFollowers -= 1 }
+        }
         var change: PresenterChange?
         if presenter == client {
             presenter = nil
             change = PresenterChange(previous: client, current: nil, demoted: nil)
         }
-        return LeaveOutcome(entry: entry, presenterChange: change)
+        return LeaveOutcome(entry: member.entry, presenterChange: change, wasListed: member.isListed)
     }
 }

@@ -4,6 +4,7 @@
 import CameraCore
 import CameraMotion
 import Foundation
+import HubCore
 
 /// Keeps the optimizer from deleting the measured work.
 @inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
@@ -95,3 +96,42 @@ print("")
 print(String(format: "geoToView costs %.1f× a sin() call; applying an update %.1f×.", geoToView / sinCost, apply / sinCost))
 print(String(format: "1,000 rooms × 4 animations at 60 Hz: %.2f%% of one core (target < 10%%).", tickThousand * 60 / 1e9 * 100))
 print(String(format: "one busy room tick: %.2f µs", tickOne / 1000))
+
+// The hub's logic without sockets: joins into one big room, and ticks over rooms at rest.
+final class NullSink: HubSink {
+    var messages = 0
+    func send(_ bytes: [UInt8], to connection: ConnectionKey) { messages += 1 }
+    func send(_ bytes: [UInt8], to connections: some Sequence<ConnectionKey>) { for _ in connections { messages += 1 } }
+    func sendFrame(_ frame: EncodedFrame, to connection: ConnectionKey) { messages += 1 }
+    func close(_ connection: ConnectionKey, code: UInt16, reason: String) {}
+}
+
+func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+let sink = NullSink()
+let clock = ContinuousClock()
+var hub = Hub()
+let hubTime = { (s: Double) in HubTime(seconds: s, epochMilliseconds: 1.7e12 + s * 1000) }
+let joinStart = clock.now
+for key in 1...10_000 as ClosedRange<UInt64> {
+    hub.open(key, at: hubTime(1))
+    hub.receive(Array(#"{"type":"hello","room":"big","role":"follower"}"#.utf8), from: key, at: hubTime(1), sink: sink)
+}
+let joins = seconds(clock.now - joinStart)
+let leaveStart = clock.now
+for key in 1...10_000 as ClosedRange<UInt64> { hub.closed(key, at: hubTime(2), sink: sink) }
+let leaves = seconds(clock.now - leaveStart)
+print("")
+print(String(format: "Hub: 10,000 hellos into one room: %.1f ms in all (target < 1 s); 10,000 leaves: %.1f ms.", joins * 1000, leaves * 1000))
+
+var restingHub = Hub()
+for key in 1...10_000 as ClosedRange<UInt64> {
+    restingHub.open(key, at: hubTime(1))
+    restingHub.receive(Array("{\"type\":\"hello\",\"room\":\"r\(key)\",\"role\":\"follower\"}".utf8), from: key, at: hubTime(1), sink: sink)
+}
+var restTime = 1.0
+for _ in 0..<120 { restTime += 1.0 / 60; restingHub.tick(at: hubTime(restTime), sink: sink) }
+let restingTick = measure("Hub.tick: 10,000 rooms at rest, one follower each", batch: 1, seconds: 1) {
+    restTime += 1.0 / 60
+    restingHub.tick(at: hubTime(restTime), sink: sink)
+}
+print(String(format: "10,000 rooms at rest at 60 Hz: %.4f%% of one core (awake rooms: %d).", restingTick * 60 / 1e9 * 100, restingHub.awakeRooms))

@@ -213,3 +213,30 @@ struct QueryAnswerTests {
         #expect(text(HubMessage.result(id: "f", .fit(Camera(latitude: 1, longitude: 2, zoom: 3)))) == #"{"type":"result","id":"f","what":"fit","camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0}}"#)
     }
 }
+
+@Suite("Roster: listed and counted members")
+struct RosterListingTests {
+    @Test func followersBeyondTheLimitAreCountedNotListed() throws {
+        var roster = Roster(listedFollowerLimit: 2)
+        _ = try roster.join(client: "p", name: nil, role: .presenter)
+        let joins = try (1...4).map { try roster.join(client: "f\($0)", name: nil, role: .follower) }
+        #expect(joins.map(\.isListed) == [true, true, false, false])
+        #expect(roster.listedEntries.map(\.client) == ["p", "f1", "f2"])
+        #expect(roster.audience == Audience(clients: 5, followers: 4))
+        #expect(roster.leave(client: "f4")?.wasListed == false)
+        #expect(roster.leave(client: "f1")?.wasListed == true)
+        let next = try roster.join(client: "f5", name: nil, role: .follower)
+        #expect(next.isListed, "a listed follower's place is free again")
+        #expect(roster.listedEntries.map(\.client) == ["p", "f2", "f5"])
+        #expect(roster.entries.map(\.client) == ["p", "f2", "f3", "f5"], "everyone, in join order")
+    }
+
+    @Test func theRosterIsWhereARoleIsKept() throws {
+        var roster = Roster()
+        _ = try roster.join(client: "a", name: nil, role: .presenter)
+        _ = try roster.join(client: "b", name: nil, role: .presenter)
+        #expect(roster.role(of: "a") == .driver && roster.role(of: "b") == .presenter)
+        #expect(roster.listedEntries.map(\.role) == [.driver, .presenter])
+        #expect(roster.role(of: "nobody") == nil)
+    }
+}

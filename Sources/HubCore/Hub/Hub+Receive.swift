@@ -28,7 +28,8 @@ extension Hub {
 
     private mutating func handle(_ message: ClientMessage, from connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
         let session = sessions[connection]!
-        guard let owner = session.owner, let roomName = session.room else {
+        guard let owner = owner(of: session), let roomName = session.room,
+              let role = rooms[roomName]?.roster.role(of: owner.client) else {
             guard case .hello(let hello) = message else { throw .notJoined(ref: message.ref) }
             try join(hello, connection: connection, at: time, sink: sink)
             return
@@ -36,7 +37,7 @@ extension Hub {
         if case .hello = message {
             throw ProtocolError(.conflict, "hello: already joined room \(roomName) as \(owner.client)", ref: "hello")
         }
-        try session.role.authorize(message)
+        try role.authorize(message)
         let now = time.seconds
         let ref = message.ref
         switch message {
@@ -69,7 +70,7 @@ extension Hub {
             case .own:
                 rooms[roomName]!.manager.cancelAnimations(of: owner.client, by: owner.client, at: now)
             case .all:
-                guard session.role == .presenter else {
+                guard role == .presenter else {
                     throw ProtocolError(.forbidden, "all: only the presenter may cancel everyone's animations", ref: ref)
                 }
                 rooms[roomName]!.manager.cancelAnimations(of: nil, by: owner.client, at: now)
@@ -81,7 +82,7 @@ extension Hub {
         case .viewport(let viewport):
             sessions[connection]!.viewport = viewport
         case .limits(let change):
-            guard session.role == .presenter else { throw ProtocolError(.forbidden, "limits: only the presenter may change limits", ref: ref) }
+            guard role == .presenter else { throw ProtocolError(.forbidden, "limits: only the presenter may change limits", ref: ref) }
             let limits = try Self.check(rooms[roomName]!.manager.setLimits(change, by: owner.client, at: now), ref: ref)
             broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
         case .track(let track):

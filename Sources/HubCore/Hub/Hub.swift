@@ -132,12 +132,12 @@ public struct Hub {
         try configuration.tokens.authorize(role: hello.role, token: hello.token)
         let client = ids.next()
         if rooms[hello.room] == nil {
-            rooms[hello.room] = Room(name: hello.room, camera: configuration.defaultCamera, limits: configuration.defaultLimits, now: time.seconds)
+            rooms[hello.room] = Room(name: hello.room, camera: configuration.defaultCamera, limits: configuration.defaultLimits,
+                                     listedFollowers: configuration.listedFollowers, now: time.seconds)
         }
         let outcome = try rooms[hello.room]!.roster.join(client: client, name: hello.name, role: hello.role)
         session.client = client
         session.room = hello.room
-        session.role = hello.role
         session.viewport = hello.viewport
         // Bring the room up to now so the welcome carries the current camera
         // and seq. Before the joiner becomes a member: what happened until now
@@ -149,47 +149,43 @@ public struct Hub {
         // The welcome carries the current frame, so the throttle starts from its seq.
         var throttle = FollowerThrottle(rate: min(hello.rate, configuration.tick), tick: configuration.tick)
         throttle.didSend(seq: rooms[hello.room]!.seq, now: time.seconds)
-        rooms[hello.room]!.members.append(Room.Member(connection: connection, throttle: throttle))
+        rooms[hello.room]!.addMember(connection, throttle: throttle)
         rooms[hello.room]!.emptySince = nil
         connectionOfClient[client] = connection
-        if let demoted = outcome.presenterChange?.demoted, let other = connectionOfClient[demoted] {
-            sessions[other]?.role = .driver
+        if let demoted = outcome.presenterChange?.demoted {
             rooms[hello.room]!.manager.setRank(Role.driver.rank, of: demoted)
         }
-        let isListed = hello.role != .follower || rooms[hello.room]!.listedFollowerCount < configuration.listedFollowers
-        if isListed {
-            rooms[hello.room]!.listed.insert(client)
-            if hello.role == .follower { rooms[hello.room]!.listedFollowerCount += 1 }
-        }
-        if hello.role == .follower { rooms[hello.room]!.followerCount += 1 }
         rooms[hello.room]!.audienceChanged = true
         let room = rooms[hello.room]!
         let welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
                               seq: room.seq, camera: room.manager.camera, limits: room.manager.limits,
-                              presenter: room.roster.presenter, roster: room.roster.entries.filter { room.listed.contains($0.client) },
+                              presenter: room.roster.presenter, roster: room.roster.listedEntries,
                               gestures: session.disabledGestures, audience: room.audience)
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
         awaitingHello[connection] = nil
         wake(hello.room)
-        if isListed { broadcast(.joined(outcome.entry), in: hello.room, except: connection, at: time, sink: sink) }
+        if outcome.isListed { broadcast(.joined(outcome.entry), in: hello.room, except: connection, at: time, sink: sink) }
         if let change = outcome.presenterChange {
             broadcast(.presenterChanged(change, by: client), in: hello.room, at: time, sink: sink)
         }
     }
 
+    /// The joined client of `session` with its rank in its room (nil before `hello`).
+    func owner(of session: Session) -> Owner? {
+        guard let client = session.client, let room = session.room, let role = rooms[room]?.roster.role(of: client) else { return nil }
+        return Owner(client: client, rank: role.rank)
+    }
+
     mutating func leaveRoom(_ session: Session, at time: HubTime, sink: some HubSink) {
         guard let client = session.client, let name = session.room, rooms[name] != nil else { return }
         connectionOfClient[client] = nil
-        rooms[name]!.members.removeAll { $0.connection == session.connection }
+        rooms[name]!.removeMember(session.connection)
         rooms[name]!.clientLeft(client, at: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
-        if session.role == .follower { rooms[name]!.followerCount -= 1 }
         rooms[name]!.audienceChanged = true
-        let wasListed = rooms[name]!.listed.remove(client) != nil
-        if wasListed && session.role == .follower { rooms[name]!.listedFollowerCount -= 1 }
         if let outcome = rooms[name]!.roster.leave(client: client) {
-            if wasListed { broadcast(.left(outcome.entry), in: name, at: time, sink: sink) }
+            if outcome.wasListed { broadcast(.left(outcome.entry), in: name, at: time, sink: sink) }
             if let change = outcome.presenterChange {
                 broadcast(.presenterChanged(change, by: client), in: name, at: time, sink: sink)
             }

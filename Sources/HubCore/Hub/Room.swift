@@ -10,7 +10,8 @@ struct Room {
     let name: RoomName
     var manager: AnimatorManager
     var gestures = GestureEngine()
-    var roster = Roster()
+    /// Who is in the room and in which role (the one place roles are kept).
+    var roster: Roster
     /// A connection in the room and its frame throttle (kept here, in an
     /// array, so the per-tick pass over followers does no lookups).
     struct Member {
@@ -18,8 +19,10 @@ struct Room {
         var throttle: FollowerThrottle
     }
 
-    /// Connections in the room, in join order.
-    var members: [Member] = []
+    /// Connections in the room (in no particular order: leaving swaps the last one in).
+    private(set) var members: [Member] = []
+    /// Where each connection is in `members`, for O(1) leaves.
+    private var memberIndex: [ConnectionKey: Int] = [:]
     /// Increases by one per tick in which the camera or `moving` changed.
     var seq: UInt64 = 0
     /// The manager revision and `moving` flag that `seq` describes.
@@ -29,11 +32,6 @@ struct Room {
     var frame: EncodedFrame?
     /// When the last member left (the room is removed `roomTTL` later).
     var emptySince: Double?
-    /// Clients announced and listed in rosters: presenters, drivers and the
-    /// first `listedFollowers` followers. The rest are only counted.
-    var listed: Set<String> = []
-    var listedFollowerCount = 0
-    var followerCount = 0
     /// The head count changed since the last `audience` event, sent at `audienceSentAt`.
     var audienceChanged = false
     var audienceSentAt = -Double.infinity
@@ -43,12 +41,29 @@ struct Room {
     /// How often the hub visited this room (ticks it was awake for).
     var visits = TickRate()
 
-    var audience: Audience { Audience(clients: members.count, followers: followerCount) }
+    var audience: Audience { roster.audience }
 
-    init(name: RoomName, camera: Camera, limits: CameraLimits, now: Double) {
+    init(name: RoomName, camera: Camera, limits: CameraLimits, listedFollowers: Int, now: Double) {
         self.name = name
+        self.roster = Roster(listedFollowerLimit: listedFollowers)
         self.manager = AnimatorManager(camera: camera, limits: limits, time: now)
         self.frameRevision = manager.revision
+    }
+
+    /// Adds a connection with its throttle (O(1)).
+    mutating func addMember(_ connection: ConnectionKey, throttle: FollowerThrottle) {
+        memberIndex[connection] = members.count
+        members.append(Member(connection: connection, throttle: throttle))
+    }
+
+    /// Removes a connection (O(1): the last member takes its place).
+    mutating func removeMember(_ connection: ConnectionKey) {
+        guard let index = memberIndex.removeValue(forKey: connection) else { return }
+        let last = members.removeLast()
+        if index < members.count {
+            members[index] = last
+            memberIndex[last.connection] = index
+        }
     }
 
     /// Turns one gesture into camera motion (see `GestureEngine.handle`).

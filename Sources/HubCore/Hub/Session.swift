@@ -5,10 +5,9 @@ import CameraMotion
 struct Session {
     let connection: ConnectionKey
     let openedAt: Double
-    /// Set by a successful `hello`.
+    /// Set by a successful `hello`. The client's role is its room's roster's.
     var client: String?
     var room: RoomName?
-    var role: Role = .follower
     var viewport = Viewport(width: 1280, height: 720)
     var limiter = CommandRateLimiter()
     var disabledGestures: Set<GestureMessage.Kind> = []
@@ -17,6 +16,4 @@ struct Session {
         self.connection = connection
         self.openedAt = openedAt
     }
-
-    var owner: Owner? { client.map { Owner(client: $0, rank: role.rank) } }
 }
