@@ -34,7 +34,7 @@ public struct PresenterScript: Sendable {
         "set": ["camera"],
         "ease": ["id", "camera", "duration", "curve", "around"],
         "fly": ["id", "camera", "duration", "speed", "curve", "minZoom"],
-        "animate": ["id", "to", "duration", "curve", "delay", "after"],
+        "animate": ["id", "to", "from", "duration", "curve", "delay", "after"],
         "cancel": ["id", "all"],
         "gesture": ["kind", "phase", "x", "y", "t", "scale", "rotation", "dy", "delta"],
         "gestures": ["disable", "enable"],

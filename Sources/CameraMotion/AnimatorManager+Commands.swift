@@ -4,12 +4,16 @@ import CameraCore
 /// camera and the motions or returns an error and changes nothing.
 extension AnimatorManager {
     /// Jumps at once (HERE `updateCamera`, TomTom `moveCamera`, MapLibre `jumpTo`).
-    /// A set that changes nothing reports no change.
+    /// A set that changes nothing reports no change. Like a new high-level
+    /// animation, it ends the running high-level animation as a whole
+    /// (TomTom: "You can cancel an animation by moving the camera").
     public mutating func set(_ update: CameraUpdate, owner: Owner, at now: Double) -> Result<CommandAccepted, CommandError> {
         advance(to: now)
         do { try update.validate() } catch { return .failure(.bad(error)) }
         guard !update.isEmpty else { return .failure(CommandError(code: .badInput, message: "camera: names no field")) }
         if let (holder, contested) = blocker(for: update.properties, owner: owner) { return .failure(Self.conflict(holder, contested)) }
+        if let holder = highLevelBlocker(for: owner) { return .failure(Self.highLevelConflict(holder, owner)) }
+        endHighLevel(except: nil, by: owner, at: now)
         takeOver(update.properties, for: nil, by: owner, cancelReason: nil, at: now)
         let result = try! camera.applying(update, limits: limits)  // validated above
         commit(result.camera, by: owner.client, at: now)
@@ -17,11 +21,33 @@ extension AnimatorManager {
         return .success(CommandAccepted(id: nil, camera: camera, clamped: result.clamped))
     }
 
-    /// An eased animation, or with `delay`/`after` a low-level animator.
+    /// A high-level eased animation (Mapbox `ease(to:)`): one high-level
+    /// animation runs at a time, so when it starts it ends the running `ease`
+    /// or `fly` as a whole (`superseded`, reason `highLevel`) even if they
+    /// share no property; refused with `conflict` if that one's owner ranks
+    /// higher. Low-level animators lose only the properties it claims.
     public mutating func ease(_ request: EaseRequest, id: String? = nil, owner: Owner, at now: Double) -> Result<CommandAccepted, CommandError> {
+        if request.from != nil {
+            advance(to: now)
+            return .failure(CommandError(code: .badInput, message: "from: only animators (animate) take from values"))
+        }
+        return eased(request, highLevel: true, id: id, owner: owner, at: now)
+    }
+
+    /// A low-level per-property animator (Mapbox `makeAnimator`), optionally
+    /// delayed, chained `after` another animation, and starting `from` given
+    /// values. It takes only the properties it animates from other motions
+    /// (one animator per property) and never ends a high-level animation as
+    /// a whole; one that loses some of its properties keeps running on the rest.
+    public mutating func animate(_ request: EaseRequest, id: String? = nil, owner: Owner, at now: Double) -> Result<CommandAccepted, CommandError> {
+        eased(request, highLevel: false, id: id, owner: owner, at: now)
+    }
+
+    private mutating func eased(_ request: EaseRequest, highLevel: Bool, id: String?, owner: Owner, at now: Double) -> Result<CommandAccepted, CommandError> {
         advance(to: now)
         do throws(CameraInputError) {
             try request.update.validate()
+            if let from = request.from { try EaseRequest.validate(from: from, to: request.update) }
             try Self.requireDuration(request.duration, "duration")
             try Self.requireDuration(request.delay, "delay")
             if let point = request.around {
@@ -39,11 +65,12 @@ extension AnimatorManager {
             claims.insert(.center)
             groups = [claims.subtracting(.anchor)] + (claims.contains(.anchor) ? [.anchor] : [])
         }
-        return enqueue(.ease(request), claims: claims, groups: groups, id: id, owner: owner,
+        return enqueue(.ease(request), highLevel: highLevel, claims: claims, groups: groups, id: id, owner: owner,
                        delay: request.delay, after: request.after, update: request.update, at: now)
     }
 
-    /// A van Wijk & Nuij flight (MapLibre `flyTo`); center and zoom are claimed together.
+    /// A van Wijk & Nuij flight (MapLibre `flyTo`); center and zoom are claimed
+    /// together. High-level, like `ease`: it ends the running high-level animation.
     public mutating func fly(_ request: FlyRequest, id: String? = nil, owner: Owner, at now: Double) -> Result<CommandAccepted, CommandError> {
         advance(to: now)
         do throws(CameraInputError) {
@@ -57,7 +84,7 @@ extension AnimatorManager {
         guard !request.update.isEmpty else { return .failure(CommandError(code: .badInput, message: "camera: names no field")) }
         let claims = request.update.properties.union([.center, .zoom])
         let groups = [CameraProperties([.center, .zoom])] + claims.subtracting([.center, .zoom]).names.compactMap(CameraProperties.init(name:))
-        return enqueue(.fly(request), claims: claims, groups: groups, id: id, owner: owner,
+        return enqueue(.fly(request), highLevel: true, claims: claims, groups: groups, id: id, owner: owner,
                        delay: request.delay, after: request.after, update: request.update, at: now)
     }
 
@@ -67,7 +94,7 @@ extension AnimatorManager {
     }
 
     /// Registers an animation; starts it now unless it has a delay or a predecessor.
-    private mutating func enqueue(_ kind: Motion.Kind, claims: CameraProperties, groups: [CameraProperties], id: String?,
+    private mutating func enqueue(_ kind: Motion.Kind, highLevel: Bool, claims: CameraProperties, groups: [CameraProperties], id: String?,
                                   owner: Owner, delay: Double, after: String?, update: CameraUpdate, at now: Double) -> Result<CommandAccepted, CommandError> {
         if let id, motions.contains(where: { $0.isAnimation && $0.owner.client == owner.client && $0.id == id }) {
             return .failure(CommandError(code: .badInput, message: "id: '\(id)' is already in use by a live animation"))
@@ -83,10 +110,14 @@ extension AnimatorManager {
         if immediate, let (holder, contested) = blocker(for: claims, owner: owner) {
             return .failure(Self.conflict(holder, contested))
         }
+        if immediate, highLevel, let holder = highLevelBlocker(for: owner) {
+            return .failure(Self.highLevelConflict(holder, owner))
+        }
         let serial = nextSerial
         nextSerial += 1
         let phase: Motion.Phase = predecessor.map { .waiting(predecessor: $0) } ?? .delayed(until: now + delay)
-        motions.append(Motion(serial: serial, id: id ?? "#\(serial)", owner: owner, kind: kind, claims: claims, groups: groups, phase: phase))
+        motions.append(Motion(serial: serial, id: id ?? "#\(serial)", owner: owner, kind: kind, claims: claims, groups: groups, phase: phase,
+                              isHighLevel: highLevel))
         if immediate, let i = index(of: serial) { start(at: i, time: now) }
         reportSteadyIfDue(at: now)
         let preview = (try? camera.applying(update, limits: limits))?.clamped.intersection(update.properties) ?? []

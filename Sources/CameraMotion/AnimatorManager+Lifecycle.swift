@@ -19,6 +19,32 @@ extension AnimatorManager {
         return nil
     }
 
+    /// The running high-level animation that `owner` may not end (its owner
+    /// ranks higher): one high-level animation at a time, and a lower rank
+    /// cannot end a higher rank's.
+    func highLevelBlocker(for owner: Owner, excluding serial: Int? = nil) -> Motion? {
+        motions.first { $0.serial != serial && $0.isHighLevel && $0.isStarted && $0.owner.rank > owner.rank }
+    }
+
+    static func highLevelConflict(_ holder: Motion, _ owner: Owner) -> CommandError {
+        CommandError(code: .conflict,
+                     message: "animation '\(holder.id)' of \(holder.owner.client) (\(holder.owner.rank)) is running and a \(owner.rank) "
+                        + "cannot end it (one high-level animation at a time; animate can take the properties it does not hold)",
+                     property: holder.held, holder: holder.owner.client)
+    }
+
+    /// Ends every started high-level animation but `serial` as a whole
+    /// (`superseded`, reason `highLevel`, `lost` = all its properties).
+    mutating func endHighLevel(except serial: Int?, by owner: Owner, at t: Double) {
+        let running = motions.filter { $0.serial != serial && $0.isHighLevel && $0.isStarted }.map(\.serial)
+        for victim in running {
+            guard let i = index(of: victim) else { continue }
+            motions[i].lost = motions[i].claims
+            motions[i].held = []
+            end(at: i, status: .superseded, by: owner.client, reason: "highLevel", time: t)
+        }
+    }
+
     static func conflict(_ holder: Motion, _ contested: CameraProperties) -> CommandError {
         let what: String
         switch holder.kind {
@@ -32,9 +58,11 @@ extension AnimatorManager {
     }
 
     /// Takes `claims` from every other started motion. Animations lose the
-    /// coupled groups touched and keep running on the rest (ending
-    /// `superseded` when nothing is left); tracking and gestures end whole.
-    /// With `cancelReason` (a gesture beginning), overlapped animations end `cancelled` instead.
+    /// coupled groups touched and keep running on the rest, reporting
+    /// `interrupted` (with what they lost and the camera) at that moment,
+    /// or end `superseded` when nothing is left; tracking and gestures end whole.
+    /// With `cancelReason` (a gesture beginning), overlapped high-level
+    /// animations end `cancelled`, and animators `cancelled` when nothing is left.
     mutating func takeOver(_ claims: CameraProperties, for serial: Int?, by owner: Owner, cancelReason: String?, at t: Double) {
         let affected = motions.filter { $0.serial != serial && $0.isStarted && !$0.held.isDisjoint(with: claims) }.map(\.serial)
         for victim in affected {
@@ -43,10 +71,13 @@ extension AnimatorManager {
             let lost = motion.groupsTouching(claims).intersection(motion.held)
             motions[i].held.subtract(lost)
             motions[i].lost.formUnion(lost)
-            if motion.isAnimation, let cancelReason {
-                end(at: i, status: .cancelled, by: owner.client, reason: cancelReason, time: t)
-            } else if motions[i].held.isEmpty || !motion.isAnimation {
+            let emptied = motions[i].held.isEmpty
+            if !motion.isAnimation || (emptied && cancelReason == nil) {
                 end(at: i, status: .superseded, by: owner.client, reason: nil, time: t)
+            } else if let cancelReason, emptied || motion.isHighLevel {
+                end(at: i, status: .cancelled, by: owner.client, reason: cancelReason, time: t)
+            } else {
+                events.append(.animation(report(motions[i], .interrupted, by: owner.client, reason: cancelReason, lost: lost, time: t)))
             }
         }
     }
@@ -60,8 +91,17 @@ extension AnimatorManager {
             end(at: index, status: .cancelled, by: holder.owner.client, reason: "conflict", time: t)
             return
         }
+        if motion.isHighLevel, let holder = highLevelBlocker(for: motion.owner, excluding: motion.serial) {
+            end(at: index, status: .cancelled, by: holder.owner.client, reason: "conflict", time: t)
+            return
+        }
+        if motion.isHighLevel { endHighLevel(except: motion.serial, by: motion.owner, at: t) }
         takeOver(motion.claims, for: motion.serial, by: motion.owner, cancelReason: nil, at: t)
         guard let i = self.index(of: motion.serial) else { return }
+        if case .ease(let request) = motion.kind, let from = request.from,
+           let jumped = try? camera.applying(from, limits: limits) {  // validated when the command was accepted
+            commit(jumped.camera, by: motion.owner.client, at: t)
+        }
         let (segment, clamped) = plan(motion.kind, at: t)
         motions[i].held = motion.claims
         motions[i].clamped = clamped
@@ -112,9 +152,10 @@ extension AnimatorManager {
         }
     }
 
-    func report(_ motion: Motion, _ status: AnimationStatus, by: String?, reason: String?, time: Double) -> AnimationReport {
+    func report(_ motion: Motion, _ status: AnimationStatus, by: String?, reason: String?, lost: CameraProperties? = nil,
+                time: Double) -> AnimationReport {
         AnimationReport(id: motion.id, owner: motion.owner, status: status, by: by, reason: reason,
-                        lost: motion.lost, clamped: motion.clamped, camera: camera, time: time)
+                        lost: lost ?? motion.lost, clamped: motion.clamped, camera: camera, time: time)
     }
 
     /// Removes the motion at `index` and reports how it ended; then starts its

@@ -58,6 +58,10 @@ struct Motion: Sendable {
     /// Target properties the limits adjusted when it was planned.
     var clamped: CameraProperties = []
     var phase: Phase
+    /// A high-level animation (`ease`, `fly`): only one runs at a time, and a
+    /// newer high-level command ends it as a whole. False for low-level
+    /// animators (`animate`, gesture animations), tracking and gestures.
+    var isHighLevel = false
 
     var isRunning: Bool { if case .running = phase { true } else { false } }
     var isStarted: Bool {

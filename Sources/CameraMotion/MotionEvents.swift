@@ -1,9 +1,11 @@
 import CameraCore
 
 /// How an animation ended (or that it began). Every animation gets exactly one
-/// of `finished`, `cancelled`, `superseded`, and a `started` before it if it ran.
+/// of `finished`, `cancelled`, `superseded`, and a `started` before it if it ran;
+/// in between, an `interrupted` each time a newer claim takes some (not all)
+/// of its properties while it keeps running on the rest.
 public enum AnimationStatus: String, Hashable, Sendable {
-    case started, finished, cancelled, superseded
+    case started, interrupted, finished, cancelled, superseded
 }
 
 /// A report to an animation's owner (Mapbox animator completion).
@@ -14,9 +16,11 @@ public struct AnimationReport: Hashable, Sendable {
     public var status: AnimationStatus
     /// Who caused a `cancelled` or `superseded` (a client id).
     public var by: String?
-    /// Why it was cancelled: `cancel`, `gesture`, `ownerLeft`, `predecessorEnded`, `conflict`, `tracking`.
+    /// Why it was cancelled: `cancel`, `gesture`, `ownerLeft`, `predecessorEnded`, `conflict`, `tracking`;
+    /// why it was superseded as a whole: `highLevel` (a newer high-level command); nil otherwise.
     public var reason: String?
-    /// Properties taken from it by newer claims before it ended.
+    /// Properties taken from it by newer claims before it ended; on
+    /// `interrupted`, the properties taken at that moment.
     public var lost: CameraProperties
     /// Properties whose target the limits adjusted.
     public var clamped: CameraProperties

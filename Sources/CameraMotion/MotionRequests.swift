@@ -1,9 +1,14 @@
 import CameraCore
 
-/// An eased animation (HERE/TomTom ease, Mapbox `easeTo`) or, with `delay` and
-/// `after`, a low-level per-property animator (Mapbox `makeAnimator`).
+/// An eased animation: the high-level `ease` (HERE/TomTom ease, Mapbox
+/// `ease(to:)`) or the low-level per-property animator `animate` (Mapbox
+/// `makeAnimator`); see `AnimatorManager.ease` and `AnimatorManager.animate`.
 public struct EaseRequest: Hashable, Sendable {
     public var update: CameraUpdate
+    /// Animators only (Mapbox `transition.<property>.fromValue`): values the
+    /// named properties jump to when the animation starts, before it moves
+    /// them to `update`. Every field must also be in `update`.
+    public var from: CameraUpdate?
     /// Seconds (0 = jump at once). TomTom's default is 1.5 s.
     public var duration: Double
     public var curve: TimingCurve
@@ -18,9 +23,27 @@ public struct EaseRequest: Hashable, Sendable {
     public var after: String?
 
     public init(update: CameraUpdate, duration: Double = 1.5, curve: TimingCurve = .easeInOut, around: ViewPoint? = nil,
-                viewport: Viewport = Viewport(width: 1280, height: 720), delay: Double = 0, after: String? = nil) {
+                viewport: Viewport = Viewport(width: 1280, height: 720), delay: Double = 0, after: String? = nil,
+                from: CameraUpdate? = nil) {
         self.update = update; self.duration = duration; self.curve = curve; self.around = around
-        self.viewport = viewport; self.delay = delay; self.after = after
+        self.viewport = viewport; self.delay = delay; self.after = after; self.from = from
+    }
+}
+
+extension EaseRequest {
+    /// Checks `from` values as targets are checked (errors name `from.<field>`);
+    /// they may only name fields `to` animates.
+    public static func validate(from: CameraUpdate, to: CameraUpdate) throws(CameraInputError) {
+        do { try from.validate() } catch { throw CameraInputError(field: "from." + error.field, message: error.message) }
+        guard !from.isEmpty else { throw CameraInputError(field: "from", message: "names no field") }
+        let fields: [(String, Bool, Bool)] = [
+            ("lat", from.latitude != nil, to.latitude != nil), ("lon", from.longitude != nil, to.longitude != nil),
+            ("zoom", from.zoom != nil, to.zoom != nil), ("bearing", from.bearing != nil, to.bearing != nil),
+            ("tilt", from.tilt != nil, to.tilt != nil), ("anchor", from.anchor != nil, to.anchor != nil),
+        ]
+        for (name, inFrom, inTo) in fields where inFrom && !inTo {
+            throw CameraInputError(field: "from.\(name)", message: "is not animated (to has no \(name))")
+        }
     }
 }
 

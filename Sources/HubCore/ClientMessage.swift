@@ -56,13 +56,30 @@ public enum ClientMessage: Hashable, Sendable {
         }
     }
 
-    /// The least role that may send this message (see `Role.may(_:)`):
-    /// anything that moves the camera or changes the room needs `driver`;
-    /// `hello`, `viewport`, `gestures`, `query` and `ping` are open to followers.
+    /// The least role that may send this message (see `Role.may(_:)`; the
+    /// roles table of docs/PROTOCOL.md, which a test checks against the hub):
+    /// `hello`, `viewport`, `gestures`, `query` and `ping` are open to followers;
+    /// moving the camera and cancelling one's own animations need `driver`;
+    /// what reaches beyond one's own motion (room `limits`, `cancel` with
+    /// `all`) needs `presenter`.
     public var requiredRole: Role {
         switch self {
         case .hello, .gestures, .viewport, .query, .ping: .follower
-        case .set, .ease, .fly, .animate, .cancel, .gesture, .limits, .track: .driver
+        case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track: .driver
+        case .limits, .cancel(.all): .presenter
+        }
+    }
+
+    /// `forbidden` (naming the field or message) unless `role` may send this.
+    public func authorize(_ role: Role) throws(ProtocolError) {
+        guard role.rank < requiredRole.rank else { return }
+        switch self {
+        case .limits:
+            throw ProtocolError(.forbidden, "limits: only the presenter may change limits", ref: ref)
+        case .cancel(.all):
+            throw ProtocolError(.forbidden, "all: only the presenter may cancel everyone's animations", ref: ref)
+        default:
+            throw ProtocolError(.forbidden, "\(type): a \(role.rawValue) may not send this", ref: ref)
         }
     }
 }
@@ -136,10 +153,14 @@ public struct AnimateCommand: Hashable, Sendable {
     public var delay: Double
     /// Start when the animation with this id finishes (then `delay` counts from there).
     public var after: String?
+    /// Values the named properties jump to when the animation starts (Mapbox
+    /// `fromValue`); only fields `to` also names.
+    public var from: CameraUpdate?
 
     public init(id: String? = nil, to: CameraUpdate, duration: Double, curve: TimingCurve = .easeInOut,
-                delay: Double = 0, after: String? = nil) {
+                delay: Double = 0, after: String? = nil, from: CameraUpdate? = nil) {
         self.id = id; self.to = to; self.duration = duration; self.curve = curve; self.delay = delay; self.after = after
+        self.from = from
     }
 }
 

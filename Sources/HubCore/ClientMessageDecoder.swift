@@ -160,7 +160,13 @@ extension ClientMessage {
         let delay = try f.number("delay", in: 0...3600, unit: " seconds") ?? 0
         let after = try f.text("after")
         if let after, after == id { throw f.fail("after", "an animation cannot wait for itself") }
-        return AnimateCommand(id: id, to: to, duration: duration, curve: curve, delay: delay, after: after)
+        var from: CameraUpdate?
+        if f.has("from") {
+            let values = try decodeCamera(f, key: "from")
+            do { try EaseRequest.validate(from: values, to: to) } catch { throw f.fail(error) }
+            from = values
+        }
+        return AnimateCommand(id: id, to: to, duration: duration, curve: curve, delay: delay, after: after, from: from)
     }
 
     static func decodeCancel(_ f: FieldReader) throws(ProtocolError) -> CancelScope {

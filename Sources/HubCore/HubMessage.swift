@@ -42,7 +42,9 @@ public struct Audience: Hashable, Sendable {
 
 public struct AnimationMessage: Hashable, Sendable {
     public enum Status: String, Hashable, Sendable, CaseIterable {
-        case started, finished, cancelled, superseded
+        /// `interrupted`: another command took some (not all) of its properties
+        /// at that moment (`lost`, `by`); it runs on with the rest.
+        case started, interrupted, finished, cancelled, superseded
     }
 
     /// The animation's id (the client's, or one the hub assigned); null on the wire when nil.
@@ -51,7 +53,8 @@ public struct AnimationMessage: Hashable, Sendable {
     /// Who caused this status: the starter (started/finished), the canceller,
     /// or the client whose command superseded it. nil: the hub itself.
     public var by: String?
-    /// Properties this animation lost to another command (superseded, or partly taken over).
+    /// Properties this animation lost to another command (superseded, or partly
+    /// taken over); on `interrupted`, the ones taken at that moment.
     public var lost: CameraProperties
     /// Properties whose target the limits adjusted.
     public var clamped: CameraProperties

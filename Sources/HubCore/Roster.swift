@@ -46,13 +46,6 @@ public enum Role: String, Hashable, Sendable, CaseIterable, CustomStringConverti
     /// True when this role may send `message` (see `ClientMessage.requiredRole`).
     public func may(_ message: ClientMessage) -> Bool { rank >= message.requiredRole.rank }
 
-    /// `forbidden` unless this role may send `message`.
-    public func authorize(_ message: ClientMessage) throws(ProtocolError) {
-        guard may(message) else {
-            throw ProtocolError(.forbidden, "\(message.type): a \(rawValue) may not send this", ref: message.ref)
-        }
-    }
-
     public var description: String { rawValue }
 }
 

@@ -62,14 +62,15 @@ let apply = measure("Camera.applying(CameraUpdate) with bounds and tilt table", 
     for u in updates { blackHole(try? camera.applying(u, limits: limits)) }
 }
 
-/// A room with four running animations, each on its own properties.
+/// A room with four running animations, each on its own properties (a fly
+/// and three low-level animators, which run beside it).
 func busyRoom(_ i: Int) -> AnimatorManager {
     var m = AnimatorManager(camera: Camera(latitude: 10, longitude: Double(i % 300) - 150, zoom: 4), time: 0)
     let owner = Owner(client: "c\(i)", rank: .driver)
     _ = m.fly(FlyRequest(update: CameraUpdate(latitude: 40, longitude: Double(i % 200) - 100, zoom: 9), duration: 1e6), id: "f", owner: owner, at: 0)
-    _ = m.ease(EaseRequest(update: CameraUpdate(bearing: 180), duration: 1e6), id: "b", owner: owner, at: 0)
-    _ = m.ease(EaseRequest(update: CameraUpdate(tilt: 50), duration: 1e6, curve: .cubicBezier(0.3, 0.1, 0.2, 1)), id: "t", owner: owner, at: 0)
-    _ = m.ease(EaseRequest(update: CameraUpdate(anchor: Anchor(x: 0.5, y: 0.7)), duration: 1e6), id: "a", owner: owner, at: 0)
+    _ = m.animate(EaseRequest(update: CameraUpdate(bearing: 180), duration: 1e6), id: "b", owner: owner, at: 0)
+    _ = m.animate(EaseRequest(update: CameraUpdate(tilt: 50), duration: 1e6, curve: .cubicBezier(0.3, 0.1, 0.2, 1)), id: "t", owner: owner, at: 0)
+    _ = m.animate(EaseRequest(update: CameraUpdate(anchor: Anchor(x: 0.5, y: 0.7)), duration: 1e6), id: "a", owner: owner, at: 0)
     _ = m.takeEvents()
     return m
 }

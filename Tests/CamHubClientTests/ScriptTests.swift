@@ -121,6 +121,8 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
         expectRejected(#"[{"type":"ease","camera":{"zoom":3},"duration":61}]"#, step: 1, field: "duration", "must be within 0…60")
         expectRejected(#"[{"type":"fly","camera":{"zoom":3},"speed":0}]"#, step: 1, field: "speed", "greater than 0")
         expectRejected(#"[{"type":"animate","to":{"zoom":3},"duration":1,"curve":[0.1,0,1.5,1]}]"#, step: 1, field: "curve[2]", "x2 must be within 0…1")
+        expectRejected(#"[{"type":"animate","from":{"tilt":"5"},"to":{"tilt":3},"duration":1}]"#, step: 1, field: "from.tilt", "must be a finite number (got a string)")
+        expectRejected(#"[{"type":"animate","from":{"tilt":5},"to":{"zoom":3},"duration":1}]"#, step: 1, field: "from.tilt", "is not animated")
         expectRejected(#"[{"type":"wait","seconds":-1}]"#, step: 1, field: "seconds", "must be within 0…3600")
         expectRejected(#"[{"type":"wait","seconds":"2"}]"#, step: 1, field: "seconds", "must be a finite number (got a string)")
         expectRejected(#"[{"type":"wait","seconds":true}]"#, step: 1, field: "seconds", "must be a finite number (got a boolean)")

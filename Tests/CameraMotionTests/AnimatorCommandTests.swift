@@ -218,8 +218,9 @@ struct AnimatorCommandTests {
     @Test("cancel all of an owner leaves the others running")
     func cancelOwn() {
         var m = AnimatorManager(camera: start)
-        _ = m.ease(EaseRequest(update: CameraUpdate(zoom: 9)), id: "a", owner: driver, at: 0)
-        _ = m.ease(EaseRequest(update: CameraUpdate(tilt: 30)), id: "b", owner: driver2, at: 0)
+        // Animators: two high-level eases could not run side by side.
+        _ = m.animate(EaseRequest(update: CameraUpdate(zoom: 9)), id: "a", owner: driver, at: 0)
+        _ = m.animate(EaseRequest(update: CameraUpdate(tilt: 30)), id: "b", owner: driver2, at: 0)
         #expect(m.cancelAnimations(of: "d1", by: "d1", at: 0.2) == 1)
         #expect(m.animationIDs(of: "d2") == ["b"] && m.animationIDs(of: "d1").isEmpty)
         #expect(m.cancelAnimations(of: nil, by: "p1", at: 0.3) == 1)

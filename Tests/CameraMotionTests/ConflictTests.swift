@@ -6,11 +6,11 @@ import Testing
 struct ConflictTests {
     let start = Camera(latitude: 0, longitude: 0, zoom: 4)
 
-    @Test("the newest claim takes only the claimed properties; the older keeps running on the rest")
+    @Test("the newest animator takes only the claimed properties; the older keeps running on the rest")
     func partialSupersede() {
         var m = AnimatorManager(camera: start)
-        _ = m.ease(EaseRequest(update: CameraUpdate(zoom: 8, tilt: 40), duration: 2, curve: .linear), id: "old", owner: driver, at: 0)
-        _ = m.ease(EaseRequest(update: CameraUpdate(zoom: 2), duration: 1, curve: .linear), id: "new", owner: driver2, at: 1)
+        _ = m.animate(EaseRequest(update: CameraUpdate(zoom: 8, tilt: 40), duration: 2, curve: .linear), id: "old", owner: driver, at: 0)
+        _ = m.animate(EaseRequest(update: CameraUpdate(zoom: 2), duration: 1, curve: .linear), id: "new", owner: driver2, at: 1)
         m.advance(to: 2)
         #expect(m.camera.tilt == 40 && m.camera.zoom == 2)
         let finished = m.takeReports().filter { $0.status == .finished }
@@ -42,11 +42,11 @@ struct ConflictTests {
         expectClose(m.camera, before, 1e-5)
     }
 
-    @Test("a fly's center and zoom are coupled: losing zoom loses center too")
+    @Test("a fly's center and zoom are coupled: losing zoom to an animator loses center too")
     func flyCoupled() {
         var m = AnimatorManager(camera: start)
         _ = m.fly(FlyRequest(update: CameraUpdate(latitude: 30, longitude: 40, zoom: 6, bearing: 90), duration: 4), id: "f", owner: driver, at: 0)
-        _ = m.ease(EaseRequest(update: CameraUpdate(zoom: 3), duration: 0.5), owner: driver2, at: 1)
+        _ = m.animate(EaseRequest(update: CameraUpdate(zoom: 3), duration: 0.5), owner: driver2, at: 1)
         let center = m.camera.target
         m.advance(to: 4)
         #expect(m.camera.target == center)  // frozen where the fly left it
@@ -66,8 +66,11 @@ struct ConflictTests {
         #expect(error?.message.contains("zoom") == true && error?.message.contains("p1") == true)
         #expect(m.camera == before && m.animationIDs(of: "d1").isEmpty)
         #expect(m.set(CameraUpdate(zoom: 3), owner: driver, at: 0.6).failureValue?.code == .conflict)
-        // A property the presenter does not hold is free.
-        #expect(m.set(CameraUpdate(tilt: 10), owner: driver, at: 0.7).isSuccess)
+        // A property the presenter does not hold is free for an animator; a
+        // set or ease would end the presenter's high-level animation, which a driver may not.
+        #expect(m.set(CameraUpdate(tilt: 10), owner: driver, at: 0.7).failureValue?.code == .conflict)
+        #expect(m.animate(EaseRequest(update: CameraUpdate(tilt: 10), duration: 0), owner: driver, at: 0.7).isSuccess)
+        #expect(m.camera.tilt == 10 && m.animationIDs(of: "p1") == ["p"])
     }
 
     @Test("a higher rank wins over a running lower-rank animation")

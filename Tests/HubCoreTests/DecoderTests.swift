@@ -215,6 +215,11 @@ struct CameraCommandDecodingTests {
         #expect(decodeError(#"{"type":"animate","to":{"bearing":90}}"#) == ProtocolError(.badMessage, "duration: missing", ref: "animate"))
         #expect(decodeError(#"{"type":"animate","to":{"bearing":90},"duration":1,"delay":3601}"#)?.message == "delay: must be within 0…3600 seconds (got 3601.0)")
         #expect(decodeError(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":1,"after":"a"}"#)?.message == "after: an animation cannot wait for itself")
+        #expect(decoded(#"{"type":"animate","from":{"bearing":10,"lat":1},"to":{"bearing":20,"lat":2,"lon":3},"duration":1}"#)
+                == .animate(AnimateCommand(to: CameraUpdate(latitude: 2, longitude: 3, bearing: 20), duration: 1,
+                                           from: CameraUpdate(latitude: 1, bearing: 10))))
+        #expect(decodeError(#"{"type":"animate","from":{"zoom":1},"to":{"bearing":20},"duration":1}"#)?.message
+                == "from.zoom: is not animated (to has no zoom)")
         #expect(decodeError(#"{"type":"animate","camera":{"bearing":90},"duration":1}"#)?.message == "to: missing")
     }
 
@@ -390,8 +395,9 @@ struct OtherDecodingTests {
     @Test("permissions: followers may only look")
     func permissions() throws {
         let look = ["{\"type\":\"ping\"}", "{\"type\":\"viewport\",\"width\":5,\"height\":5}", "{\"type\":\"query\",\"id\":\"q\",\"what\":\"bounds\"}", "{\"type\":\"gestures\",\"disable\":[\"tap\"]}"]
-        let drive = ["{\"type\":\"set\",\"camera\":{\"zoom\":1}}", "{\"type\":\"cancel\"}", "{\"type\":\"limits\",\"minZoom\":1}", "{\"type\":\"track\",\"mode\":\"none\"}",
+        let drive = ["{\"type\":\"set\",\"camera\":{\"zoom\":1}}", "{\"type\":\"cancel\"}", "{\"type\":\"track\",\"mode\":\"none\"}",
                      "{\"type\":\"gesture\",\"kind\":\"tap\",\"x\":1,\"y\":1}"]
+        let present = ["{\"type\":\"limits\",\"minZoom\":1}", "{\"type\":\"cancel\",\"all\":true}"]
         for text in look {
             let m = try ClientMessage.decode(text)
             #expect(Role.follower.may(m))
@@ -400,9 +406,14 @@ struct OtherDecodingTests {
             let m = try ClientMessage.decode(text)
             #expect(!Role.follower.may(m))
             #expect(Role.driver.may(m) && Role.presenter.may(m))
-            #expect(throws: ProtocolError.self) { try Role.follower.authorize(m) }
+            #expect(throws: ProtocolError.self) { try m.authorize(.follower) }
         }
-        let e = #expect(throws: ProtocolError.self) { try Role.follower.authorize(.cancel(.id("a9"))) }
+        for text in present {
+            let m = try ClientMessage.decode(text)
+            #expect(!Role.follower.may(m) && !Role.driver.may(m) && Role.presenter.may(m))
+            #expect(throws: ProtocolError.self) { try m.authorize(.driver) }
+        }
+        let e = #expect(throws: ProtocolError.self) { try ClientMessage.cancel(.id("a9")).authorize(.follower) }
         #expect(e?.code == .forbidden)
         #expect(e?.ref == "a9")
     }

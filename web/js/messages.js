@@ -48,7 +48,7 @@ export const GESTURE_KINDS = ['pan', 'pinch', 'tilt', 'rotate', 'doubleTap', 'tw
 /** Kinds that happen at an instant: sent without a phase. */
 export const INSTANT_GESTURE_KINDS = ['doubleTap', 'twoFingerTap', 'scroll', 'tap', 'longPress'];
 export const GESTURE_PHASES = ['begin', 'change', 'end', 'cancel'];
-export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded'];
+export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded', 'interrupted'];
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
   'joined', 'left', 'tap', 'longPress'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',

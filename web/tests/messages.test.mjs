@@ -73,6 +73,8 @@ test('validates animation, event, result, error and pong', () => {
   const a = parseMessage({ type: 'animation', id: 'a1', status: 'finished', by: 'c3', lost: [], clamped: ['tilt'], camera, time: 5 });
   assert.equal(a.status, 'finished');
   assert.equal(parseMessage({ type: 'animation', id: null, status: 'started', by: null }).id, null);
+  const cut = parseMessage({ type: 'animation', id: 'a1', status: 'interrupted', by: 'c4', lost: ['zoom'], camera, time: 6 });
+  assert.deepEqual([cut.status, cut.lost], ['interrupted', ['zoom']]);
   rejects({ type: 'animation', id: 'a1', status: 'done' }, /animation: "status" must be one of started\|finished/);
   rejects({ type: 'animation', id: 7, status: 'started' }, /animation: "id" must be a string or null/);
 

@@ -133,7 +133,7 @@ public struct GestureEngine: Sendable {
     static func start(_ request: EaseRequest, id: String, owner: Owner, manager: inout AnimatorManager,
                       at now: Double) -> Result<CommandAccepted, CommandError> {
         if manager.animationIDs(of: owner.client).contains(id) { _ = manager.cancel(id: id, owner: owner, at: now) }
-        return manager.ease(request, id: id, owner: owner, at: now)
+        return manager.animate(request, id: id, owner: owner, at: now)
     }
 }
 

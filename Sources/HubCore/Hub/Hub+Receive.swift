@@ -37,7 +37,7 @@ extension Hub {
         if case .hello = message {
             throw ProtocolError(.conflict, "hello: already joined room \(roomName) as \(owner.client)", ref: "hello")
         }
-        try role.authorize(message)
+        try message.authorize(role)
         let now = time.seconds
         let ref = message.ref
         switch message {
@@ -61,18 +61,15 @@ extension Hub {
         case .animate(let command):
             try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
             let request = EaseRequest(update: command.to, duration: command.duration, curve: command.curve,
-                                      viewport: session.viewport, delay: command.delay, after: command.after)
-            _ = try Self.check(rooms[roomName]!.manager.ease(request, id: command.id, owner: owner, at: now), ref: ref)
+                                      viewport: session.viewport, delay: command.delay, after: command.after, from: command.from)
+            _ = try Self.check(rooms[roomName]!.manager.animate(request, id: command.id, owner: owner, at: now), ref: ref)
         case .cancel(let scope):
             switch scope {
             case .id(let id):
                 _ = try Self.check(rooms[roomName]!.manager.cancel(id: id, owner: owner, at: now), ref: ref)
             case .own:
                 rooms[roomName]!.manager.cancelAnimations(of: owner.client, by: owner.client, at: now)
-            case .all:
-                guard role == .presenter else {
-                    throw ProtocolError(.forbidden, "all: only the presenter may cancel everyone's animations", ref: ref)
-                }
+            case .all:  // presenter only (`ClientMessage.requiredRole`)
                 rooms[roomName]!.manager.cancelAnimations(of: nil, by: owner.client, at: now)
             }
         case .gesture(let gesture):
@@ -82,7 +79,7 @@ extension Hub {
         case .viewport(let viewport):
             sessions[connection]!.viewport = viewport
         case .limits(let change):
-            guard role == .presenter else { throw ProtocolError(.forbidden, "limits: only the presenter may change limits", ref: ref) }
+            // presenter only (`ClientMessage.requiredRole`)
             let limits = try Self.check(rooms[roomName]!.manager.setLimits(change, by: owner.client, at: now), ref: ref)
             broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
         case .track(let track):

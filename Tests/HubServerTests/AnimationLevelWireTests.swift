@@ -1,0 +1,74 @@
+import Foundation
+import HubCore
+import Testing
+import WebSocketTransport
+
+/// Issue 15 through the real server with real WebSocket clients: one
+/// high-level animation at a time, animators side by side, `interrupted` when
+/// it happens, `animate` `from`.
+extension HubServerTests {
+    @Test func flyThenEaseOnAnotherPropertySupersedesTheFlyAsAWholeOnTheWire() throws {
+        let hub = try RunningHub()
+        let clients = try HubClients(port: hub.port)
+        let a = clients.join(role: "driver")
+        let b = clients.join(role: "driver")
+        a.send(#"{"type":"fly","id":"f1","camera":{"lat":40.7128,"lon":-74.006,"zoom":11},"duration":3}"#)
+        #expect(a.next("animation")?["status"]?.string == "started")
+        usleep(300_000)
+        b.send(#"{"type":"ease","id":"e1","camera":{"bearing":90},"duration":0.3}"#)
+        let superseded = a.next("animation")
+        #expect(superseded?["id"]?.string == "f1" && superseded?["status"]?.string == "superseded")
+        #expect(superseded?["by"]?.string == b.client && superseded?["reason"]?.string == "highLevel")
+        #expect(superseded?["lost"]?.array == [.string("center"), .string("zoom")])
+        let stood = try #require(superseded?["camera"])
+        #expect(b.next("animation")?["status"]?.string == "started")
+        #expect(b.next("animation")?["status"]?.string == "finished")
+        let camera = try #require(try hub.camera(of: "demo"))
+        #expect(camera["lat"] == stood["lat"] && camera["lon"] == stood["lon"] && camera["zoom"] == stood["zoom"],
+                "the flight stopped where it stood: \(camera) vs \(stood)")
+        #expect(camera["bearing"]?.number == 90)
+    }
+
+    @Test func animatorsRunSideBySideAndAGestureInterruptsOneAtThatMomentOnTheWire() throws {
+        let hub = try RunningHub()
+        let clients = try HubClients(port: hub.port)
+        let a = clients.join(role: "driver")
+        let b = clients.join(role: "driver")
+        a.send(#"{"type":"animate","id":"turn","to":{"bearing":90,"zoom":6},"duration":1}"#)
+        b.send(#"{"type":"animate","id":"tilt","to":{"tilt":30},"duration":0.5}"#)
+        #expect(a.next("animation")?["status"]?.string == "started")
+        #expect(b.next("animation")?["status"]?.string == "started")
+        usleep(200_000)
+        b.send(#"{"type":"gesture","kind":"scroll","x":640,"y":360,"delta":-120}"#)
+        let interrupted = a.next("animation")
+        #expect(interrupted?["id"]?.string == "turn" && interrupted?["status"]?.string == "interrupted")
+        #expect(interrupted?["lost"]?.array == [.string("zoom")] && interrupted?["by"]?.string == b.client)
+        #expect(interrupted?["camera"]?["bearing"]?.number.map { $0 > 0 && $0 < 90 } == true, "the camera at that moment")
+        let finished = a.next("animation")
+        #expect(finished?["status"]?.string == "finished" && finished?["lost"]?.array == [.string("zoom")])
+        #expect(waitUntil { b.messages("animation").contains { $0.json["id"]?.string == "tilt" && $0.json["status"]?.string == "finished" } },
+                "the other animator ran beside it")
+        #expect(waitUntil { (try? hub.camera(of: "demo"))?["tilt"]?.number == 30 })
+        let camera = try #require(try hub.camera(of: "demo"))
+        #expect(camera["bearing"]?.number == 90, "the interrupted animator ran on with bearing")
+        #expect(b.messages("error").isEmpty)
+    }
+
+    @Test func animateFromJumpsAtItsStartOnTheWire() throws {
+        let hub = try RunningHub()
+        let clients = try HubClients(port: hub.port)
+        let d = clients.join(role: "driver")
+        d.send(#"{"type":"set","camera":{"bearing":90}}"#)
+        #expect(waitUntil { (try? hub.camera(of: "demo"))?["bearing"]?.number == 90 })
+        d.send(#"{"type":"animate","id":"a","from":{"bearing":10},"to":{"bearing":20},"duration":0.5,"curve":"linear"}"#)
+        let started = d.next("animation")
+        #expect(started?["status"]?.string == "started" && started?["camera"]?["bearing"]?.number == 10)
+        #expect(d.next("animation")?["status"]?.string == "finished")
+        let bearings = d.frames.compactMap { $0.json["camera"]?["bearing"]?.number }
+        let last90 = bearings.lastIndex(of: 90) ?? -1
+        #expect(bearings[(last90 + 1)...].allSatisfy { $0 >= 10 && $0 <= 20 }, "no frame turns from 90 towards 20: \(bearings)")
+        #expect(bearings.last == 20)
+        d.send(#"{"type":"animate","from":{"tilt":5},"to":{"zoom":3},"duration":1}"#)
+        #expect(d.nextError("bad_message")?["message"]?.string?.hasPrefix("from.tilt:") == true)
+    }
+}
