@@ -20,6 +20,8 @@ public enum ClientMessage: Hashable, Sendable {
     case query(QueryCommand)
     /// `t` is the client's value, echoed in `pong`.
     case ping(t: Double?)
+    /// Replaces the sender's event subscriptions.
+    case subscribe(EventSubscriptions)
 
     /// The wire `type` of this message.
     public var type: String {
@@ -37,12 +39,13 @@ public enum ClientMessage: Hashable, Sendable {
         case .track: "track"
         case .query: "query"
         case .ping: "ping"
+        case .subscribe: "subscribe"
         }
     }
 
     /// Every wire `type` the hub knows.
     public static let types = ["hello", "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
-                               "viewport", "limits", "track", "query", "ping"]
+                               "viewport", "limits", "track", "query", "ping", "subscribe"]
 
     /// What to put in an `error`'s `ref` for this message: its id, else its type.
     public var ref: String {
@@ -64,7 +67,7 @@ public enum ClientMessage: Hashable, Sendable {
     /// `all`) needs `presenter`.
     public var requiredRole: Role {
         switch self {
-        case .hello, .gestures, .viewport, .query, .ping: .follower
+        case .hello, .gestures, .viewport, .query, .ping, .subscribe: .follower
         case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track: .driver
         case .limits, .cancel(.all): .presenter
         }
@@ -94,11 +97,14 @@ public struct Hello: Hashable, Sendable {
     /// Frames per second the client wants (1…tick; default `min(30, tick)`).
     public var rate: Double
     public var viewport: Viewport
+    /// The events asked for (nil: the role's default, `EventSubscriptions.defaults(for:)`).
+    public var events: EventSubscriptions?
 
     public init(room: RoomName, role: Role, name: String? = nil, token: String? = nil,
-                rate: Double = HubProtocol.defaultRate, viewport: Viewport = Viewport(width: 1280, height: 720)) {
+                rate: Double = HubProtocol.defaultRate, viewport: Viewport = Viewport(width: 1280, height: 720),
+                events: EventSubscriptions? = nil) {
         self.room = room; self.role = role; self.name = name; self.token = token
-        self.rate = rate; self.viewport = viewport
+        self.rate = rate; self.viewport = viewport; self.events = events
     }
 }
 

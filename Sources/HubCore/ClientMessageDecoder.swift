@@ -46,6 +46,9 @@ extension ClientMessage {
         case "track": return .track(try decodeTrack(fields))
         case "query": return .query(try decodeQuery(fields))
         case "ping": return .ping(t: try fields.number("t"))
+        case "subscribe":
+            guard fields.has("events") else { throw fields.fail("events", "missing (a list of event names; [] for none)") }
+            return .subscribe(try decodeEvents(fields)!)
         default:
             throw ProtocolError(.unknownType, "type: unknown type '\(type)'", ref: ref)
         }
@@ -81,7 +84,21 @@ extension ClientMessage {
         if f.has("viewport") {
             viewport = try decodeViewport(try f.requiredObject("viewport"))
         }
-        return Hello(room: room, role: role, name: name, token: token, rate: rate, viewport: viewport)
+        return Hello(room: room, role: role, name: name, token: token, rate: rate, viewport: viewport,
+                     events: try decodeEvents(f))
+    }
+
+    /// `events`: a list of event names (see `EventSubscriptions.named`), or nil when absent.
+    static func decodeEvents(_ f: FieldReader) throws(ProtocolError) -> EventSubscriptions? {
+        guard let list = try f.array("events") else { return nil }
+        var names: [String] = []
+        for (i, value) in list.enumerated() {
+            guard case .string(let name) = value else { throw f.fail("events[\(i)]", "must be a string (got \(value.typeName))") }
+            names.append(name)
+        }
+        do { return try EventSubscriptions(names: names) } catch {
+            throw ProtocolError(error.code, error.message, ref: f.ref)
+        }
     }
 
     static func decodeViewport(_ f: FieldReader) throws(ProtocolError) -> Viewport {

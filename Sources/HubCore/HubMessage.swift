@@ -21,10 +21,13 @@ public struct Welcome: Hashable, Sendable {
     /// Everyone in the room, and how many of them are followers (`roster`
     /// lists presenters, drivers and the first followers only; see `Audience`).
     public var audience = Audience(clients: 0, followers: 0)
+    /// The events the client gets besides frames (its `hello.events` or its role's default).
+    public var events: EventSubscriptions = .all
 
     public init(client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
                 camera: Camera, limits: CameraLimits, presenter: String?, roster: [RosterEntry],
-                gestures: Set<GestureMessage.Kind> = [], audience: Audience? = nil) {
+                gestures: Set<GestureMessage.Kind> = [], audience: Audience? = nil, events: EventSubscriptions = .all) {
+        self.events = events
         self.client = client; self.room = room; self.role = role; self.rate = rate; self.tick = tick
         self.seq = seq; self.camera = camera; self.limits = limits; self.presenter = presenter
         self.roster = roster; self.gestures = gestures
@@ -158,6 +161,11 @@ public enum HubMessage {
             if !first { w.raw(",") }
             first = false
             w.string(kind.rawValue)
+        }
+        w.raw("],\"events\":[")
+        for (i, name) in m.events.names.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(name)
         }
         w.raw("]}")
         return w.bytes

@@ -80,6 +80,7 @@ struct EnvelopeTests {
             #"{"type":"track","mode":"followDirection","location":{"lat":52.52,"lon":13.405,"heading":370}}"#,
             #"{"type":"query","id":"q1","what":"project","points":[{"lat":0,"lon":0}]}"#,
             #"{"type":"ping","t":12.5}"#,
+            #"{"type":"subscribe","events":["steady","joined","left","significantChange"]}"#,
         ]
         #expect(examples.count == ClientMessage.types.count)
         var seen: Set<String> = []

@@ -113,12 +113,12 @@ struct EncoderTests {
                         roster: [RosterEntry(client: "c1", name: "Ana \"the boss\"", role: .presenter), RosterEntry(client: "c7", name: "c7", role: .driver)],
                         gestures: [.tilt, .doubleTap])
         let bytes = HubMessage.welcome(w, time: 1000.5)
-        #expect(text(bytes) == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","clients":2,"followers":0,"roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter"},{"client":"c7","name":"c7","role":"driver"}],"gestures":["tilt","doubleTap"]}"#)
+        #expect(text(bytes) == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","clients":2,"followers":0,"roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter"},{"client":"c7","name":"c7","role":"driver"}],"gestures":["tilt","doubleTap"],"events":["steady","significantChange","trackingModeChanged","limitsChanged","presenterChanged","joined","left","tap","longPress","audience","gesture","clamped","animation"]}"#)
         let o = try foundationObject(bytes)
         #expect(o["presenter"] as? String == "c1")
         let plain = HubMessage.welcome(Welcome(client: "c1", room: try RoomName(validating: "r"), role: .follower, rate: 30, tick: 30, seq: 0,
                                                camera: .world, limits: CameraLimits(), presenter: nil, roster: []), time: 0)
-        #expect(text(plain).contains(#""maxTiltByZoom":[],"bounds":null},"presenter":null,"clients":0,"followers":0,"roster":[],"gestures":[]}"#))
+        #expect(text(plain).contains(#""maxTiltByZoom":[],"bounds":null},"presenter":null,"clients":0,"followers":0,"roster":[],"gestures":[],"events":["steady"#))
     }
 
     @Test("the limits object in welcome decodes back as a limits message to the same limits")

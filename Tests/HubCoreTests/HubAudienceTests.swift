@@ -25,11 +25,12 @@ struct HubAudienceTests {
 
     @Test func driversAndPresentersAreAlwaysAnnounced() {
         let bench = bench(listed: 0)
-        let watcher = bench.join(role: "follower")
+        let watcher = bench.join(role: "driver")
         _ = bench.join(role: "driver")
         _ = bench.join(role: "presenter")
         _ = bench.join(role: "follower")
         #expect(bench.events(watcher.key, "joined").map { $0["role"]?.string } == ["driver", "presenter"])
+        #expect(bench.events(watcher.key, "joined").count == 2, "the unlisted follower is only counted")
     }
 
     @Test func audienceEventsAreCoalescedToOneASecondWithTheCurrentCounts() {

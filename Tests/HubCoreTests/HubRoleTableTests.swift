@@ -23,6 +23,7 @@ struct HubRoleTableTests {
         case "gestures": return #"{"type":"gestures","disable":["tilt"]}"#
         case "query": return #"{"type":"query","id":"q","what":"bounds"}"#
         case "ping": return #"{"type":"ping","t":1}"#
+        case "subscribe": return #"{"type":"subscribe","events":["steady"]}"#
         case "set": return #"{"type":"set","camera":{"zoom":5}}"#
         case "ease": return #"{"type":"ease","id":"e","camera":{"zoom":5},"duration":1}"#
         case "fly": return #"{"type":"fly","id":"f","camera":{"lat":40,"lon":-74,"zoom":5}}"#

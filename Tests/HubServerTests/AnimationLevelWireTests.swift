@@ -64,6 +64,8 @@ extension HubServerTests {
         let started = d.next("animation")
         #expect(started?["status"]?.string == "started" && started?["camera"]?["bearing"]?.number == 10)
         #expect(d.next("animation")?["status"]?.string == "finished")
+        // The resting frame follows the report within one frame interval.
+        #expect(waitUntil { d.frames.last.map { $0.json["moving"]?.bool == false && $0.json["camera"]?["bearing"]?.number == 20 } == true })
         let bearings = d.frames.compactMap { $0.json["camera"]?["bearing"]?.number }
         let last90 = bearings.lastIndex(of: 90) ?? -1
         #expect(bearings[(last90 + 1)...].allSatisfy { $0 >= 10 && $0 <= 20 }, "no frame turns from 90 towards 20: \(bearings)")

@@ -36,7 +36,7 @@ extension HubServerTests {
         let hub = try RunningHub()
         let clients = try HubClients(port: hub.port)
         let driver = clients.join(role: "driver")
-        let other = clients.join(role: "follower")
+        let other = clients.join(role: "driver")  // drivers get `left` events by default
         driver.send(#"{"type":"ping","pad":""# + String(repeating: "x", count: HubProtocol.maxMessageBytes) + #""}"#)
         #expect(driver.waitForClose()?.code == .messageTooBig)
         #expect(waitUntil { other.messages("event").contains { $0.json["event"]?.string == "left" } },

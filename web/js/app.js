@@ -135,9 +135,15 @@ function render(camera) {
 // The hub
 // ---------------------------------------------------------------------------
 
+// A follower's default subscriptions (what a map needs to stay in step) plus
+// what this page shows: the roster's arrivals and departures, and taps.
+const FOLLOWER_EVENTS = ['steady', 'trackingModeChanged', 'limitsChanged', 'presenterChanged', 'audience',
+  'joined', 'left', 'tap', 'longPress'];
+
 function hello() {
   return build.hello({
     room: params.room, role: params.role, name: params.name, token: params.token, rate: params.rate, viewport: state.viewport,
+    events: params.role === 'follower' ? FOLLOWER_EVENTS : undefined,
   });
 }
 

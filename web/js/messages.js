@@ -50,7 +50,7 @@ export const INSTANT_GESTURE_KINDS = ['doubleTap', 'twoFingerTap', 'scroll', 'ta
 export const GESTURE_PHASES = ['begin', 'change', 'end', 'cancel'];
 export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded', 'interrupted'];
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
-  'joined', 'left', 'tap', 'longPress'];
+  'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
   'rate_limited'];
 export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];
@@ -330,8 +330,19 @@ function optional(where, m, values, checks) {
 
 const seconds = (max) => (where, v) => num(where, { duration: v }, 'duration', { min: 0, max });
 
+// What a client may subscribe to besides frames: the event names and `animation`.
+export const SUBSCRIPTIONS = [...EVENT_NAMES, 'animation'];
+
+function subscriptionList(where, events) {
+  if (!Array.isArray(events)) fail(where, 'events', 'an array of event names', events);
+  events.forEach((e, i) => {
+    if (!SUBSCRIPTIONS.includes(e)) fail(where, `events[${i}]`, `one of ${SUBSCRIPTIONS.join('|')}`, e);
+  });
+  return [...events];
+}
+
 export const build = {
-  hello({ room, role = 'driver', name, token, rate, viewport } = {}) {
+  hello({ room, role = 'driver', name, token, rate, viewport, events } = {}) {
     str('hello', { room }, 'room', { maxLength: MAX_NAME_LENGTH });
     if (room.length === 0) fail('hello', 'room', 'a non-empty string', room);
     str('hello', { role }, 'role', { oneOf: ROLES });
@@ -352,7 +363,11 @@ export const build = {
       checkViewport('hello', viewport);
       m.viewport = { width: viewport.width, height: viewport.height };
     }
+    if (events !== undefined) m.events = subscriptionList('hello', events);
     return m;
+  },
+  subscribe(events) {
+    return { type: 'subscribe', events: subscriptionList('subscribe', events) };
   },
   set(camera) {
     return { type: 'set', camera: cameraFields(camera, 'set.camera') };

@@ -191,3 +191,14 @@ test('toMapLibreCamera maps tilt to pitch and the anchor to padding', () => {
   assert.ok(Math.abs((p.left - p.right) / 2 - (0.2 * 800 - 400)) < 1e-9);
   assert.ok(Math.abs((p.top - p.bottom) / 2 - (0.8 * 600 - 300)) < 1e-9);
 });
+
+test('hello and subscribe carry event subscriptions, checked against the protocol names', () => {
+  assert.deepEqual(build.hello({ room: 'r', role: 'follower', events: ['steady', 'joined'] }), {
+    type: 'hello', room: 'r', role: 'follower', events: ['steady', 'joined'],
+  });
+  assert.equal(build.hello({ room: 'r', role: 'driver' }).events, undefined, 'no list: the role default');
+  assert.deepEqual(build.subscribe([]), { type: 'subscribe', events: [] });
+  assert.deepEqual(build.subscribe(['animation', 'tap']), { type: 'subscribe', events: ['animation', 'tap'] });
+  assert.throws(() => build.subscribe(['moved']), /subscribe: "events\[0\]" must be one of steady/);
+  assert.throws(() => build.hello({ room: 'r', role: 'follower', events: 'steady' }), /"events" must be an array/);
+});

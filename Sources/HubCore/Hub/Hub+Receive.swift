@@ -46,7 +46,7 @@ extension Hub {
         case .set(let update):
             let accepted = try Self.check(rooms[roomName]!.manager.set(update, owner: owner, at: now), ref: ref)
             if !accepted.clamped.isEmpty {
-                sink.send(HubMessage.event(.clamped(properties: accepted.clamped, camera: accepted.camera), time: time.epochMilliseconds), to: connection)
+                send(.clamped(properties: accepted.clamped, camera: accepted.camera), to: connection, in: roomName, at: time, sink: sink)
             }
         case .ease(let command):
             try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
@@ -89,6 +89,8 @@ extension Hub {
             let room = rooms[roomName]!
             let answer = try query.answer(camera: room.manager.camera, viewport: session.viewport, limits: room.manager.limits)
             sink.send(HubMessage.result(id: query.id, answer), to: connection)
+        case .subscribe(let events):
+            rooms[roomName]!.setEvents(events, of: connection)
         case .ping(let t):
             sink.send(HubMessage.pong(t: t, time: time.epochMilliseconds), to: connection)
         }

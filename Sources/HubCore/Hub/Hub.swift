@@ -149,7 +149,8 @@ public struct Hub {
         // The welcome carries the current frame, so the throttle starts from its seq.
         var throttle = FollowerThrottle(rate: min(hello.rate, configuration.tick), tick: configuration.tick)
         throttle.didSend(seq: rooms[hello.room]!.seq, now: time.seconds)
-        rooms[hello.room]!.addMember(connection, throttle: throttle)
+        let events = hello.events ?? EventSubscriptions.defaults(for: hello.role)
+        rooms[hello.room]!.addMember(connection, throttle: throttle, events: events)
         rooms[hello.room]!.emptySince = nil
         connectionOfClient[client] = connection
         if let demoted = outcome.presenterChange?.demoted {
@@ -160,7 +161,7 @@ public struct Hub {
         let welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
                               seq: room.seq, camera: room.manager.camera, limits: room.manager.limits,
                               presenter: room.roster.presenter, roster: room.roster.listedEntries,
-                              gestures: session.disabledGestures, audience: room.audience)
+                              gestures: session.disabledGestures, audience: room.audience, events: events)
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
         awaitingHello[connection] = nil
@@ -196,11 +197,20 @@ public struct Hub {
 
     // MARK: Output
 
-    /// Sends `event` to every member of `room` (encoded once).
+    /// Sends `event` to every member of `room` subscribed to it (encoded once,
+    /// and not at all when nobody is).
     func broadcast(_ event: HubEvent, in room: RoomName, except: ConnectionKey? = nil, at time: HubTime, sink: some HubSink) {
         guard let members = rooms[room]?.members else { return }
-        let bytes = HubMessage.event(event, time: time.epochMilliseconds)
-        sink.send(bytes, to: members.lazy.map(\.connection).filter { $0 != except })
+        let kind = event.subscription
+        let recipients = members.lazy.filter { $0.events.contains(kind) && $0.connection != except }.map(\.connection)
+        guard !recipients.isEmpty else { return }
+        sink.send(HubMessage.event(event, time: time.epochMilliseconds), to: recipients)
+    }
+
+    /// Sends `event` to one member when it is subscribed to it.
+    func send(_ event: HubEvent, to connection: ConnectionKey, in room: RoomName, at time: HubTime, sink: some HubSink) {
+        guard rooms[room]?.events(of: connection)?.contains(event.subscription) == true else { return }
+        sink.send(HubMessage.event(event, time: time.epochMilliseconds), to: connection)
     }
 
     /// Reports the manager's events: animation reports to their owners, camera events to the room.
@@ -210,7 +220,8 @@ public struct Hub {
         for event in events {
             switch event {
             case .animation(let report):
-                guard let connection = connectionOfClient[report.owner.client] else { continue }
+                guard let connection = connectionOfClient[report.owner.client],
+                      rooms[name]?.events(of: connection)?.contains(.animation) == true else { continue }
                 let message = AnimationMessage(id: report.id, status: AnimationMessage.Status(rawValue: report.status.rawValue)!,
                                                by: report.by ?? report.owner.client, lost: report.lost, clamped: report.clamped,
                                                camera: report.camera, reason: report.reason)

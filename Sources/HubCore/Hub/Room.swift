@@ -17,6 +17,8 @@ struct Room {
     struct Member {
         let connection: ConnectionKey
         var throttle: FollowerThrottle
+        /// What the member gets besides frames (`hello.events`, `subscribe`).
+        var events: EventSubscriptions
     }
 
     /// Connections in the room (in no particular order: leaving swaps the last one in).
@@ -51,9 +53,19 @@ struct Room {
     }
 
     /// Adds a connection with its throttle (O(1)).
-    mutating func addMember(_ connection: ConnectionKey, throttle: FollowerThrottle) {
+    mutating func addMember(_ connection: ConnectionKey, throttle: FollowerThrottle, events: EventSubscriptions) {
         memberIndex[connection] = members.count
-        members.append(Member(connection: connection, throttle: throttle))
+        members.append(Member(connection: connection, throttle: throttle, events: events))
+    }
+
+    /// The member's subscriptions (nil: not a member).
+    func events(of connection: ConnectionKey) -> EventSubscriptions? {
+        memberIndex[connection].map { members[$0].events }
+    }
+
+    mutating func setEvents(_ events: EventSubscriptions, of connection: ConnectionKey) {
+        guard let index = memberIndex[connection] else { return }
+        members[index].events = events
     }
 
     /// Removes a connection (O(1): the last member takes its place).

@@ -1,0 +1,81 @@
+/// Which hub messages beyond frames a client gets: the `event` kinds of
+/// docs/PROTOCOL.md, plus `animation` (animation status reports). Set by
+/// `hello.events` and changed by `subscribe`; without them a role's default.
+///
+/// Followers get by default only what they need to render and stay in step,
+/// so a large audience costs one message per frame, not frames plus a stream
+/// of `significantChange`, `joined`, `left` and gesture reports. Drivers and
+/// presenters get everything.
+public struct EventSubscriptions: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let steady = EventSubscriptions(rawValue: 1 << 0)
+    public static let significantChange = EventSubscriptions(rawValue: 1 << 1)
+    public static let trackingModeChanged = EventSubscriptions(rawValue: 1 << 2)
+    public static let limitsChanged = EventSubscriptions(rawValue: 1 << 3)
+    public static let presenterChanged = EventSubscriptions(rawValue: 1 << 4)
+    public static let joined = EventSubscriptions(rawValue: 1 << 5)
+    public static let left = EventSubscriptions(rawValue: 1 << 6)
+    public static let tap = EventSubscriptions(rawValue: 1 << 7)
+    public static let longPress = EventSubscriptions(rawValue: 1 << 8)
+    public static let audience = EventSubscriptions(rawValue: 1 << 9)
+    public static let gesture = EventSubscriptions(rawValue: 1 << 10)
+    public static let clamped = EventSubscriptions(rawValue: 1 << 11)
+    /// `animation` messages (status reports of the client's animations).
+    public static let animation = EventSubscriptions(rawValue: 1 << 12)
+
+    /// Every name a client may subscribe to, in the order PROTOCOL.md lists them.
+    public static let named: [(name: String, kind: EventSubscriptions)] = [
+        ("steady", .steady), ("significantChange", .significantChange), ("trackingModeChanged", .trackingModeChanged),
+        ("limitsChanged", .limitsChanged), ("presenterChanged", .presenterChanged), ("joined", .joined), ("left", .left),
+        ("tap", .tap), ("longPress", .longPress), ("audience", .audience), ("gesture", .gesture), ("clamped", .clamped),
+        ("animation", .animation),
+    ]
+
+    public static let all: EventSubscriptions = named.reduce([]) { $0.union($1.kind) }
+    /// A follower's default: what it needs to render and stay in step.
+    public static let followerDefault: EventSubscriptions = [.steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience]
+
+    /// The default for `role` (followers: `followerDefault`; drivers and presenters: `all`).
+    public static func defaults(for role: Role) -> EventSubscriptions {
+        role == .follower ? followerDefault : all
+    }
+
+    /// The names subscribed, in `named` order.
+    public var names: [String] { Self.named.filter { contains($0.kind) }.map(\.name) }
+
+    /// The set of `names`; throws naming the first unknown one (`field` is the
+    /// message field, e.g. `events`).
+    public init(names: [String], field: String = "events") throws(ProtocolError) {
+        var set: EventSubscriptions = []
+        for name in names {
+            guard let kind = Self.named.first(where: { $0.name == name })?.kind else {
+                let known = Self.named.map(\.name).joined(separator: ", ")
+                throw ProtocolError(.badMessage, "\(field): unknown event '\(name)' (known: \(known))")
+            }
+            set.insert(kind)
+        }
+        self = set
+    }
+}
+
+extension HubEvent {
+    /// The subscription that lets this event through.
+    public var subscription: EventSubscriptions {
+        switch self {
+        case .steady: .steady
+        case .significantChange: .significantChange
+        case .trackingModeChanged: .trackingModeChanged
+        case .limitsChanged: .limitsChanged
+        case .presenterChanged: .presenterChanged
+        case .joined: .joined
+        case .left: .left
+        case .tap: .tap
+        case .longPress: .longPress
+        case .audience: .audience
+        case .gesture: .gesture
+        case .clamped: .clamped
+        }
+    }
+}
