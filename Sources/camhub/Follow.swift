@@ -53,8 +53,10 @@ struct Follow: ParsableCommand {
     @Option(help: "Display name.")
     var name = "camhub-follow"
 
+    var hello: HelloOptions { HelloOptions(room: room, role: "follower", name: name, rate: rate) }
+
     func validate() throws {
-        guard rate.isFinite, rate >= 1, rate <= 240 else { throw ValidationError("--rate must be 1…240") }
+        try checkHello(hello)
         if let duration { guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be > 0 seconds") } }
     }
 
@@ -68,16 +70,20 @@ struct Follow: ParsableCommand {
         }
         let connection: HubConnection
         do {
-            connection = try HubConnection.join(hubURL, hello: HelloOptions(room: room, role: "follower", name: name, rate: rate))
+            connection = try HubConnection.join(hubURL, hello: hello)
         } catch {
-            printErr("camhub follow: \(error)")
+            printErr("camhub follow: \(joinFailure(error, hello))")
             throw ExitCode(1)
         }
         defer { connection.shutdown() }
         let w = connection.welcome!
         let json = format == .json
-        if !quiet && !json {
-            say("camhub follow: joined \(w.room) as \(w.client) at \(JSONText.number(w.rate)) frames/s (tick \(JSONText.number(w.tick)) Hz); camera \(w.camera)")
+        if !quiet {
+            if json {
+                say(connection.welcomeText ?? "")
+            } else {
+                say("camhub follow: joined \(w.room) as \(w.client) at \(JSONText.number(w.rate)) frames/s (tick \(JSONText.number(w.tick)) Hz); camera \(w.camera)")
+            }
         }
         let stop = StopFlag()
         stop.installSignalHandlers()
@@ -97,7 +103,7 @@ struct Follow: ParsableCommand {
 /// pipelines such as `jq` see each line at once).
 final class LineWriter {
     func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        writeStdout(text + "\n")
     }
 
     func flush() {}

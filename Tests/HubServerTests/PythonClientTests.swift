@@ -1,5 +1,6 @@
 import Foundation
 import HubCore
+import SocketTestSupport
 import Testing
 
 /// True when `python3` can import the `websockets` package (checked once, bounded).
@@ -9,42 +10,9 @@ let pythonWebsocketsAvailable: Bool = {
 }()
 
 /// Runs python3 with `arguments`; kills it after `timeout`. Returns its exit status and output.
-func runPython(_ arguments: [String], timeout: Duration) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3"] + arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["PYTHONDONTWRITEBYTECODE"] = "1"
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read while it runs so a full pipe can never block it.
-    let stdout = LockedBox(Data()), stderr = LockedBox(Data())
-    let readers = DispatchGroup()
-    for (pipe, sink) in [(out, stdout), (err, stderr)] {
-        DispatchQueue.global().async(group: readers) {
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            sink.set(data)
-        }
-    }
-    let finished = waitUntil(timeout) { !process.isRunning }
-    if !finished {
-        process.terminate()
-        _ = waitUntil(.seconds(2)) { !process.isRunning }
-    }
-    _ = readers.wait(timeout: .now() + 5)
-    let status = finished ? process.terminationStatus : -1
-    return (status, String(decoding: stdout.get(), as: UTF8.self), String(decoding: stderr.get(), as: UTF8.self))
-}
-
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+func runPython(_ arguments: [String], timeout: Duration) throws -> Subprocess.Result {
+    try Subprocess.run("/usr/bin/env", ["python3"] + arguments, timeout: timeout,
+                       environment: ["PYTHONDONTWRITEBYTECODE": "1"])
 }
 
 extension HubServerTests {
