@@ -2,7 +2,7 @@ import CLWS
 
 /// Why a WebSocket upgrade was refused: the HTTP status and a plain-text
 /// message naming the problem (the response body).
-struct UpgradeRefusal: Equatable {
+struct UpgradeRefusal {
     let status: Int
     let message: String
     /// Further response headers (e.g. Sec-WebSocket-Version with a 426).
@@ -11,11 +11,6 @@ struct UpgradeRefusal: Equatable {
     /// Carries `message` for clients that cannot read the body of a non-101
     /// answer (libwebsockets' client; see `ClientCore.httpResponse`).
     static let headerName = "x-websocket-refusal"
-
-    static func == (a: UpgradeRefusal, b: UpgradeRefusal) -> Bool {
-        a.status == b.status && a.message == b.message
-            && a.headers.map { "\($0.0): \($0.1)" } == b.headers.map { "\($0.0): \($0.1)" }
-    }
 }
 
 extension WebSocketEndpoint {
@@ -75,7 +70,7 @@ extension ServerCore {
         }
         // lws refuses keys of 128 bytes or more without a word; a valid one has 24.
         guard let key = request.key, !key.isEmpty, key.utf8.count < 128 else {
-            return UpgradeRefusal(status: 400, message: "Sec-WebSocket-Key header required (24 characters of base64)")
+            return UpgradeRefusal(status: 400, message: "Sec-WebSocket-Key header missing or too long (a valid one is 24 characters of base64)")
         }
         let offered = Self.tokens(request.subprotocols)
         let offeredText = offered.isEmpty ? "none" : printableASCII(offered.joined(separator: ", "))

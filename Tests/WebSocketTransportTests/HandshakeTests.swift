@@ -75,7 +75,11 @@ extension TransportTests {
              "HTTP/1.1 426 Upgrade Required", "WebSocket version 13 required (offered: 8)"),
             ("/hub", ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
                       "Sec-WebSocket-Protocol: camhub.v1"],
-             "HTTP/1.1 400 Bad Request", "Sec-WebSocket-Key header required (24 characters of base64)"),
+             "HTTP/1.1 400 Bad Request", "Sec-WebSocket-Key header missing or too long (a valid one is 24 characters of base64)"),
+            // The raw client says "Connection: close" and nothing else here.
+            ("/hub", ["Upgrade: websocket", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+                      "Sec-WebSocket-Protocol: camhub.v1"],
+             "HTTP/1.1 400 Bad Request", "Connection: Upgrade header required"),
         ]
         for c in cases {
             let response = try RawHTTP.request(port: server.port, path: c.path, extraHeaders: c.headers)
