@@ -9,13 +9,13 @@ struct Follow: ParsableCommand {
         Joins as a follower at --rate frames per second and prints every frame and
         event. --format json prints each hub message exactly as received, one JSON
         object per line (for jq and other pipelines), starting with the hub's
-        {"type":"welcome",…} and ending with a {"type":"summary",…} line.
+        {"type":"welcome",…} and ending with a {"type":"summary",…} line. With
+        --quiet only the summary is printed, on Ctrl-C or after --duration seconds.
 
         --rate must lie within 1…the hub's tick (60 Hz unless the hub was started
         with another --tick; at most 240). Flags are checked with the hub's own
         rules before connecting; a rate above this hub's tick is refused by the
-        hub, and both say so in the hub's words. With --quiet only the summary is printed, on
-        Ctrl-C or after --duration seconds.
+        hub, and both say so in the hub's words.
 
         Latency is the local wall clock when a frame arrives minus the hub's `time`
         in it. --clock local (the default for a hub on this machine) compares the
