@@ -1,6 +1,8 @@
 # The README's two commands (run, test) and a few helpers. Every target
 # installs what is missing first (scripts/setup.sh; Debian, run as root).
-.PHONY: run test setup build bench-core
+.PHONY: run test setup build install bench-core
+
+PREFIX ?= /usr/local
 
 ## Install what is missing, build, and start the hub on http://localhost:8080/.
 run: setup
@@ -16,6 +18,13 @@ setup:
 
 build: setup
 	swift build
+
+## Build the release binary and install it as $(PREFIX)/bin/camhub, so that
+## `camhub serve|present|follow|bench` runs from anywhere.
+install: setup
+	swift build -c release --product camhub
+	install -D -m 755 .build/release/camhub $(DESTDIR)$(PREFIX)/bin/camhub
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/camhub"
 
 ## Micro-benchmarks of the pure core (release build).
 bench-core: setup

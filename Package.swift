@@ -60,8 +60,10 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer", "SocketTestSupport"]),
+        /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).
+        .testTarget(name: "CamHubCLITests", dependencies: ["HubServer", "HubCore", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
-            "CameraCore", "HubCore", "HubServer", "CamHubClient",
+            "CameraCore", "HubCore", "HubServer", "CamHubClient", "WebSocketTransport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     ]

@@ -19,4 +19,5 @@ fi
 # MapLibre GL JS for the web viewer, from the PyPI wheel (git-ignored, served by the hub).
 scripts/install_web_vendor.sh
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected Swift 6 at /opt/swift)"; exit 1; }
-echo "setup: ready (libwebsockets $(pkg-config --modversion libwebsockets))"
+# Debian's build reports "4.1.6-" (a dash before an empty git hash): show "4.1.6".
+echo "setup: ready (libwebsockets $(pkg-config --modversion libwebsockets | sed 's/-$//'))"

@@ -32,6 +32,13 @@ public struct HelloOptions: Sendable, Hashable {
         self.rate = rate; self.viewport = viewport
     }
 
+    /// Checks the `hello` with the hub's own decoder, as a hub ticking at
+    /// `tick` Hz would (its rate must lie within 1…tick): the error is the
+    /// one that hub would send, in its words ("rate: must be within …").
+    public func validate(tick: Double) throws(ProtocolError) {
+        _ = try ClientMessage.decode(json, tick: tick)
+    }
+
     /// The `hello` message text.
     public var json: String {
         var o: [String: JSONValue] = ["type": .string("hello"), "room": .string(room), "role": .string(role)]
@@ -70,6 +77,8 @@ public final class HubConnection: @unchecked Sendable {
     private var closeEvent: ClientCloseEvent?
     private var connection: ConnectionID?
     public private(set) var welcome: Incoming.Welcome?
+    /// The `welcome` exactly as the hub sent it.
+    public private(set) var welcomeText: String?
 
     private init(url: HubURL) {
         self.url = url
@@ -100,10 +109,11 @@ public final class HubConnection: @unchecked Sendable {
                 switch r.message {
                 case .welcome(let w):
                     c.welcome = w
+                    c.welcomeText = r.text
                     return c
                 case .error(let e):
                     c.shutdown()
-                    throw ClientError("hello refused: \(e.code): \(e.message)")
+                    throw ClientError("hello refused: \(e.code): \(e.message)", hubError: e)
                 default:
                     continue
                 }

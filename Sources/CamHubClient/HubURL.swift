@@ -79,6 +79,11 @@ public struct HubURL: Hashable, Sendable, CustomStringConvertible {
 /// An error of the scripted clients, with a message for people.
 public struct ClientError: Error, CustomStringConvertible, Sendable, Equatable {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The hub's own `error` when it refused the `hello` (its code and words).
+    public var hubError: Incoming.Failure?
+    public init(_ message: String, hubError: Incoming.Failure? = nil) {
+        self.message = message
+        self.hubError = hubError
+    }
     public var description: String { message }
 }

@@ -7,6 +7,9 @@ public final class PresentPrinter {
     private let total: Int
     private var barShown = false
     private var lastBarText = ""
+    /// Animations whose outcome line is printed and whose waitFor has not ended
+    /// yet: that waitFor then adds no second line saying the same.
+    private var outcomesShown: Set<String> = []
 
     /// `live`: standard output is a terminal (bars are redrawn with `\r`).
     public init(stepCount: Int, live: Bool, write: @escaping (String) -> Void) {
@@ -59,6 +62,11 @@ public final class PresentPrinter {
             switch step.action {
             case .command:
                 line("\(prefix(step)) \(step.summary) · \(note)")
+            case .waitFor(let id, _) where outcomesShown.contains(id):
+                outcomesShown.remove(id)
+                // The outcome line ("✓ id (step n) finished after …") said it; a
+                // live bar is closed as done, plain output has the step line already.
+                if live { line("\(prefix(step)) \(step.summary)  \(Self.bar(1))") }
             default:
                 line(live ? "\(prefix(step)) \(step.summary)  \(Self.bar(1))  \(note)" : "\(String(repeating: " ", count: prefix(step).count)) ↳ \(note)")
             }
@@ -67,6 +75,7 @@ public final class PresentPrinter {
             // Not started by a step: the hub's own animation for one of our gestures.
             let whose = step.map { " (step \($0))" } ?? " (gesture)"
             let after = seconds.map { " after \(fixed($0, 2)) s" } ?? ""
+            if a.status != "started", a.id != nil, step != nil { outcomesShown.insert(id) }
             switch a.status {
             case "started":
                 return

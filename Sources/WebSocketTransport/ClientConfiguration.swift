@@ -46,8 +46,18 @@ public struct ClientCloseEvent: Sendable, Hashable {
     public let code: CloseCode?
     /// False when the connection never opened (refused, handshake rejected).
     public let wasOpen: Bool
-    /// lws's description when connecting failed.
+    /// Why connecting failed: lws's description, or for a refused upgrade
+    /// "HTTP 404 Not Found: " and the reason the server gave.
     public let error: String?
+    /// The HTTP status of a refused upgrade (the server answered, but not 101).
+    public let httpStatus: Int?
+
+    public init(code: CloseCode?, wasOpen: Bool, error: String?, httpStatus: Int? = nil) {
+        self.code = code
+        self.wasOpen = wasOpen
+        self.error = error
+        self.httpStatus = httpStatus
+    }
 }
 
 /// Callbacks a client makes, all ON THE CLIENT'S LOOP THREAD, one at a time.

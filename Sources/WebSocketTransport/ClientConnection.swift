@@ -52,6 +52,9 @@ final class ClientConnection {
     var readingPaused = false
     /// `close` was called before the handshake finished.
     var cancelled = false
+    /// The server answered the upgrade with another status than 101: the
+    /// status and the reason it gave (see `ClientCore.httpResponse`).
+    var refusal: (status: Int, reason: String?)?
     private var cStrings: [UnsafeMutablePointer<CChar>] = []
 
     init(id: ConnectionID, request: ConnectRequest, configuration: ClientConfiguration) {

@@ -178,6 +178,29 @@ final class ClientCore: @unchecked Sendable {
         if conn.hasQueued || conn.pendingClose != nil { conn.requestWrite() }
     }
 
+    /// ESTABLISHED_CLIENT_HTTP: the server's answer to the upgrade is in,
+    /// before lws checks it. lws then fails anything but 101 with "HS: ws
+    /// upgrade response not 101" and drops the response body, so the status
+    /// and the reason the server gave (a CameraHub server repeats its body in
+    /// the x-websocket-refusal header) are kept here for `finish`.
+    func httpResponse(_ wsi: OpaquePointer) {
+        guard let conn = connection(for: wsi) else { return }
+        let status = Int(lws_http_client_http_response(wsi))
+        guard status != 101 else { return }
+        conn.refusal = (status, Self.customHeader(wsi, UpgradeRefusal.headerName))
+    }
+
+    /// A response header lws has no token for (lws keeps those by name), or nil.
+    private static func customHeader(_ wsi: OpaquePointer, _ name: String) -> String? {
+        let key = name + ":"
+        let keyLength = Int32(key.utf8.count)
+        let length = lws_hdr_custom_length(wsi, key, keyLength)
+        guard length > 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(length) + 1)
+        guard lws_hdr_custom_copy(wsi, &buffer, Int32(buffer.count), key, keyLength) > 0 else { return nil }
+        return LWS.cString(buffer)
+    }
+
     func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         guard let conn = connection(for: wsi), !conn.closing else { return 0 }
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
@@ -227,9 +250,14 @@ final class ClientCore: @unchecked Sendable {
         conn.closing = true
         handshakeDone(conn)
         conn.dropQueue()
-        let failure = conn.cancelled ? "cancelled" : error
+        var failure = conn.cancelled ? "cancelled" : error
+        if !conn.cancelled, let refusal = conn.refusal {
+            failure = "HTTP \(refusal.status) \(HTTPStatus.reason(refusal.status))"
+                + (refusal.reason.map { ": \($0)" } ?? " (the server refused the WebSocket upgrade)")
+        }
         let event = ClientCloseEvent(code: conn.isOpen ? conn.closeCode : nil,
-                                     wasOpen: conn.isOpen, error: conn.isOpen ? nil : failure)
+                                     wasOpen: conn.isOpen, error: conn.isOpen ? nil : failure,
+                                     httpStatus: conn.isOpen ? nil : conn.refusal?.status)
         handlers.onClose(conn.id, event)
         if stopping && connections.isEmpty { loop.stop() }
     }
@@ -270,6 +298,8 @@ func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons,
     switch reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         core.loop.runPostedWork()
+    case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP:
+        core.httpResponse(wsi)
     case LWS_CALLBACK_CLIENT_ESTABLISHED:
         core.established(wsi)
     case LWS_CALLBACK_CLIENT_RECEIVE:

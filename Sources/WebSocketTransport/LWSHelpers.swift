@@ -55,14 +55,21 @@ enum LWS {
 /// Process-wide libwebsockets settings.
 public enum WebSocketTransportSettings {
     /// Sets the lws log mask (bits of LLL_ERR=1, LLL_WARN=2, LLL_NOTICE=4,
-    /// ...). The default applied before the first context is errors only.
-    /// Call before starting servers or clients (lws keeps it in a global).
+    /// ...) and shows those lines on stderr as "lws E: …". By default (unless
+    /// `CAMHUB_LWS_LOG` is set, see `LibraryLog`) lws logs errors only and
+    /// none is shown. Call before starting servers or clients (lws keeps it
+    /// in a global).
     public static func setLogLevel(_ mask: Int32) {
-        logLevel.withLock { state in
-            state = mask
-            lws_set_log_level(mask, nil)
-        }
+        LibraryLog.apply(.init(mask: mask, show: true))
     }
+
+    /// The libwebsockets version, e.g. "4.1.6" (Debian's build reports
+    /// "4.1.6-": the dash of an empty git hash is dropped).
+    public static let libraryVersion: String = {
+        var version = String(cString: lws_get_library_version())
+        while let last = version.last, last == "-" || last == " " { version.removeLast() }
+        return version
+    }()
 
     /// Whether new loops run lws on libev (epoll) rather than lws's own poll()
     /// loop. On by default; `CAMHUB_EVENT_LOOP=poll` in the environment turns it
@@ -85,15 +92,8 @@ public enum WebSocketTransportSettings {
         clws_set_notsent_lowat(fd, Int32(clamping: bytes)) == 0
     }
 
-    private static let logLevel = Locked<Int32?>(nil)
-
-    /// Applies the default (errors only) once unless the user chose a level.
+    /// Applies the default once unless a level was chosen (see `LibraryLog`).
     static func applyDefaultLogLevel() {
-        logLevel.withLock { state in
-            if state == nil {
-                state = 1
-                lws_set_log_level(1, nil)
-            }
-        }
+        LibraryLog.applyDefault()
     }
 }

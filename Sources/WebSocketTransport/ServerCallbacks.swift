@@ -13,6 +13,9 @@ final class ServerNativeConfig: @unchecked Sendable {
     let protocols: UnsafeMutablePointer<lws_protocols>
     let protocolCount: Int
     private let names: [UnsafeMutablePointer<CChar>]
+    /// Every protocol name lws knows on this server (an upgrade binds the
+    /// first of these the client offers).
+    let protocolNames: Set<String>
     let iface: UnsafeMutablePointer<CChar>
     let retry: UnsafeMutablePointer<lws_retry_bo_t>
     let options: UInt64
@@ -30,6 +33,7 @@ final class ServerNativeConfig: @unchecked Sendable {
         }
         let all = [Self.defaultProtocolName] + subprotocols
         names = all.map { strdup($0)! }
+        protocolNames = Set(all)
         protocolCount = all.count
         protocols = .allocate(capacity: all.count + 1)
         for (index, name) in names.enumerated() {

@@ -28,8 +28,9 @@ extension ServerCore {
         if let handler = config.httpHandlers[path] {
             return respond(wsi, handler(HTTPRequest(method: method, path: path)), head: head)
         }
-        if routes[path] != nil {
-            return respond(wsi, .text("websocket endpoint\n", status: 426), head: head)
+        if let route = routes[path] {
+            let text = "\(path) is a WebSocket endpoint (\(route.endpoint.subprotocolText)): connect with a WebSocket client\n"
+            return respond(wsi, .text(text, status: 426), head: head, extraHeaders: [("upgrade", "websocket")])
         }
         guard let files = staticFiles else {
             return respond(wsi, .text("not found\n", status: 404), head: head)
@@ -50,16 +51,18 @@ extension ServerCore {
 
     /// Writes status and headers now; the body follows on HTTP_WRITEABLE.
     func respond(_ wsi: OpaquePointer, _ response: HTTPResponse, head: Bool,
-                 closeAfter: Bool = false) -> Int32 {
+                 closeAfter: Bool = false, extraHeaders: [(String, String)] = []) -> Int32 {
         var buffer = [UInt8](repeating: 0, count: clws_pre() + 2048)
         let ok = buffer.withUnsafeMutableBufferPointer { buf -> Bool in
             let start = buf.baseAddress! + clws_pre()
             let end = buf.baseAddress! + buf.count - 1
             var p: UnsafeMutablePointer<UInt8>? = start
-            guard lws_add_http_common_headers(wsi, UInt32(response.status), response.contentType,
-                                              lws_filepos_t(response.body.count), &p, end) == 0,
+            guard addStatusLine(wsi, response.status, &p, end),
+                  addHeader(wsi, "content-type:", response.contentType, &p, end),
+                  lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &p, end) == 0,
                   addHeader(wsi, "cache-control:", "no-store", &p, end),
                   addHeader(wsi, "x-content-type-options:", "nosniff", &p, end),
+                  extraHeaders.allSatisfy({ addHeader(wsi, $0.0 + ":", $0.1, &p, end) }),
                   lws_finalize_write_http_header(wsi, start, &p, end) == 0
             else { return false }
             return true
@@ -74,6 +77,37 @@ extension ServerCore {
         httpPending[id] = PendingHTTPBody(body: response.body, closeAfter: closeAfter)
         lws_callback_on_writable(wsi)
         return 0
+    }
+
+    /// HTTP_CONFIRM_UPGRADE: answers a refused WebSocket upgrade with a whole
+    /// HTTP/1.1 response (plain-text `message` as the body, also in the
+    /// `x-websocket-refusal` header for clients such as lws's that drop the
+    /// body of a non-101 answer), written at once. Returns the callback result:
+    /// 1 tells lws the response was sent (it then ends the transaction and,
+    /// since the request was not keep-alive, closes the connection).
+    func refuseUpgrade(_ wsi: OpaquePointer, _ refusal: UpgradeRefusal) -> Int32 {
+        let body = Array((refusal.message + "\n").utf8)
+        var buffer = [UInt8](repeating: 0, count: clws_pre() + 2048 + body.count)
+        let written = buffer.withUnsafeMutableBufferPointer { buf -> Bool in
+            let start = buf.baseAddress! + clws_pre()
+            let end = buf.baseAddress! + buf.count - 1
+            var p: UnsafeMutablePointer<UInt8>? = start
+            guard addStatusLine(wsi, refusal.status, &p, end),
+                  addHeader(wsi, "content-type:", "text/plain; charset=utf-8", &p, end),
+                  addHeader(wsi, "content-length:", String(body.count), &p, end),
+                  addHeader(wsi, "connection:", "close", &p, end),
+                  addHeader(wsi, "cache-control:", "no-store", &p, end),
+                  addHeader(wsi, "x-content-type-options:", "nosniff", &p, end),
+                  addHeader(wsi, UpgradeRefusal.headerName + ":", printableASCII(refusal.message, limit: 300), &p, end),
+                  refusal.headers.allSatisfy({ addHeader(wsi, $0.0 + ":", $0.1, &p, end) }),
+                  lws_finalize_http_header(wsi, &p, end) == 0,
+                  let bodyStart = p, bodyStart + body.count < end
+            else { return false }
+            body.withUnsafeBufferPointer { bodyStart.update(from: $0.baseAddress!, count: body.count) }
+            let count = bodyStart + body.count - start
+            return lws_write(wsi, start, count, LWS_WRITE_HTTP) == count
+        }
+        return written ? 1 : -1
     }
 
     func httpWriteable(_ wsi: OpaquePointer) -> Int32 {
@@ -95,4 +129,52 @@ extension ServerCore {
             lws_add_http_header_by_name(wsi, name, vb.baseAddress, Int32(vb.count), &p, end) == 0
         }
     }
+
+    /// "HTTP/1.1 426 Upgrade Required": lws 4.1's own status line says
+    /// HTTP/1.0 before the request version is known (upgrades) and leaves the
+    /// reason phrase empty for codes it has no text for (426, 429).
+    private func addStatusLine(_ wsi: OpaquePointer, _ status: Int,
+                               _ p: inout UnsafeMutablePointer<UInt8>?, _ end: UnsafeMutablePointer<UInt8>) -> Bool {
+        let line = Array("HTTP/1.1 \(status) \(HTTPStatus.reason(status))".utf8)
+        return line.withUnsafeBufferPointer { lb in
+            lws_add_http_header_by_name(wsi, nil, lb.baseAddress, Int32(lb.count), &p, end) == 0
+        }
+    }
 }
+
+/// Reason phrases (RFC 9110) for the statuses a server or client here meets.
+public enum HTTPStatus {
+    public static func reason(_ status: Int) -> String {
+        switch status {
+        case 101: "Switching Protocols"
+        case 200: "OK"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 426: "Upgrade Required"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default:
+            switch status / 100 {
+            case 1: "Informational"
+            case 2: "Success"
+            case 3: "Redirection"
+            case 4: "Client Error"
+            default: "Server Error"
+            }
+        }
+    }}

@@ -36,7 +36,9 @@ public final class WebSocketServer: Sendable {
     }
 
     /// Creates the context on a new loop thread and starts listening.
-    /// Returns the bound port (useful with port 0). Call once.
+    /// Returns the bound port (useful with port 0). Call once. Throws
+    /// `ListenError` when the address cannot be listened on (port taken,
+    /// not this machine's address, privileged port), else `TransportError`.
     @discardableResult
     public func start(_ handlers: ServerHandlers) throws -> Int {
         try state.withLock { s in
@@ -46,12 +48,18 @@ public final class WebSocketServer: Sendable {
         WebSocketTransportSettings.raiseOpenFileLimit()
         let core = self.core
         core.handlers = handlers // before the thread exists: no race
+        let logMark = LibraryLog.lineCount
         do {
             try loop.start(createContext: { core.createContext() },
                            beforeDestroy: {},
                            afterDestroy: { core.didDestroyContext() })
         } catch {
             state.withLock { $0.stopped = true }
+            // lws only logs why; say it in one line of our own.
+            if let listen = ListenError.probe(host: configuration.host, port: configuration.port) { throw listen }
+            if let said = LibraryLog.lines(since: logMark).first {
+                throw TransportError("\(error); libwebsockets said: \(said)")
+            }
             throw error
         }
         loop.scheduleRepeating(every: .seconds(1)) { core.sweepIdle() }

@@ -8,9 +8,14 @@ struct Follow: ParsableCommand {
         discussion: """
         Joins as a follower at --rate frames per second and prints every frame and
         event. --format json prints each hub message exactly as received, one JSON
-        object per line (for jq and other pipelines), then a final
-        {"type":"summary",…} line. With --quiet only the summary is printed, on
-        Ctrl-C or after --duration seconds.
+        object per line (for jq and other pipelines), starting with the hub's
+        {"type":"welcome",…} and ending with a {"type":"summary",…} line. With
+        --quiet only the summary is printed, on Ctrl-C or after --duration seconds.
+
+        --rate must lie within 1…the hub's tick (60 Hz unless the hub was started
+        with another --tick; at most 240). Flags are checked with the hub's own
+        rules before connecting; a rate above this hub's tick is refused by the
+        hub, and both say so in the hub's words.
 
         Latency is the local wall clock when a frame arrives minus the hub's `time`
         in it. --clock local (the default for a hub on this machine) compares the
@@ -53,8 +58,10 @@ struct Follow: ParsableCommand {
     @Option(help: "Display name.")
     var name = "camhub-follow"
 
+    var hello: HelloOptions { HelloOptions(room: room, role: "follower", name: name, rate: rate) }
+
     func validate() throws {
-        guard rate.isFinite, rate >= 1, rate <= 240 else { throw ValidationError("--rate must be 1…240") }
+        try checkHello(hello)
         if let duration { guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be > 0 seconds") } }
     }
 
@@ -68,16 +75,20 @@ struct Follow: ParsableCommand {
         }
         let connection: HubConnection
         do {
-            connection = try HubConnection.join(hubURL, hello: HelloOptions(room: room, role: "follower", name: name, rate: rate))
+            connection = try HubConnection.join(hubURL, hello: hello)
         } catch {
-            printErr("camhub follow: \(error)")
+            printErr("camhub follow: \(joinFailure(error, hello))")
             throw ExitCode(1)
         }
         defer { connection.shutdown() }
         let w = connection.welcome!
         let json = format == .json
-        if !quiet && !json {
-            say("camhub follow: joined \(w.room) as \(w.client) at \(JSONText.number(w.rate)) frames/s (tick \(JSONText.number(w.tick)) Hz); camera \(w.camera)")
+        if !quiet {
+            if json {
+                say(connection.welcomeText ?? "")
+            } else {
+                say("camhub follow: joined \(w.room) as \(w.client) at \(JSONText.number(w.rate)) frames/s (tick \(JSONText.number(w.tick)) Hz); camera \(w.camera)")
+            }
         }
         let stop = StopFlag()
         stop.installSignalHandlers()
@@ -97,7 +108,7 @@ struct Follow: ParsableCommand {
 /// pipelines such as `jq` see each line at once).
 final class LineWriter {
     func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        writeStdout(text + "\n")
     }
 
     func flush() {}

@@ -66,8 +66,11 @@ struct Present: ParsableCommand {
     @Flag(help: "Plain output (no progress bars redrawn in place), also when writing to a terminal.")
     var plain = false
 
+    var hello: HelloOptions { HelloOptions(room: room, role: role, name: name, token: token) }
+
     func validate() throws {
-        guard ["presenter", "driver"].contains(role) else { throw ValidationError("--role must be presenter or driver") }
+        guard ["presenter", "driver"].contains(role) else { throw ValidationError("--role must be presenter or driver (got \(role))") }
+        try checkHello(hello)
     }
 
     func run() throws {
@@ -89,9 +92,9 @@ struct Present: ParsableCommand {
         do { hubURL = try HubURL(parsing: url) } catch { throw ValidationError("--url: \(error)") }
         let connection: HubConnection
         do {
-            connection = try HubConnection.join(hubURL, hello: HelloOptions(room: room, role: role, name: name, token: token))
+            connection = try HubConnection.join(hubURL, hello: hello)
         } catch {
-            printErr("camhub present: \(error)")
+            printErr("camhub present: \(joinFailure(error, hello))")
             throw ExitCode(1)
         }
         defer { connection.shutdown() }
@@ -101,7 +104,7 @@ struct Present: ParsableCommand {
         let stop = StopFlag()
         stop.installSignalHandlers()
         let printer = PresentPrinter(stepCount: parsed.steps.count, live: !plain && isatty(1) == 1) { text in
-            FileHandle.standardOutput.write(Data(text.utf8))
+            writeStdout(text)
         }
         let runner = PresenterRunner(connection: connection, script: parsed, shouldStop: { stop.isSet }, onEvent: printer.handle)
         let report = runner.run(loop: loop)

@@ -1,9 +1,11 @@
 import ArgumentParser
+import CamHubClient
 import CameraCore
 import Dispatch
 import Foundation
 import HubCore
 import HubServer
+import WebSocketTransport
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,6 +18,11 @@ struct Serve: ParsableCommand {
           camhub serve --presenter-token s3cret         # presenters need the token
 
         Stops cleanly on SIGINT or SIGTERM: clients get close 1001, exit status 0.
+        A start-up failure (port taken, address not on this machine) is one line on
+        standard error and exit status 1.
+
+        libwebsockets' own log lines are hidden; CAMHUB_LWS_LOG=error|warn|notice|info|debug
+        in the environment shows them on standard error ("lws E: …").
         """
     )
 
@@ -47,6 +54,9 @@ struct Serve: ParsableCommand {
     var echo = false
 
     func validate() throws {
+        guard Self.isIPLiteral(host) else {
+            throw ValidationError("--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::1 (got \(host))")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535 (got \(port))") }
         guard tick.isFinite, (1...240).contains(tick) else { throw ValidationError("--tick must be 1…240 Hz (got \(tick))") }
         guard roomTTL.isFinite, roomTTL >= 0 else { throw ValidationError("--room-ttl must be a number of seconds ≥ 0") }
@@ -66,16 +76,43 @@ struct Serve: ParsableCommand {
         configuration.hub.tick = tick
         configuration.hub.roomTTL = roomTTL
         configuration.hub.tokens = RoleTokens(presenter: presenterToken, driver: driverToken)
-        let server = try HubServer(configuration: configuration)
-        let bound = try server.start()
+        let server: HubServer
+        let bound: Int
+        do {
+            server = try HubServer(configuration: configuration)
+            bound = try server.start()
+        } catch let error as ListenError {
+            printErr("camhub: \(error)\(Self.hint(for: error))")
+            throw ExitCode(1)
+        } catch {
+            printErr("camhub: cannot start the hub: \(error)")
+            throw ExitCode(1)
+        }
         let shown = host.contains(":") ? "[\(host)]" : host
-        say("camhub: listening on http://\(shown):\(bound)/ (WebSocket ws://\(shown):\(bound)/hub, tick \(tick) Hz, event loop \(server.eventLoop))")
+        say("camhub: listening on http://\(shown):\(bound)/ (WebSocket ws://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), libwebsockets \(WebSocketTransportSettings.libraryVersion))")
         if FileManager.default.fileExists(atPath: web + "/vendor/maplibre/maplibre-gl.js") == false {
             say("camhub: note: \(web)/vendor/maplibre is missing; run scripts/install_web_vendor.sh for the map")
         }
         waitForSignal { signal in
             say("camhub: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), closing clients")
                 server.shutdown()
+        }
+    }
+}
+
+extension Serve {
+    static func isIPLiteral(_ text: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
+
+    /// What to try when the address cannot be listened on.
+    static func hint(for error: ListenError) -> String {
+        switch error.code {
+        case EADDRINUSE: " (try --port 0)"
+        case EACCES: " (ports below 1024 need root; try --port 0)"
+        case EADDRNOTAVAIL: " (--host must be an address of this machine, e.g. 127.0.0.1 or 0.0.0.0)"
+        default: ""
         }
     }
 }
@@ -100,5 +137,5 @@ func waitForSignal(_ stop: @escaping @Sendable (Int32) -> Void) {
 
 /// Writes a line to standard output at once (no buffering: scripts read it).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    writeStdout(line + "\n")
 }

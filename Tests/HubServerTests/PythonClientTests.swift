@@ -1,5 +1,6 @@
 import Foundation
 import HubCore
+import SocketTestSupport
 import Testing
 
 /// True when `python3` can import the `websockets` package (checked once, bounded).
@@ -9,42 +10,9 @@ let pythonWebsocketsAvailable: Bool = {
 }()
 
 /// Runs python3 with `arguments`; kills it after `timeout`. Returns its exit status and output.
-func runPython(_ arguments: [String], timeout: Duration) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3"] + arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["PYTHONDONTWRITEBYTECODE"] = "1"
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read while it runs so a full pipe can never block it.
-    let stdout = LockedBox(Data()), stderr = LockedBox(Data())
-    let readers = DispatchGroup()
-    for (pipe, sink) in [(out, stdout), (err, stderr)] {
-        DispatchQueue.global().async(group: readers) {
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            sink.set(data)
-        }
-    }
-    let finished = waitUntil(timeout) { !process.isRunning }
-    if !finished {
-        process.terminate()
-        _ = waitUntil(.seconds(2)) { !process.isRunning }
-    }
-    _ = readers.wait(timeout: .now() + 5)
-    let status = finished ? process.terminationStatus : -1
-    return (status, String(decoding: stdout.get(), as: UTF8.self), String(decoding: stderr.get(), as: UTF8.self))
-}
-
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+func runPython(_ arguments: [String], timeout: Duration) throws -> Subprocess.Result {
+    try Subprocess.run("/usr/bin/env", ["python3"] + arguments, timeout: timeout,
+                       environment: ["PYTHONDONTWRITEBYTECODE": "1"])
 }
 
 extension HubServerTests {
@@ -96,5 +64,52 @@ extension HubServerTests {
         let final = try JSONParser.parse(try #require(report["final"]?.string))
         #expect(Self.isEaseTarget(final["camera"]))
         #expect(final["camera"] == (try hub.camera(of: "py")))
+    }
+}
+
+extension HubServerTests {
+    /// Python's `websockets` tries each refused handshake and prints what it
+    /// parsed of the hub's answer: status, reason phrase, type and body.
+    static let pythonRefusals = #"""
+    import asyncio, json, sys
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    async def attempt(port, path, subprotocols):
+        try:
+            async with connect(f"ws://127.0.0.1:{port}{path}", subprotocols=subprotocols,
+                               proxy=None, compression=None, open_timeout=5):
+                return {"opened": True}
+        except InvalidStatus as e:
+            r = e.response
+            return {"status": r.status_code, "reason": r.reason_phrase,
+                    "type": r.headers.get("Content-Type"), "body": r.body.decode()}
+
+    async def main(port):
+        results = [await attempt(port, "/hub", ["camhub.v2"]),
+                   await attempt(port, "/hub", None),
+                   await attempt(port, "/ws", ["camhub.v1"]),
+                   await attempt(port, "/hub", ["camhub.v1"])]
+        print(json.dumps(results))
+
+    asyncio.run(asyncio.wait_for(main(int(sys.argv[1])), 10))
+    """#
+
+    @Test(.enabled(if: pythonWebsocketsAvailable,
+                   "skipped: python3 with the 'websockets' package is not available (pip install websockets)"))
+    func pythonWebsocketsReadsWhyAHandshakeWasRefused() throws {
+        let hub = try RunningHub()
+        let result = try runPython(["-c", Self.pythonRefusals, String(hub.port)], timeout: .seconds(15))
+        #expect(result.status == 0, "python failed: \(result.stderr)")
+        let answers = try #require(try JSONParser.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).array)
+        try #require(answers.count == 4)
+        let text = "text/plain; charset=utf-8"
+        #expect(answers[0] == .object(["status": .number(400), "reason": .string("Bad Request"), "type": .string(text),
+                                       "body": .string("subprotocol camhub.v1 required (offered: camhub.v2)\n")]))
+        #expect(answers[1] == .object(["status": .number(400), "reason": .string("Bad Request"), "type": .string(text),
+                                       "body": .string("subprotocol camhub.v1 required (offered: none)\n")]))
+        #expect(answers[2] == .object(["status": .number(404), "reason": .string("Not Found"), "type": .string(text),
+                                       "body": .string("no WebSocket endpoint at /ws; try /hub (subprotocol camhub.v1)\n")]))
+        #expect(answers[3] == .object(["opened": .bool(true)]))
     }
 }

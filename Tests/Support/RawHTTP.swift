@@ -4,6 +4,8 @@ import Foundation
 /// normalization of the request path, bounded by a 5 s deadline).
 public enum RawHTTP {
     public struct Response {
+        /// The whole first line, e.g. "HTTP/1.1 404 Not Found".
+        public let statusLine: String
         public let status: Int
         public let headers: [String: String]
         public let body: [UInt8]
@@ -57,7 +59,8 @@ public enum RawHTTP {
         else { return nil }
         let headText = String(decoding: data[0..<end], as: UTF8.self)
         var lines = headText.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
+        let firstLine = lines.removeFirst()
+        let statusLine = firstLine.split(separator: " ")
         guard statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
         var headers: [String: String] = [:]
         for line in lines {
@@ -68,6 +71,6 @@ public enum RawHTTP {
         let body = Array(data[(end + 4)...])
         let length = headers["content-length"].flatMap { Int($0) }
         let complete = head || (length.map { body.count >= $0 } ?? false)
-        return (Response(status: status, headers: headers, body: body), complete)
+        return (Response(statusLine: firstLine, status: status, headers: headers, body: body), complete)
     }
 }

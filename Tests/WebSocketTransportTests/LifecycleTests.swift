@@ -148,9 +148,28 @@ extension TransportTests {
         let first = try ServerHarness()
         defer { first.server.shutdown() }
         let port = first.port
-        #expect(throws: TransportError.self) {
+        #expect(throws: ListenError(host: "127.0.0.1", port: port, code: EADDRINUSE)) {
             _ = try ServerHarness { $0.port = port }
         }
+        let error = ListenError(host: "127.0.0.1", port: port, code: EADDRINUSE)
+        #expect(error.description == "cannot listen on 127.0.0.1:\(port): address already in use")
+        #expect(error.isAddressInUse)
+        #expect(ListenError(host: "::1", port: 80, code: EACCES).description == "cannot listen on [::1]:80: permission denied")
+        // A free port binds, so the probe has nothing to report.
+        #expect(ListenError.probe(host: "127.0.0.1", port: 0) == nil)
+    }
+
+    @Test func libraryLogChoiceComesFromTheEnvironmentValue() {
+        #expect(LibraryLog.choice(fromEnvironment: nil) == nil)
+        #expect(LibraryLog.choice(fromEnvironment: " ") == nil)
+        #expect(LibraryLog.choice(fromEnvironment: "debug")?.choice == .init(mask: 31, show: true))
+        #expect(LibraryLog.choice(fromEnvironment: "WARN")?.choice == .init(mask: 3, show: true))
+        #expect(LibraryLog.choice(fromEnvironment: "7")?.choice == .init(mask: 7, show: true))
+        let odd = LibraryLog.choice(fromEnvironment: "loud")
+        #expect(odd?.choice == .init(mask: 1, show: true))
+        #expect(odd?.warning?.hasPrefix("CAMHUB_LWS_LOG=loud: expected error, warn") == true)
+        #expect(WebSocketTransportSettings.libraryVersion.hasPrefix("4."))
+        #expect(!WebSocketTransportSettings.libraryVersion.hasSuffix("-"))
     }
 }
 
