@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# The Swift suite drives the hub with Python's websockets too (an independent client).
+python3 -c 'import websockets' 2>/dev/null || python3 -m pip install --quiet websockets==17.4
 swift build --build-tests
 swift test
 if [ -d web/tests ]; then
