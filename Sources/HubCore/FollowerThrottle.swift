@@ -78,6 +78,10 @@ public struct FollowerThrottle: Hashable, Sendable {
         return true
     }
 
+    /// The earliest time (seconds) `shouldSend` can say yes again for a newer
+    /// frame: the room need not be visited for this client before then.
+    public var nextFrameTime: Double { max(nextDue, lastSend + tickInterval) - tolerance }
+
     /// Changes the rate (clamped to 1…tick); the next frame is due no later than before.
     public mutating func setRate(_ newRate: Double) {
         rate = min(max(newRate.isFinite ? newRate : tick, 1), tick)

@@ -1,10 +1,11 @@
 import HubCore
 
-/// `GET /healthz`: `{"status":"ok","connections":…,"clients":…,"ticksPerSecond":…,"awakeRooms":…,
+/// `GET /healthz`: `{"status":"ok","connections":…,"clients":…,"ticksPerSecond":…,"activeRooms":…,
 /// "rooms":[{"name":…,"clients":…,"seq":…,"ticksPerSecond":…,"camera":{…}}]}`.
 /// `ticksPerSecond` counts the last whole second of the hub's clock `now`
 /// (seconds): the hub's own ticks, and per room the ticks that visited it
-/// (the tick rate while it moves, 0 at rest).
+/// (while it moves, as often as its members are due frames; 0 at rest);
+/// `activeRooms` counts the rooms visited in that second.
 enum HealthReport {
     static func json(_ hub: Hub, now: Double) -> String {
         var w = JSONWriter(capacity: 256)
@@ -13,7 +14,7 @@ enum HealthReport {
         w.raw("{\"status\":\"ok\",\"connections\":"); w.integer(UInt64(counts.connections))
         w.raw(",\"clients\":"); w.integer(UInt64(counts.clients))
         w.raw(",\"ticksPerSecond\":"); w.integer(UInt64(hub.ticksPerSecond(at: now)))
-        w.raw(",\"awakeRooms\":"); w.integer(UInt64(hub.awakeRooms))
+        w.raw(",\"activeRooms\":"); w.integer(UInt64(roomTicks.values.filter { $0 > 0 }.count))
         w.raw(",\"rooms\":[")
         for (i, room) in hub.roomSummaries.enumerated() {
             if i > 0 { w.raw(",") }

@@ -11,10 +11,13 @@ struct AnimatorDueTests {
         #expect(AnimatorManager(camera: start, time: 3).due == .never)
     }
 
-    @Test func aRunningAnimationNeedsEveryTick() {
+    @Test func aRunningAnimationIsMovingUntilItsEnd() {
         var m = AnimatorManager(camera: start)
         _ = m.ease(EaseRequest(update: CameraUpdate(zoom: 8), duration: 1), owner: driver, at: 0)
-        #expect(m.due == .everyTick)
+        _ = m.animate(EaseRequest(update: CameraUpdate(bearing: 30), duration: 3, delay: 0.5), id: "later", owner: driver, at: 0)
+        #expect(m.due == .moving(next: 0.5), "the delayed start comes first")
+        m.advance(to: 0.6)
+        #expect(m.due == .moving(next: 1))
     }
 
     @Test func aDelayedAnimationIsDueAtItsStart() {

@@ -22,6 +22,11 @@ struct HubIdleRoomTests {
         bench.hub.roomTicksPerSecond(at: bench.now)[room] ?? -1
     }
 
+    /// Ticks that visited the room so far.
+    func visitCount(_ bench: HubBench, _ room: String = "demo") -> UInt64 {
+        bench.hub.rooms[try! RoomName(validating: room)]?.visitCount ?? 0
+    }
+
     @Test func roomAtRestIsNotVisited() {
         let (bench, _, _) = restingRoom()
         #expect(bench.hub.awakeRooms == 0)
@@ -38,11 +43,31 @@ struct HubIdleRoomTests {
         #expect(bench.hub.wakeQueue.count <= 2_000 * 2, "each room queued at most once per change")
     }
 
-    @Test func movingRoomIsVisitedEveryTick() {
-        let (bench, p, _) = restingRoom()
-        bench.send(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":3}"#, from: p)
+    @Test func movingRoomIsVisitedWhenItsMembersAreDueFrames() {
+        let (bench, p, _) = restingRoom()  // presenter and follower at 30 frames per second
+        bench.send(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":6}"#, from: p)
         bench.run(seconds: 2)
-        #expect(visits(bench) == 60)
+        #expect(visits(bench) == 30, "not on the ticks between their frames")
+        _ = bench.join(role: "follower", rate: 60)
+        bench.run(seconds: 2)
+        #expect(visits(bench) == 60, "a 60 Hz follower is due a frame on every tick")
+    }
+
+    @Test func skippedTicksChangeNoCameraAFollowerSees() throws {
+        // The same animation watched at 10 frames per second, alone and beside a 60 Hz watcher.
+        func frames(withWatcher: Bool) -> [JSONValue] {
+            let bench = HubBench()
+            let p = bench.join(role: "presenter", rate: 10)
+            let f = bench.join(role: "follower", rate: 10)
+            if withWatcher { bench.join(role: "follower", rate: 60) }
+            bench.runTicks(1)
+            bench.send(#"{"type":"fly","id":"f","camera":{"lat":40,"lon":-74,"zoom":9},"duration":2}"#, from: p.key)
+            bench.run(seconds: 3)
+            return bench.frames(f.key).map(\.camera)
+        }
+        let alone = frames(withWatcher: false), watched = frames(withWatcher: true)
+        #expect(alone.count >= 20)
+        #expect(alone == watched, "a room visited less often sends its followers the same cameras")
     }
 
     @Test func framesResumeWithinOneTickOfACommand() throws {
@@ -60,9 +85,10 @@ struct HubIdleRoomTests {
     @Test func delayedAnimationWakesTheRoomAtItsStart() throws {
         let (bench, p, f) = restingRoom()
         bench.send(#"{"type":"animate","id":"d","to":{"bearing":45},"duration":0.5,"delay":3}"#, from: p)
+        bench.runTicks(1)
+        let before = visitCount(bench)
         bench.run(seconds: 2.5)
-        #expect(bench.hub.awakeRooms == 0, "asleep during the delay")
-        #expect(visits(bench) == 0)
+        #expect(visitCount(bench) == before, "asleep during the delay")
         bench.clear()
         bench.run(seconds: 1.5)
         let frames = bench.frames(f)
@@ -75,8 +101,11 @@ struct HubIdleRoomTests {
         let (bench, p, f) = restingRoom()
         bench.send(#"{"type":"animate","id":"a","to":{"bearing":10},"duration":0.2}"#, from: p)
         bench.send(#"{"type":"animate","id":"b","to":{"bearing":20},"duration":0.2,"after":"a","delay":1.5}"#, from: p)
-        bench.run(seconds: 1.2)
-        #expect(bench.hub.awakeRooms == 0, "asleep between a and b")
+        bench.run(seconds: 0.5)  // a finished, steady reported
+        let before = visitCount(bench)
+        bench.run(seconds: 1.0)
+        #expect(visitCount(bench) == before, "asleep between a and b")
+        bench.run(seconds: 0.2)
         bench.run(seconds: 1.5)
         #expect(bench.frames(f).last?.camera["bearing"]?.number == 20)
         #expect(bench.animations(p).contains { $0["id"]?.string == "b" && $0["status"]?.string == "finished" })
@@ -134,6 +163,18 @@ struct HubIdleRoomTests {
         #expect(bench.hub.awakeRooms == 0 && bench.hub.counts.rooms == 1)
         bench.run(seconds: 3.1)
         #expect(bench.hub.counts.rooms == 0)
+    }
+
+    @Test func animationReportsComeWhenTheAnimationEndsNotAtTheNextFrame() throws {
+        let bench = HubBench()
+        let p = bench.join(role: "presenter", rate: 1)
+        bench.run(seconds: 2)
+        bench.send(#"{"type":"animate","id":"a","to":{"bearing":30},"duration":0.25}"#, from: p.key)
+        let sentAt = bench.now
+        bench.run(seconds: 1)
+        let finished = try #require(bench.animations(p.key).first { $0["status"]?.string == "finished" })
+        let at = try #require(finished["time"]?.number)
+        #expect((at - HubBench.epochOffset) / 1000 - sentAt <= 0.25 + 1 / bench.tick + 1e-9)
     }
 
     @Test func slowFollowerStillGetsTheRestingFrameAfterTheRoomStops() throws {

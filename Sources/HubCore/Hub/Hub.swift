@@ -92,10 +92,11 @@ public struct Hub {
     private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, sink: some HubSink) {
         guard rooms[name] != nil else { awake.remove(name); return }
         rooms[name]!.visits.record(at: time.seconds)
+        rooms[name]!.visitCount += 1
         rooms[name]!.manager.advance(to: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
         rooms[name]!.updateFrameState()
-        let owed = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, sink: sink)
+        let memberDue = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, sink: sink)
         let room = rooms[name]!
         if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
             rooms[name]!.audienceChanged = false
@@ -107,9 +108,11 @@ public struct Hub {
             awake.remove(name)
             return
         }
-        switch rooms[name]!.nextWake(framesOwed: owed, configuration: configuration) {
+        switch rooms[name]!.nextWake(memberDue: memberDue, configuration: configuration) {
         case .everyTick:
             return
+        case .at(let when) where when <= time.seconds:
+            return  // overdue: stay awake for the next tick
         case .at(let when):
             awake.remove(name)
             rooms[name]!.scheduledWake = when

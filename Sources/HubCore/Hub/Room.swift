@@ -1,8 +1,15 @@
 import CameraCore
 import CameraMotion
 
-/// When a room next needs the hub's tick (the same three answers as its manager's).
-typealias Wake = AnimatorManager.Due
+/// When a room next needs the hub's tick.
+enum Wake: Hashable {
+    /// On every tick (something moves and nobody's frame time bounds it).
+    case everyTick
+    /// At the first tick at or after this time (seconds).
+    case at(Double)
+    /// Not until a command, a join or a leave wakes it.
+    case never
+}
 
 /// One room: its camera (through the animator manager), its gestures, who is
 /// in it, and the frame state followers are throttled against.
@@ -42,6 +49,8 @@ struct Room {
     var scheduledWake: Double?
     /// How often the hub visited this room (ticks it was awake for).
     var visits = TickRate()
+    /// Ticks that visited this room since it was created.
+    var visitCount: UInt64 = 0
 
     var audience: Audience { roster.audience }
 
@@ -100,30 +109,37 @@ struct Room {
     }
 
     /// Sends the current frame to every member due one (`tickTime` on the tick
-    /// grid). Returns true while a member is still owed the current `seq`
-    /// (its throttle made it wait), so the room must be visited again.
-    mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, sink: some HubSink) -> Bool {
-        var owed = false
+    /// grid). Returns when the room must be visited next for its members'
+    /// sake: the earliest frame time of a member still owed the current `seq`
+    /// (its throttle made it wait) or, while the camera moves, of any member
+    /// (it will be owed a newer frame then); nil when nobody waits for one.
+    mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, sink: some HubSink) -> Double? {
+        var earliest = Double.infinity
         for i in members.indices {
             if members[i].throttle.take(roomSeq: seq, now: tickTime) {
                 sink.sendFrame(currentFrame(time: epochMilliseconds), to: members[i].connection)
-            } else if (members[i].throttle.lastSeq ?? 0) < seq {
-                owed = true
+            }
+            if frameMoving || (members[i].throttle.lastSeq ?? 0) < seq {
+                earliest = min(earliest, members[i].throttle.nextFrameTime)
             }
         }
-        return owed
+        return earliest.isFinite ? earliest : nil
     }
 
-    /// When the room next needs the hub's tick, given whether a member is
-    /// still owed a frame: every tick while anything moves or a frame is owed;
-    /// otherwise at the earliest of a delayed start or `steady` report, the
-    /// next `audience` event, or the end of an empty room's TTL.
-    func nextWake(framesOwed: Bool, configuration: HubConfiguration) -> Wake {
-        if framesOwed { return .everyTick }
-        var earliest = Double.infinity
+    /// When the room next needs the hub's tick, given when a member is next
+    /// due a frame (`sendDueFrames`): while the camera moves, at that time or
+    /// when an animation starts or ends, whichever is first (the camera is a
+    /// pure function of time, so the ticks in between would change nothing
+    /// anyone sees); at rest, at the earliest of a frame still owed, a delayed
+    /// start or `steady` report, the next `audience` event, or the end of an
+    /// empty room's TTL.
+    func nextWake(memberDue: Double?, configuration: HubConfiguration) -> Wake {
+        var earliest = memberDue ?? .infinity
         switch manager.due {
-        case .everyTick: return .everyTick
-        case .at(let time): earliest = time
+        case .moving(let next):
+            guard memberDue != nil || next != nil else { return .everyTick }
+            earliest = min(earliest, next ?? .infinity)
+        case .at(let time): earliest = min(earliest, time)
         case .never: break
         }
         if audienceChanged { earliest = min(earliest, audienceSentAt + configuration.audienceInterval) }
