@@ -90,13 +90,6 @@ public final class WebSocketServer: Sendable {
         loop.onLoop { core.sendLatest(frame, to: connection) }
     }
 
-    /// `sendLatest` for many connections with one thread hop (a room tick
-    /// broadcasting one shared encoding to all its followers).
-    public func sendLatest(_ frame: SharedFrame, to connections: [ConnectionID]) {
-        let core = self.core
-        loop.onLoop { for id in connections { core.sendLatest(frame, to: id) } }
-    }
-
     /// Closes with a close frame carrying `code` and `reason` (≤ 123 UTF-8
     /// bytes kept), after the control messages already queued are written.
     public func close(_ connection: ConnectionID, code: CloseCode = .normal, reason: String = "") {
