@@ -133,7 +133,9 @@ public struct PresenterChange: Hashable, Sendable {
 /// Joining and leaving cost O(1) whatever the room's size: presenters,
 /// drivers and the first `listedFollowerLimit` followers are *listed* (kept
 /// in join order, announced with `joined`/`left`, sent in `welcome.roster`);
-/// later followers are only counted.
+/// later followers are only counted, and not stored at all (a large
+/// audience costs the roster nothing per head): `role(of:)` is nil for
+/// them, and the room, which knows who joined, takes them as followers.
 public struct Roster: Hashable, Sendable {
     public struct JoinOutcome: Hashable, Sendable {
         public var entry: RosterEntry
@@ -147,22 +149,15 @@ public struct Roster: Hashable, Sendable {
         public var entry: RosterEntry
         /// Set when the presenter left (the room then has none).
         public var presenterChange: PresenterChange?
-        /// The client was listed (its leaving is announced).
-        public var wasListed: Bool
     }
 
-    private struct Member: Hashable, Sendable {
-        var entry: RosterEntry
-        /// Join order, for `entries`.
-        let serial: UInt64
-        let isListed: Bool
-    }
-
-    private var members: [String: Member] = [:]
-    /// Listed clients in join order (presenters, drivers, the first followers).
+    /// The listed clients by id.
+    private var listed: [String: RosterEntry] = [:]
+    /// Listed clients in join order.
     private var listedOrder: [String] = []
-    private var nextSerial: UInt64 = 0
     private var listedFollowers = 0
+    /// Followers counted but not listed.
+    private var unlistedFollowers = 0
     /// Followers listed at most; beyond, followers are only counted.
     public let listedFollowerLimit: Int
     public private(set) var presenter: String?
@@ -172,17 +167,17 @@ public struct Roster: Hashable, Sendable {
         self.listedFollowerLimit = listedFollowerLimit
     }
 
-    /// Every client in join order (O(n log n): for tests and small rooms).
-    public var entries: [RosterEntry] { members.values.sorted { $0.serial < $1.serial }.map(\.entry) }
     /// The listed clients in join order.
-    public var listedEntries: [RosterEntry] { listedOrder.map { members[$0]!.entry } }
-    public var count: Int { members.count }
-    public var isEmpty: Bool { members.isEmpty }
-    public func entry(for client: String) -> RosterEntry? { members[client]?.entry }
-    /// The client's role in this room (nil: not in it).
-    public func role(of client: String) -> Role? { members[client]?.entry.role }
+    public var entries: [RosterEntry] { listedOrder.map { listed[$0]! } }
+    /// Everyone in the room, listed or counted.
+    public var count: Int { listed.count + unlistedFollowers }
+    public var isEmpty: Bool { count == 0 }
+    /// A listed client's entry (nil for a counted follower or a stranger).
+    public func entry(for client: String) -> RosterEntry? { listed[client] }
+    /// A listed client's role (nil for a counted follower or a stranger).
+    public func role(of client: String) -> Role? { listed[client]?.role }
     /// Head counts for `audience` events.
-    public var audience: Audience { Audience(clients: members.count, followers: followerCount) }
+    public var audience: Audience { Audience(clients: count, followers: followerCount) }
 
     /// Checks the token, then adds the client (`name` defaults to the client id).
     public mutating func join(client: String, hello: Hello, tokens: RoleTokens) throws(ProtocolError) -> JoinOutcome {
@@ -191,42 +186,49 @@ public struct Roster: Hashable, Sendable {
     }
 
     /// Adds a client. A new presenter takes over: the old one becomes a driver.
-    /// Throws `conflict` when the id is already in the room.
+    /// Throws `conflict` when the id is already listed.
     public mutating func join(client: String, name: String?, role: Role) throws(ProtocolError) -> JoinOutcome {
-        guard members[client] == nil else { throw ProtocolError(.conflict, "client: \(client) already joined", ref: "hello") }
+        guard listed[client] == nil else { throw ProtocolError(.conflict, "client: \(client) already joined", ref: "hello") }
         let entry = RosterEntry(client: client, name: name ?? client, role: role)
         var change: PresenterChange?
         if role == .presenter {
             let previous = presenter
-            if let previous { members[previous]?.entry.role = .driver }
+            if let previous { listed[previous]?.role = .driver }
             presenter = client
             change = PresenterChange(previous: previous, current: client, demoted: previous)
         }
         let isListed = role != .follower || listedFollowers < listedFollowerLimit
         if role == .follower {
             followerCount += 1
-            if isListed { listedFollowers += 1 }
+            if isListed { listedFollowers += 1 } else { unlistedFollowers += 1 }
         }
-        if isListed { listedOrder.append(client) }
-        nextSerial += 1
-        members[client] = Member(entry: entry, serial: nextSerial, isListed: isListed)
+        if isListed {
+            listed[client] = entry
+            listedOrder.append(client)
+        }
         return JoinOutcome(entry: entry, presenterChange: change, isListed: isListed)
     }
 
-    /// Removes a client; nil when it was not in the room. O(1) for an unlisted
-    /// follower, O(listed) for a listed client.
+    /// Removes a listed client (nil when it is not listed here), in O(listed).
     public mutating func leave(client: String) -> LeaveOutcome? {
-        guard let member = members.removeValue(forKey: client) else { return nil }
-        if member.isListed, let index = listedOrder.firstIndex(of: client) { listedOrder.remove(at: index) }
-        if member.entry.role == .follower {
+        guard let entry = listed.removeValue(forKey: client) else { return nil }
+        if let index = listedOrder.firstIndex(of: client) { listedOrder.remove(at: index) }
+        if entry.role == .follower {
             followerCount -= 1
-            if member.isListed { listedFollowers -= 1 }
+            listedFollowers -= 1
         }
         var change: PresenterChange?
         if presenter == client {
             presenter = nil
             change = PresenterChange(previous: client, current: nil, demoted: nil)
         }
-        return LeaveOutcome(entry: member.entry, presenterChange: change, wasListed: member.isListed)
+        return LeaveOutcome(entry: entry, presenterChange: change)
+    }
+
+    /// A counted (unlisted) follower left, in O(1).
+    public mutating func leaveCounted() {
+        guard unlistedFollowers > 0 else { return }
+        unlistedFollowers -= 1
+        followerCount -= 1
     }
 }

@@ -112,17 +112,26 @@ let sink = NullSink()
 let clock = ContinuousClock()
 var hub = Hub()
 let hubTime = { (s: Double) in HubTime(seconds: s, epochMilliseconds: 1.7e12 + s * 1000) }
+/// Resident set size of this process (bytes), from /proc/self/statm.
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+}
+let rssBeforeJoins = residentBytes()
 let joinStart = clock.now
 for key in 1...10_000 as ClosedRange<UInt64> {
     hub.open(key, at: hubTime(1))
     hub.receive(Array(#"{"type":"hello","room":"big","role":"follower"}"#.utf8), from: key, at: hubTime(1), sink: sink)
 }
 let joins = seconds(clock.now - joinStart)
+let hubBytesPerFollower = Double(residentBytes() - rssBeforeJoins) / 10_000
 let leaveStart = clock.now
 for key in 1...10_000 as ClosedRange<UInt64> { hub.closed(key, at: hubTime(2), sink: sink) }
 let leaves = seconds(clock.now - leaveStart)
 print("")
 print(String(format: "Hub: 10,000 hellos into one room: %.1f ms in all (target < 1 s); 10,000 leaves: %.1f ms.", joins * 1000, leaves * 1000))
+print(String(format: "Hub state per joined follower (no sockets): %.0f bytes of RSS.", hubBytesPerFollower))
 
 var restingHub = Hub()
 for key in 1...10_000 as ClosedRange<UInt64> {

@@ -108,7 +108,7 @@ extension TransportTests {
         #expect(waitUntil(.seconds(30)) { serverOpens.value.count == count && clientOpens.value == count })
         let connected = ContinuousClock.now
         let frame = SharedFrame(text: "{\"camera\":1}")
-        server.sendLatest(frame, to: serverOpens.value)
+        for id in serverOpens.value { server.sendLatest(frame, to: id) }
         #expect(waitUntil(.seconds(10)) { clientMessages.value == count })
         print("\(count) sockets: connected in \(connected - started), broadcast in \(ContinuousClock.now - connected)")
     }

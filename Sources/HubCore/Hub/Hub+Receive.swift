@@ -28,8 +28,7 @@ extension Hub {
 
     private mutating func handle(_ message: ClientMessage, from connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
         let session = sessions[connection]!
-        guard let owner = owner(of: session), let roomName = session.room,
-              let role = rooms[roomName]?.roster.role(of: owner.client) else {
+        guard let role = role(of: session), let owner = owner(of: session), let roomName = session.room else {
             guard case .hello(let hello) = message else { throw .notJoined(ref: message.ref) }
             try join(hello, connection: connection, at: time, sink: sink)
             return

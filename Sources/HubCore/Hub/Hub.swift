@@ -163,7 +163,7 @@ public struct Hub {
         let room = rooms[hello.room]!
         let welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
                               seq: room.seq, camera: room.manager.camera, limits: room.manager.limits,
-                              presenter: room.roster.presenter, roster: room.roster.listedEntries,
+                              presenter: room.roster.presenter, roster: room.roster.entries,
                               gestures: session.disabledGestures, audience: room.audience, events: events)
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
@@ -175,9 +175,16 @@ public struct Hub {
         }
     }
 
+    /// The role of `session`'s client in its room (nil before `hello`): the
+    /// roster's for a listed client; a counted one is a follower.
+    func role(of session: Session) -> Role? {
+        guard let client = session.client, let room = session.room, let roster = rooms[room]?.roster else { return nil }
+        return roster.role(of: client) ?? .follower
+    }
+
     /// The joined client of `session` with its rank in its room (nil before `hello`).
     func owner(of session: Session) -> Owner? {
-        guard let client = session.client, let room = session.room, let role = rooms[room]?.roster.role(of: client) else { return nil }
+        guard let client = session.client, let role = role(of: session) else { return nil }
         return Owner(client: client, rank: role.rank)
     }
 
@@ -189,10 +196,12 @@ public struct Hub {
         deliverMotionEvents(in: name, at: time, sink: sink)
         rooms[name]!.audienceChanged = true
         if let outcome = rooms[name]!.roster.leave(client: client) {
-            if outcome.wasListed { broadcast(.left(outcome.entry), in: name, at: time, sink: sink) }
+            broadcast(.left(outcome.entry), in: name, at: time, sink: sink)
             if let change = outcome.presenterChange {
                 broadcast(.presenterChanged(change, by: client), in: name, at: time, sink: sink)
             }
+        } else {
+            rooms[name]!.roster.leaveCounted()
         }
         if rooms[name]!.members.isEmpty { rooms[name]!.emptySince = time.seconds }
         wake(name)
