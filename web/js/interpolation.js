@@ -17,9 +17,10 @@
 // - past the newest frame while it is moving (the buffer ran dry) it
 //   extrapolates along the last frames' velocity for one interval, then slows
 //   to a stop within `maxExtrapolationIntervals` (2: at most 1.5 intervals'
-//   motion). When frames arrive, the difference between what was shown and
-//   the path they reveal is kept as a correction that fades out over
-//   `correctionMs` (a cosine ease), so the picture never jumps;
+//   motion); a decelerating property stops where its deceleration says.
+//   When frames arrive, the difference between what was shown and the path
+//   they reveal is kept as a correction that fades out over `correctionMs`
+//   (a cosine ease), so the picture never jumps;
 // - a `moving: false` frame is reached exactly (its own camera values) and
 //   held; if a correction is still fading, once it has faded.
 //
@@ -44,6 +45,7 @@ const DEFAULTS = {
 };
 
 const DEG = Math.PI / 180;
+const COMPONENTS = ['dx', 'dy', 'dz', 'db', 'dt', 'dax', 'day'];
 
 function copyCamera(c) {
   const out = { lat: c.lat, lon: c.lon, zoom: c.zoom, bearing: c.bearing, tilt: c.tilt };
@@ -274,7 +276,12 @@ export class SnapshotBuffer {
     return { camera: interpolateCamera(a.camera, b.camera, t), moving: true, seq: a.seq, by: b.by, dry: false, rest: false };
   }
 
-  /** Past the newest (moving) frame i: along its velocity, then slowing to a stop. */
+  /**
+   * Past the newest (moving) frame i: along its velocity for one interval,
+   * then slowing to a stop. A component that the last three frames show
+   * decelerating is extrapolated with that deceleration and stops where it
+   * would (so the end of an ease is not overshot).
+   */
   extrapolate(i, rt) {
     const frames = this.frames;
     const a = frames[i];
@@ -283,18 +290,42 @@ export class SnapshotBuffer {
     let span = a.time - p.time;
     if (!p.moving || span > this.gapThreshold) span = Math.min(span, this.interval);
     if (!(span > 0)) return { camera: copyCamera(a.camera) };
-    // full velocity for one interval (exact on a straight path), then slowing
-    // linearly to a stop over `maxExtrapolationIntervals - 1` more
+    // effective time: full velocity for one interval (exact on a straight
+    // path), then slowing linearly to a stop over `maxExtrapolationIntervals - 1` more
     const full = this.interval;
     const slow = Math.max(0, this.options.maxExtrapolationIntervals - 1) * this.interval;
     const e = rt - a.time;
-    let dist = Math.min(e, full);
+    let tau = Math.min(e, full);
     if (e > full && slow > 0) {
       const s = Math.min(e - full, slow);
-      dist += s - (s * s) / (2 * slow);
+      tau += s - (s * s) / (2 * slow);
     }
-    const f = dist / span;
-    const camera = applyDelta(a.camera, cameraDelta(p.camera, a.camera), f);
+    const v = scaleDelta(cameraDelta(p.camera, a.camera), 1 / span); // per ms, over the last span
+    let acc = null;
+    const q = frames[i - 2];
+    const span0 = q ? p.time - q.time : 0;
+    if (q && q.moving && p.moving && span0 > 0 && span0 <= this.gapThreshold) {
+      const v0 = scaleDelta(cameraDelta(q.camera, p.camera), 1 / span0);
+      acc = scaleDelta(addDelta(v, scaleDelta(v0, -1)), 2 / (span0 + span));
+    }
+    const move = { anchor: v.anchor };
+    for (const k of COMPONENTS) {
+      const vk = v[k];
+      const ak = acc ? acc[k] : 0;
+      const va = vk + (ak * span) / 2; // the secant is the velocity half a span back
+      if (ak !== 0 && Math.sign(ak) !== Math.sign(vk)) {
+        // decelerating: stop where it would (at once if it already has)
+        if (Math.sign(va) !== Math.sign(vk)) {
+          move[k] = 0;
+          continue;
+        }
+        const t = Math.min(tau, -va / ak);
+        move[k] = va * t + (ak * t * t) / 2;
+      } else {
+        move[k] = vk * tau;
+      }
+    }
+    const camera = applyDelta(a.camera, move, 1);
     camera.tilt = Math.max(0, camera.tilt);
     return { camera };
   }

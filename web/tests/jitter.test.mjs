@@ -273,3 +273,25 @@ test('interpolation is linear in Web Mercator (not in latitude) and in zoom', ()
   assert.equal(mid.lon, 20);
   assert.equal(mid.zoom, 4);
 });
+
+test('running dry at the end of an ease: the deceleration is extrapolated, the end never overshot', () => {
+  // zoom eases into 9 at hub 1000 (a quadratic tail); the frames after hub 900 and the rest frame are late
+  const zoomAt = (t) => 9 - 4 * ((1000 - t) / 1000) ** 2;
+  const cam = (t) => ({ lat: 0, lon: 0, zoom: zoomAt(t), bearing: 0, tilt: 0 });
+  for (const lastInHand of [800, 900, 950, 967]) {
+    const buf = new SnapshotBuffer({ rate: 30, initialJitterMs: 0, marginMs: 0 });
+    const times = [];
+    for (let t = 0; t < 1000; t += 1000 / 30) times.push(t);
+    const frames = times.map((t, k) => ({ seq: k + 1, time: t, camera: cam(t), moving: true }));
+    frames.push({ seq: frames.length + 1, time: 1000, camera: cam(1000), moving: false });
+    let k = 0;
+    const zooms = [];
+    for (let now = 5000; now < 7000; now += 10) {
+      while (k < frames.length && (frames[k].time <= lastInHand ? frames[k].time + 5000 : 6500) <= now) buf.push(frames[k], now), k++;
+      zooms.push(buf.sample(now).camera.zoom);
+    }
+    assert.ok(buf.underruns >= 1, `dry from ${lastInHand}`);
+    assert.ok(Math.max(...zooms) <= 9 + 1e-9, `overshot to ${Math.max(...zooms)} (frames up to ${lastInHand})`);
+    assert.equal(zooms[zooms.length - 1], 9);
+  }
+});
