@@ -131,7 +131,16 @@ function render(camera, rt, paintAt) {
   state.renderCount++;
   state.renderLog.push({ t: now(), camera, rt, paintAt });
   if (state.renderLog.length > 300) state.renderLog.shift();
-  if (map) map.jumpTo(toMapLibreCamera(camera, state.viewport));
+  if (map) {
+    map.jumpTo(toMapLibreCamera(camera, state.viewport));
+    // Draw now rather than on the map's next animation frame: the camera is
+    // on screen after this frame, a known draw time after it was computed.
+    if (state.mapLoaded && !document.hidden) {
+      const t0 = now();
+      map.redraw();
+      pacer.drawn(now() - t0);
+    }
+  }
   $('#needle').style.transform = `rotate(${-camera.bearing}deg)`;
 }
 
@@ -363,8 +372,8 @@ new ResizeObserver(onResize).observe(container);
 
 // ---------------------------------------------------------------------------
 // The render loop: hub frames played out behind the jitter buffer's delay,
-// each camera computed for the time it will be painted (the map draws it on
-// the next animation frame)
+// each camera computed for the time it will be on screen (drawn at once, see
+// render(); FramePacer predicts how long that takes)
 // ---------------------------------------------------------------------------
 
 let lastHud = 0;
@@ -396,10 +405,12 @@ function step(t, paintAt) {
 }
 
 function loop() {
+  // Ask for the next frame first: this callback then runs before the map's own
+  // in that frame, and the synchronous draw replaces the map's (no double draw).
+  requestAnimationFrame(loop);
   const t = now();
   pacer.tick(t);
   step(t, pacer.paintTime(t));
-  requestAnimationFrame(loop);
 }
 requestAnimationFrame(loop);
 // Hidden pages get no animation frames: keep landing on the hub's camera anyway.

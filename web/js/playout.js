@@ -175,15 +175,18 @@ export class PlayoutClock {
 }
 
 /**
- * Predicts when a camera handed to the map now will be painted: the map draws
- * it on the next animation frame, so paintAt ≈ now + the typical frame time
- * (median of the last three requestAnimationFrame intervals: it follows a
- * page that turns slow while tiles load within two frames, and ignores a
- * single long frame). Frame-to-frame noise it cannot predict.
+ * Predicts when a camera handed to the map now will be on screen. When the
+ * page draws the map synchronously right after setting the camera it reports
+ * each draw's duration (`drawn`), and the paint time is now + the median of
+ * the last few draws. Otherwise the map draws on the next animation frame, and
+ * the paint time is now + the median of the last three frame intervals (it
+ * follows a page that turns slow while tiles load within two frames, and
+ * ignores a single long frame). Frame-to-frame noise it cannot predict.
  */
 export class FramePacer {
-  constructor({ window = 3, defaultMs = 1000 / 60, minMs = 4, maxMs = 200 } = {}) {
+  constructor({ window = 3, drawWindow = 5, defaultMs = 1000 / 60, minMs = 4, maxMs = 200 } = {}) {
     this.window = window;
+    this.drawWindow = drawWindow;
     this.defaultMs = defaultMs;
     this.minMs = minMs;
     this.maxMs = maxMs;
@@ -193,7 +196,9 @@ export class FramePacer {
   reset() {
     this.last = null;
     this.durations = [];
+    this.draws = [];
     this.cached = null;
+    this.cachedDraw = null;
   }
 
   /** Records an animation frame at local time `t`. Gaps over maxMs (a hidden tab) are not frame times. */
@@ -209,6 +214,14 @@ export class FramePacer {
     this.last = t;
   }
 
+  /** Records how long a synchronous draw of the map took (ms). */
+  drawn(ms) {
+    if (!(ms >= 0) || ms > 1000) return;
+    this.draws.push(ms);
+    if (this.draws.length > this.drawWindow) this.draws.shift();
+    this.cachedDraw = null;
+  }
+
   /** Typical time between animation frames (ms). */
   get frameMs() {
     if (this.durations.length === 0) return this.defaultMs;
@@ -216,8 +229,16 @@ export class FramePacer {
     return this.cached;
   }
 
+  /** Typical synchronous draw (ms; null before the first). */
+  get drawMs() {
+    if (this.draws.length === 0) return null;
+    if (this.cachedDraw === null) this.cachedDraw = percentile(this.draws, 0.5);
+    return this.cachedDraw;
+  }
+
   /** When a camera set at local `now` will be on screen. */
   paintTime(now) {
-    return now + this.frameMs;
+    const draw = this.drawMs;
+    return now + (draw === null ? this.frameMs : draw);
   }
 }

@@ -129,3 +129,15 @@ test('FramePacer predicts the next paint from the median frame time', () => {
   p.reset();
   assert.equal(p.frameMs, 1000 / 60);
 });
+
+test('FramePacer: with synchronous draws the paint time is now + the median draw', () => {
+  const p = new FramePacer();
+  for (const t of [0, 100, 200, 300]) p.tick(t);
+  assert.equal(p.paintTime(300), 400);
+  assert.equal(p.drawMs, null);
+  for (const d of [30, 80, 32, 31, 29]) p.drawn(d); // one slow draw is ignored
+  assert.equal(p.drawMs, 31);
+  assert.equal(p.paintTime(300), 331);
+  p.drawn(-1); // not a duration
+  assert.equal(p.drawMs, 31);
+});
