@@ -37,6 +37,7 @@ const DEFAULTS = {
   gapFactor: 4,
   minGapMs: 250,
   maxExtrapolationIntervals: 2,
+  cubic: true, // monotone cubic between moving frames (else straight lines)
   correctionMs: 150,
   maxFrames: 240,
   keepMs: 1500, // frames kept behind the render time (for the error estimate)
@@ -124,6 +125,48 @@ export function cameraDistancePx(a, b, radiusPx = 360) {
   const turn = radiusPx * Math.abs(d.db) * DEG;
   const tilt = radiusPx * Math.abs(d.dt) * DEG;
   return Math.hypot(centre, zoom, turn, tilt);
+}
+
+/** PCHIP tangent at a knot between secants d1 (over h1) and d2 (over h2): no overshoot. */
+function pchipTangent(h1, h2, d1, d2) {
+  if (d1 === 0 || d2 === 0 || Math.sign(d1) !== Math.sign(d2)) return 0;
+  const w1 = 2 * h2 + h1;
+  const w2 = h2 + 2 * h1;
+  return (w1 + w2) / (w1 / d1 + w2 / d2);
+}
+
+/**
+ * Between moving frames a and b (fraction t), a monotone cubic per component
+ * (centre in Web Mercator, zoom, bearing, tilt, anchor) through the previous
+ * frame p, a and b: the tangent at a is PCHIP's (weighted harmonic mean of
+ * the secants), the tangent at b the parabola through p, a, b, kept within
+ * 0…3 × the secant a→b. It follows a curved path (an eased zoom, a flight)
+ * more closely than a straight line, never overshoots the frames, and needs
+ * no frame after b, so the curve does not change when the next one arrives.
+ */
+export function hermiteCamera(p, a, b, t) {
+  if (t <= 0) return copyCamera(a.camera);
+  if (t >= 1) return copyCamera(b.camera);
+  const h1 = a.time - p.time;
+  const h2 = b.time - a.time;
+  const dp = cameraDelta(p.camera, a.camera); // p → a
+  const db = cameraDelta(a.camera, b.camera); // a → b
+  const s2 = t * t;
+  const s3 = s2 * t;
+  const h10 = s3 - 2 * s2 + t;
+  const h01 = -2 * s3 + 3 * s2;
+  const h11 = s3 - s2;
+  const move = { anchor: db.anchor || dp.anchor };
+  for (const k of COMPONENTS) {
+    const d1 = dp[k] / h1;
+    const d2 = db[k] / h2;
+    const ta = pchipTangent(h1, h2, d1, d2);
+    let tb = d2 + ((d2 - d1) * h2) / (h1 + h2);
+    if (d2 === 0 || Math.sign(tb) !== Math.sign(d2)) tb = 0;
+    else if (Math.abs(tb) > 3 * Math.abs(d2)) tb = 3 * d2;
+    move[k] = h10 * h2 * ta + h01 * db[k] + h11 * h2 * tb;
+  }
+  return applyDelta(a.camera, move, 1);
 }
 
 /**
@@ -273,7 +316,11 @@ export class SnapshotBuffer {
     if (!a.moving || b.time - a.time > this.gapThreshold) start = Math.max(a.time, b.time - this.interval);
     if (rt <= start) return hold;
     const t = (rt - start) / (b.time - start);
-    return { camera: interpolateCamera(a.camera, b.camera, t), moving: true, seq: a.seq, by: b.by, dry: false, rest: false };
+    const p = frames[i - 1];
+    const camera = start === a.time && p && p.moving && a.time - p.time <= this.gapThreshold && this.options.cubic
+      ? hermiteCamera(p, a, b, t)
+      : interpolateCamera(a.camera, b.camera, t);
+    return { camera, moving: true, seq: a.seq, by: b.by, dry: false, rest: false };
   }
 
   /**
@@ -351,7 +398,8 @@ export class SnapshotBuffer {
     if (last && this.changed && rt >= last.rt) {
       const revised = this.evaluate(last.rt).camera;
       const diff = cameraDelta(revised, last.raw);
-      if (!isZeroDelta(diff)) {
+      // (rounding differences, far below a pixel, are not worth a correction)
+      if (!isZeroDelta(diff) && cameraDistancePx(revised, last.raw) > 1e-3) {
         const current = this.correctionAt(last.rt);
         this.correction = { delta: current ? addDelta(current, diff) : diff, at: last.rt };
       }

@@ -295,3 +295,27 @@ test('running dry at the end of an ease: the deceleration is extrapolated, the e
     assert.equal(zooms[zooms.length - 1], 9);
   }
 });
+
+test('between moving frames a monotone cubic follows a curved path (an eased zoom, a flight) without overshoot', () => {
+  const rate = 10;
+  // an eased zoom 4 → 9 and a turn over 3 s (smoothstep), then rest
+  const ease = (t) => {
+    const u = Math.min(1, Math.max(0, (t - T0) / 3000));
+    return u * u * (3 - 2 * u);
+  };
+  const path = (t) => ({ lat: 30, lon: 10 + 5 * ease(t), zoom: 4 + 5 * ease(t), bearing: 90 * ease(t), tilt: 0 });
+  const frames = hubFrames([{ start: T0, end: T0 + 3000, path }], rate);
+  const run = (cubic) => simulate({
+    frames, rate, arrive: (f) => f.time + OFFSET + 5, welcome: welcomeFor(path, rate), options: { cubic, initialJitterMs: 20 },
+    paints: paintTimes(T0 + OFFSET - 3000, T0 + OFFSET + 4000, 1000 / 60, 2),
+  });
+  const cubic = run(true);
+  const linear = run(false);
+  const eCubic = rms(pathErrors(cubic.samples, path));
+  const eLinear = rms(pathErrors(linear.samples, path));
+  assert.ok(eCubic < eLinear / 3, `cubic ${eCubic} px, linear ${eLinear} px`);
+  for (const s of cubic.samples) assert.ok(s.camera.zoom >= 4 - 1e-9 && s.camera.zoom <= 9 + 1e-9, `zoom ${s.camera.zoom}`);
+  const zooms = cubic.samples.map((s) => s.camera.zoom);
+  for (let i = 1; i < zooms.length; i++) assert.ok(zooms[i] >= zooms[i - 1] - 1e-12, 'monotonic');
+  assert.deepEqual(cubic.samples[cubic.samples.length - 1].camera, frames[frames.length - 1].camera);
+});
