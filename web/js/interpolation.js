@@ -7,10 +7,13 @@
 // paint time into the hub time to show, a measured delay behind the hub that
 // changes only by time-stretching. At that hub time:
 //
-// - between two frames the camera follows the hub's path: the centre linear
-//   in Web Mercator (lon the short way across the antimeridian), zoom linear
-//   (= the scale log-linear), bearing by the shortest turn, tilt and anchor
-//   linear — what the hub's own `animate` does between two of its states;
+// - between two frames the camera follows the hub's path, property by
+//   property in the spaces the hub's own `animate` interpolates in: the centre
+//   in Web Mercator (lon the short way across the antimeridian), zoom (= the
+//   scale's logarithm), bearing by the shortest turn, tilt and anchor. Within
+//   a motion it is a monotone cubic through the frame before as well
+//   (hermiteCamera: closer to curved paths, never past the frames); from a
+//   rest, or with `cubic: false`, a straight line (interpolateCamera);
 // - a resting frame after another resting frame (a `set`) is a step, shown at
 //   its time; a motion that starts after a rest is drawn over the one interval
 //   before its first frame (the hub started it within that interval);
@@ -191,7 +194,7 @@ export class SnapshotBuffer {
     this.frames = [];
     this.lastSeq = -Infinity;
     this.clock.reset();
-    this.last = null; // the previous sample: {rt, raw, shown, dry}
+    this.last = null; // the previous sample: {rt, raw, shown, dry, rest, seq}
     this.correction = null; // {delta, at (hub ms)}: shown = raw + delta * fade(rt - at)
     this.changed = false;
     this.underruns = 0;
