@@ -5,7 +5,8 @@
 // the only camera change is map.jumpTo() with a camera sampled from the
 // interpolation buffer of hub frames (followers and drivers alike), so nothing
 // the hub sends is ever echoed back. The buffer plays the frames out behind an
-// adaptive delay, for the time the camera will be painted (FramePacer). Local input becomes `gesture` messages
+// adaptive delay, for the time the camera will be painted (FramePacer), and
+// the map is drawn right away. Local input becomes `gesture` messages
 // (drivers, presenters) or a "take control?" prompt (followers).
 //
 // Tests read window.camhub (see the end of this file).
