@@ -4,7 +4,9 @@
 // The map never moves on its own authority: every MapLibre handler is off and
 // the only camera change is map.jumpTo() with a camera sampled from the
 // interpolation buffer of hub frames (followers and drivers alike), so nothing
-// the hub sends is ever echoed back. Local input becomes `gesture` messages
+// the hub sends is ever echoed back. The buffer plays the frames out behind an
+// adaptive delay, for the time the camera will be painted (FramePacer), and
+// the map is drawn right away. Local input becomes `gesture` messages
 // (drivers, presenters) or a "take control?" prompt (followers).
 //
 // Tests read window.camhub (see the end of this file).
@@ -12,6 +14,7 @@
 import { buildStyle } from './style.js';
 import { build, toMapLibreCamera } from './messages.js';
 import { SnapshotBuffer } from './interpolation.js';
+import { FramePacer } from './playout.js';
 import { Connection } from './connection.js';
 import { RateMeter, Smoother } from './clock.js';
 import { RoomState } from './room.js';
@@ -26,7 +29,9 @@ const now = () => performance.timeOrigin + performance.now();
 
 const params = parseParams(location.search);
 const room = new RoomState();
-const buffer = new SnapshotBuffer();
+// the hub's default rate is min(30, tick); the welcome says which rate was granted
+const buffer = new SnapshotBuffer({ rate: params.rate ?? 30 });
+const pacer = new FramePacer();
 const fps = new RateMeter();
 const frameLatency = new Smoother(0.1);
 const ids = new IdMaker();
@@ -122,12 +127,21 @@ function sameCamera(a, b) {
   return aa.x === ba.x && aa.y === ba.y;
 }
 
-function render(camera) {
+function render(camera, rt, paintAt) {
   state.rendered = camera;
   state.renderCount++;
-  state.renderLog.push({ t: now(), camera });
+  state.renderLog.push({ t: now(), camera, rt, paintAt });
   if (state.renderLog.length > 300) state.renderLog.shift();
-  if (map) map.jumpTo(toMapLibreCamera(camera, state.viewport));
+  if (map) {
+    map.jumpTo(toMapLibreCamera(camera, state.viewport));
+    // Draw now rather than on the map's next animation frame: the camera is
+    // on screen after this frame, a known draw time after it was computed.
+    if (state.mapLoaded && !document.hidden) {
+      const t0 = now();
+      map.redraw();
+      pacer.drawn(now() - t0);
+    }
+  }
   $('#needle').style.transform = `rotate(${-camera.bearing}deg)`;
 }
 
@@ -168,6 +182,7 @@ function onMessage(m, receivedAt) {
       const requested = params.role;
       room.apply(m);
       buffer.reset();
+      buffer.setRate(m.rate ?? params.rate ?? 30);
       fps.reset();
       frameLatency.reset();
       buffer.push({ seq: m.seq, time: m.time, camera: m.camera, moving: false, by: null }, receivedAt);
@@ -363,15 +378,16 @@ function onResize() {
 new ResizeObserver(onResize).observe(container);
 
 // ---------------------------------------------------------------------------
-// The render loop: interpolated hub frames, ~two frame intervals behind
+// The render loop: hub frames played out behind the jitter buffer's delay,
+// each camera computed for the time it will be on screen (drawn at once, see
+// render(); FramePacer predicts how long that takes)
 // ---------------------------------------------------------------------------
 
 let lastHud = 0;
-function step() {
-  const t = now();
-  const s = buffer.sample(t);
+function step(t, paintAt) {
+  const s = buffer.sample(t, paintAt);
   if (s) {
-    if (!sameCamera(s.camera, state.rendered)) render(s.camera);
+    if (!sameCamera(s.camera, state.rendered)) render(s.camera, s.time, paintAt);
     state.renderedMoving = s.moving;
     state.renderedSeq = s.seq;
   }
@@ -390,18 +406,26 @@ function step() {
       rtt: conn.latency.lastRtt,
       offset: conn.latency.offset,
       frameLatency: frameLatency.value,
+      playout: buffer.stats,
     });
   }
 }
 
 function loop() {
-  step();
+  // Ask for the next frame first: this callback then runs before the map's own
+  // in that frame, and the synchronous draw replaces the map's (no double draw).
   requestAnimationFrame(loop);
+  const t = now();
+  pacer.tick(t);
+  step(t, pacer.paintTime(t));
 }
 requestAnimationFrame(loop);
 // Hidden pages get no animation frames: keep landing on the hub's camera anyway.
 setInterval(() => {
-  if (document.hidden) step();
+  if (document.hidden) {
+    const t = now();
+    step(t, t);
+  }
 }, 250);
 
 conn.start();
@@ -439,11 +463,18 @@ window.camhub = {
   get hubCamera() {
     return state.hubCamera;
   },
-  /** Rendered cameras since local time `since` (ms, the page clock: performance.timeOrigin + performance.now()). */
+  /**
+   * Rendered cameras since local time `since` (ms, the page clock: performance.timeOrigin + performance.now()):
+   * {t, camera, rt (the hub time it shows), paintAt (when it was expected on screen)}.
+   */
   renders(since = 0) {
     return state.renderLog.filter((r) => r.t >= since);
   },
   now,
+  /** The jitter buffer: delay, targetDelay, interval, jitter, lead, underruns, drySamples, samples, errorPx; frameMs. */
+  get playout() {
+    return { ...buffer.stats, frameMs: pacer.frameMs };
+  },
   get viewport() {
     return state.viewport;
   },

@@ -1,5 +1,5 @@
 // The heads-up display: connection, role, presenter, who moved the camera
-// last, the camera, frames/s, latency and the people in the room. The
+// last, the camera, frames/s, latency, the jitter buffer and the people in the room. The
 // formatting functions are pure (tested under node); Hud writes them into the
 // page's elements (found by data-hud attributes).
 
@@ -38,6 +38,13 @@ export function formatMs(ms, { signed = false } = {}) {
   if (Math.abs(ms) >= 1000) return `${sign}${(ms / 1000).toFixed(1)} s`;
   if (Math.abs(ms) >= 10) return `${sign}${ms.toFixed(0)} ms`;
   return `${sign}${ms.toFixed(1)} ms`;
+}
+
+/** The jitter buffer's line: "128 ms · 0 dry · 0.3 px" (delay, underruns, error estimate). */
+export function formatPlayout(p) {
+  if (!p || !Number.isFinite(p.delay)) return dash;
+  const err = Number.isFinite(p.errorPx) ? `${p.errorPx.toFixed(1)} px` : dash;
+  return `${formatMs(p.delay)} · ${p.underruns ?? 0} dry · ${err}`;
 }
 
 export function formatRate(perSecond) {
@@ -82,7 +89,7 @@ export class Hud {
 
   /**
    * @param {object} s {state, detail, retryInMs, room: RoomState, camera, moving,
-   *   fps, rtt, offset, frameLatency, params}
+   *   fps, rtt, offset, frameLatency, playout (SnapshotBuffer.stats), params}
    */
   render(s) {
     const room = s.room;
@@ -104,6 +111,7 @@ export class Hud {
     this.set('rtt', formatMs(s.rtt));
     this.set('offset', formatMs(s.offset, { signed: true }));
     this.set('latency', formatMs(s.frameLatency));
+    this.set('playout', formatPlayout(s.playout));
     this.renderPeople(room);
   }
 

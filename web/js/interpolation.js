@@ -1,34 +1,55 @@
-// Snapshot interpolation of hub camera frames. Pure: no DOM, no timers; the
-// caller passes times (e.g. performance.now() or Date.now(), one clock throughout).
+// Snapshot interpolation of hub camera frames behind an adaptive jitter
+// buffer. Pure: no DOM, no timers; the caller passes times (local ms, one
+// clock throughout, e.g. performance.timeOrigin + performance.now()).
 //
 // Frames are `{type: "frame", seq, time, camera, moving, by}` where `time` is
-// the hub's wall clock in ms. The buffer maps hub time to local time with the
-// smallest (receivedAt - time) seen lately (the least-delayed frame), then
-// renders `delayFrames` observed frame intervals behind that, so there is
-// almost always a frame on each side of the render time:
+// the hub's wall clock in ms. A PlayoutClock (playout.js) turns the local
+// paint time into the hub time to show, a measured delay behind the hub that
+// changes only by time-stretching. At that hub time:
 //
-//   renderTime(now) = now - clockOffset - delay,   delay = delayFrames * interval
+// - between two frames the camera follows the hub's path, property by
+//   property in the spaces the hub's own `animate` interpolates in: the centre
+//   in Web Mercator (lon the short way across the antimeridian), zoom (= the
+//   scale's logarithm), bearing by the shortest turn, tilt and anchor. Within
+//   a motion it is a monotone cubic through the frame before as well
+//   (hermiteCamera: closer to curved paths, never past the frames); from a
+//   rest, or with `cubic: false`, a straight line (interpolateCamera);
+// - a resting frame after another resting frame (a `set`) is a step, shown at
+//   its time; a motion that starts after a rest is drawn over the one interval
+//   before its first frame (the hub started it within that interval);
+// - past the newest frame while it is moving (the buffer ran dry) it
+//   extrapolates along the last frames' velocity for one interval, then slows
+//   to a stop within `maxExtrapolationIntervals` (2: at most 1.5 intervals'
+//   motion); a decelerating property stops where its deceleration says.
+//   When frames arrive, the difference between what was shown and the path
+//   they reveal is kept as a correction that fades out over `correctionMs`
+//   (a cosine ease), so the picture never jumps;
+// - a `moving: false` frame is reached exactly (its own camera values) and
+//   held; if a correction is still fading, once it has faded.
 //
-// Between two frames it interpolates lat and lon (lon the short way across the
-// antimeridian), zoom and tilt linearly and bearing by the shortest turn. It
-// never extrapolates: past the newest frame it holds it, so there is no
-// overshoot, and a `moving: false` frame is reached exactly (its own camera
-// object values) and held. It snaps (no interpolation) on the first frame and
-// across gaps longer than max(minGapMs, gapFactor * interval).
+// The buffer also estimates its own error: each shown camera is compared with
+// the path the buffer knows once frames cover its time (screen px at the
+// camera's zoom; zoom, bearing and tilt differences counted at
+// `errorRadiusPx` from the centre).
 
-import { normalizeBearing, shortestTurn, wrapLongitude } from './projection.js';
+import { normalizeBearing, shortestTurn, wrapLongitude, clampLatitude } from './projection.js';
+import { PlayoutClock, PLAYOUT_DEFAULTS } from './playout.js';
 
 const DEFAULTS = {
-  delayFrames: 2,
-  initialIntervalMs: 1000 / 30,
-  minIntervalMs: 4,
-  maxIntervalMs: 250,
-  intervalSmoothing: 0.2, // weight of a new interval sample in the moving average
+  ...PLAYOUT_DEFAULTS,
   gapFactor: 4,
   minGapMs: 250,
-  offsetWindow: 60, // frames over which the minimum clock offset is taken
-  maxFrames: 120,
+  maxExtrapolationIntervals: 2,
+  cubic: true, // monotone cubic between moving frames (else straight lines)
+  correctionMs: 150,
+  maxFrames: 240,
+  keepMs: 1500, // frames kept behind the render time (for the error estimate)
+  errorRadiusPx: 360,
+  errorWindow: 120, // shown samples in the error RMS
 };
+
+const DEG = Math.PI / 180;
+const COMPONENTS = ['dx', 'dy', 'dz', 'db', 'dt', 'dax', 'day'];
 
 function copyCamera(c) {
   const out = { lat: c.lat, lon: c.lon, zoom: c.zoom, bearing: c.bearing, tilt: c.tilt };
@@ -36,55 +57,205 @@ function copyCamera(c) {
   return out;
 }
 
-/** Interpolates two cameras at fraction t in [0, 1] (no extrapolation). */
+/** Latitude to Web Mercator y in world units (0 at the north edge, 1 at the south; clamped). */
+function unitY(lat) {
+  const phi = clampLatitude(lat) * DEG;
+  return 0.5 - Math.log(Math.tan(Math.PI / 4 + phi / 2)) / (2 * Math.PI);
+}
+
+function latFromUnitY(y) {
+  return (360 / Math.PI) * Math.atan(Math.exp((0.5 - y) * 2 * Math.PI)) - 90;
+}
+
+/**
+ * The change from camera a to camera b, component-wise: dx, dy in Mercator
+ * world units (x the short way), dz zoom, db bearing (shortest turn), dt tilt,
+ * dax, day anchor.
+ */
+export function cameraDelta(a, b) {
+  const aa = a.anchor || { x: 0.5, y: 0.5 };
+  const ba = b.anchor || { x: 0.5, y: 0.5 };
+  return {
+    dx: shortestTurn(a.lon, b.lon) / 360,
+    dy: unitY(b.lat) - unitY(a.lat),
+    dz: b.zoom - a.zoom,
+    db: shortestTurn(a.bearing, b.bearing),
+    dt: b.tilt - a.tilt,
+    dax: ba.x - aa.x,
+    day: ba.y - aa.y,
+    anchor: !!(a.anchor || b.anchor),
+  };
+}
+
+/** Camera `c` moved by `f` times delta `d` (centre in Mercator). */
+export function applyDelta(c, d, f) {
+  const out = {
+    lat: d.dy === 0 ? c.lat : clampLatitude(latFromUnitY(unitY(c.lat) + d.dy * f)),
+    lon: d.dx === 0 ? c.lon : wrapLongitude(c.lon + d.dx * 360 * f),
+    zoom: c.zoom + d.dz * f,
+    bearing: d.db === 0 ? c.bearing : normalizeBearing(c.bearing + d.db * f),
+    tilt: c.tilt + d.dt * f,
+  };
+  if (c.anchor || d.anchor) {
+    const ca = c.anchor || { x: 0.5, y: 0.5 };
+    out.anchor = { x: ca.x + d.dax * f, y: ca.y + d.day * f };
+  }
+  return out;
+}
+
+function scaleDelta(d, f) {
+  return { dx: d.dx * f, dy: d.dy * f, dz: d.dz * f, db: d.db * f, dt: d.dt * f, dax: d.dax * f, day: d.day * f, anchor: d.anchor };
+}
+
+function addDelta(d, e) {
+  return { dx: d.dx + e.dx, dy: d.dy + e.dy, dz: d.dz + e.dz, db: d.db + e.db, dt: d.dt + e.dt, dax: d.dax + e.dax, day: d.day + e.day, anchor: d.anchor || e.anchor };
+}
+
+function isZeroDelta(d) {
+  return !d || (d.dx === 0 && d.dy === 0 && d.dz === 0 && d.db === 0 && d.dt === 0 && d.dax === 0 && d.day === 0);
+}
+
+/**
+ * How far apart two cameras look, in px: the centre's distance in world px at
+ * a's zoom, and the zoom, bearing and tilt differences as the displacement
+ * they cause `radiusPx` from the centre.
+ */
+export function cameraDistancePx(a, b, radiusPx = 360) {
+  const d = cameraDelta(a, b);
+  const ws = 512 * Math.pow(2, a.zoom);
+  const centre = Math.hypot(d.dx * ws, d.dy * ws);
+  const zoom = radiusPx * Math.abs(Math.pow(2, d.dz) - 1);
+  const turn = radiusPx * Math.abs(d.db) * DEG;
+  const tilt = radiusPx * Math.abs(d.dt) * DEG;
+  return Math.hypot(centre, zoom, turn, tilt);
+}
+
+/** PCHIP tangent at a knot between secants d1 (over h1) and d2 (over h2): no overshoot. */
+function pchipTangent(h1, h2, d1, d2) {
+  if (d1 === 0 || d2 === 0 || Math.sign(d1) !== Math.sign(d2)) return 0;
+  const w1 = 2 * h2 + h1;
+  const w2 = h2 + 2 * h1;
+  return (w1 + w2) / (w1 / d1 + w2 / d2);
+}
+
+/**
+ * Between moving frames a and b (fraction t), a monotone cubic per component
+ * (centre in Web Mercator, zoom, bearing, tilt, anchor) through the previous
+ * frame p, a and b: the tangent at a is PCHIP's (weighted harmonic mean of
+ * the secants), the tangent at b the parabola through p, a, b, kept within
+ * 0…3 × the secant a→b. It follows a curved path (an eased zoom, a flight)
+ * more closely than a straight line, never overshoots the frames, and needs
+ * no frame after b, so the curve does not change when the next one arrives.
+ */
+export function hermiteCamera(p, a, b, t) {
+  if (t <= 0) return copyCamera(a.camera);
+  if (t >= 1) return copyCamera(b.camera);
+  const h1 = a.time - p.time;
+  const h2 = b.time - a.time;
+  const dp = cameraDelta(p.camera, a.camera); // p → a
+  const db = cameraDelta(a.camera, b.camera); // a → b
+  const s2 = t * t;
+  const s3 = s2 * t;
+  const h10 = s3 - 2 * s2 + t;
+  const h01 = -2 * s3 + 3 * s2;
+  const h11 = s3 - s2;
+  const move = { anchor: db.anchor || dp.anchor };
+  for (const k of COMPONENTS) {
+    const d1 = dp[k] / h1;
+    const d2 = db[k] / h2;
+    const ta = pchipTangent(h1, h2, d1, d2);
+    let tb = d2 + ((d2 - d1) * h2) / (h1 + h2);
+    if (d2 === 0 || Math.sign(tb) !== Math.sign(d2)) tb = 0;
+    else if (Math.abs(tb) > 3 * Math.abs(d2)) tb = 3 * d2;
+    move[k] = h10 * h2 * ta + h01 * db[k] + h11 * h2 * tb;
+  }
+  return applyDelta(a.camera, move, 1);
+}
+
+/**
+ * Interpolates two cameras at fraction t in [0, 1] (no extrapolation): the
+ * centre linear in Web Mercator, zoom linear, bearing the short way.
+ */
 export function interpolateCamera(a, b, t) {
   if (t <= 0) return copyCamera(a);
   if (t >= 1) return copyCamera(b);
-  const out = {
-    lat: a.lat + (b.lat - a.lat) * t,
-    lon: wrapLongitude(a.lon + shortestTurn(a.lon, b.lon) * t),
-    zoom: a.zoom + (b.zoom - a.zoom) * t,
-    bearing: normalizeBearing(a.bearing + shortestTurn(a.bearing, b.bearing) * t),
-    tilt: a.tilt + (b.tilt - a.tilt) * t,
-  };
-  if (a.anchor || b.anchor) {
-    const aa = a.anchor || { x: 0.5, y: 0.5 };
-    const ba = b.anchor || { x: 0.5, y: 0.5 };
-    out.anchor = { x: aa.x + (ba.x - aa.x) * t, y: aa.y + (ba.y - aa.y) * t };
-  }
-  return out;
+  return applyDelta(a, cameraDelta(a, b), t);
 }
 
 export class SnapshotBuffer {
   constructor(options = {}) {
     this.options = { ...DEFAULTS, ...options };
+    this.clock = new PlayoutClock(this.options);
     this.reset();
   }
 
-  /** Forgets all frames and clock estimates (e.g. after a reconnect or a new welcome). */
+  /** Forgets all frames and clock estimates (e.g. after a reconnect or a new welcome). Keeps the rate. */
   reset() {
     this.frames = [];
-    this.offsets = [];
-    this.interval = this.options.initialIntervalMs;
-    this.intervalSamples = 0;
     this.lastSeq = -Infinity;
+    this.clock.reset();
+    this.last = null; // the previous sample: {rt, raw, shown, dry, rest, seq}
+    this.correction = null; // {delta, at (hub ms)}: shown = raw + delta * fade(rt - at)
+    this.changed = false;
+    this.underruns = 0;
+    this.drySamples = 0;
+    this.samples = 0;
+    this.pendingErrors = [];
+    this.errors = [];
   }
 
-  /** Render delay behind the hub clock in ms (delayFrames observed intervals). */
+  /** The frame rate asked for or granted (frames/s): the first interval guess. */
+  setRate(rate) {
+    this.clock.setRate(rate);
+  }
+
+  get rate() {
+    return this.clock.rate;
+  }
+
+  /** Expected hub time between moving frames (ms). */
+  get interval() {
+    return this.clock.interval;
+  }
+
+  /** Playout delay in use (ms behind the hub clock beyond the clock offset; null before a frame). */
   get delay() {
-    return this.options.delayFrames * this.interval;
+    return this.clock.delay;
   }
 
-  /** Frames further apart than this (hub time) are not interpolated. */
+  get targetDelay() {
+    return this.clock.targetDelay;
+  }
+
+  /** Local time minus hub time of the least-delayed recent frame. */
+  get clockOffset() {
+    return this.clock.clockOffset;
+  }
+
+  /** Frames further apart than this (hub time) are not one motion. */
   get gapThreshold() {
     return Math.max(this.options.minGapMs, this.options.gapFactor * this.interval);
   }
 
-  /** Estimated local time minus hub time for the least-delayed recent frame. */
-  get clockOffset() {
-    let min = Infinity;
-    for (const o of this.offsets) if (o < min) min = o;
-    return min;
+  /** RMS of the recent error estimates in px (null before any). */
+  get errorPx() {
+    if (this.errors.length === 0) return null;
+    return Math.sqrt(this.errors.reduce((s, e) => s + e * e, 0) / this.errors.length);
+  }
+
+  /** Playout figures for the HUD and tests. */
+  get stats() {
+    return {
+      delay: this.delay,
+      targetDelay: this.targetDelay,
+      interval: this.interval,
+      jitter: this.clock.jitter,
+      lead: this.clock.lead,
+      underruns: this.underruns,
+      drySamples: this.drySamples,
+      samples: this.samples,
+      errorPx: this.errorPx,
+    };
   }
 
   /**
@@ -96,65 +267,212 @@ export class SnapshotBuffer {
     if (frame.seq <= this.lastSeq) return false;
     if (last && frame.time < last.time) return false;
     this.lastSeq = frame.seq;
-
-    const o = this.options;
-    if (last && last.moving) {
+    const moving = !!frame.moving;
+    // Only the gap between two moving frames is a frame interval: not the gap
+    // before a resting frame (it may come one tick later) nor after one.
+    if (last && last.moving && moving) {
       const dt = frame.time - last.time;
-      if (dt > 0 && dt <= this.gapThreshold) {
-        const clamped = Math.min(o.maxIntervalMs, Math.max(o.minIntervalMs, dt));
-        // First samples replace the guess quickly; later ones are smoothed.
-        const w = this.intervalSamples < 3 ? 1 / (this.intervalSamples + 1) : o.intervalSmoothing;
-        this.interval += (clamped - this.interval) * w;
-        this.intervalSamples++;
-      }
+      if (dt > 0 && dt <= this.gapThreshold) this.clock.observeInterval(dt);
     }
-    this.offsets.push(receivedAt - frame.time);
-    if (this.offsets.length > o.offsetWindow) this.offsets.shift();
-
-    this.frames.push({
-      seq: frame.seq,
-      time: frame.time,
-      camera: copyCamera(frame.camera),
-      moving: !!frame.moving,
-      by: frame.by ?? null,
-    });
-    if (this.frames.length > o.maxFrames) this.frames.shift();
+    this.clock.observe(frame.time, receivedAt);
+    this.frames.push({ seq: frame.seq, time: frame.time, camera: copyCamera(frame.camera), moving, by: frame.by ?? null });
+    if (this.frames.length > this.options.maxFrames) this.frames.shift();
+    this.changed = true;
     return true;
   }
 
-  /** Hub time being rendered at local time `now`. */
-  renderTime(now) {
-    return now - this.clockOffset - this.delay;
+  /** Index of the last frame at or before hub time rt (-1 if none). */
+  indexAt(rt) {
+    const f = this.frames;
+    let lo = 0;
+    let hi = f.length - 1;
+    if (hi < 0 || f[0].time > rt) return -1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (f[mid].time <= rt) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   /**
-   * The camera to draw at local time `now`: `{camera, moving, seq, by, time}`
-   * (`time` = hub render time, `seq`/`by` of the frame at or before it), or null
-   * before the first frame.
+   * The camera the frames give for hub time rt, without correction:
+   * {camera, moving, seq, by, dry, rest}. rest: the final resting frame is
+   * shown exactly. dry: rt is past a newest frame that is still moving.
    */
-  sample(now) {
+  evaluate(rt) {
+    const frames = this.frames;
+    const i = this.indexAt(rt);
+    if (i < 0) {
+      const a = frames[0];
+      return { camera: copyCamera(a.camera), moving: frames.length === 1 ? a.moving : true, seq: a.seq, by: a.by, dry: false, rest: frames.length === 1 && !a.moving };
+    }
+    const a = frames[i];
+    if (i === frames.length - 1) {
+      if (!a.moving) return { camera: copyCamera(a.camera), moving: false, seq: a.seq, by: a.by, dry: false, rest: true };
+      return { ...this.extrapolate(i, rt), moving: true, seq: a.seq, by: a.by, dry: true, rest: false };
+    }
+    const b = frames[i + 1];
+    const hold = { camera: copyCamera(a.camera), moving: true, seq: a.seq, by: a.by, dry: false, rest: false };
+    if (!a.moving && !b.moving) return hold; // a jump (`set`): shown at b's time
+    let start = a.time;
+    if (!a.moving || b.time - a.time > this.gapThreshold) start = Math.max(a.time, b.time - this.interval);
+    if (rt <= start) return hold;
+    const t = (rt - start) / (b.time - start);
+    const p = frames[i - 1];
+    const camera = start === a.time && p && p.moving && a.time - p.time <= this.gapThreshold && this.options.cubic
+      ? hermiteCamera(p, a, b, t)
+      : interpolateCamera(a.camera, b.camera, t);
+    return { camera, moving: true, seq: a.seq, by: b.by, dry: false, rest: false };
+  }
+
+  /**
+   * Past the newest (moving) frame i: along its velocity for one interval,
+   * then slowing to a stop. A component that the last three frames show
+   * decelerating is extrapolated with that deceleration and stops where it
+   * would (so the end of an ease is not overshot).
+   */
+  extrapolate(i, rt) {
+    const frames = this.frames;
+    const a = frames[i];
+    const p = frames[i - 1];
+    if (!p) return { camera: copyCamera(a.camera) };
+    let span = a.time - p.time;
+    if (!p.moving || span > this.gapThreshold) span = Math.min(span, this.interval);
+    if (!(span > 0)) return { camera: copyCamera(a.camera) };
+    // effective time: full velocity for one interval (exact on a straight
+    // path), then slowing linearly to a stop over `maxExtrapolationIntervals - 1` more
+    const full = this.interval;
+    const slow = Math.max(0, this.options.maxExtrapolationIntervals - 1) * this.interval;
+    const e = rt - a.time;
+    let tau = Math.min(e, full);
+    if (e > full && slow > 0) {
+      const s = Math.min(e - full, slow);
+      tau += s - (s * s) / (2 * slow);
+    }
+    const v = scaleDelta(cameraDelta(p.camera, a.camera), 1 / span); // per ms, over the last span
+    let acc = null;
+    const q = frames[i - 2];
+    const span0 = q ? p.time - q.time : 0;
+    if (q && q.moving && p.moving && span0 > 0 && span0 <= this.gapThreshold) {
+      const v0 = scaleDelta(cameraDelta(q.camera, p.camera), 1 / span0);
+      acc = scaleDelta(addDelta(v, scaleDelta(v0, -1)), 2 / (span0 + span));
+    }
+    const move = { anchor: v.anchor };
+    for (const k of COMPONENTS) {
+      const vk = v[k];
+      const ak = acc ? acc[k] : 0;
+      const va = vk + (ak * span) / 2; // the secant is the velocity half a span back
+      if (ak !== 0 && Math.sign(ak) !== Math.sign(vk)) {
+        // decelerating: stop where it would (at once if it already has)
+        if (Math.sign(va) !== Math.sign(vk)) {
+          move[k] = 0;
+          continue;
+        }
+        const t = Math.min(tau, -va / ak);
+        move[k] = va * t + (ak * t * t) / 2;
+      } else {
+        move[k] = vk * tau;
+      }
+    }
+    const camera = applyDelta(a.camera, move, 1);
+    camera.tilt = Math.max(0, camera.tilt);
+    return { camera };
+  }
+
+  /**
+   * The camera to paint: `now` is the local time (what has arrived), `paintAt`
+   * when it will be on screen (default now). Returns `{camera, moving, seq, by,
+   * time, dry}` (`time` = hub render time), or null before the first frame.
+   */
+  sample(now, paintAt = now) {
     const frames = this.frames;
     if (frames.length === 0) return null;
-    const rt = this.renderTime(now);
+    const newest = frames[frames.length - 1];
+    // showing a final resting frame exactly, and still: a delay change is invisible
+    const resting = !newest.moving && this.last && this.last.rest && this.last.seq === newest.seq;
+    const rt = this.clock.advance(now, paintAt, resting ? newest.time : null);
+    const raw = this.evaluate(rt);
 
-    // Drop frames that can no longer matter (keep the last one at or before rt).
+    // Frames that arrived since the last sample may change what the path was
+    // at the last sample's time (it was extrapolated, or a motion began just
+    // before it): keep the picture continuous by carrying the difference.
+    const last = this.last;
+    if (last && this.changed && rt >= last.rt) {
+      const revised = this.evaluate(last.rt).camera;
+      const diff = cameraDelta(revised, last.raw);
+      // (rounding differences, far below a pixel, are not worth a correction)
+      if (!isZeroDelta(diff) && cameraDistancePx(revised, last.raw) > 1e-3) {
+        const current = this.correctionAt(last.rt);
+        this.correction = { delta: current ? addDelta(current, diff) : diff, at: last.rt };
+      }
+    }
+    this.changed = false;
+
+    // The correction fades out over correctionMs; a resting frame's camera is
+    // shown exactly once it has (at most correctionMs after its time).
+    let shown = raw.camera;
+    let { moving, rest } = raw;
+    if (this.correction) {
+      const c = this.correctionAt(rt);
+      if (c) {
+        shown = applyDelta(raw.camera, c, 1);
+        moving = true;
+        rest = false;
+      } else {
+        this.correction = null;
+      }
+    }
+
+    this.samples++;
+    if (raw.dry) {
+      this.drySamples++;
+      if (!last || !last.dry) this.underruns++;
+    }
+    if (moving) this.trackError(rt, shown);
+    this.resolveErrors();
+    this.last = { rt, raw: raw.camera, shown, dry: raw.dry, rest, seq: raw.seq };
+    this.prune(rt);
+    return { camera: shown, moving, seq: raw.seq, by: raw.by, time: rt, dry: raw.dry };
+  }
+
+  /** The correction delta in effect at hub time rt (null once it has faded out). */
+  correctionAt(rt) {
+    const c = this.correction;
+    if (!c) return null;
+    const u = Math.max(0, rt - c.at) / this.options.correctionMs;
+    if (u >= 1) return null;
+    return scaleDelta(c.delta, 0.5 * (1 + Math.cos(Math.PI * u))); // eases out and in: no kink
+  }
+
+  trackError(rt, shown) {
+    this.pendingErrors.push({ rt, shown });
+    if (this.pendingErrors.length > 240) this.pendingErrors.shift();
+  }
+
+  /** Scores shown cameras whose hub time the frames now cover. */
+  resolveErrors() {
+    const frames = this.frames;
+    const newest = frames[frames.length - 1];
+    const o = this.options;
+    let n = 0;
+    for (const p of this.pendingErrors) {
+      if (p.rt > newest.time && newest.moving) break; // not known yet
+      n++;
+      if (p.rt < frames[0].time) continue; // too old to score
+      const known = this.evaluate(p.rt).camera;
+      this.errors.push(cameraDistancePx(known, p.shown, o.errorRadiusPx));
+      if (this.errors.length > o.errorWindow) this.errors.shift();
+    }
+    if (n) this.pendingErrors.splice(0, n);
+  }
+
+  /** Drops frames that can no longer matter. */
+  prune(rt) {
+    const frames = this.frames;
+    const keepFrom = rt - this.options.keepMs;
     let i = 0;
-    while (i + 1 < frames.length && frames[i + 1].time <= rt) i++;
+    while (i + 2 < frames.length && frames[i + 1].time <= keepFrom) i++;
     if (i > 0) frames.splice(0, i);
-
-    const a = frames[0];
-    if (rt <= a.time || frames.length === 1) {
-      // Before the oldest frame (a first frame snaps) or past the newest: hold it.
-      const moving = frames.length === 1 ? a.moving : true;
-      return { camera: copyCamera(a.camera), moving, seq: a.seq, by: a.by, time: rt };
-    }
-    const b = frames[1];
-    const span = b.time - a.time;
-    if (span > this.gapThreshold || span <= 0) {
-      // Gap: show the older frame until the newer one is due (checked above).
-      return { camera: copyCamera(a.camera), moving: true, seq: a.seq, by: a.by, time: rt };
-    }
-    const t = (rt - a.time) / span;
-    return { camera: interpolateCamera(a.camera, b.camera, t), moving: true, seq: a.seq, by: b.by, time: rt };
   }
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatLat, formatLon, formatCamera, formatMs, formatRate, connectionLabel } from '../js/hud.js';
+import { formatLat, formatLon, formatCamera, formatMs, formatRate, formatPlayout, connectionLabel } from '../js/hud.js';
 
 test('coordinates with hemispheres', () => {
   assert.equal(formatLat(46.3), '46.30000° N');
@@ -33,4 +33,11 @@ test('connection line', () => {
   assert.equal(connectionLabel('joined'), 'connected');
   assert.equal(connectionLabel('closed', 'closed (1006)', 1500), 'disconnected (closed (1006)) · retry in 2 s');
   assert.equal(connectionLabel('connecting'), 'connecting…');
+});
+
+test('playout line: delay, underruns, error estimate', () => {
+  assert.equal(formatPlayout(null), '—');
+  assert.equal(formatPlayout({ delay: null, underruns: 0, errorPx: null }), '—');
+  assert.equal(formatPlayout({ delay: 127.6, underruns: 2, errorPx: 0.345 }), '128 ms · 2 dry · 0.3 px');
+  assert.equal(formatPlayout({ delay: 95, underruns: 0, errorPx: null }), '95 ms · 0 dry · —');
 });

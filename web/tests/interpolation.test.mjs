@@ -55,7 +55,7 @@ test('empty buffer samples null; a first frame snaps at once', () => {
   assert.deepEqual(buf.sample(5000).camera, c);
 });
 
-test('lands exactly on the moving:false frame after the delay and holds it', () => {
+test('lands exactly on the moving:false frame when its time comes and holds it', () => {
   const buf = new SnapshotBuffer();
   const end = cam({ lat: 48.8566, lon: 2.3522, zoom: 12.3, bearing: 33.3, tilt: 41.7 });
   const start = cam();
@@ -66,10 +66,12 @@ test('lands exactly on the moving:false frame after the delay and holds it', () 
   const final = samples[samples.length - 1];
   assert.deepEqual(final.camera, end);
   assert.equal(final.moving, false);
-  // It lands roughly two frame intervals after the rest frame arrives, not before.
+  // It lands when the render time reaches the rest frame's time, not before.
+  const rest = deliveries[deliveries.length - 1].f;
   const firstExact = samples.find((s) => !s.moving);
-  assert.ok(firstExact.now >= lastAt + 2 * FRAME_MS - 1e-6, `${firstExact.now - lastAt}`);
-  assert.ok(firstExact.now <= lastAt + 2 * FRAME_MS + 1000 / 60 + 1e-6, `${firstExact.now - lastAt}`);
+  assert.ok(firstExact.time >= rest.time, `${firstExact.time - rest.time}`);
+  const before = samples[samples.indexOf(firstExact) - 1];
+  assert.ok(before.moving && before.time < rest.time);
   for (const s of samples.filter((s) => s.now >= firstExact.now)) assert.deepEqual(s.camera, end);
 });
 
@@ -129,7 +131,8 @@ test('no overshoot, monotonic, even with arrival jitter', () => {
 });
 
 test('30 Hz frames sampled at 60 Hz give even, smooth steps', () => {
-  const buf = new SnapshotBuffer();
+  // punctual frames and no lateness allowance: a constant delay of one interval + margin
+  const buf = new SnapshotBuffer({ rate: 30, initialJitterMs: 0 });
   const n = 60;
   const deliveries = feedMotion(buf, { n, rest: false, camAt: (t) => cam({ lon: 10 * t }) });
   const samples = run(buf, deliveries, {
@@ -137,7 +140,7 @@ test('30 Hz frames sampled at 60 Hz give even, smooth steps', () => {
     to: deliveries[n].receivedAt,
   });
   assert.ok(Math.abs(buf.interval - FRAME_MS) < 1e-9, `interval ${buf.interval}`);
-  assert.ok(Math.abs(buf.delay - 2 * FRAME_MS) < 1e-9);
+  assert.ok(Math.abs(buf.delay - (FRAME_MS + buf.options.marginMs)) < 1e-9, `${buf.delay}`);
   // after the first frame interval, each 60 Hz sample advances by half a frame step
   const moving = samples.filter((s) => s.camera.lon > 0.5 && s.camera.lon < 9.5);
   assert.ok(moving.length > 90, `${moving.length}`);
@@ -148,18 +151,35 @@ test('30 Hz frames sampled at 60 Hz give even, smooth steps', () => {
   }
 });
 
-test('snaps instead of interpolating across a long gap', () => {
-  const buf = new SnapshotBuffer();
+test('a motion after a rest is drawn over the one interval before its first frame', () => {
+  const buf = new SnapshotBuffer({ rate: 30 });
   const a = cam({ lon: 0 });
   const b = cam({ lon: 10 });
   const c = cam({ lon: 10.1 });
   buf.push(frame(1, 0, a, false), 50);
   buf.push(frame(2, 3000, b, true), 3050);
   buf.push(frame(3, 3000 + FRAME_MS, c, false), 3050 + FRAME_MS);
-  const lons = [];
-  for (let now = 3050; now < 3400; now += 5) lons.push(buf.sample(now).camera.lon);
-  for (const lon of lons) assert.ok(lon === 0 || lon >= 10, `lon ${lon}`);
-  assert.ok(lons.includes(0) && lons.includes(10.1));
+  const shown = [];
+  for (let now = 3050; now < 3600; now += 5) {
+    const s = buf.sample(now);
+    shown.push({ rt: s.time, lon: s.camera.lon });
+  }
+  for (const { rt, lon } of shown) {
+    if (rt <= 3000 - FRAME_MS) assert.equal(lon, 0, `at ${rt}`);
+    else if (rt <= 3000) assert.ok(Math.abs(lon - (10 * (rt - 3000 + FRAME_MS)) / FRAME_MS) < 1e-9, `${lon} at ${rt}`);
+  }
+  assert.ok(shown.some((s) => s.lon > 0 && s.lon < 10), 'it moved between the rest and the first frame');
+  assert.equal(shown[shown.length - 1].lon, 10.1);
+});
+
+test('a jump between two resting frames (set) is a step at the new frame\'s time', () => {
+  const buf = new SnapshotBuffer({ rate: 30 });
+  buf.push(frame(1, 0, cam({ lon: 0 }), false), 50);
+  buf.push(frame(2, 3000, cam({ lon: 10 }), false), 3050);
+  for (let now = 3050; now < 3600; now += 5) {
+    const s = buf.sample(now);
+    assert.equal(s.camera.lon, s.time < 3000 ? 0 : 10, `at ${s.time}`);
+  }
 });
 
 test('ignores duplicate and out-of-order frames; reset forgets everything', () => {
@@ -175,13 +195,14 @@ test('ignores duplicate and out-of-order frames; reset forgets everything', () =
 });
 
 test('the delay adapts to the observed frame interval', () => {
-  const buf = new SnapshotBuffer();
+  // asked for 30/s, the hub sends every 100 ms, punctually (no lateness beyond the offset)
+  const buf = new SnapshotBuffer({ rate: 30, marginMs: 0 });
   for (let i = 0; i < 20; i++) buf.push(frame(i + 1, i * 100, cam({ lon: i })), i * 100 + 30);
   assert.ok(Math.abs(buf.interval - 100) < 1e-9, `${buf.interval}`);
-  assert.ok(Math.abs(buf.delay - 200) < 1e-9);
-  // renders 200 ms behind the least-delayed frame: at local 1930 (hub 1900) it shows hub 1700
+  // renders one interval behind the least-delayed frame: at local 1930 (hub 1900) it shows hub 1800
   const s = buf.sample(1930);
-  assert.ok(Math.abs(s.camera.lon - 17) < 1e-9, `${s.camera.lon}`);
+  assert.ok(Math.abs(buf.delay - 100) < 1e-9, `${buf.delay}`);
+  assert.ok(Math.abs(s.camera.lon - 18) < 1e-9, `${s.camera.lon}`);
 });
 
 test('uses the least-delayed frame for the clock offset', () => {
