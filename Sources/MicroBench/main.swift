@@ -133,11 +133,14 @@ print("")
 print(String(format: "Hub: 10,000 hellos into one room: %.1f ms in all (target < 1 s); 10,000 leaves: %.1f ms.", joins * 1000, leaves * 1000))
 print(String(format: "Hub state per joined follower (no sockets): %.0f bytes of RSS.", hubBytesPerFollower))
 
+let rssBeforeRooms = residentBytes()
 var restingHub = Hub()
 for key in 1...10_000 as ClosedRange<UInt64> {
     restingHub.open(key, at: hubTime(1))
     restingHub.receive(Array("{\"type\":\"hello\",\"room\":\"r\(key)\",\"role\":\"follower\"}".utf8), from: key, at: hubTime(1), sink: sink)
 }
+let hubBytesPerRoom = Double(residentBytes() - rssBeforeRooms) / 10_000
+print(String(format: "Hub state per room with one follower (no sockets): %.0f bytes of RSS.", hubBytesPerRoom))
 var restTime = 1.0
 for _ in 0..<120 { restTime += 1.0 / 60; restingHub.tick(at: hubTime(restTime), sink: sink) }
 let restingTick = measure("Hub.tick: 10,000 rooms at rest, one follower each", batch: 1, seconds: 1) {
