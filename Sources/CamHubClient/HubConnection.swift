@@ -25,11 +25,13 @@ public struct HelloOptions: Sendable, Hashable {
     public var token: String?
     public var rate: Double?
     public var viewport: Viewport?
+    /// Event subscriptions (`hello.events`); nil: the role's default.
+    public var events: [String]?
 
     public init(room: String, role: String, name: String? = nil, token: String? = nil,
-                rate: Double? = nil, viewport: Viewport? = nil) {
+                rate: Double? = nil, viewport: Viewport? = nil, events: [String]? = nil) {
         self.room = room; self.role = role; self.name = name; self.token = token
-        self.rate = rate; self.viewport = viewport
+        self.rate = rate; self.viewport = viewport; self.events = events
     }
 
     /// Checks the `hello` with the hub's own decoder, as a hub ticking at
@@ -46,6 +48,7 @@ public struct HelloOptions: Sendable, Hashable {
         if let token { o["token"] = .string(token) }
         if let rate { o["rate"] = .number(rate) }
         if let viewport { o["viewport"] = .object(["width": .number(viewport.width), "height": .number(viewport.height)]) }
+        if let events { o["events"] = .array(events.map { .string($0) }) }
         return JSONText.encode(.object(o))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CamHubClient
 import Foundation
+import HubCore
 
 struct Follow: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,6 +17,11 @@ struct Follow: ParsableCommand {
         with another --tick; at most 240). Flags are checked with the hub's own
         rules before connecting; a rate above this hub's tick is refused by the
         hub, and both say so in the hub's words.
+
+        A follower gets by default the events a map needs (steady, limitsChanged,
+        presenterChanged, trackingModeChanged, audience); --events chooses others,
+        e.g. --events steady,joined,left,significantChange,tap (--events all for
+        every event and animation report; --events none for frames only).
 
         Latency is the local wall clock when a frame arrives minus the hub's `time`
         in it. --clock local (the default for a hub on this machine) compares the
@@ -58,7 +64,21 @@ struct Follow: ParsableCommand {
     @Option(help: "Display name.")
     var name = "camhub-follow"
 
-    var hello: HelloOptions { HelloOptions(room: room, role: "follower", name: name, rate: rate) }
+    @Option(help: ArgumentHelp("Events to get besides frames, comma-separated (all, none, or names from PROTOCOL.md); default: a follower's.", valueName: "list"))
+    var events: String?
+
+    var hello: HelloOptions {
+        HelloOptions(room: room, role: "follower", name: name, rate: rate, events: events.map(Self.eventList))
+    }
+
+    /// "a,b" → ["a", "b"]; "all" → every name; "none" → [] (the hub checks the names).
+    static func eventList(_ text: String) -> [String] {
+        switch text.trimmingCharacters(in: .whitespaces) {
+        case "all": EventSubscriptions.all.names
+        case "none", "": []
+        default: text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
 
     func validate() throws {
         try checkHello(hello)

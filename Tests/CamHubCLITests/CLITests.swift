@@ -73,6 +73,18 @@ struct CLITests {
         #expect(lines.dropFirst().allSatisfy { (try? JSONParser.parse($0))?["type"]?.string != "welcome" })
     }
 
+    @Test func followEventsChoosesTheSubscriptionsAndUnknownNamesAreRefused() throws {
+        let hub = try InProcessHub()
+        let result = try camhub(["follow", "--url", hub.url, "--room", "cli", "--format", "json", "--duration", "0.3",
+                                 "--events", "joined,left"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let welcome = try JSONParser.parse(try #require(result.stdout.split(separator: "\n").first.map(String.init)))
+        #expect(welcome["events"] == .array([.string("joined"), .string("left")]))
+        let refused = try camhub(["follow", "--url", hub.url, "--room", "cli", "--events", "joined,moved", "--duration", "0.3"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("events: unknown event 'moved'"), "\(refused.stderr)")
+    }
+
     @Test func followAboveTheHubsTickIsRefusedInTheHubsWords() throws {
         let hub = try InProcessHub(tick: 60)
         let result = try camhub(["follow", "--url", hub.url, "--rate", "100", "--duration", "1"])
