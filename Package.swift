@@ -38,8 +38,10 @@ let package = Package(
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
         .target(name: "CameraMotion", dependencies: ["CameraCore"]),
         .testTarget(name: "CameraMotionTests", dependencies: ["CameraMotion"]),
+        /// An immutable payload with headroom, shared by the hub's encoder and the transport.
+        .target(name: "SharedBytes"),
         .target(name: "HubCore", dependencies: [
-            "CameraCore", "CameraMotion", .product(name: "HeapModule", package: "swift-collections"),
+            "CameraCore", "CameraMotion", "SharedBytes", .product(name: "HeapModule", package: "swift-collections"),
         ]),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore"]),
         .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion", "HubCore"], path: "Sources/MicroBench"),
@@ -49,8 +51,8 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev", "libev-dev", "libwebsockets-evlib-ev"])]
         ),
-        .target(name: "WebSocketTransport", dependencies: ["CLWS"]),
-        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SocketTestSupport"]),
+        .target(name: "WebSocketTransport", dependencies: ["CLWS", "SharedBytes"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SharedBytes", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", path: "Tests/Support"),
         .target(name: "HubServer", dependencies: ["HubCore", "WebSocketTransport"]),

@@ -14,7 +14,6 @@ public final class HubServer: @unchecked Sendable {
     /// Loop-thread-only state.
     private final class State: @unchecked Sendable {
         var hub: Hub
-        let frames = FrameCache()
         let start = ContinuousClock.now
         init(hub: Hub) { self.hub = hub }
 
@@ -27,7 +26,9 @@ public final class HubServer: @unchecked Sendable {
 
     public init(configuration: HubServerConfiguration) throws {
         self.configuration = configuration
-        let state = State(hub: Hub(configuration: configuration.hub))
+        var hubConfiguration = configuration.hub
+        hubConfiguration.frameHeadroom = SharedFrame.headroom
+        let state = State(hub: Hub(configuration: hubConfiguration))
         self.state = state
         var transport = ServerConfiguration()
         transport.host = configuration.host
@@ -51,7 +52,7 @@ public final class HubServer: @unchecked Sendable {
     public func start() throws -> Int {
         let state = self.state
         let server = self.server
-        let sink = TransportSink(server: server, frames: state.frames)
+        let sink = TransportSink(server: server)
         let handlers = ServerHandlers(
             onOpen: { info in state.hub.open(info.id.rawValue, at: state.now()) },
             onMessage: { id, message in
@@ -66,7 +67,6 @@ public final class HubServer: @unchecked Sendable {
         let port = try server.start(handlers)
         let interval = Duration.nanoseconds(Int64(1e9 / configuration.hub.tick))
         timer = server.loop.scheduleRepeating(every: interval) {
-            state.frames.reset()
             state.hub.tick(at: state.now(), sink: sink)
         }
         return port

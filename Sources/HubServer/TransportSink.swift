@@ -2,9 +2,10 @@ import HubCore
 import WebSocketTransport
 
 /// The hub's output onto the libwebsockets server. Used on the loop thread only.
+/// Frames go out as the payload the hub encoded (with the server's headroom:
+/// `HubConfiguration.frameHeadroom`), so every follower writes the same bytes.
 struct TransportSink: HubSink {
     let server: WebSocketServer
-    let frames: FrameCache
 
     func send(_ bytes: [UInt8], to connection: ConnectionKey) {
         server.send(SharedFrame(kind: .text, bytes: bytes), to: ConnectionID(rawValue: connection))
@@ -16,26 +17,10 @@ struct TransportSink: HubSink {
     }
 
     func sendFrame(_ frame: EncodedFrame, to connection: ConnectionKey) {
-        server.sendLatest(frames.shared(for: frame), to: ConnectionID(rawValue: connection))
+        server.sendLatest(SharedFrame(kind: .text, payload: frame.payload), to: ConnectionID(rawValue: connection))
     }
 
     func close(_ connection: ConnectionKey, code: UInt16, reason: String) {
         server.close(ConnectionID(rawValue: connection), code: CloseCode(code), reason: reason)
     }
-}
-
-/// Turns each encoded frame into one transport frame, however many followers
-/// get it: one copy per room per tick, never one per follower. Loop thread only.
-final class FrameCache: @unchecked Sendable {
-    private var byFrame: [ObjectIdentifier: SharedFrame] = [:]
-
-    func shared(for frame: EncodedFrame) -> SharedFrame {
-        if let shared = byFrame[ObjectIdentifier(frame)] { return shared }
-        let shared = SharedFrame(kind: .text, bytes: frame.bytes)
-        byFrame[ObjectIdentifier(frame)] = shared
-        return shared
-    }
-
-    /// Forget last tick's frames (their `EncodedFrame`s may be freed and their ids reused).
-    func reset() { byFrame.removeAll(keepingCapacity: true) }
 }

@@ -1,77 +1,69 @@
 import CLWS
+import SharedBytes
 
-/// An immutable, shareable WebSocket message payload with `LWS_PRE` bytes
-/// of headroom, so lws can write the frame header in place without copying.
+/// One WebSocket message to send: its kind and a shared, immutable payload
+/// with `LWS_PRE` bytes of headroom, so lws writes the frame header in place
+/// without copying. A small value: copying it copies a reference.
 ///
 /// Encode once per tick, then hand the same frame to every follower with
 /// `WebSocketServer.sendLatest` or `send`: each connection only holds a
-/// reference. The payload never changes after `init`.
+/// reference to the payload.
 ///
 /// Threading: create on any thread; it is `Sendable`. On a server send, lws
 /// writes the (identical) frame header into the headroom on the loop
-/// thread, so give one frame to one server (one loop thread) only. Clients
+/// thread, so give one payload to one server (one loop thread) only. Clients
 /// copy into a scratch buffer before writing (client frames are masked in
-/// place), so they never touch the frame's memory.
-public final class SharedFrame: @unchecked Sendable {
+/// place), so they never touch the payload's memory.
+public struct SharedFrame: Sendable {
     public let kind: MessageKind
-    /// Payload length in bytes.
-    public let count: Int
-    private let storage: UnsafeMutableRawPointer
+    public let payload: SharedBytes
+
+    /// Headroom lws needs in front of every payload it writes (`LWS_PRE`):
+    /// encode with at least this much to share a payload without a copy.
+    public static var headroom: Int { clws_pre() }
+
+    /// Wraps `payload`; copies it once into a buffer with enough headroom if it has less.
+    public init(kind: MessageKind, payload: SharedBytes) {
+        self.kind = kind
+        self.payload = payload.headroom >= clws_pre() ? payload : SharedBytes(payload.array, headroom: clws_pre())
+    }
 
     /// Builds a frame by letting `initialize` write exactly `count` bytes.
     public init(kind: MessageKind, count: Int,
                 initializingWith initialize: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
-        precondition(count >= 0)
         self.kind = kind
-        self.count = count
-        storage = .allocate(byteCount: clws_pre() + max(count, 1), alignment: 16)
-        do {
-            try initialize(UnsafeMutableRawBufferPointer(start: storage + clws_pre(), count: count))
-        } catch {
-            storage.deallocate()
-            throw error
-        }
+        payload = try SharedBytes(count: count, headroom: clws_pre(), initializingWith: initialize)
     }
 
-    public convenience init(kind: MessageKind, bytes: some Collection<UInt8>) {
-        self.init(kind: kind, count: bytes.count) { buffer in
-            _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
-        }
+    public init(kind: MessageKind, bytes: some Collection<UInt8>) {
+        self.kind = kind
+        payload = SharedBytes(bytes, headroom: clws_pre())
     }
 
-    public convenience init(text: String) {
-        var text = text
-        let count = text.utf8.count
-        self.init(kind: .text, count: count) { buffer in
-            text.withUTF8 { utf8 in
-                if let base = utf8.baseAddress, count > 0 {
-                    buffer.baseAddress!.copyMemory(from: base, byteCount: count)
-                }
-            }
-        }
+    public init(text: String) {
+        self.init(kind: .text, bytes: Array(text.utf8))
     }
 
-    public convenience init(binary bytes: [UInt8]) {
+    public init(binary bytes: [UInt8]) {
         self.init(kind: .binary, bytes: bytes)
     }
 
-    public convenience init(_ message: WebSocketMessage) {
+    public init(_ message: WebSocketMessage) {
         switch message {
         case .text(let s): self.init(text: s)
         case .binary(let b): self.init(binary: b)
         }
     }
 
-    deinit { storage.deallocate() }
+    /// Payload length in bytes.
+    public var count: Int { payload.count }
 
     /// Read-only view of the payload.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: storage + clws_pre(), count: count))
+        try payload.withUnsafeBytes(body)
     }
 
     /// Loop thread, server side: payload pointer with `LWS_PRE` writable
     /// bytes before it, for `lws_write`.
-    var payloadForWrite: UnsafeMutablePointer<UInt8> {
-        (storage + clws_pre()).assumingMemoryBound(to: UInt8.self)
-    }
+    var payloadForWrite: UnsafeMutablePointer<UInt8> { payload.payloadWithHeadroom }
 }

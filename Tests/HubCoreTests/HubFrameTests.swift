@@ -154,3 +154,18 @@ struct HubFrameTests {
         #expect(bench.room()?.camera.zoom == Camera.world.zoom)
     }
 }
+
+@Suite("Hub: frames leave with the transport's headroom")
+struct HubFrameHeadroomTests {
+    @Test func encodedFramesReserveTheConfiguredHeadroomOnce() throws {
+        let bench = HubBench { $0.frameHeadroom = 24 }
+        let p = bench.join(role: "presenter")
+        let followers = (0..<3).map { _ in bench.join(role: "follower", rate: 60).key }
+        bench.send(#"{"type":"set","camera":{"zoom":4}}"#, from: p.key)
+        bench.runTicks(1)
+        let frames = followers.compactMap { bench.frames($0).last }
+        #expect(frames.count == 3)
+        #expect(frames.allSatisfy { $0.encoded.payload.headroom == 24 })
+        #expect(Set(frames.map { ObjectIdentifier($0.encoded.payload) }).count == 1, "one payload for the whole room")
+    }
+}

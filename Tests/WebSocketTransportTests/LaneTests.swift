@@ -1,4 +1,5 @@
 import Foundation
+import SharedBytes
 import Testing
 @testable import WebSocketTransport
 
@@ -150,5 +151,24 @@ extension TransportTests {
         #expect(getsockopt(fd, Int32(IPPROTO_TCP), 25 /* TCP_NOTSENT_LOWAT */, &value, &length) == 0)
         #expect(value == 16 * 1024)
         _ = listener
+    }
+}
+
+@Suite("Shared frames")
+struct SharedFrameTests {
+    @Test func aPayloadWithEnoughHeadroomIsSharedNotCopied() {
+        let payload = SharedBytes(Array("{\"type\":\"frame\"}".utf8), headroom: SharedFrame.headroom)
+        let a = SharedFrame(kind: .text, payload: payload)
+        let b = SharedFrame(kind: .text, payload: payload)
+        #expect(a.payload === payload && b.payload === payload, "every connection writes the same bytes")
+        #expect(a.count == 16)
+    }
+
+    @Test func aPayloadWithTooLittleHeadroomIsCopiedOnceWithEnough() {
+        let payload = SharedBytes(Array("hello".utf8), headroom: 0)
+        let frame = SharedFrame(kind: .text, payload: payload)
+        #expect(frame.payload !== payload)
+        #expect(frame.payload.headroom >= SharedFrame.headroom)
+        #expect(frame.payload.array == Array("hello".utf8))
     }
 }

@@ -96,7 +96,8 @@ public struct Hub {
         rooms[name]!.manager.advance(to: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
         rooms[name]!.updateFrameState()
-        let memberDue = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, sink: sink)
+        let memberDue = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
+                                                   headroom: configuration.frameHeadroom, sink: sink)
         let room = rooms[name]!
         if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
             rooms[name]!.audienceChanged = false

@@ -19,6 +19,10 @@ public struct HubConfiguration: Sendable {
     public var listedFollowers = 50
     /// Seconds between two `audience` events of a room (at most).
     public var audienceInterval: Double = 1
+    /// Bytes reserved in front of each encoded frame for the transport's own
+    /// header (the server sets libwebsockets' `LWS_PRE`), so the transport
+    /// writes every follower's copy of the frame from the same bytes.
+    public var frameHeadroom = 16
 
     public init() {}
 }

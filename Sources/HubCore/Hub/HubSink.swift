@@ -1,12 +1,17 @@
+import SharedBytes
+
 /// A connection as the hub knows it: an opaque number the transport assigns.
 public typealias ConnectionKey = UInt64
 
 /// One encoded `frame` message, shared by every follower due it in a tick:
-/// the hub encodes a room's frame once and hands the same object to all.
+/// the hub encodes a room's frame once, into a payload with the transport's
+/// headroom (`HubConfiguration.frameHeadroom`), and hands the same bytes to all.
 public final class EncodedFrame: Sendable {
     public let seq: UInt64
-    public let bytes: [UInt8]
-    public init(seq: UInt64, bytes: [UInt8]) { self.seq = seq; self.bytes = bytes }
+    public let payload: SharedBytes
+    public init(seq: UInt64, payload: SharedBytes) { self.seq = seq; self.payload = payload }
+    /// The frame's bytes (a copy: for tests and tools).
+    public var bytes: [UInt8] { payload.array }
 }
 
 /// Where the hub's output goes. The server implements it on its loop thread

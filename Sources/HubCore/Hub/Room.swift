@@ -1,5 +1,6 @@
 import CameraCore
 import CameraMotion
+import SharedBytes
 
 /// When a room next needs the hub's tick.
 enum Wake: Hashable {
@@ -113,11 +114,11 @@ struct Room {
     /// sake: the earliest frame time of a member still owed the current `seq`
     /// (its throttle made it wait) or, while the camera moves, of any member
     /// (it will be owed a newer frame then); nil when nobody waits for one.
-    mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, sink: some HubSink) -> Double? {
+    mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, headroom: Int, sink: some HubSink) -> Double? {
         var earliest = Double.infinity
         for i in members.indices {
             if members[i].throttle.take(roomSeq: seq, now: tickTime) {
-                sink.sendFrame(currentFrame(time: epochMilliseconds), to: members[i].connection)
+                sink.sendFrame(currentFrame(time: epochMilliseconds, headroom: headroom), to: members[i].connection)
             }
             if frameMoving || (members[i].throttle.lastSeq ?? 0) < seq {
                 earliest = min(earliest, members[i].throttle.nextFrameTime)
@@ -152,11 +153,11 @@ struct Room {
         frame = nil
     }
 
-    /// The frame for `seq`, encoded on first use.
-    mutating func currentFrame(time: Double) -> EncodedFrame {
+    /// The frame for `seq`, encoded on first use (with `headroom` bytes in front for the transport).
+    mutating func currentFrame(time: Double, headroom: Int) -> EncodedFrame {
         if let frame, frame.seq == seq { return frame }
-        let encoded = EncodedFrame(seq: seq, bytes: HubMessage.frame(seq: seq, time: time, camera: manager.camera,
-                                                                     moving: frameMoving, by: manager.lastMovedBy))
+        let bytes = HubMessage.frame(seq: seq, time: time, camera: manager.camera, moving: frameMoving, by: manager.lastMovedBy)
+        let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
         frame = encoded
         return encoded
     }
