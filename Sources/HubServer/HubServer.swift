@@ -67,9 +67,20 @@ public final class HubServer: @unchecked Sendable {
         let port = try server.start(handlers)
         let interval = Duration.nanoseconds(Int64(1e9 / configuration.hub.tick))
         timer = server.loop.scheduleRepeating(every: interval) {
-            state.hub.tick(at: state.now(), sink: sink)
+            if state.hub.tick(at: state.now(), sink: sink) { Self.continueSending(state, sink, on: server) }
         }
         return port
+    }
+
+    /// Loop thread: a tick ran out of its send budget. The rest goes out in
+    /// slices, each from a zero-delay loop timer, so it runs after the socket
+    /// events already waiting (the next tick and incoming messages are never
+    /// held up by a long pass) and, being outside any lws callback, may write
+    /// straight to the sockets.
+    private static func continueSending(_ state: State, _ sink: TransportSink, on server: WebSocketServer) {
+        server.loop.schedule(after: .zero) {
+            if state.hub.continueSending(at: state.now(), sink: sink) { continueSending(state, sink, on: server) }
+        }
     }
 
     /// Closes every client with 1001 and stops. Safe from any thread, idempotent.

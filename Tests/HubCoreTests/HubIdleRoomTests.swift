@@ -53,6 +53,21 @@ struct HubIdleRoomTests {
         #expect(visits(bench) == 60, "a 60 Hz follower is due a frame on every tick")
     }
 
+    @Test func lateTimersAndOffGridJoinsDoNotMakeAMovingRoomTickEveryTick() {
+        let bench = HubBench()
+        bench.wait(0.0041)  // joins between two ticks
+        let p = bench.join(role: "presenter", rate: 30)
+        bench.join(role: "follower", rate: 30)
+        bench.send(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":10}"#, from: p.key)
+        let grid = (bench.now * bench.tick).rounded(.up)
+        for k in 1...180 {  // three seconds of ticks, each timer 1.3 ms late
+            bench.now = (grid + Double(k)) / bench.tick + 0.0013
+            bench.tickOnce()
+        }
+        #expect(visits(bench) == 30, "visited when a 30 Hz member is due, not on every tick")
+        #expect(bench.frames(p.key).count >= 89)
+    }
+
     @Test func skippedTicksChangeNoCameraAFollowerSees() throws {
         // The same animation watched at 10 frames per second, alone and beside a 60 Hz watcher.
         func frames(withWatcher: Bool) -> [JSONValue] {

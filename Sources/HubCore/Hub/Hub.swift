@@ -21,6 +21,8 @@ public struct Hub {
     var wakeQueue = WakeQueue()
     /// The hub's own ticks, for the achieved rate.
     var ticks = TickRate()
+    /// Rooms whose send pass ran out of budget, in the order they did.
+    var unfinishedPasses: [RoomName] = []
 
     public init(configuration: HubConfiguration = HubConfiguration()) {
         self.configuration = configuration
@@ -69,8 +71,16 @@ public struct Hub {
     /// Only awake rooms are visited: a room at rest (nothing moving, no frame
     /// owed, nothing scheduled) costs nothing here until a command, a join or
     /// a leave wakes it, or the time it asked for comes (`WakeQueue`).
-    public mutating func tick(at time: HubTime, sink: some HubSink) {
+    ///
+    /// Returns true when frames are still to be sent: the tick sends at most
+    /// `configuration.sendBudget` frames, then leaves the rest to
+    /// `continueSending`, so the clock keeps its rate however many followers
+    /// there are (the owner calls `continueSending` after letting other
+    /// work in, and the next tick goes on where a pass stopped).
+    @discardableResult
+    public mutating func tick(at time: HubTime, sink: some HubSink) -> Bool {
         ticks.record(at: time.seconds)
+        var budget = configuration.sendBudget
         // The throttle works on the tick grid, so that timer jitter never costs a frame.
         let tickTime = (time.seconds * configuration.tick).rounded() / configuration.tick
         for entry in wakeQueue.takeDue(at: time.seconds) where rooms[entry.room]?.scheduledWake == entry.time {
@@ -78,7 +88,7 @@ public struct Hub {
             awake.insert(entry.room)
         }
         if !awake.isEmpty {
-            for name in Array(awake) { visit(name, at: time, tickTime: tickTime, sink: sink) }
+            for name in Array(awake) { visit(name, at: time, tickTime: tickTime, budget: &budget, sink: sink) }
         }
         for (connection, openedAt) in awaitingHello where time.seconds - openedAt >= configuration.helloTimeout {
             sink.send(HubMessage.error(ProtocolError(.badMessage, "hello: none within \(Int(configuration.helloTimeout)) s", ref: nil)), to: connection)
@@ -86,18 +96,19 @@ public struct Hub {
             sessions[connection] = nil
             awaitingHello[connection] = nil
         }
+        return !unfinishedPasses.isEmpty
     }
 
     /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
-    private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, sink: some HubSink) {
+    private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, budget: inout Int, sink: some HubSink) {
         guard rooms[name] != nil else { awake.remove(name); return }
         rooms[name]!.visits.record(at: time.seconds)
         rooms[name]!.visitCount += 1
         rooms[name]!.manager.advance(to: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
         rooms[name]!.updateFrameState()
-        let memberDue = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
-                                                   headroom: configuration.frameHeadroom, sink: sink)
+        let pass = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
+                                              headroom: configuration.frameHeadroom, budget: &budget, sink: sink)
         let room = rooms[name]!
         if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
             rooms[name]!.audienceChanged = false
@@ -109,10 +120,20 @@ public struct Hub {
             awake.remove(name)
             return
         }
+        guard case .finished(let memberDue) = pass else {
+            if !unfinishedPasses.contains(name) { unfinishedPasses.append(name) }
+            return  // stays awake; `continueSending` or the next tick goes on
+        }
+        if !unfinishedPasses.isEmpty { unfinishedPasses.removeAll { $0 == name } }
+        settle(name, memberDue: memberDue, tickTime: tickTime)
+    }
+
+    /// After a room's send pass finished: it stays awake, sleeps until a time, or rests.
+    private mutating func settle(_ name: RoomName, memberDue: Double?, tickTime: Double) {
         switch rooms[name]!.nextWake(memberDue: memberDue, configuration: configuration) {
         case .everyTick:
             return
-        case .at(let when) where when <= time.seconds:
+        case .at(let when) where when <= tickTime:  // on the grid, as the throttles decide
             return  // overdue: stay awake for the next tick
         case .at(let when):
             awake.remove(name)

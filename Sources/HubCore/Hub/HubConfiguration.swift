@@ -23,6 +23,10 @@ public struct HubConfiguration: Sendable {
     /// header (the server sets libwebsockets' `LWS_PRE`), so the transport
     /// writes every follower's copy of the frame from the same bytes.
     public var frameHeadroom = 16
+    /// Frames sent at most per `tick` or `continueSending` call before the hub
+    /// lets its owner do other work (a loopback send costs ~5–10 µs, so 1,000
+    /// keep a slice well inside a 60 Hz tick).
+    public var sendBudget = 1_000
 
     public init() {}
 }

@@ -48,6 +48,10 @@ struct Room {
     /// The time this room is queued to wake at in the hub's `WakeQueue`
     /// (nil: not queued). A queue entry at any other time is stale.
     var scheduledWake: Double?
+    /// Where an unfinished send pass stopped (nil: no pass under way), and the
+    /// earliest member frame time it has seen so far.
+    var sendCursor: Int?
+    var passMemberDue = Double.infinity
     /// How often the hub visited this room (ticks it was awake for).
     var visits = TickRate()
     /// Ticks that visited this room since it was created.
@@ -78,13 +82,18 @@ struct Room {
         members[index].events = events
     }
 
-    /// Removes a connection (O(1): the last member takes its place).
+    /// Removes a connection (O(1): the last member takes its place; a send
+    /// pass under way visits the moved member if it has not yet).
     mutating func removeMember(_ connection: ConnectionKey) {
         guard let index = memberIndex.removeValue(forKey: connection) else { return }
         let last = members.removeLast()
         if index < members.count {
             members[index] = last
             memberIndex[last.connection] = index
+        }
+        if let cursor = sendCursor, index < cursor, index < members.count {
+            // The member moved into the hole was not reached yet: look at it before the rest.
+            sendCursor = index
         }
     }
 
@@ -114,17 +123,39 @@ struct Room {
     /// sake: the earliest frame time of a member still owed the current `seq`
     /// (its throttle made it wait) or, while the camera moves, of any member
     /// (it will be owed a newer frame then); nil when nobody waits for one.
-    mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, headroom: Int, sink: some HubSink) -> Double? {
-        var earliest = Double.infinity
-        for i in members.indices {
+    ///
+    /// At most `budget` frames are sent (it is decreased by each): a pass that
+    /// runs out stops where it was (`sendCursor`) and returns `.unfinished`;
+    /// the next call goes on from there, so every member is reached in turn,
+    /// with the newest frame then.
+    mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, headroom: Int, budget: inout Int,
+                                sink: some HubSink) -> SendPass {
+        var i = sendCursor ?? 0
+        if sendCursor == nil { passMemberDue = .infinity }
+        while i < members.count {
+            if budget <= 0 {
+                sendCursor = i
+                return .unfinished
+            }
             if members[i].throttle.take(roomSeq: seq, now: tickTime) {
                 sink.sendFrame(currentFrame(time: epochMilliseconds, headroom: headroom), to: members[i].connection)
+                budget -= 1
             }
             if frameMoving || (members[i].throttle.lastSeq ?? 0) < seq {
-                earliest = min(earliest, members[i].throttle.nextFrameTime)
+                passMemberDue = min(passMemberDue, members[i].throttle.nextFrameTime)
             }
+            i += 1
         }
-        return earliest.isFinite ? earliest : nil
+        sendCursor = nil
+        return .finished(memberDue: passMemberDue.isFinite ? passMemberDue : nil)
+    }
+
+    /// How a send pass over the members ended.
+    enum SendPass: Equatable {
+        /// Out of budget; `sendCursor` says where to go on.
+        case unfinished
+        /// Every member was looked at; `memberDue` as `nextWake` takes it.
+        case finished(memberDue: Double?)
     }
 
     /// When the room next needs the hub's tick, given when a member is next

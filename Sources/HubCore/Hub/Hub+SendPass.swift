@@ -1,0 +1,23 @@
+/// Send passes that ran out of budget in a tick go on here, between ticks.
+extension Hub {
+    /// Goes on with the send passes a tick left unfinished, sending at most
+    /// `configuration.sendBudget` frames, oldest pass first. Members not
+    /// reached yet get the room's newest frame. Returns true while passes remain.
+    @discardableResult
+    public mutating func continueSending(at time: HubTime, sink: some HubSink) -> Bool {
+        var budget = configuration.sendBudget
+        let tickTime = (time.seconds * configuration.tick).rounded() / configuration.tick
+        while budget > 0, let name = unfinishedPasses.first {
+            guard rooms[name] != nil else { unfinishedPasses.removeFirst(); continue }
+            let pass = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
+                                                  headroom: configuration.frameHeadroom, budget: &budget, sink: sink)
+            guard case .finished = pass else { break }
+            unfinishedPasses.removeFirst()
+            // The room stays awake: its next tick visit decides when it sleeps.
+        }
+        return !unfinishedPasses.isEmpty
+    }
+
+    /// Rooms with a send pass under way (for `/healthz` and tests).
+    public var unfinishedSendPasses: Int { unfinishedPasses.count }
+}

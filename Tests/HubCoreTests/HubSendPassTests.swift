@@ -1,0 +1,82 @@
+import CameraCore
+import Testing
+@testable import HubCore
+
+/// A tick sends at most `sendBudget` frames; the rest go out from
+/// `continueSending`, and the next tick goes on where a pass stopped.
+@Suite("Hub: send passes within a budget")
+struct HubSendPassTests {
+    /// A room of `followers` at the full tick rate, moving, with a budget of 10 frames per call.
+    func crowdedRoom(followers: Int) -> (bench: HubBench, presenter: ConnectionKey, followers: [ConnectionKey]) {
+        let bench = HubBench { $0.sendBudget = 10 }
+        let p = bench.join(role: "presenter", rate: 60)
+        let keys = (0..<followers).map { _ in bench.join(role: "follower", rate: 60).key }
+        bench.runTicks(2)
+        bench.send(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":5}"#, from: p.key)
+        return (bench, p.key, keys)
+    }
+
+    @Test func aTickSendsAtMostItsBudgetAndSaysMoreIsDue() {
+        let (bench, _, followers) = crowdedRoom(followers: 25)
+        bench.clear()
+        let more = bench.hub.tick(at: bench.time, sink: bench.sink)
+        #expect(more)
+        #expect(bench.sink.outputs.filter { if case .frame = $0 { true } else { false } }.count == 10)
+        #expect(bench.hub.unfinishedSendPasses == 1)
+        _ = followers
+    }
+
+    @Test func continueSendingReachesEveryoneWithinTheSameTick() {
+        let (bench, p, followers) = crowdedRoom(followers: 25)
+        bench.clear()
+        var more = bench.hub.tick(at: bench.time, sink: bench.sink)
+        var calls = 0
+        while more && calls < 10 {
+            more = bench.hub.continueSending(at: bench.time, sink: bench.sink)
+            calls += 1
+        }
+        #expect(!more && calls == 2, "26 frames in slices of 10")
+        for key in followers + [p] { #expect(bench.frames(key).count == 1, "one frame each") }
+    }
+
+    @Test func withoutContinuationTheNextTicksGoOnWhereThePassStoppedAndNobodyStarves() throws {
+        let (bench, p, followers) = crowdedRoom(followers: 25)
+        bench.clear()
+        bench.runTicks(9)  // 90 frames of budget for 26 members owed one each tick
+        let counts = (followers + [p]).map { bench.frames($0).count }
+        #expect(counts.min()! >= 3, "every member is reached in turn: \(counts)")
+        #expect(counts.max()! - counts.min()! <= 1, "round robin: \(counts)")
+        // Each frame a member gets is the room's newest when it is sent.
+        for key in followers {
+            let seqs = bench.frames(key).map(\.seq)
+            #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 })
+        }
+    }
+
+    @Test func theRestingFrameStillReachesEveryMember() throws {
+        let bench = HubBench { $0.sendBudget = 7 }
+        let p = bench.join(role: "presenter", rate: 30)
+        let followers = (0..<30).map { _ in bench.join(role: "follower", rate: 30).key }
+        bench.runTicks(2)
+        bench.send(#"{"type":"animate","id":"a","to":{"bearing":30},"duration":0.2}"#, from: p.key)
+        bench.run(seconds: 3)
+        for key in followers + [p.key] {
+            let last = try #require(bench.frames(key).last)
+            #expect(!last.moving && last.camera["bearing"]?.number == 30)
+        }
+        #expect(bench.hub.unfinishedSendPasses == 0)
+    }
+
+    @Test func aMemberLeavingMidPassDoesNotHideAnother() throws {
+        let (bench, _, followers) = crowdedRoom(followers: 15)
+        bench.clear()
+        let more = bench.hub.tick(at: bench.time, sink: bench.sink)
+        #expect(more)
+        let reached = Set(followers.filter { !bench.frames($0).isEmpty })
+        // One already reached leaves: the last member moves into its place.
+        bench.disconnect(try #require(reached.first))
+        while bench.hub.continueSending(at: bench.time, sink: bench.sink) {}
+        let missing = followers.filter { $0 != reached.first && bench.frames($0).isEmpty }
+        #expect(missing.isEmpty, "\(missing) got no frame in this pass")
+    }
+}
