@@ -22,16 +22,65 @@ public struct Welcome: Hashable, Sendable {
     /// lists presenters, drivers and the first followers only; see `Audience`).
     public var audience = Audience(clients: 0, followers: 0)
     /// The events the client gets besides frames (its `hello.events` or its role's default).
-    public var events: EventSubscriptions = .all
+    public var events: EventSubscriptions = .controllerDefault
+    /// The room's live animations, running and queued, oldest first.
+    public var animations: [AnimationSummary] = []
+    /// The room's tracking mode and the last fix it follows (nil when none).
+    public var trackingMode: TrackingMode = .none
+    public var trackedLocation: TrackedLocation?
 
     public init(client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
                 camera: Camera, limits: CameraLimits, presenter: String?, roster: [RosterEntry],
-                gestures: Set<GestureMessage.Kind> = [], audience: Audience? = nil, events: EventSubscriptions = .all) {
+                gestures: Set<GestureMessage.Kind> = [], audience: Audience? = nil, events: EventSubscriptions = .controllerDefault) {
         self.events = events
         self.client = client; self.room = room; self.role = role; self.rate = rate; self.tick = tick
         self.seq = seq; self.camera = camera; self.limits = limits; self.presenter = presenter
         self.roster = roster; self.gestures = gestures
         self.audience = audience ?? Audience(clients: roster.count, followers: roster.filter { $0.role == .follower }.count)
+    }
+}
+
+/// One live animation of a room as `welcome.animations` lists it, times on
+/// the hub's wall clock (ms since the epoch).
+public struct AnimationSummary: Hashable, Sendable {
+    public var id: String
+    /// The client that started it (its owner).
+    public var by: String
+    public var kind: LiveAnimation.Kind
+    /// `running`, `delayed` (waits for its `delay`) or `waiting` (for `after`).
+    public var status: String
+    /// Running: the properties it holds now; queued: the ones it will claim.
+    public var properties: CameraProperties
+    /// When it started (running), else nil.
+    public var started: Double?
+    /// Seconds: planned (running) or asked for (queued); nil for a queued
+    /// flight whose duration comes from its path when it starts.
+    public var duration: Double?
+    /// The owner's animation it waits for or waited for.
+    public var after: String?
+    /// When a delayed one is due to start, else nil.
+    public var starts: Double?
+
+    public init(id: String, by: String, kind: LiveAnimation.Kind, status: String, properties: CameraProperties,
+                started: Double?, duration: Double?, after: String?, starts: Double?) {
+        self.id = id; self.by = by; self.kind = kind; self.status = status; self.properties = properties
+        self.started = started; self.duration = duration; self.after = after; self.starts = starts
+    }
+
+    /// `live` with room seconds turned into wall-clock ms by `epoch`.
+    public init(_ live: LiveAnimation, epoch: (Double) -> Double) {
+        var started: Double?, starts: Double?, duration = live.requestedDuration
+        let status: String
+        switch live.state {
+        case .running(let start, let planned):
+            status = "running"; started = epoch(start); duration = planned
+        case .delayed(let until):
+            status = "delayed"; starts = epoch(until)
+        case .waiting:
+            status = "waiting"
+        }
+        self.init(id: live.id, by: live.owner.client, kind: live.kind, status: status, properties: live.properties,
+                  started: started, duration: duration, after: live.after, starts: starts)
     }
 }
 
@@ -65,11 +114,14 @@ public struct AnimationMessage: Hashable, Sendable {
     public var camera: Camera?
     /// Free text for people ("limits changed", "presenter took over", …).
     public var reason: String?
+    /// The client whose animation it is (ids are per client: with
+    /// `roomAnimations` a client also gets other clients' reports).
+    public var owner: String?
 
     public init(id: String?, status: Status, by: String?, lost: CameraProperties = [], clamped: CameraProperties = [],
-                camera: Camera? = nil, reason: String? = nil) {
+                camera: Camera? = nil, reason: String? = nil, owner: String? = nil) {
         self.id = id; self.status = status; self.by = by; self.lost = lost; self.clamped = clamped
-        self.camera = camera; self.reason = reason
+        self.camera = camera; self.reason = reason; self.owner = owner
     }
 }
 
@@ -167,7 +219,31 @@ public enum HubMessage {
             if i > 0 { w.raw(",") }
             w.string(name)
         }
-        w.raw("]}")
+        w.raw("],\"animations\":[")
+        for (i, a) in m.animations.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw("{\"id\":"); w.string(a.id)
+            w.raw(",\"by\":"); w.string(a.by)
+            w.raw(",\"kind\":"); w.string(a.kind.rawValue)
+            w.raw(",\"status\":"); w.string(a.status)
+            w.raw(",\"properties\":"); w.properties(a.properties)
+            w.raw(",\"started\":"); w.number(a.started)
+            w.raw(",\"duration\":"); w.number(a.duration)
+            w.raw(",\"after\":"); w.string(a.after)
+            if let starts = a.starts { w.raw(",\"starts\":"); w.number(starts) }
+            w.raw("}")
+        }
+        w.raw("],\"tracking\":{\"mode\":"); w.string(m.trackingMode.rawValue)
+        w.raw(",\"location\":")
+        if let fix = m.trackedLocation {
+            w.raw("{\"lat\":"); w.number(fix.latitude)
+            w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(fix.longitude))
+            if let heading = fix.heading { w.raw(",\"heading\":"); w.number(normalizeBearing(heading)) }
+            w.raw("}")
+        } else {
+            w.null()
+        }
+        w.raw("}}")
         return w.bytes
     }
 
@@ -185,6 +261,7 @@ public enum HubMessage {
         w.raw("{\"type\":\"animation\",\"id\":"); w.string(r.id)
         w.raw(",\"status\":"); w.string(r.status.rawValue)
         w.raw(",\"by\":"); w.string(r.by)
+        if let owner = r.owner { w.raw(",\"owner\":"); w.string(owner) }
         w.raw(",\"lost\":"); w.properties(r.lost)
         w.raw(",\"clamped\":"); w.properties(r.clamped)
         if let camera = r.camera { w.raw(",\"camera\":"); w.camera(camera) }

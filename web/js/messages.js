@@ -8,9 +8,12 @@
 // clock in ms since the epoch. Durations and delays are in seconds.
 //
 // Hub -> viewer (parseMessage validates; unknown extra fields are kept):
-//   welcome   {client, room, role, rate, tick, time, seq, camera, limits, presenter, roster, gestures}
+//   welcome   {client, room, role, rate, tick, time, seq, camera, limits, presenter, roster, gestures,
+//              animations?: [{id, by, kind, status, properties, started, duration, after, starts?}],
+//              tracking?: {mode, location: {lat, lon, heading?} | null}}
 //   frame     {seq, time, camera, moving, by}
-//   animation {id, status: started|finished|cancelled|superseded, by, lost, clamped, camera?, reason?}
+//   animation {id, status: started|interrupted|finished|cancelled|superseded, by, owner?, lost, clamped,
+//              camera?, reason?}   owner: whose animation (with roomAnimations, others' too)
 //   event     {event, time, ...}       event: steady|significantChange|trackingModeChanged|limitsChanged|
 //                                             presenterChanged|joined|left|tap|longPress
 //   result    {id, what?, points | bounds+quad | camera}
@@ -55,6 +58,10 @@ export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbid
   'rate_limited'];
 export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];
 export const TRACKING_MODES = ['none', 'followNorthUp', 'followDirection'];
+export const ANIMATION_KINDS = ['ease', 'fly', 'animate'];
+/** How a live animation in `welcome.animations` stands. */
+export const LIVE_ANIMATION_STATUSES = ['running', 'delayed', 'waiting'];
+const PROPERTY_NAMES = ['center', 'zoom', 'bearing', 'tilt', 'anchor'];
 export const QUERY_KINDS = ['project', 'unproject', 'bounds', 'fit'];
 const CAMERA_KEYS = ['lat', 'lon', 'zoom', 'bearing', 'tilt'];
 /** Longest room name, client name and animation/query id the hub accepts. */
@@ -152,6 +159,31 @@ function rosterEntry(e, where) {
   str(where, e, 'role', { oneOf: ROLES });
 }
 
+function liveAnimation(a, where) {
+  if (!isObject(a)) throw new ProtocolError(`${where} must be an object, got ${describe(a)}`);
+  str(where, a, 'id');
+  str(where, a, 'by');
+  str(where, a, 'kind', { oneOf: ANIMATION_KINDS });
+  str(where, a, 'status', { oneOf: LIVE_ANIMATION_STATUSES });
+  arr(where, a, 'properties', { each: (p, w) => { if (!PROPERTY_NAMES.includes(p)) fail(w, 'property', `one of ${PROPERTY_NAMES.join('|')}`, p); } });
+  if (a.started !== null) num(where, a, 'started');
+  if (a.duration !== null) num(where, a, 'duration', { min: 0 });
+  str(where, a, 'after', { nullable: true });
+  num(where, a, 'starts', { required: false });
+  if ((a.status === 'running') !== (a.started !== null)) fail(where, 'started', 'a time exactly when running', a.started);
+}
+
+function trackingState(t, where) {
+  if (!isObject(t)) throw new ProtocolError(`${where} must be an object {mode, location}, got ${describe(t)}`);
+  str(where, t, 'mode', { oneOf: TRACKING_MODES });
+  if (t.location !== null) {
+    obj(where, t, 'location');
+    num(`${where}.location`, t.location, 'lat', { min: -90, max: 90 });
+    num(`${where}.location`, t.location, 'lon', { min: -180, max: 180 });
+    num(`${where}.location`, t.location, 'heading', { required: false, min: 0, max: 360 });
+  }
+}
+
 function kindName(k, where) {
   if (!GESTURE_KINDS.includes(k)) throw new ProtocolError(`${where} must be one of ${GESTURE_KINDS.join('|')}, got ${describe(k)}`);
 }
@@ -170,6 +202,8 @@ const serverValidators = {
     str('welcome', m, 'presenter', { required: false, nullable: true });
     arr('welcome', m, 'roster', { required: false, each: rosterEntry });
     arr('welcome', m, 'gestures', { required: false, each: kindName });
+    arr('welcome', m, 'animations', { required: false, each: liveAnimation });
+    if (m.tracking !== undefined) trackingState(m.tracking, 'welcome.tracking');
   },
   frame(m) {
     num('frame', m, 'seq', { min: 0, integer: true });
@@ -182,6 +216,7 @@ const serverValidators = {
     str('animation', m, 'id', { nullable: true });
     str('animation', m, 'status', { oneOf: ANIMATION_STATUSES });
     str('animation', m, 'by', { required: false, nullable: true });
+    str('animation', m, 'owner', { required: false });
     arr('animation', m, 'lost', { required: false });
     arr('animation', m, 'clamped', { required: false });
     if (m.camera !== undefined) wireCamera(m.camera, 'animation.camera');
@@ -330,8 +365,9 @@ function optional(where, m, values, checks) {
 
 const seconds = (max) => (where, v) => num(where, { duration: v }, 'duration', { min: 0, max });
 
-// What a client may subscribe to besides frames: the event names and `animation`.
-export const SUBSCRIPTIONS = [...EVENT_NAMES, 'animation'];
+// What a client may subscribe to besides frames: the event names, `animation`
+// (reports of your own animations) and `roomAnimations` (everyone's).
+export const SUBSCRIPTIONS = [...EVENT_NAMES, 'animation', 'roomAnimations'];
 
 function subscriptionList(where, events) {
   if (!Array.isArray(events)) fail(where, 'events', 'an array of event names', events);

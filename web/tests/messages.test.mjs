@@ -202,3 +202,27 @@ test('hello and subscribe carry event subscriptions, checked against the protoco
   assert.throws(() => build.subscribe(['moved']), /subscribe: "events\[0\]" must be one of steady/);
   assert.throws(() => build.hello({ room: 'r', role: 'follower', events: 'steady' }), /"events" must be an array/);
 });
+
+test('welcome lists the room\'s live animations and tracking; animation reports name their owner', () => {
+  const live = {
+    ...welcome,
+    animations: [
+      { id: 'f1', by: 'c1', kind: 'fly', status: 'running', properties: ['center', 'zoom'], started: 1699999999000, duration: 3, after: null },
+      { id: 'a2', by: 'c2', kind: 'animate', status: 'delayed', properties: ['tilt'], started: null, duration: 1, after: null, starts: 1700000002000 },
+      { id: 'a3', by: 'c2', kind: 'animate', status: 'waiting', properties: ['bearing'], started: null, duration: null, after: 'a2' },
+    ],
+    tracking: { mode: 'followDirection', location: { lat: 52.5, lon: 13.4, heading: 87 } },
+  };
+  const m = parseMessage(JSON.stringify(live));
+  assert.equal(m.animations.length, 3);
+  assert.equal(m.tracking.location.heading, 87);
+  assert.equal(parseMessage({ ...welcome, tracking: { mode: 'none', location: null } }).tracking.location, null);
+  rejects({ ...live, animations: [{ ...live.animations[0], kind: 'jump' }] }, /welcome.animations\[0\]: "kind" must be one of ease\|fly\|animate/);
+  rejects({ ...live, animations: [{ ...live.animations[0], started: null }] }, /"started" must be a time exactly when running/);
+  rejects({ ...live, animations: [{ ...live.animations[1], properties: ['pitch'] }] }, /"property" must be one of center/);
+  rejects({ ...live, tracking: { mode: 'orbit', location: null } }, /welcome.tracking: "mode" must be one of none/);
+  const a = parseMessage({ type: 'animation', id: 'e1', status: 'started', by: 'c2', owner: 'c2', lost: [], clamped: [], camera, time: 5 });
+  assert.equal(a.owner, 'c2');
+  rejects({ type: 'animation', id: 'e1', status: 'started', owner: 7 }, /animation: "owner" must be a string/);
+  assert.deepEqual(build.subscribe(['roomAnimations']), { type: 'subscribe', events: ['roomAnimations'] });
+});
