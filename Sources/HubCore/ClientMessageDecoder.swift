@@ -214,8 +214,8 @@ extension ClientMessage {
         if let scale = g.scale, scale <= 0 { throw f.fail("scale", "must be greater than 0 (got \(scale))") }
         if (g.x == nil) != (g.y == nil) { throw f.fail(g.x == nil ? "x" : "y", "missing (x and y come together)") }
 
-        // A continuous gesture's end or cancel needs nothing but the phase.
-        if !kind.isInstantaneous && (phase == .end || phase == .cancel) { return g }
+        // A continuous gesture's (or a long press's) end or cancel needs nothing but the phase.
+        if (!kind.isInstantaneous || kind == .longPress) && (phase == .end || phase == .cancel) { return g }
         func require(_ present: Bool, _ field: String) throws(ProtocolError) {
             guard present else { throw f.fail(field, "missing (required for \(kind.rawValue)\(phase.map { " " + $0.rawValue } ?? ""))") }
         }

@@ -6,8 +6,9 @@
 /// so a large audience costs one message per frame, not frames plus a stream
 /// of `significantChange`, `joined`, `left` and gesture reports. Drivers and
 /// presenters get everything but `roomAnimations` (other clients' animation
-/// reports, which nobody gets unless asking: as with an SDK's completion
-/// handlers, a client hears about its own animations).
+/// reports: as with an SDK's completion handlers, a client hears about its
+/// own animations) and `gesture` (every gesture input of the room, which a
+/// client asks for as it would set a HERE gesture listener).
 public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -42,8 +43,10 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     /// A follower's default: what it needs to render and stay in step.
     public static let followerDefault: EventSubscriptions = [.steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience]
 
-    /// A driver's or presenter's default: everything but `roomAnimations`.
-    public static let controllerDefault: EventSubscriptions = all.subtracting(.roomAnimations)
+    /// A driver's or presenter's default: everything but `roomAnimations` and
+    /// `gesture` (every gesture of the room, as a HERE gesture listener hears
+    /// them: opt-in, like setting a delegate).
+    public static let controllerDefault: EventSubscriptions = all.subtracting([.roomAnimations, .gesture])
 
     /// The default for `role` (followers: `followerDefault`; drivers and presenters: `controllerDefault`).
     public static func defaults(for role: Role) -> EventSubscriptions {

@@ -138,13 +138,16 @@ public enum HubEvent: Hashable, Sendable {
     case presenterChanged(client: String?, previous: String?, demoted: String?, by: String?)
     case joined(RosterEntry)
     case left(RosterEntry)
-    /// A client tapped the map at this geo point.
-    case tap(by: String, at: GeoCoordinate)
-    case longPress(by: String, at: GeoCoordinate)
+    /// A client tapped the map at this geo point (and this point of its view).
+    case tap(by: String, at: GeoCoordinate, point: ViewPoint?)
+    /// A long press in one of its phases (HERE `onLongPress(state:origin:)`):
+    /// the sender's view point and the geo point under it (nil in the sky).
+    case longPress(by: String, phase: GesturePhase, point: ViewPoint?, at: GeoCoordinate?)
     /// The room's head count changed (coalesced: at most one a second).
     case audience(Audience)
-    /// A gesture whose default action the client disabled: reported, nothing moved.
-    case gesture(by: String, kind: GestureKind, phase: GesturePhase?, at: GeoCoordinate?)
+    /// Any gesture of the room (HERE gesture listeners); `disabled`: the
+    /// sender had disabled its default action, so nothing moved.
+    case gesture(by: String, kind: GestureKind, phase: GesturePhase?, point: ViewPoint?, at: GeoCoordinate?, disabled: Bool)
     /// To the sender only: its `set` was adjusted by the limits.
     case clamped(properties: CameraProperties, camera: Camera)
 
@@ -297,17 +300,27 @@ public enum HubMessage {
             w.raw(",\"client\":"); w.string(entry.client)
             w.raw(",\"name\":"); w.string(entry.name)
             w.raw(",\"role\":"); w.string(entry.role.rawValue)
-        case .tap(let by, let geo), .longPress(let by, let geo):
+        case .tap(let by, let geo, let point):
             w.raw(",\"by\":"); w.string(by)
+            if let point { w.raw(",\"x\":"); w.number(point.x); w.raw(",\"y\":"); w.number(point.y) }
             w.raw(",\"lat\":"); w.number(geo.latitude)
             w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
+        case .longPress(let by, let phase, let point, let geo):
+            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"phase\":"); w.string(phase.rawValue)
+            w.raw(",\"x\":"); w.number(point?.x)
+            w.raw(",\"y\":"); w.number(point?.y)
+            w.raw(",\"lat\":"); w.number(geo?.latitude)
+            w.raw(",\"lon\":"); w.number(geo.map { JSONWriter.wireLongitude($0.longitude) })
         case .audience(let audience):
             w.raw(",\"clients\":"); w.integer(UInt64(audience.clients))
             w.raw(",\"followers\":"); w.integer(UInt64(audience.followers))
-        case .gesture(let by, let kind, let phase, let geo):
+        case .gesture(let by, let kind, let phase, let point, let geo, let disabled):
             w.raw(",\"by\":"); w.string(by)
             w.raw(",\"kind\":"); w.string(kind.rawValue)
             w.raw(",\"phase\":"); w.string(phase?.rawValue)
+            w.raw(",\"disabled\":"); w.bool(disabled)
+            if let point { w.raw(",\"x\":"); w.number(point.x); w.raw(",\"y\":"); w.number(point.y) }
             if let geo {
                 w.raw(",\"lat\":"); w.number(geo.latitude)
                 w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
@@ -352,6 +365,21 @@ public enum HubMessage {
             w.raw(",\"camera\":"); w.camera(camera)
         }
         w.raw("}")
+        return w.bytes
+    }
+
+    /// `{"type":"gestures","disabled":[…]}`: the answer to a `gestures`
+    /// message, the kinds now disabled for the sender (in `GestureKind` order).
+    public static func gestures(disabled: Set<GestureMessage.Kind>) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.raw("{\"type\":\"gestures\",\"disabled\":[")
+        var first = true
+        for kind in GestureMessage.Kind.allCases where disabled.contains(kind) {
+            if !first { w.raw(",") }
+            first = false
+            w.string(kind.rawValue)
+        }
+        w.raw("]}")
         return w.bytes
     }
 

@@ -114,7 +114,7 @@ struct EncoderTests {
                         roster: [RosterEntry(client: "c1", name: "Ana \"the boss\"", role: .presenter), RosterEntry(client: "c7", name: "c7", role: .driver)],
                         gestures: [.tilt, .doubleTap])
         let bytes = HubMessage.welcome(w, time: 1000.5)
-        #expect(text(bytes) == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","clients":2,"followers":0,"roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter"},{"client":"c7","name":"c7","role":"driver"}],"gestures":["tilt","doubleTap"],"events":["steady","significantChange","trackingModeChanged","limitsChanged","presenterChanged","joined","left","tap","longPress","audience","gesture","clamped","animation"],"animations":[],"tracking":{"mode":"none","location":null}}"#)
+        #expect(text(bytes) == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","clients":2,"followers":0,"roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter"},{"client":"c7","name":"c7","role":"driver"}],"gestures":["tilt","doubleTap"],"events":["steady","significantChange","trackingModeChanged","limitsChanged","presenterChanged","joined","left","tap","longPress","audience","clamped","animation"],"animations":[],"tracking":{"mode":"none","location":null}}"#)
         let o = try foundationObject(bytes)
         #expect(o["presenter"] as? String == "c1")
         let plain = HubMessage.welcome(Welcome(client: "c1", room: try RoomName(validating: "r"), role: .follower, rate: 30, tick: 30, seq: 0,
@@ -173,8 +173,11 @@ struct EncoderTests {
         (HubEvent.presenterChanged(PresenterChange(previous: "c1", current: "c4", demoted: "c1"), by: "c4"), #"{"type":"event","event":"presenterChanged","time":7.0,"client":"c4","previous":"c1","demoted":"c1","by":"c4"}"#),
         (HubEvent.joined(RosterEntry(client: "c2", name: "bo\nb", role: .follower)), #"{"type":"event","event":"joined","time":7.0,"client":"c2","name":"bo\nb","role":"follower"}"#),
         (HubEvent.left(RosterEntry(client: "c2", name: "bob", role: .driver)), #"{"type":"event","event":"left","time":7.0,"client":"c2","name":"bob","role":"driver"}"#),
-        (HubEvent.tap(by: "c3", at: GeoCoordinate(latitude: 10, longitude: 190)), #"{"type":"event","event":"tap","time":7.0,"by":"c3","lat":10.0,"lon":-170.0}"#),
-        (HubEvent.longPress(by: "c3", at: GeoCoordinate(latitude: 10, longitude: 20)), #"{"type":"event","event":"longPress","time":7.0,"by":"c3","lat":10.0,"lon":20.0}"#),
+        (HubEvent.tap(by: "c3", at: GeoCoordinate(latitude: 10, longitude: 190), point: ViewPoint(x: 5, y: 6.5)), #"{"type":"event","event":"tap","time":7.0,"by":"c3","x":5.0,"y":6.5,"lat":10.0,"lon":-170.0}"#),
+        (HubEvent.longPress(by: "c3", phase: .change, point: ViewPoint(x: 1, y: 2), at: GeoCoordinate(latitude: 10, longitude: 20)), #"{"type":"event","event":"longPress","time":7.0,"by":"c3","phase":"change","x":1.0,"y":2.0,"lat":10.0,"lon":20.0}"#),
+        (HubEvent.longPress(by: "c3", phase: .end, point: ViewPoint(x: 1, y: 2), at: nil), #"{"type":"event","event":"longPress","time":7.0,"by":"c3","phase":"end","x":1.0,"y":2.0,"lat":null,"lon":null}"#),
+        (HubEvent.gesture(by: "c3", kind: .pan, phase: .change, point: ViewPoint(x: 1, y: 2), at: GeoCoordinate(latitude: 3, longitude: 4), disabled: false), #"{"type":"event","event":"gesture","time":7.0,"by":"c3","kind":"pan","phase":"change","disabled":false,"x":1.0,"y":2.0,"lat":3.0,"lon":4.0}"#),
+        (HubEvent.gesture(by: "c3", kind: .pan, phase: .end, point: nil, at: nil, disabled: true), #"{"type":"event","event":"gesture","time":7.0,"by":"c3","kind":"pan","phase":"end","disabled":true}"#),
     ])
     func events(event: HubEvent, expected: String) throws {
         let bytes = HubMessage.event(event, time: 7)
@@ -196,6 +199,7 @@ struct EncoderTests {
         }
         #expect(text(HubMessage.pong(t: 12.5, time: 99)) == #"{"type":"pong","t":12.5,"time":99.0}"#)
         #expect(text(HubMessage.pong(t: nil, time: 99)) == #"{"type":"pong","time":99.0}"#)
+        #expect(text(HubMessage.gestures(disabled: [.longPress, .pan])) == #"{"type":"gestures","disabled":["pan","longPress"]}"#)
         #expect(Set(ProtocolError.Code.allCases.map(\.rawValue)) == ["bad_message", "unknown_type", "not_joined", "forbidden", "conflict", "unknown_animation", "rate_limited"])
     }
 }

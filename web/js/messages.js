@@ -20,6 +20,9 @@
 //   error     {code, message, ref}     code: bad_message|unknown_type|not_joined|forbidden|conflict|
 //                                            unknown_animation|rate_limited
 //   pong      {t, time}
+//   gestures  {disabled: [kinds]}      the answer to a `gestures` toggle: the kinds now disabled for you
+//   event tap {by, x, y, lat, lon}; longPress {by, phase: begin|change|end|cancel, x, y, lat|null, lon|null};
+//         gesture {by, kind, phase|null, disabled, x?, y?, lat?, lon?} (every gesture of the room, opt-in)
 //
 // Viewer -> hub (builders return plain objects; encode() makes the JSON text):
 //   hello     {room, role, name?, token?, rate?, viewport?}        first message
@@ -45,7 +48,7 @@ export class ProtocolError extends Error {
   }
 }
 
-export const SERVER_MESSAGE_TYPES = ['welcome', 'frame', 'animation', 'event', 'result', 'error', 'pong'];
+export const SERVER_MESSAGE_TYPES = ['welcome', 'frame', 'animation', 'event', 'result', 'error', 'pong', 'gestures'];
 export const ROLES = ['presenter', 'driver', 'follower'];
 export const GESTURE_KINDS = ['pan', 'pinch', 'tilt', 'rotate', 'doubleTap', 'twoFingerTap', 'scroll', 'tap', 'longPress'];
 /** Kinds that happen at an instant: sent without a phase. */
@@ -228,6 +231,15 @@ const serverValidators = {
     num('event', m, 'time', { required: false });
     if (m.camera !== undefined) wireCamera(m.camera, 'event.camera');
     if (m.event === 'joined' || m.event === 'left') rosterEntry(m, `event(${m.event})`);
+    if (m.event === 'longPress') {
+      str('event(longPress)', m, 'phase', { required: false, oneOf: GESTURE_PHASES });
+      for (const k of ['x', 'y']) if (m[k] !== null) num('event(longPress)', m, k, { required: false });
+    }
+    if (m.event === 'gesture') {
+      str('event(gesture)', m, 'kind', { oneOf: GESTURE_KINDS });
+      str('event(gesture)', m, 'phase', { required: false, nullable: true, oneOf: GESTURE_PHASES });
+      bool('event(gesture)', m, 'disabled', { required: false });
+    }
     if (m.event === 'presenterChanged') {
       str('event', m, 'client', { nullable: true });
       str('event', m, 'previous', { required: false, nullable: true });
@@ -247,6 +259,9 @@ const serverValidators = {
   pong(m) {
     num('pong', m, 't', { required: false });
     num('pong', m, 'time');
+  },
+  gestures(m) {
+    arr('gestures', m, 'disabled', { each: kindName });
   },
 };
 
@@ -346,7 +361,8 @@ export function validateGesture(g, where = 'gesture') {
   num(where, g, 'delta', { required: false });
   if (g.kind === 'scroll' && g.delta === undefined) fail(where, 'delta', 'a finite number (scroll)', g.delta);
   const out = { type: 'gesture', kind: g.kind };
-  if (!instant) out.phase = g.phase;
+  // A long press may carry its phase (begin, change, end, cancel), as in HERE.
+  if (!instant || (g.kind === 'longPress' && g.phase !== undefined)) out.phase = g.phase;
   out.x = g.x;
   out.y = g.y;
   out.t = g.t;

@@ -226,3 +226,19 @@ test('welcome lists the room\'s live animations and tracking; animation reports 
   rejects({ type: 'animation', id: 'e1', status: 'started', owner: 7 }, /animation: "owner" must be a string/);
   assert.deepEqual(build.subscribe(['roomAnimations']), { type: 'subscribe', events: ['roomAnimations'] });
 });
+
+test('long-press phases, gesture listener events and the gestures answer are accepted', () => {
+  const lp = parseMessage({ type: 'event', event: 'longPress', time: 1, by: 'c2', phase: 'change', x: 10, y: 20, lat: 1, lon: 2 });
+  assert.equal(lp.phase, 'change');
+  assert.equal(parseMessage({ type: 'event', event: 'longPress', time: 1, by: 'c2', phase: 'end', x: 10, y: 20, lat: null, lon: null }).lat, null);
+  rejects({ type: 'event', event: 'longPress', time: 1, by: 'c2', phase: 'hold', x: 1, y: 1 }, /event\(longPress\): "phase" must be one of begin/);
+  const g = parseMessage({ type: 'event', event: 'gesture', time: 1, by: 'c2', kind: 'doubleTap', phase: null, disabled: true, x: 3, y: 4, lat: 5, lon: 6 });
+  assert.equal(g.disabled, true);
+  rejects({ type: 'event', event: 'gesture', time: 1, by: 'c2', kind: 'swipe', phase: null }, /event\(gesture\): "kind" must be one of pan/);
+  assert.deepEqual(parseMessage('{"type":"gestures","disabled":["pan","doubleTap"]}').disabled, ['pan', 'doubleTap']);
+  rejects({ type: 'gestures', disabled: ['swipe'] }, /gestures.disabled\[0\] must be one of pan/);
+  assert.equal(parseMessage({ type: 'event', event: 'tap', time: 1, by: 'c2', x: 5, y: 6, lat: 1, lon: 2 }).x, 5);
+  assert.deepEqual(build.gesture({ kind: 'longPress', phase: 'begin', x: 1, y: 2, t: 3 }),
+    { type: 'gesture', kind: 'longPress', phase: 'begin', x: 1, y: 2, t: 3 });
+  assert.deepEqual(build.gesture({ kind: 'tap', x: 1, y: 2, t: 3 }), { type: 'gesture', kind: 'tap', x: 1, y: 2, t: 3 });
+});

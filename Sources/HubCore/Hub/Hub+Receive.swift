@@ -76,6 +76,7 @@ extension Hub {
             try handleGesture(gesture, session: session, owner: owner, room: roomName, at: time, sink: sink)
         case .gestures(let toggle):
             sessions[connection]!.disabledGestures = toggle.applied(to: session.disabledGestures)
+            sink.send(HubMessage.gestures(disabled: sessions[connection]!.disabledGestures), to: connection)
         case .viewport(let viewport):
             sessions[connection]!.viewport = viewport
         case .limits(let change):
