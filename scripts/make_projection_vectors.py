@@ -8,10 +8,12 @@ closed-form formulas used by web/js/projection.js or the Swift core:
     M = P(fov, aspect, near, far, principal point) * S(1, -1, 1)
         * T(0, 0, -d) * Rx(tilt) * Rz(-bearing) * T(-targetX, -targetY, 0)
 
-where (targetX, targetY) is the camera target in Web Mercator world pixels
-(512 * 2^zoom per world), d = (H/2) / tan(fov/2) = 1.5 H, and P is
-gl-matrix's `perspective` with the centre-of-perspective offset written into
-m[8], m[9] exactly as MapLibre does for padding.  Projection: clip = M * p,
+where (targetX, targetY) is the map centre in Web Mercator world pixels
+(512 * 2^zoom per world) -- the ground point at the principal point, placed as
+MapLibre's setLocationAtPoint places it so that the camera target is drawn at
+its anchor -- d = (H/2) / tan(fov/2) = 1.5 H, and P is gl-matrix's
+`perspective` with the centre-of-perspective offset written into m[8], m[9]
+exactly as MapLibre does for padding.  Projection: clip = M * p,
 NDC = clip.xyz / clip.w (null when clip.w <= 0: behind the camera plane),
 pixel = ((ndc.x + 1) W / 2, (1 - ndc.y) H / 2).  Unprojection: two NDC points
 (z = -1 and z = +1) of the pixel are mapped through inverse(M), the ray
@@ -126,16 +128,19 @@ def rotate_z(m, rad):
     return m @ r
 
 
-def camera_matrix(cam, vp):
-    """MapLibre's projMatrix for the camera (mercator_transform._calcMatrices)."""
+def principal_point(cam, vp):
+    """The centre of perspective: the view centre (MapLibre's centre without padding)."""
+    return float(vp["width"]) / 2.0, float(vp["height"]) / 2.0
+
+
+def matrix_at(cam, vp, cx, cy):
+    """MapLibre's projMatrix (mercator_transform._calcMatrices) with its map centre at
+    world pixels (cx, cy)."""
     W, H = float(vp["width"]), float(vp["height"])
-    ws = world_size(cam["zoom"])
-    tx = merc_x(cam["lon"], ws)
-    ty = merc_y(cam["lat"], ws)
     d = 0.5 / math.tan(FOV / 2.0) * H  # cameraToCenterDistance
-    ax, ay = cam["anchor"]["x"], cam["anchor"]["y"]
-    offset_x = ax * W - W / 2.0  # centre offset (MapLibre: centerOffset from padding)
-    offset_y = ay * H - H / 2.0
+    px, py = principal_point(cam, vp)
+    offset_x = px - W / 2.0  # centre offset (MapLibre: centerOffset from padding)
+    offset_y = py - H / 2.0
     near, far = d / 100.0, d * 1000.0  # generous; the math below never clips
     m = perspective(FOV, W / H, near, far)
     m[0, 2] = -offset_x * 2.0 / W  # m[8]
@@ -144,25 +149,13 @@ def camera_matrix(cam, vp):
     m = translate(m, (0.0, 0.0, -d))
     m = rotate_x(m, math.radians(cam["tilt"]))
     m = rotate_z(m, -math.radians(cam["bearing"]))  # bearing clockwise from north
-    m = translate(m, (-tx, -ty, 0.0))
+    m = translate(m, (-cx, -cy, 0.0))
     return m
 
 
-def matrix_project(cam, vp, geo):
-    ws = world_size(cam["zoom"])
-    lon = nearest_lon(geo["lon"], cam["lon"])
-    p = np.array([merc_x(lon, ws), merc_y(geo["lat"], ws), 0.0, 1.0])
-    c = camera_matrix(cam, vp) @ p
-    if c[3] <= 0.0:
-        return None  # on or behind the camera plane
-    nx, ny = c[0] / c[3], c[1] / c[3]
+def ground_hit(m, vp, view):
+    """World pixels (x, y) where the ray through view pixel `view` meets z = 0, or None."""
     W, H = float(vp["width"]), float(vp["height"])
-    return {"x": float((nx + 1.0) * W / 2.0), "y": float((1.0 - ny) * H / 2.0)}
-
-
-def matrix_unproject(cam, vp, view):
-    W, H = float(vp["width"]), float(vp["height"])
-    m = camera_matrix(cam, vp)
     inv = np.linalg.inv(m)
     nx = 2.0 * view["x"] / W - 1.0
     ny = 1.0 - 2.0 * view["y"] / H
@@ -179,6 +172,54 @@ def matrix_unproject(cam, vp, view):
     if s <= 0.0:
         return None  # the ray meets z = 0 behind the camera: at/above the horizon
     hit = p0 + s * (p1 - p0)
+    return float(hit[0]), float(hit[1])
+
+
+def anchor_point(cam, vp):
+    """Where the target is drawn (HERE's target anchor point), kept below 85 % of the
+    way from the principal point to the horizon."""
+    W, H = float(vp["width"]), float(vp["height"])
+    px, py = principal_point(cam, vp)
+    x, y = cam["anchor"]["x"] * W, cam["anchor"]["y"] * H
+    t = math.radians(cam["tilt"])
+    if math.sin(t) > 1e-12:
+        d = 0.5 / math.tan(FOV / 2.0) * H
+        y = max(y, py - 0.85 * d * math.cos(t) / math.sin(t))
+    return x, y
+
+
+def camera_matrix(cam, vp):
+    """The matrix of a camera whose target is drawn at its anchor: MapLibre's
+    setLocationAtPoint(target, anchor point) on a map centred on the target, i.e.
+    the map centre is moved by the ground offset between the anchor point and the
+    principal point."""
+    ws = world_size(cam["zoom"])
+    tx = merc_x(cam["lon"], ws)
+    ty = merc_y(cam["lat"], ws)
+    at_target = matrix_at(cam, vp, tx, ty)
+    ax, ay = anchor_point(cam, vp)
+    px, py = principal_point(cam, vp)
+    a = ground_hit(at_target, vp, {"x": ax, "y": ay})
+    b = ground_hit(at_target, vp, {"x": px, "y": py})
+    return matrix_at(cam, vp, tx - (a[0] - b[0]), ty - (a[1] - b[1]))
+
+
+def matrix_project(cam, vp, geo):
+    ws = world_size(cam["zoom"])
+    lon = nearest_lon(geo["lon"], cam["lon"])
+    p = np.array([merc_x(lon, ws), merc_y(geo["lat"], ws), 0.0, 1.0])
+    c = camera_matrix(cam, vp) @ p
+    if c[3] <= 0.0:
+        return None  # on or behind the camera plane
+    nx, ny = c[0] / c[3], c[1] / c[3]
+    W, H = float(vp["width"]), float(vp["height"])
+    return {"x": float((nx + 1.0) * W / 2.0), "y": float((1.0 - ny) * H / 2.0)}
+
+
+def matrix_unproject(cam, vp, view):
+    hit = ground_hit(camera_matrix(cam, vp), vp, view)
+    if hit is None:
+        return None
     ws = world_size(cam["zoom"])
     return {"lat": float(inv_merc_lat(hit[1], ws)), "lon": float(wrap_lon(inv_merc_lon(hit[0], ws)))}
 
@@ -233,7 +274,7 @@ def check_hand_computations():
     expect_y = 360 - d720 * D * math.cos(t) / (d720 + D * math.sin(t))
     assert close(v["x"], 640, 1e-7) and close(v["y"], expect_y, 1e-7), (v, expect_y)
 
-    # 5. The horizon of a tilted camera is at y = ay H - d cot(t).
+    # 5. The horizon of a tilted camera is at y = H/2 - d cot(t).
     for tilt in (75, 85):
         cam = camera(0, 0, 6, 0, tilt)
         vp = {"width": 1280, "height": 720}
@@ -241,7 +282,19 @@ def check_hand_computations():
         assert matrix_unproject(cam, vp, {"x": 640, "y": yh - 1.0}) is None
         assert matrix_unproject(cam, vp, {"x": 640, "y": yh + 1.0}) is not None
 
-    # 6. Unproject inverts project.
+    # 6. The target is drawn at the anchor at any tilt and bearing, and the
+    #    horizon stays where the view centre puts it (y = H/2 - d cot t).
+    vp = {"width": 1280, "height": 720}
+    for tilt, bearing, ax, ay in ((0, 0, 0.2, 0.3), (45, 30, 0.5, 0.8), (60, 271.5, 0.2, 0.7)):
+        cam = camera(52.52, 13.405, 14, bearing, tilt, ax, ay)
+        v = matrix_project(cam, vp, {"lat": 52.52, "lon": 13.405})
+        assert close(v["x"], ax * 1280, 1e-6) and close(v["y"], ay * 720, 1e-6), (v, ax, ay)
+        if tilt:
+            yh = 360 - d720 / math.tan(math.radians(tilt))
+            assert matrix_unproject(cam, vp, {"x": 640, "y": yh - 1.0}) is None
+            assert matrix_unproject(cam, vp, {"x": 640, "y": yh + 1.0}) is not None
+
+    # 7. Unproject inverts project.
     cam = camera(-33.8688, 151.2093, 12, 271.5, 60, 0.5, 0.8)
     vp = {"width": 375, "height": 812}
     g = matrix_unproject(cam, vp, {"x": 100, "y": 500})
@@ -403,18 +456,21 @@ def main():
             "(python3 + numpy float64; deterministic). Expected values come from MapLibre GL JS's mercator "
             "transform rebuilt as 4x4 matrices, not from a closed form: M = P * S(1,-1,1) * T(0,0,-d) * "
             "Rx(tilt) * Rz(-bearing) * T(-X, -Y, 0), P = gl-matrix perspective(fovRadians, W/H, d/100, "
-            "1000 d) with the principal point moved to the anchor (P[0][2] = -(ax W - W/2) 2/W, "
-            "P[1][2] = (ay H - H/2) 2/H, like MapLibre's centre offset), d = (H/2)/tan(fov/2) = 1.5 H, "
-            "(X, Y) = target in Web Mercator world pixels with worldSize = 512 * 2^zoom, "
+            "1000 d) with the principal point at the view centre, d = (H/2)/tan(fov/2) = 1.5 H, "
+            "(X, Y) = the map centre in Web Mercator world pixels with worldSize = 512 * 2^zoom, "
+            "chosen as MapLibre's setLocationAtPoint does so that the camera target (lat, lon) is drawn "
+            "at the anchor point (ax W, ay H) (HERE's target anchor point; an anchor above 85 % of the way "
+            "from the principal point to the horizon is drawn on that line): X, Y = target - (ground under "
+            "the anchor point - ground under the principal point) in the map centred on the target, "
             "x = (lon+180)/360 ws, y = (180 - (180/pi) ln(tan(pi/4 + lat pi/360)))/360 ws (y grows south). "
             "Bearing is clockwise from north (bearing 90: east is up), tilt in degrees from nadir, anchor "
-            "(ax, ay) normalized viewport position of the target (also the principal point). "
+            "(ax, ay) normalized viewport position of the target. "
             "project: clip = M (x, y, 0, 1); null when clip.w <= 0 (behind the camera plane); "
             "view = ((ndc.x+1) W/2, (1-ndc.y) H/2); no near/far clipping. Latitude is clamped to "
             "+-85.051129 before projecting and the copy of the point's longitude (+-360k) nearest to the "
             "camera longitude is used. unproject: the NDC points (x, y, -1) and (x, y, +1) are mapped "
             "through inverse(M) and the ray through them is intersected with z = 0; null when the hit is "
-            "behind the camera or the ray is parallel (view point at or above the horizon y = ay H - d cot(tilt)). "
+            "behind the camera or the ray is parallel (view point at or above the horizon y = H/2 - d cot(tilt)). "
             "Unprojected latitude is the inverse Mercator of the hit y (not clamped, so it can exceed "
             "85.05 beyond the world's edge); longitude is wrapped to [-180, 180). The script also checks "
             "the matrices against hand computations (flat views, bearing 90, a due-north point under tilt, "

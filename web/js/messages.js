@@ -39,6 +39,8 @@
 //   query     {id, what: project|unproject|bounds|fit, points?|bounds?|padding?}
 //   ping      {t}
 
+import { unproject } from './projection.js';
+
 export class ProtocolError extends Error {
   constructor(message, { code = 'invalid', raw } = {}) {
     super(message);
@@ -541,22 +543,21 @@ export function encode(message) {
 }
 
 /**
- * Converts a wire camera to MapLibre jumpTo options {center, zoom, bearing, pitch,
- * padding}. The anchor becomes padding so MapLibre's centre offset puts the
- * target (and the perspective's principal point) at (ax W, ay H): MapLibre's
- * offset is ((left - right) / 2, (top - bottom) / 2). Needs the viewport size
- * for that; without a viewport, or for a centred camera, padding is all zero.
+ * MapLibre `jumpTo` options for a hub camera in this viewport: {center, zoom,
+ * bearing, pitch, padding}. The hub draws the target at its anchor without
+ * moving the perspective (HERE's target anchor point), so for an anchored
+ * camera MapLibre's `center` is the ground point under the view centre, found
+ * with the hub's projection (the same as MapLibre's setLocationAtPoint);
+ * without a viewport it falls back to the target. Padding stays zero.
  * (Create the map with maxPitch: 85 to allow tilts above MapLibre's default 60.)
  */
 export function toMapLibreCamera(camera, viewport) {
   const padding = { top: 0, bottom: 0, left: 0, right: 0 };
-  if (camera.anchor && viewport) {
-    const ox = (camera.anchor.x - 0.5) * viewport.width;
-    const oy = (camera.anchor.y - 0.5) * viewport.height;
-    if (ox > 0) padding.left = 2 * ox;
-    else if (ox < 0) padding.right = -2 * ox;
-    if (oy > 0) padding.top = 2 * oy;
-    else if (oy < 0) padding.bottom = -2 * oy;
+  let center = [camera.lon, camera.lat];
+  const anchored = camera.anchor && (camera.anchor.x !== 0.5 || camera.anchor.y !== 0.5);
+  if (anchored && viewport) {
+    const c = unproject(camera, viewport, { x: viewport.width / 2, y: viewport.height / 2 });
+    if (c) center = [c.lon, c.lat];
   }
-  return { center: [camera.lon, camera.lat], zoom: camera.zoom, bearing: camera.bearing, pitch: camera.tilt, padding };
+  return { center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.tilt, padding };
 }

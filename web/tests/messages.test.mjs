@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMessage, ProtocolError, build, encode, validateCamera, toMapLibreCamera } from '../js/messages.js';
+import { project } from '../js/projection.js';
 
 const camera = { lat: 48.8566, lon: 2.3522, zoom: 12, bearing: 30, tilt: 45 };
 
@@ -181,15 +182,19 @@ test('encode and round trip', () => {
   assert.equal(validateCamera(camera), camera);
 });
 
-test('toMapLibreCamera maps tilt to pitch and the anchor to padding', () => {
+test('toMapLibreCamera maps tilt to pitch; an anchored camera is centred on the ground under the view centre', () => {
   const vp = { width: 800, height: 600 };
   assert.deepEqual(toMapLibreCamera(camera, vp), {
     center: [2.3522, 48.8566], zoom: 12, bearing: 30, pitch: 45, padding: { top: 0, bottom: 0, left: 0, right: 0 },
   });
-  const p = toMapLibreCamera({ ...camera, anchor: { x: 0.2, y: 0.8 } }, vp).padding;
-  // centre offset = ((left - right) / 2, (top - bottom) / 2) = (0.2 W - W/2, 0.8 H - H/2)
-  assert.ok(Math.abs((p.left - p.right) / 2 - (0.2 * 800 - 400)) < 1e-9);
-  assert.ok(Math.abs((p.top - p.bottom) / 2 - (0.8 * 600 - 300)) < 1e-9);
+  const anchored = { ...camera, anchor: { x: 0.2, y: 0.8 } };
+  const ml = toMapLibreCamera(anchored, vp);
+  assert.deepEqual(ml.padding, { top: 0, bottom: 0, left: 0, right: 0 });
+  // MapLibre centred on `center` (no anchor) draws the hub's target at the anchor point.
+  const centred = { lat: ml.center[1], lon: ml.center[0], zoom: 12, bearing: 30, tilt: 45 };
+  const at = project(centred, vp, { lat: camera.lat, lon: camera.lon });
+  assert.ok(Math.abs(at.x - 0.2 * 800) < 1e-6 && Math.abs(at.y - 0.8 * 600) < 1e-6, JSON.stringify(at));
+  assert.deepEqual(toMapLibreCamera(anchored).center, [2.3522, 48.8566], 'no viewport: the target');
 });
 
 test('hello and subscribe carry event subscriptions, checked against the protocol names', () => {

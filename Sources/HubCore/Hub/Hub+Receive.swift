@@ -44,7 +44,7 @@ extension Hub {
         case .hello:
             break
         case .set(let update):
-            let accepted = try Self.check(rooms[roomName]!.manager.set(update, owner: owner, at: now), ref: ref)
+            let accepted = try Self.check(rooms[roomName]!.manager.set(update, owner: owner, viewport: session.viewport, at: now), ref: ref)
             if !accepted.clamped.isEmpty {
                 send(.clamped(properties: accepted.clamped, camera: accepted.camera), to: connection, in: roomName, at: time, sink: sink)
             }
