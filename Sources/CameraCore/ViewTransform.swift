@@ -3,11 +3,13 @@ import Foundation
 /// Geo ↔ view conversion for one camera seen in one viewport, with MapLibre
 /// GL JS's perspective: vertical field of view `2·atan(1/3)` (≈ 36.87°), the
 /// eye at `1.5 × viewport height` pixels from the ground point at the
-/// principal point (the view centre), pitched by `tilt`, rotated by `bearing`.
+/// principal point, pitched by `tilt`, rotated by `bearing`. The principal
+/// point is the centre of the viewport less the camera's padding, clamped
+/// into the viewport (MapLibre's padding: `EdgeInsets.getCenter`).
 ///
 /// The camera's target is drawn at its anchor (HERE CameraLite's target
 /// anchor point), which does not move the perspective: the principal point
-/// stays at the view centre, and the ground point under it (MapLibre's
+/// stays at the centre of the padded view, and the ground point under it (MapLibre's
 /// `center`) is wherever puts the target at the anchor. So changing the anchor
 /// together with the target under it changes nothing on screen, and rotating
 /// or tilting with the target fixed turns the map around the anchor.
@@ -45,12 +47,17 @@ public struct ViewTransform: Sendable {
         self.camera = camera
         self.viewport = viewport
         cameraDistance = viewport.height / 2 / tan(Self.fieldOfView / 2)
-        principalX = viewport.width / 2
-        principalY = viewport.height / 2
+        let padding = camera.padding
+        principalX = min(max((padding.left + viewport.width - padding.right) / 2, 0), viewport.width)
+        principalY = min(max((padding.top + viewport.height - padding.bottom) / 2, 0), viewport.height)
+        let paddedWidth = max(0, viewport.width - padding.left - padding.right)
+        let paddedHeight = max(0, viewport.height - padding.top - padding.bottom)
         let tilt = camera.tilt * .pi / 180, bearing = camera.bearing * .pi / 180
         sinTilt = sin(tilt); cosTilt = cos(tilt)
         sinBearing = sin(bearing); cosBearing = cos(bearing)
-        var anchor = ViewPoint(x: camera.anchor.x * viewport.width, y: camera.anchor.y * viewport.height)
+        // The anchor is a fraction of the padded area (with no padding, of the viewport).
+        var anchor = ViewPoint(x: principalX + (camera.anchor.x - 0.5) * paddedWidth,
+                               y: principalY + (camera.anchor.y - 0.5) * paddedHeight)
         if sinTilt > 1e-12 {
             let highest = principalY - cameraDistance * cosTilt / sinTilt * Self.horizonClampFraction
             anchor.y = max(anchor.y, highest)

@@ -109,7 +109,7 @@ extension ClientMessage {
 
     // MARK: camera
 
-    static let cameraKeys = ["lat", "lon", "zoom", "bearing", "tilt", "anchor"]
+    static let cameraKeys = ["lat", "lon", "zoom", "bearing", "tilt", "anchor", "padding"]
 
     /// A partial camera under `key` (required, at least one field).
     static func decodeCamera(_ f: FieldReader, key: String) throws(ProtocolError) -> CameraUpdate {
@@ -122,6 +122,13 @@ extension ClientMessage {
         update.bearing = try c.number("bearing")
         update.tilt = try c.number("tilt")
         update.anchor = try c.viewPoint("anchor").map { Anchor(x: $0.x, y: $0.y) }
+        if let p = try c.object("padding") {
+            try p.rejectUnknownKeys(["top", "left", "bottom", "right"], of: c.path + "padding")
+            let padding = PaddingUpdate(top: try p.number("top"), left: try p.number("left"), bottom: try p.number("bottom"),
+                                        right: try p.number("right"))
+            guard !padding.isEmpty else { throw f.fail(c.path + "padding", "must name at least one of top, left, bottom, right") }
+            update.padding = padding
+        }
         guard !update.isEmpty else {
             throw f.fail(key, "must name at least one of \(cameraKeys.joined(separator: ", "))")
         }

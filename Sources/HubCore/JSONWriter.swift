@@ -99,6 +99,14 @@ public struct JSONWriter: Sendable {
             raw(",\"y\":"); number(camera.anchor.y)
             raw("}")
         }
+        if camera.padding != .zero {
+            let p = camera.padding
+            raw(",\"padding\":{\"top\":"); number(p.top)
+            raw(",\"left\":"); number(p.left)
+            raw(",\"bottom\":"); number(p.bottom)
+            raw(",\"right\":"); number(p.right)
+            raw("}")
+        }
         raw("}")
     }
 

@@ -161,14 +161,28 @@ struct CameraCommandDecodingTests {
     @Test("camera validation errors name camera.<field>")
     func cameraErrors() {
         #expect(decodeError(#"{"type":"set","camera":{"lat":91}}"#)?.message == "camera.lat: must be within -90…90 degrees (got 91.0)")
-        #expect(decodeError(#"{"type":"set","camera":{}}"#)?.message == "camera: must name at least one of lat, lon, zoom, bearing, tilt, anchor")
+        #expect(decodeError(#"{"type":"set","camera":{}}"#)?.message == "camera: must name at least one of lat, lon, zoom, bearing, tilt, anchor, padding")
         #expect(decodeError(#"{"type":"set"}"#)?.message == "camera: missing")
         #expect(decodeError(#"{"type":"set","camera":5}"#)?.message == "camera: must be an object (got a number)")
-        #expect(decodeError(#"{"type":"set","camera":{"zoom":3,"lng":5}}"#)?.message == "camera.lng: unknown field in camera (known: lat, lon, zoom, bearing, tilt, anchor)")
-        #expect(decodeError(#"{"type":"set","camera":{"zoom":3,"lng":5,"pitch":1}}"#)?.message == "camera: unknown fields 'lng', 'pitch' (known: lat, lon, zoom, bearing, tilt, anchor)")
+        #expect(decodeError(#"{"type":"set","camera":{"zoom":3,"lng":5}}"#)?.message == "camera.lng: unknown field in camera (known: lat, lon, zoom, bearing, tilt, anchor, padding)")
+        #expect(decodeError(#"{"type":"set","camera":{"zoom":3,"lng":5,"pitch":1}}"#)?.message == "camera: unknown fields 'lng', 'pitch' (known: lat, lon, zoom, bearing, tilt, anchor, padding)")
         #expect(decodeError(#"{"type":"set","camera":{"anchor":{"x":0.5}}}"#)?.message == "camera.anchor.y: missing")
         #expect(decodeError(#"{"type":"set","camera":{"anchor":{"x":0.5,"y":"1"}}}"#)?.message == "camera.anchor.y: must be a finite number (got a string)")
         #expect(decodeError(#"{"type":"animate","to":{"tilt":1e400},"duration":1}"#)?.message == "to.tilt: must be a finite number (got inf)")
+    }
+
+    @Test("camera padding: any of top, left, bottom, right in px, not negative; the sides given replace the camera's")
+    func cameraPadding() {
+        #expect(decoded(#"{"type":"set","camera":{"padding":{"top":10,"right":200}}}"#)
+                == .set(CameraUpdate(padding: PaddingUpdate(top: 10, right: 200))))
+        #expect(decodeError(#"{"type":"set","camera":{"padding":{"top":-1}}}"#)?.message == "camera.padding.top: must not be negative (got -1.0)")
+        #expect(decodeError(#"{"type":"ease","camera":{"padding":{"up":1}}}"#)?.message == "camera.padding.up: unknown field in camera.padding (known: top, left, bottom, right)")
+        #expect(decodeError(#"{"type":"set","camera":{"padding":{}}}"#)?.message == "camera.padding: must name at least one of top, left, bottom, right")
+        #expect(decodeError(#"{"type":"set","camera":{"padding":20}}"#)?.message == "camera.padding: must be an object (got a number)")
+        #expect(decodeError(#"{"type":"animate","from":{"padding":{"left":0}},"to":{"zoom":2},"duration":1}"#)?.message
+                == "from.padding: is not animated (to has no padding)")
+        let padded = PaddingUpdate(top: 0, left: 50).applied(to: EdgeInsets(top: 10, left: 20, bottom: 30, right: 40))
+        #expect(padded == EdgeInsets(top: 0, left: 50, bottom: 30, right: 40))
     }
 
     @Test("ease: defaults, curve names and Béziers, around")

@@ -50,8 +50,13 @@ def test_maplibre_project_matches_the_projection_vectors(hub, browser):
             # An anchored camera is centred elsewhere (the ground under the view centre) with its
             # target drawn at the anchor; MapLibre constrained the camera when the target is not there.
             anchor = cam.get("anchor") or {"x": 0.5, "y": 0.5}
+            pad = cam.get("padding") or {"top": 0, "left": 0, "bottom": 0, "right": 0}
+            px = min(max((pad["left"] + w - pad["right"]) / 2, 0), w)  # MapLibre's padded centre
+            py = min(max((pad["top"] + h - pad["bottom"]) / 2, 0), h)
+            ax = px + (anchor["x"] - 0.5) * max(0, w - pad["left"] - pad["right"])
+            ay = py + (anchor["y"] - 0.5) * max(0, h - pad["top"] - pad["bottom"])
             t = r["points"][1]
-            off = math.hypot(t["x"] - anchor["x"] * w, t["y"] - anchor["y"] * h)
+            off = math.hypot(t["x"] - ax, t["y"] - ay)
             if abs(got["zoom"] - cam["zoom"]) > 1e-9 or off > 1e-3:
                 constrained.append(f"{case['name']} ({w}x{h}: MapLibre zoom {got['zoom']:.4f}, lat {got['lat']:.4f})")
                 continue

@@ -3,7 +3,8 @@
 // for what the viewer sends. Pure: no DOM, no socket.
 //
 // Camera on the wire: {"lat", "lon", "zoom", "bearing", "tilt"} plus
-// "anchor": {"x", "y"} (0..1 of the viewport) when not centred. The hub sends
+// "anchor": {"x", "y"} (0..1 of the padded viewport) when not centred, and
+// "padding": {"top", "left", "bottom", "right"} (px) when not zero. The hub sends
 // lon in [-180, 180) and bearing in [0, 360). Every hub `time` is the hub's wall
 // clock in ms since the epoch. Durations and delays are in seconds.
 //
@@ -39,7 +40,7 @@
 //   query     {id, what: project|unproject|bounds|fit, points?|bounds?|padding?}
 //   ping      {t}
 
-import { unproject } from './projection.js';
+import { principalPoint, unproject } from './projection.js';
 
 export class ProtocolError extends Error {
   constructor(message, { code = 'invalid', raw } = {}) {
@@ -149,8 +150,13 @@ export function validateCamera(camera, where = 'camera', { partial = false, wire
     num(`${where}.anchor`, a, 'x', { min: 0, max: 1 });
     num(`${where}.anchor`, a, 'y', { min: 0, max: 1 });
   }
-  if (partial && !CAMERA_KEYS.some((k) => camera[k] !== undefined) && camera.anchor === undefined) {
-    throw new ProtocolError(`${where} must set at least one of ${CAMERA_KEYS.join(', ')}, anchor`);
+  if (camera.padding !== undefined) {
+    const p = camera.padding;
+    if (!isObject(p)) fail(where, 'padding', 'an object {top, left, bottom, right}', p);
+    for (const side of ['top', 'left', 'bottom', 'right']) num(`${where}.padding`, p, side, { required: partial ? false : true, min: 0 });
+  }
+  if (partial && !CAMERA_KEYS.some((k) => camera[k] !== undefined) && camera.anchor === undefined && camera.padding === undefined) {
+    throw new ProtocolError(`${where} must set at least one of ${CAMERA_KEYS.join(', ')}, anchor, padding`);
   }
   return camera;
 }
@@ -313,6 +319,7 @@ function cameraFields(camera, where) {
   const out = {};
   for (const k of CAMERA_KEYS) if (camera[k] !== undefined) out[k] = camera[k];
   if (camera.anchor !== undefined) out.anchor = { x: camera.anchor.x, y: camera.anchor.y };
+  if (camera.padding !== undefined) out.padding = { ...camera.padding };
   return out;
 }
 
@@ -548,15 +555,18 @@ export function encode(message) {
  * moving the perspective (HERE's target anchor point), so for an anchored
  * camera MapLibre's `center` is the ground point under the view centre, found
  * with the hub's projection (the same as MapLibre's setLocationAtPoint);
- * without a viewport it falls back to the target. Padding stays zero.
+ * without a viewport it falls back to the target. The camera's padding is
+ * MapLibre's padding (it moves the centre of perspective the same way).
  * (Create the map with maxPitch: 85 to allow tilts above MapLibre's default 60.)
  */
 export function toMapLibreCamera(camera, viewport) {
-  const padding = { top: 0, bottom: 0, left: 0, right: 0 };
+  const p = camera.padding || {};
+  const padding = { top: p.top || 0, bottom: p.bottom || 0, left: p.left || 0, right: p.right || 0 };
   let center = [camera.lon, camera.lat];
   const anchored = camera.anchor && (camera.anchor.x !== 0.5 || camera.anchor.y !== 0.5);
   if (anchored && viewport) {
-    const c = unproject(camera, viewport, { x: viewport.width / 2, y: viewport.height / 2 });
+    const { px, py } = principalPoint(camera, viewport);
+    const c = unproject(camera, viewport, { x: px, y: py });
     if (c) center = [c.lon, c.lat];
   }
   return { center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.tilt, padding };

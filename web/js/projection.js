@@ -4,11 +4,14 @@
 // - Web Mercator with MapLibre's scale: tile size 512, worldSize = 512 * 2^zoom,
 //   x = (lon + 180) / 360 * ws, y = (180 - (180/π) ln(tan(π/4 + lat π/360))) / 360 * ws
 //   (y grows southward). Latitudes are clamped to ±85.051129 when projected.
-// - Camera {lat, lon, zoom, bearing, tilt, anchor?: {x, y}}: bearing in degrees
+// - Camera {lat, lon, zoom, bearing, tilt, anchor?: {x, y}, padding?: {top, left,
+//   bottom, right}}: bearing in degrees
 //   clockwise from north (bearing 90: east is up), tilt in degrees from nadir,
 //   anchor = normalized viewport position (default 0.5, 0.5) where the target is
-//   drawn (HERE's target anchor point). It does not move the perspective: the
-//   principal point stays at the view centre and the map centre (the ground
+//   drawn (HERE's target anchor point), a fraction of the padded area. It does
+//   not move the perspective: the principal point stays at the centre of the
+//   viewport less the padding (MapLibre's padding, clamped into the viewport:
+//   EdgeInsets.getCenter) and the map centre (the ground
 //   point there) is placed so that the target falls on the anchor (MapLibre's
 //   setLocationAtPoint). An anchor above 85 % of the way from the principal
 //   point to the horizon is drawn on that line.
@@ -132,6 +135,20 @@ function groundOffset(f, x, y) {
   return { dx: u * f.cosB - v * f.sinB, dy: u * f.sinB + v * f.cosB };
 }
 
+/**
+ * The centre of perspective {px, py}: the centre of the viewport less the
+ * camera's padding, clamped into the viewport (MapLibre's EdgeInsets.getCenter).
+ */
+export function principalPoint(camera, viewport) {
+  const p = camera.padding || {};
+  const W = viewport.width;
+  const H = viewport.height;
+  return {
+    px: Math.min(Math.max(((p.left || 0) + W - (p.right || 0)) / 2, 0), W),
+    py: Math.min(Math.max(((p.top || 0) + H - (p.bottom || 0)) / 2, 0), H),
+  };
+}
+
 function frame(camera, viewport) {
   const ws = worldSize(camera.zoom);
   const b = (camera.bearing || 0) * DEG;
@@ -145,14 +162,17 @@ function frame(camera, viewport) {
     sinB: Math.sin(b),
     cosT: Math.cos(t),
     sinT: Math.sin(t),
-    px: viewport.width / 2,
-    py: viewport.height / 2,
     d: cameraDistance(viewport),
+    ...principalPoint(camera, viewport),
   };
   // The target is drawn at the anchor: move the centre by the anchor's ground offset.
-  let ay = anchor.y * viewport.height;
+  const pad = camera.padding || {};
+  const paddedW = Math.max(0, viewport.width - (pad.left || 0) - (pad.right || 0));
+  const paddedH = Math.max(0, viewport.height - (pad.top || 0) - (pad.bottom || 0));
+  const ax = f.px + (anchor.x - 0.5) * paddedW;
+  let ay = f.py + (anchor.y - 0.5) * paddedH;
   if (f.sinT > 1e-12) ay = Math.max(ay, f.py - (HORIZON_FRACTION * f.d * f.cosT) / f.sinT);
-  const o = groundOffset(f, anchor.x * viewport.width, ay);
+  const o = groundOffset(f, ax, ay);
   if (o) {
     f.cx -= o.dx;
     f.cy -= o.dy;
@@ -161,7 +181,7 @@ function frame(camera, viewport) {
 }
 
 /**
- * Screen y of the horizon: H/2 - d cot(tilt); -Infinity when looking straight down.
+ * Screen y of the horizon: py - d cot(tilt) (py: the principal point's y); -Infinity when looking straight down.
  * View points at or above it (y <= horizonY) do not hit the ground.
  */
 export function horizonY(camera, viewport) {
@@ -215,7 +235,7 @@ export function unproject(camera, viewport, point) {
 
 /**
  * Screen y above which corners are clamped for visible bounds, like MapLibre's
- * getBounds: H/2 - 0.85 d cot(tilt) (-Infinity at tilt 0).
+ * getBounds: py - 0.85 d cot(tilt) (-Infinity at tilt 0).
  */
 export function boundsClampY(camera, viewport) {
   const f = frame(camera, viewport);

@@ -247,3 +247,22 @@ test('long-press phases, gesture listener events and the gestures answer are acc
     { type: 'gesture', kind: 'longPress', phase: 'begin', x: 1, y: 2, t: 3 });
   assert.deepEqual(build.gesture({ kind: 'tap', x: 1, y: 2, t: 3 }), { type: 'gesture', kind: 'tap', x: 1, y: 2, t: 3 });
 });
+
+test('padded cameras: frames carry padding, builders send it, MapLibre gets it as its padding', () => {
+  const padded = { ...camera, padding: { top: 10, left: 300, bottom: 0, right: 0 } };
+  assert.deepEqual(parseMessage({ type: 'frame', seq: 1, time: 1, camera: padded, moving: false }).camera.padding, padded.padding);
+  rejects({ type: 'frame', seq: 1, time: 1, camera: { ...camera, padding: { top: -1, left: 0, bottom: 0, right: 0 } }, moving: false },
+    /frame.camera.padding: "top" must be in \[0, Infinity\]/);
+  rejects({ type: 'frame', seq: 1, time: 1, camera: { ...camera, padding: { top: 1 } }, moving: false }, /frame.camera.padding: "left"/);
+  assert.deepEqual(build.ease({ padding: { left: 300 } }, { duration: 1 }), { type: 'ease', camera: { padding: { left: 300 } }, duration: 1 });
+  const vp = { width: 800, height: 600 };
+  const ml = toMapLibreCamera(padded, vp);
+  assert.deepEqual(ml.padding, { top: 10, bottom: 0, left: 300, right: 0 });
+  assert.deepEqual(ml.center, [2.3522, 48.8566], 'the target is MapLibre\'s centre at the padded centre');
+  // Padded and anchored: MapLibre, centred on `center` with the same padding, draws the target at the anchor.
+  const both = { ...padded, anchor: { x: 0.2, y: 0.9 } };
+  const m = toMapLibreCamera(both, vp);
+  const at = project({ lat: m.center[1], lon: m.center[0], zoom: 12, bearing: 30, tilt: 45, padding: both.padding }, vp,
+    { lat: camera.lat, lon: camera.lon });
+  assert.ok(Math.abs(at.x - (300 + 0.2 * 500)) < 1e-6 && Math.abs(at.y - (10 + 0.9 * 590)) < 1e-6, JSON.stringify(at));
+});
