@@ -44,6 +44,7 @@ extension ClientMessage {
         case "viewport": return .viewport(try decodeViewport(fields))
         case "limits": return .limits(try decodeLimits(fields))
         case "track": return .track(try decodeTrack(fields))
+        case "route": return .route(try decodeRoute(fields))
         case "query": return .query(try decodeQuery(fields))
         case "ping": return .ping(t: try fields.number("t"))
         case "subscribe":
@@ -324,6 +325,29 @@ extension ClientMessage {
         let north = try b.requiredNumber("north"), east = try b.requiredNumber("east")
         guard validate else { return GeoBounds(south: south, west: west, north: north, east: east) }
         do { return try GeoBounds.validated(south: south, west: west, north: north, east: east, prefix: b.path) } catch { throw f.fail(error) }
+    }
+
+    // MARK: route
+
+    static func decodeRoute(_ f: FieldReader) throws(ProtocolError) -> RouteMessage {
+        guard let items = try f.array("points") else { throw f.fail("points", "missing (a list of {lat, lon}; [] clears the route)") }
+        guard items.count <= Route.maxPoints else {
+            throw f.fail("points", "a route has at most \(Route.maxPoints) points (got \(items.count))")
+        }
+        var points: [GeoCoordinate] = []
+        points.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard case .object(let o) = item else { throw f.fail("points[\(i)]", "must be an object {lat, lon} (got \(item.typeName))") }
+            let p = FieldReader(o, path: "points[\(i)].", ref: f.ref)
+            try p.rejectUnknownKeys(["lat", "lon"], of: "points[\(i)]")
+            let lat = try p.requiredNumber("lat")
+            guard abs(lat) <= 90 else { throw p.fail(p.name("lat"), "must be within -90…90 degrees (got \(lat))") }
+            points.append(GeoCoordinate(latitude: lat, longitude: try p.requiredNumber("lon")))
+        }
+        let append = try f.bool("append") ?? false
+        if append && points.isEmpty { throw f.fail("points", "must not be empty when appending") }
+        if !append && points.count == 1 { throw f.fail("points", "a route needs at least 2 points (got 1); [] clears it") }
+        return RouteMessage(points: points, append: append)
     }
 
     // MARK: track

@@ -30,18 +30,22 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     /// `animation` messages of every animation in the room, whoever owns it
     /// (a client's own arrive once, whether it also has `animation` or not).
     public static let roomAnimations = EventSubscriptions(rawValue: 1 << 13)
+    /// `routeChanged` events (the room's route was set, extended or cleared).
+    public static let routeChanged = EventSubscriptions(rawValue: 1 << 14)
 
     /// Every name a client may subscribe to, in the order PROTOCOL.md lists them.
     public static let named: [(name: String, kind: EventSubscriptions)] = [
         ("steady", .steady), ("significantChange", .significantChange), ("trackingModeChanged", .trackingModeChanged),
         ("limitsChanged", .limitsChanged), ("presenterChanged", .presenterChanged), ("joined", .joined), ("left", .left),
         ("tap", .tap), ("longPress", .longPress), ("audience", .audience), ("gesture", .gesture), ("clamped", .clamped),
+        ("routeChanged", .routeChanged),
         ("animation", .animation), ("roomAnimations", .roomAnimations),
     ]
 
     public static let all: EventSubscriptions = named.reduce([]) { $0.union($1.kind) }
     /// A follower's default: what it needs to render and stay in step.
-    public static let followerDefault: EventSubscriptions = [.steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience]
+    public static let followerDefault: EventSubscriptions = [.steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience,
+                                                              .routeChanged]
 
     /// A driver's or presenter's default: everything but `roomAnimations` and
     /// `gesture` (every gesture of the room, as a HERE gesture listener hears
@@ -87,6 +91,7 @@ extension HubEvent {
         case .audience: .audience
         case .gesture: .gesture
         case .clamped: .clamped
+        case .routeChanged: .routeChanged
         }
     }
 }

@@ -28,6 +28,8 @@ public struct Welcome: Hashable, Sendable {
     /// The room's tracking mode and the last fix it follows (nil when none).
     public var trackingMode: TrackingMode = .none
     public var trackedLocation: TrackedLocation?
+    /// The room's route (empty when none).
+    public var route: [GeoCoordinate] = []
 
     public init(client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
                 camera: Camera, limits: CameraLimits, presenter: String?, roster: [RosterEntry],
@@ -150,6 +152,9 @@ public enum HubEvent: Hashable, Sendable {
     case gesture(by: String, kind: GestureKind, phase: GesturePhase?, point: ViewPoint?, at: GeoCoordinate?, disabled: Bool)
     /// To the sender only: its `set` was adjusted by the limits.
     case clamped(properties: CameraProperties, camera: Camera)
+    /// The room's route changed: `points` replaced it (none: cleared), or
+    /// were added at its end (`append`); `total` is its length in points now.
+    case routeChanged(by: String, points: [GeoCoordinate], append: Bool, total: Int)
 
     public var name: String {
         switch self {
@@ -165,6 +170,7 @@ public enum HubEvent: Hashable, Sendable {
         case .audience: "audience"
         case .gesture: "gesture"
         case .clamped: "clamped"
+        case .routeChanged: "routeChanged"
         }
     }
 
@@ -246,7 +252,8 @@ public enum HubMessage {
         } else {
             w.null()
         }
-        w.raw("}}")
+        w.raw("},\"route\":"); w.route(m.route)
+        w.raw("}")
         return w.bytes
     }
 
@@ -328,6 +335,11 @@ public enum HubMessage {
         case .clamped(let properties, let camera):
             w.raw(",\"clamped\":"); w.properties(properties)
             w.raw(",\"camera\":"); w.camera(camera)
+        case .routeChanged(let by, let points, let append, let total):
+            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"append\":"); w.bool(append)
+            w.raw(",\"total\":"); w.integer(UInt64(total))
+            w.raw(",\"points\":"); w.route(points)
         }
         w.raw("}")
         return w.bytes

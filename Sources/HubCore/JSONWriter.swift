@@ -156,6 +156,18 @@ public struct JSONWriter: Sendable {
         raw("}")
     }
 
+    /// `[{"lat":…,"lon":…},…]` with longitudes wrapped to [-180, 180).
+    public mutating func route(_ points: [GeoCoordinate]) {
+        raw("[")
+        for (i, p) in points.enumerated() {
+            if i > 0 { raw(",") }
+            raw("{\"lat\":"); number(p.latitude)
+            raw(",\"lon\":"); number(Self.wireLongitude(p.longitude))
+            raw("}")
+        }
+        raw("]")
+    }
+
     /// `["center","zoom",…]` in `CameraProperties.names` order.
     public mutating func properties(_ p: CameraProperties) {
         raw("[")

@@ -64,6 +64,21 @@ struct EnvelopeTests {
         #expect(decodeError(#"{"type":"ping","t":Infinity}"#)?.code == .badMessage)
     }
 
+    @Test("route: points of lat/lon, append, at most 10,000 points, at least 2 unless clearing or appending")
+    func route() {
+        #expect(decoded(#"{"type":"route","points":[{"lat":1,"lon":2},{"lat":3,"lon":190}]}"#)
+                == .route(RouteMessage(points: [GeoCoordinate(latitude: 1, longitude: 2), GeoCoordinate(latitude: 3, longitude: 190)])))
+        #expect(decoded(#"{"type":"route","points":[]}"#) == .route(RouteMessage(points: [])))
+        #expect(decoded(#"{"type":"route","points":[{"lat":1,"lon":2}],"append":true}"#)
+                == .route(RouteMessage(points: [GeoCoordinate(latitude: 1, longitude: 2)], append: true)))
+        #expect(decodeError(#"{"type":"route"}"#)?.message == "points: missing (a list of {lat, lon}; [] clears the route)")
+        #expect(decodeError(#"{"type":"route","points":[{"lat":1,"lon":2}]}"#)?.message == "points: a route needs at least 2 points (got 1); [] clears it")
+        #expect(decodeError(#"{"type":"route","points":[],"append":true}"#)?.message == "points: must not be empty when appending")
+        #expect(decodeError(#"{"type":"route","points":[{"lat":1,"lon":2},{"lat":95,"lon":2}]}"#)?.message == "points[1].lat: must be within -90…90 degrees (got 95.0)")
+        #expect(decodeError(#"{"type":"route","points":[{"lat":1,"lng":2},{"lat":5,"lon":2}]}"#)?.message.hasPrefix("points[0].lng: unknown field") == true)
+        // One message holds a few hundred points (8 KiB); longer routes are sent with append (see HubRouteTests).
+    }
+
     @Test("every known type decodes from its documented example")
     func examples() {
         let examples = [
@@ -81,6 +96,7 @@ struct EnvelopeTests {
             #"{"type":"query","id":"q1","what":"project","points":[{"lat":0,"lon":0}]}"#,
             #"{"type":"ping","t":12.5}"#,
             #"{"type":"subscribe","events":["steady","joined","left","significantChange"]}"#,
+            #"{"type":"route","points":[{"lat":52.52,"lon":13.405},{"lat":52.53,"lon":13.41}]}"#,
         ]
         #expect(examples.count == ClientMessage.types.count)
         var seen: Set<String> = []
@@ -357,7 +373,7 @@ struct OtherDecodingTests {
                 == .track(TrackMessage(location: .init(latitude: 1, longitude: 2, heading: 270))))
         #expect(decoded(#"{"type":"track","mode":"followDirection","location":{"lat":1,"lon":2,"heading":360}}"#)
                 == .track(TrackMessage(mode: .followDirection, location: .init(latitude: 1, longitude: 2, heading: 0))))
-        #expect(decodeError(#"{"type":"track","mode":"orbit"}"#)?.message == "mode: unknown tracking mode 'orbit' (known: none, followNorthUp, followDirection)")
+        #expect(decodeError(#"{"type":"track","mode":"orbit"}"#)?.message == "mode: unknown tracking mode 'orbit' (known: none, followNorthUp, followDirection, followRouteDirection, followRouteNorthUp, routeOverview)")
         #expect(decodeError(#"{"type":"track","location":{"lat":95,"lon":2}}"#)?.message == "location.lat: must be within -90…90 degrees (got 95.0)")
         #expect(decodeError(#"{"type":"track","location":{"lat":5}}"#)?.message == "location.lon: missing")
         #expect(decodeError(#"{"type":"track","location":{"lat":5,"lon":1,"heading":"N"}}"#)?.message == "location.heading: must be a finite number (got a string)")

@@ -114,7 +114,7 @@ struct EncoderTests {
                         roster: [RosterEntry(client: "c1", name: "Ana \"the boss\"", role: .presenter), RosterEntry(client: "c7", name: "c7", role: .driver)],
                         gestures: [.tilt, .doubleTap])
         let bytes = HubMessage.welcome(w, time: 1000.5)
-        #expect(text(bytes) == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","clients":2,"followers":0,"roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter"},{"client":"c7","name":"c7","role":"driver"}],"gestures":["tilt","doubleTap"],"events":["steady","significantChange","trackingModeChanged","limitsChanged","presenterChanged","joined","left","tap","longPress","audience","clamped","animation"],"animations":[],"tracking":{"mode":"none","location":null}}"#)
+        #expect(text(bytes) == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","clients":2,"followers":0,"roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter"},{"client":"c7","name":"c7","role":"driver"}],"gestures":["tilt","doubleTap"],"events":["steady","significantChange","trackingModeChanged","limitsChanged","presenterChanged","joined","left","tap","longPress","audience","clamped","routeChanged","animation"],"animations":[],"tracking":{"mode":"none","location":null},"route":[]}"#)
         let o = try foundationObject(bytes)
         #expect(o["presenter"] as? String == "c1")
         let plain = HubMessage.welcome(Welcome(client: "c1", room: try RoomName(validating: "r"), role: .follower, rate: 30, tick: 30, seq: 0,
@@ -138,7 +138,7 @@ struct EncoderTests {
         w.trackingMode = .followDirection
         w.trackedLocation = TrackedLocation(latitude: 52.5, longitude: 193, heading: 87)
         let t = text(HubMessage.welcome(w, time: 5))
-        #expect(t.hasSuffix(#""animations":[{"id":"f1","by":"c1","kind":"fly","status":"running","properties":["center","zoom"],"started":1002500.0,"duration":4.0,"after":null},{"id":"a2","by":"c2","kind":"animate","status":"delayed","properties":["tilt"],"started":null,"duration":1.0,"after":null,"starts":1009000.0},{"id":"a3","by":"c2","kind":"animate","status":"waiting","properties":["bearing"],"started":null,"duration":2.0,"after":"a2"}],"tracking":{"mode":"followDirection","location":{"lat":52.5,"lon":-167.0,"heading":87.0}}}"#), "\(t)")
+        #expect(t.hasSuffix(#""animations":[{"id":"f1","by":"c1","kind":"fly","status":"running","properties":["center","zoom"],"started":1002500.0,"duration":4.0,"after":null},{"id":"a2","by":"c2","kind":"animate","status":"delayed","properties":["tilt"],"started":null,"duration":1.0,"after":null,"starts":1009000.0},{"id":"a3","by":"c2","kind":"animate","status":"waiting","properties":["bearing"],"started":null,"duration":2.0,"after":"a2"}],"tracking":{"mode":"followDirection","location":{"lat":52.5,"lon":-167.0,"heading":87.0}},"route":[]}"#), "\(t)")
         _ = try foundationObject(HubMessage.welcome(w, time: 5))
     }
 
@@ -177,6 +177,8 @@ struct EncoderTests {
         (HubEvent.longPress(by: "c3", phase: .change, point: ViewPoint(x: 1, y: 2), at: GeoCoordinate(latitude: 10, longitude: 20)), #"{"type":"event","event":"longPress","time":7.0,"by":"c3","phase":"change","x":1.0,"y":2.0,"lat":10.0,"lon":20.0}"#),
         (HubEvent.longPress(by: "c3", phase: .end, point: ViewPoint(x: 1, y: 2), at: nil), #"{"type":"event","event":"longPress","time":7.0,"by":"c3","phase":"end","x":1.0,"y":2.0,"lat":null,"lon":null}"#),
         (HubEvent.gesture(by: "c3", kind: .pan, phase: .change, point: ViewPoint(x: 1, y: 2), at: GeoCoordinate(latitude: 3, longitude: 4), disabled: false), #"{"type":"event","event":"gesture","time":7.0,"by":"c3","kind":"pan","phase":"change","disabled":false,"x":1.0,"y":2.0,"lat":3.0,"lon":4.0}"#),
+        (HubEvent.routeChanged(by: "c3", points: [GeoCoordinate(latitude: 1, longitude: 2), GeoCoordinate(latitude: 3, longitude: 181)], append: true, total: 7),
+         #"{"type":"event","event":"routeChanged","time":7.0,"by":"c3","append":true,"total":7,"points":[{"lat":1.0,"lon":2.0},{"lat":3.0,"lon":-179.0}]}"#),
         (HubEvent.gesture(by: "c3", kind: .pan, phase: .end, point: nil, at: nil, disabled: true), #"{"type":"event","event":"gesture","time":7.0,"by":"c3","kind":"pan","phase":"end","disabled":true}"#),
     ])
     func events(event: HubEvent, expected: String) throws {

@@ -11,7 +11,8 @@
 // Hub -> viewer (parseMessage validates; unknown extra fields are kept):
 //   welcome   {client, room, role, rate, tick, time, seq, camera, limits, presenter, roster, gestures,
 //              animations?: [{id, by, kind, status, properties, started, duration, after, starts?}],
-//              tracking?: {mode, location: {lat, lon, heading?} | null}}
+//              tracking?: {mode, location: {lat, lon, heading?} | null}, route?: [{lat, lon}]}
+//   event routeChanged {by, append, total, points: [{lat, lon}]}   the route replaced (append false) or extended
 //   frame     {seq, time, camera, moving, by}
 //   animation {id, status: started|interrupted|finished|cancelled|superseded, by, owner?, lost, clamped,
 //              camera?, reason?}   owner: whose animation (with roomAnimations, others' too)
@@ -37,6 +38,7 @@
 //   viewport  {width, height}
 //   limits    {minZoom?, maxZoom?, minTilt?, maxTilt?, maxTiltByZoom?, bounds?}   presenter only
 //   track     {mode?, location?}
+//   route     {points: [{lat, lon}], append?}    the room's route; [] clears it
 //   query     {id, what: project|unproject|bounds|fit, points?|bounds?|padding?}
 //   ping      {t}
 
@@ -59,11 +61,14 @@ export const INSTANT_GESTURE_KINDS = ['doubleTap', 'twoFingerTap', 'scroll', 'ta
 export const GESTURE_PHASES = ['begin', 'change', 'end', 'cancel'];
 export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded', 'interrupted'];
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
-  'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped'];
+  'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
   'rate_limited'];
 export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];
-export const TRACKING_MODES = ['none', 'followNorthUp', 'followDirection'];
+export const TRACKING_MODES = ['none', 'followNorthUp', 'followDirection', 'followRouteDirection', 'followRouteNorthUp',
+  'routeOverview'];
+/** Most points a room's route may have (sent in pieces with `append`). */
+export const MAX_ROUTE_POINTS = 10000;
 export const ANIMATION_KINDS = ['ease', 'fly', 'animate'];
 /** How a live animation in `welcome.animations` stands. */
 export const LIVE_ANIMATION_STATUSES = ['running', 'delayed', 'waiting'];
@@ -184,6 +189,12 @@ function liveAnimation(a, where) {
   if ((a.status === 'running') !== (a.started !== null)) fail(where, 'started', 'a time exactly when running', a.started);
 }
 
+function routePoint(p, where) {
+  if (!isObject(p)) throw new ProtocolError(`${where} must be an object {lat, lon}, got ${describe(p)}`);
+  num(where, p, 'lat', { min: -90, max: 90 });
+  num(where, p, 'lon', { min: -180, max: 180 });
+}
+
 function trackingState(t, where) {
   if (!isObject(t)) throw new ProtocolError(`${where} must be an object {mode, location}, got ${describe(t)}`);
   str(where, t, 'mode', { oneOf: TRACKING_MODES });
@@ -215,6 +226,7 @@ const serverValidators = {
     arr('welcome', m, 'gestures', { required: false, each: kindName });
     arr('welcome', m, 'animations', { required: false, each: liveAnimation });
     if (m.tracking !== undefined) trackingState(m.tracking, 'welcome.tracking');
+    arr('welcome', m, 'route', { required: false, each: routePoint });
   },
   frame(m) {
     num('frame', m, 'seq', { min: 0, integer: true });
@@ -242,6 +254,11 @@ const serverValidators = {
     if (m.event === 'longPress') {
       str('event(longPress)', m, 'phase', { required: false, oneOf: GESTURE_PHASES });
       for (const k of ['x', 'y']) if (m[k] !== null) num('event(longPress)', m, k, { required: false });
+    }
+    if (m.event === 'routeChanged') {
+      bool('event(routeChanged)', m, 'append');
+      num('event(routeChanged)', m, 'total', { min: 0, max: MAX_ROUTE_POINTS, integer: true });
+      arr('event(routeChanged)', m, 'points', { each: routePoint });
     }
     if (m.event === 'gesture') {
       str('event(gesture)', m, 'kind', { oneOf: GESTURE_KINDS });
@@ -525,6 +542,16 @@ export const build = {
       if (location.heading !== undefined) m.location.heading = location.heading;
     }
     if (m.mode === undefined && m.location === undefined) throw new ProtocolError('track: give "mode" and/or "location"');
+    return m;
+  },
+  /** The room's route: `route(points)` replaces it ([] clears it), `route(points, {append: true})` extends it. */
+  route(points, { append = false } = {}) {
+    if (!Array.isArray(points)) fail('route', 'points', 'an array of {lat, lon}', points);
+    points.forEach((p, i) => routePoint(p, `route.points[${i}]`));
+    if (points.length === 1 && !append) throw new ProtocolError('route: a route needs at least 2 points ([] clears it)');
+    if (points.length === 0 && append) throw new ProtocolError('route: nothing to append');
+    const m = { type: 'route', points: points.map((p) => ({ lat: p.lat, lon: p.lon })) };
+    if (append) m.append = true;
     return m;
   },
   /** `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?}. */

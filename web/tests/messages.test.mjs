@@ -266,3 +266,20 @@ test('padded cameras: frames carry padding, builders send it, MapLibre gets it a
     { lat: camera.lat, lon: camera.lon });
   assert.ok(Math.abs(at.x - (300 + 0.2 * 500)) < 1e-6 && Math.abs(at.y - (10 + 0.9 * 590)) < 1e-6, JSON.stringify(at));
 });
+
+test('route: welcome.route, routeChanged events, the route builder and the route tracking modes', () => {
+  const route = [{ lat: 52.52, lon: 13.4 }, { lat: 52.53, lon: 13.41 }];
+  assert.equal(parseMessage({ ...welcome, route }).route.length, 2);
+  rejects({ ...welcome, route: [{ lat: 95, lon: 0 }] }, /welcome.route\[0\]: "lat" must be in \[-90, 90\]/);
+  const ev = parseMessage({ type: 'event', event: 'routeChanged', time: 1, by: 'c2', append: true, total: 3, points: [route[0]] });
+  assert.equal(ev.total, 3);
+  rejects({ type: 'event', event: 'routeChanged', time: 1, by: 'c2', append: 'no', total: 3, points: [] }, /"append" must be true or false/);
+  assert.deepEqual(build.route(route), { type: 'route', points: route });
+  assert.deepEqual(build.route([route[0]], { append: true }), { type: 'route', points: [route[0]], append: true });
+  assert.deepEqual(build.route([]), { type: 'route', points: [] });
+  assert.throws(() => build.route([route[0]]), /at least 2 points/);
+  for (const mode of ['followRouteDirection', 'followRouteNorthUp', 'routeOverview']) {
+    assert.deepEqual(build.track({ mode }), { type: 'track', mode });
+  }
+  assert.deepEqual(build.subscribe(['routeChanged']), { type: 'subscribe', events: ['routeChanged'] });
+});

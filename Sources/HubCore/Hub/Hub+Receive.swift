@@ -85,7 +85,12 @@ extension Hub {
             broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
         case .track(let track):
             let mode = track.mode ?? rooms[roomName]!.manager.trackingMode
-            _ = try Self.check(rooms[roomName]!.manager.track(mode, location: track.location, owner: owner, at: now), ref: ref)
+            _ = try Self.check(rooms[roomName]!.manager.track(mode, location: track.location, owner: owner, viewport: session.viewport,
+                                                              at: now), ref: ref)
+        case .route(let route):
+            let updated = try Self.check(rooms[roomName]!.manager.setRoute(route.points, append: route.append, at: now), ref: ref)
+            broadcast(.routeChanged(by: owner.client, points: route.points, append: route.append, total: updated?.points.count ?? 0),
+                      in: roomName, at: time, sink: sink)
         case .query(let query):
             let room = rooms[roomName]!
             let answer = try query.answer(camera: room.manager.camera, viewport: session.viewport, limits: room.manager.limits)

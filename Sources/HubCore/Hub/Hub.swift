@@ -165,6 +165,7 @@ public struct Hub {
         welcome.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) }
         welcome.trackingMode = room.manager.trackingMode
         welcome.trackedLocation = room.manager.trackedLocation
+        welcome.route = room.manager.route?.points ?? []
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
         awaitingHello[connection] = nil
