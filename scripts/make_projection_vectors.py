@@ -8,10 +8,12 @@ closed-form formulas used by web/js/projection.js or the Swift core:
     M = P(fov, aspect, near, far, principal point) * S(1, -1, 1)
         * T(0, 0, -d) * Rx(tilt) * Rz(-bearing) * T(-targetX, -targetY, 0)
 
-where (targetX, targetY) is the camera target in Web Mercator world pixels
-(512 * 2^zoom per world), d = (H/2) / tan(fov/2) = 1.5 H, and P is
-gl-matrix's `perspective` with the centre-of-perspective offset written into
-m[8], m[9] exactly as MapLibre does for padding.  Projection: clip = M * p,
+where (targetX, targetY) is the map centre in Web Mercator world pixels
+(512 * 2^zoom per world) -- the ground point at the principal point, placed as
+MapLibre's setLocationAtPoint places it so that the camera target is drawn at
+its anchor -- d = (H/2) / tan(fov/2) = 1.5 H, and P is gl-matrix's
+`perspective` with the centre-of-perspective offset written into m[8], m[9]
+exactly as MapLibre does for padding.  Projection: clip = M * p,
 NDC = clip.xyz / clip.w (null when clip.w <= 0: behind the camera plane),
 pixel = ((ndc.x + 1) W / 2, (1 - ndc.y) H / 2).  Unprojection: two NDC points
 (z = -1 and z = +1) of the pixel are mapped through inverse(M), the ray
@@ -126,16 +128,29 @@ def rotate_z(m, rad):
     return m @ r
 
 
-def camera_matrix(cam, vp):
-    """MapLibre's projMatrix for the camera (mercator_transform._calcMatrices)."""
+def padding_of(cam):
+    p = cam.get("padding") or {}
+    return (float(p.get("top", 0.0)), float(p.get("left", 0.0)), float(p.get("bottom", 0.0)), float(p.get("right", 0.0)))
+
+
+def principal_point(cam, vp):
+    """The centre of perspective: MapLibre's EdgeInsets.getCenter -- the centre of
+    the viewport less the padding, clamped into the viewport."""
     W, H = float(vp["width"]), float(vp["height"])
-    ws = world_size(cam["zoom"])
-    tx = merc_x(cam["lon"], ws)
-    ty = merc_y(cam["lat"], ws)
+    top, left, bottom, right = padding_of(cam)
+    x = min(max((left + W - right) / 2.0, 0.0), W)
+    y = min(max((top + H - bottom) / 2.0, 0.0), H)
+    return x, y
+
+
+def matrix_at(cam, vp, cx, cy):
+    """MapLibre's projMatrix (mercator_transform._calcMatrices) with its map centre at
+    world pixels (cx, cy)."""
+    W, H = float(vp["width"]), float(vp["height"])
     d = 0.5 / math.tan(FOV / 2.0) * H  # cameraToCenterDistance
-    ax, ay = cam["anchor"]["x"], cam["anchor"]["y"]
-    offset_x = ax * W - W / 2.0  # centre offset (MapLibre: centerOffset from padding)
-    offset_y = ay * H - H / 2.0
+    px, py = principal_point(cam, vp)
+    offset_x = px - W / 2.0  # centre offset (MapLibre: centerOffset from padding)
+    offset_y = py - H / 2.0
     near, far = d / 100.0, d * 1000.0  # generous; the math below never clips
     m = perspective(FOV, W / H, near, far)
     m[0, 2] = -offset_x * 2.0 / W  # m[8]
@@ -144,25 +159,13 @@ def camera_matrix(cam, vp):
     m = translate(m, (0.0, 0.0, -d))
     m = rotate_x(m, math.radians(cam["tilt"]))
     m = rotate_z(m, -math.radians(cam["bearing"]))  # bearing clockwise from north
-    m = translate(m, (-tx, -ty, 0.0))
+    m = translate(m, (-cx, -cy, 0.0))
     return m
 
 
-def matrix_project(cam, vp, geo):
-    ws = world_size(cam["zoom"])
-    lon = nearest_lon(geo["lon"], cam["lon"])
-    p = np.array([merc_x(lon, ws), merc_y(geo["lat"], ws), 0.0, 1.0])
-    c = camera_matrix(cam, vp) @ p
-    if c[3] <= 0.0:
-        return None  # on or behind the camera plane
-    nx, ny = c[0] / c[3], c[1] / c[3]
+def ground_hit(m, vp, view):
+    """World pixels (x, y) where the ray through view pixel `view` meets z = 0, or None."""
     W, H = float(vp["width"]), float(vp["height"])
-    return {"x": float((nx + 1.0) * W / 2.0), "y": float((1.0 - ny) * H / 2.0)}
-
-
-def matrix_unproject(cam, vp, view):
-    W, H = float(vp["width"]), float(vp["height"])
-    m = camera_matrix(cam, vp)
     inv = np.linalg.inv(m)
     nx = 2.0 * view["x"] / W - 1.0
     ny = 1.0 - 2.0 * view["y"] / H
@@ -179,6 +182,57 @@ def matrix_unproject(cam, vp, view):
     if s <= 0.0:
         return None  # the ray meets z = 0 behind the camera: at/above the horizon
     hit = p0 + s * (p1 - p0)
+    return float(hit[0]), float(hit[1])
+
+
+def anchor_point(cam, vp):
+    """Where the target is drawn (HERE's target anchor point), kept below 85 % of the
+    way from the principal point to the horizon."""
+    W, H = float(vp["width"]), float(vp["height"])
+    px, py = principal_point(cam, vp)
+    top, left, bottom, right = padding_of(cam)
+    # A fraction of the padded area (of the whole viewport without padding).
+    x = px + (cam["anchor"]["x"] - 0.5) * max(0.0, W - left - right)
+    y = py + (cam["anchor"]["y"] - 0.5) * max(0.0, H - top - bottom)
+    t = math.radians(cam["tilt"])
+    if math.sin(t) > 1e-12:
+        d = 0.5 / math.tan(FOV / 2.0) * H
+        y = max(y, py - 0.85 * d * math.cos(t) / math.sin(t))
+    return x, y
+
+
+def camera_matrix(cam, vp):
+    """The matrix of a camera whose target is drawn at its anchor: MapLibre's
+    setLocationAtPoint(target, anchor point) on a map centred on the target, i.e.
+    the map centre is moved by the ground offset between the anchor point and the
+    principal point."""
+    ws = world_size(cam["zoom"])
+    tx = merc_x(cam["lon"], ws)
+    ty = merc_y(cam["lat"], ws)
+    at_target = matrix_at(cam, vp, tx, ty)
+    ax, ay = anchor_point(cam, vp)
+    px, py = principal_point(cam, vp)
+    a = ground_hit(at_target, vp, {"x": ax, "y": ay})
+    b = ground_hit(at_target, vp, {"x": px, "y": py})
+    return matrix_at(cam, vp, tx - (a[0] - b[0]), ty - (a[1] - b[1]))
+
+
+def matrix_project(cam, vp, geo):
+    ws = world_size(cam["zoom"])
+    lon = nearest_lon(geo["lon"], cam["lon"])
+    p = np.array([merc_x(lon, ws), merc_y(geo["lat"], ws), 0.0, 1.0])
+    c = camera_matrix(cam, vp) @ p
+    if c[3] <= 0.0:
+        return None  # on or behind the camera plane
+    nx, ny = c[0] / c[3], c[1] / c[3]
+    W, H = float(vp["width"]), float(vp["height"])
+    return {"x": float((nx + 1.0) * W / 2.0), "y": float((1.0 - ny) * H / 2.0)}
+
+
+def matrix_unproject(cam, vp, view):
+    hit = ground_hit(camera_matrix(cam, vp), vp, view)
+    if hit is None:
+        return None
     ws = world_size(cam["zoom"])
     return {"lat": float(inv_merc_lat(hit[1], ws)), "lon": float(wrap_lon(inv_merc_lon(hit[0], ws)))}
 
@@ -233,7 +287,7 @@ def check_hand_computations():
     expect_y = 360 - d720 * D * math.cos(t) / (d720 + D * math.sin(t))
     assert close(v["x"], 640, 1e-7) and close(v["y"], expect_y, 1e-7), (v, expect_y)
 
-    # 5. The horizon of a tilted camera is at y = ay H - d cot(t).
+    # 5. The horizon of a tilted camera is at y = H/2 - d cot(t).
     for tilt in (75, 85):
         cam = camera(0, 0, 6, 0, tilt)
         vp = {"width": 1280, "height": 720}
@@ -241,7 +295,28 @@ def check_hand_computations():
         assert matrix_unproject(cam, vp, {"x": 640, "y": yh - 1.0}) is None
         assert matrix_unproject(cam, vp, {"x": 640, "y": yh + 1.0}) is not None
 
-    # 6. Unproject inverts project.
+    # 6. The target is drawn at the anchor at any tilt and bearing, and the
+    #    horizon stays where the view centre puts it (y = H/2 - d cot t).
+    vp = {"width": 1280, "height": 720}
+    for tilt, bearing, ax, ay in ((0, 0, 0.2, 0.3), (45, 30, 0.5, 0.8), (60, 271.5, 0.2, 0.7)):
+        cam = camera(52.52, 13.405, 14, bearing, tilt, ax, ay)
+        v = matrix_project(cam, vp, {"lat": 52.52, "lon": 13.405})
+        assert close(v["x"], ax * 1280, 1e-6) and close(v["y"], ay * 720, 1e-6), (v, ax, ay)
+        if tilt:
+            yh = 360 - d720 / math.tan(math.radians(tilt))
+            assert matrix_unproject(cam, vp, {"x": 640, "y": yh - 1.0}) is None
+            assert matrix_unproject(cam, vp, {"x": 640, "y": yh + 1.0}) is not None
+
+    # 7. Padding (MapLibre): the target is drawn at the centre of the padded area,
+    #    and the horizon moves with it (y = padded centre - d cot t).
+    cam = camera(52.52, 13.405, 14, 30, 45, padding=(100, 300, 20, 0))
+    v = matrix_project(cam, vp, {"lat": 52.52, "lon": 13.405})
+    assert close(v["x"], (300 + 1280) / 2.0, 1e-6) and close(v["y"], (100 + 720 - 20) / 2.0, 1e-6), v
+    yh = (100 + 720 - 20) / 2.0 - d720 / math.tan(math.radians(45))
+    assert matrix_unproject(cam, vp, {"x": 640, "y": yh - 1.0}) is None
+    assert matrix_unproject(cam, vp, {"x": 640, "y": yh + 1.0}) is not None
+
+    # 8. Unproject inverts project.
     cam = camera(-33.8688, 151.2093, 12, 271.5, 60, 0.5, 0.8)
     vp = {"width": 375, "height": 812}
     g = matrix_unproject(cam, vp, {"x": 100, "y": 500})
@@ -253,9 +328,13 @@ def check_hand_computations():
 # Cases
 # ----------------------------------------------------------------------------
 
-def camera(lat, lon, zoom, bearing, tilt, ax=0.5, ay=0.5):
-    return {"lat": lat, "lon": lon, "zoom": zoom, "bearing": bearing, "tilt": tilt,
-            "anchor": {"x": ax, "y": ay}}
+def camera(lat, lon, zoom, bearing, tilt, ax=0.5, ay=0.5, padding=None):
+    cam = {"lat": lat, "lon": lon, "zoom": zoom, "bearing": bearing, "tilt": tilt,
+           "anchor": {"x": ax, "y": ay}}
+    if padding is not None:
+        top, left, bottom, right = padding
+        cam["padding"] = {"top": top, "left": left, "bottom": bottom, "right": right}
+    return cam
 
 
 VP_WIDE = {"width": 1280, "height": 720}
@@ -298,6 +377,11 @@ PROJECTION_SETS = [
     # high tilt: points behind the camera project to null
     ("t75_z3.5_b0", camera(0.0, 0.0, 3.5, 0, 75), VP_WIDE, [(0.0, 0.0), (0.2, 0.1), (0.0, 0.6), (0.0, -1.0)]),
     ("t85_z3.5_b90", camera(10.0, 20.0, 3.5, 90, 85), VP_4_3, [(0.0, 0.0), (0.3, 0.0), (-0.6, 0.0), (-1.3, 0.0)]),
+    # padded cameras (MapLibre padding: the centre of perspective moves to the padded centre)
+    ("pad_flat_z12_b0", camera(48.8566, 2.3522, 12, 0, 0, padding=(0, 300, 0, 0)), VP_WIDE, STD),
+    ("pad_t45_z14_b30", camera(52.52, 13.405, 14, 30, 45, padding=(100, 0, 250, 50)), VP_WIDE, STD),
+    ("pad_t60_z16_b200_phone", camera(40.7128, -74.006, 16, 200, 60, padding=(300, 20, 0, 20)), VP_PHONE, STD),
+    ("pad_t30_z5_b90_anchor", camera(-33.8688, 151.2093, 5, 90, 30, 0.3, 0.8, padding=(50, 200, 50, 0)), VP_4_3, STD),
 ]
 
 EXTRA_PROJECTION = [
@@ -336,6 +420,9 @@ EXTRA_PROJECTION = [
     ("behind_t75_b180", camera(0.0, 0.0, 3.5, 180, 75), VP_WIDE, {"lat": 60.0, "lon": 0.0}),
     ("behind_t85_b90", camera(0.0, 0.0, 3.5, 90, 85, 0.5, 0.8), VP_4_3, {"lat": 0.0, "lon": -70.0}),
     ("front_t85_far_north", camera(0.0, 0.0, 3.5, 0, 85), VP_WIDE, {"lat": 70.0, "lon": 0.0}),
+    # padding wider than the view: MapLibre clamps the centre of perspective into the view
+    ("pad_over_wide_t30", camera(35.6762, 139.6503, 12, 0, 30, padding=(0, 1500, 0, 0)), VP_WIDE, {"lat": 35.68, "lon": 139.64}),
+    ("pad_antimeridian_t60_b271.5", camera(0.0, 179.9, 8, 271.5, 60, padding=(0, 0, 200, 400)), VP_WIDE, {"lat": 0.1, "lon": -179.8}),
 ]
 
 # Unproject: per camera, a list of view points. Points above the horizon give null.
@@ -354,6 +441,8 @@ UNPROJECT_SETS = [
     ("u_antimeridian_t30", camera(0.0, 179.9, 8, 0, 30), VP_WIDE, []),
     ("u_z0_world_edge", camera(0.0, 0.0, 0, 0, 0), VP_WIDE, []),
     ("u_null_island_t60_b180", camera(0.0, 0.0, 12, 180, 60, 0.5, 0.8), VP_WIDE, []),
+    ("u_pad_t45_z14_b30", camera(52.52, 13.405, 14, 30, 45, padding=(100, 0, 250, 50)), VP_WIDE, []),
+    ("u_pad_t60_anchor_phone", camera(40.7128, -74.006, 16, 200, 60, 0.5, 0.7, padding=(300, 20, 0, 20)), VP_PHONE, []),
 ]
 
 
@@ -403,18 +492,23 @@ def main():
             "(python3 + numpy float64; deterministic). Expected values come from MapLibre GL JS's mercator "
             "transform rebuilt as 4x4 matrices, not from a closed form: M = P * S(1,-1,1) * T(0,0,-d) * "
             "Rx(tilt) * Rz(-bearing) * T(-X, -Y, 0), P = gl-matrix perspective(fovRadians, W/H, d/100, "
-            "1000 d) with the principal point moved to the anchor (P[0][2] = -(ax W - W/2) 2/W, "
-            "P[1][2] = (ay H - H/2) 2/H, like MapLibre's centre offset), d = (H/2)/tan(fov/2) = 1.5 H, "
-            "(X, Y) = target in Web Mercator world pixels with worldSize = 512 * 2^zoom, "
+            "1000 d) with the principal point at the centre of the viewport less the camera's padding "
+            "(top, left, bottom, right px), clamped into the viewport, written into P[0][2], P[1][2] as "
+            "MapLibre does (EdgeInsets.getCenter, centre offset), d = (H/2)/tan(fov/2) = 1.5 H, "
+            "(X, Y) = the map centre in Web Mercator world pixels with worldSize = 512 * 2^zoom, "
+            "chosen as MapLibre's setLocationAtPoint does so that the camera target (lat, lon) is drawn "
+            "at the anchor point, a fraction (ax, ay) of the padded area (HERE's target anchor point; an anchor above 85 % of the way "
+            "from the principal point to the horizon is drawn on that line): X, Y = target - (ground under "
+            "the anchor point - ground under the principal point) in the map centred on the target, "
             "x = (lon+180)/360 ws, y = (180 - (180/pi) ln(tan(pi/4 + lat pi/360)))/360 ws (y grows south). "
             "Bearing is clockwise from north (bearing 90: east is up), tilt in degrees from nadir, anchor "
-            "(ax, ay) normalized viewport position of the target (also the principal point). "
+            "(ax, ay) normalized viewport position of the target. "
             "project: clip = M (x, y, 0, 1); null when clip.w <= 0 (behind the camera plane); "
             "view = ((ndc.x+1) W/2, (1-ndc.y) H/2); no near/far clipping. Latitude is clamped to "
             "+-85.051129 before projecting and the copy of the point's longitude (+-360k) nearest to the "
             "camera longitude is used. unproject: the NDC points (x, y, -1) and (x, y, +1) are mapped "
             "through inverse(M) and the ray through them is intersected with z = 0; null when the hit is "
-            "behind the camera or the ray is parallel (view point at or above the horizon y = ay H - d cot(tilt)). "
+            "behind the camera or the ray is parallel (view point at or above the horizon y = principal y - d cot(tilt)). "
             "Unprojected latitude is the inverse Mercator of the hit y (not clamped, so it can exceed "
             "85.05 beyond the world's edge); longitude is wrapped to [-180, 180). The script also checks "
             "the matrices against hand computations (flat views, bearing 90, a due-north point under tilt, "

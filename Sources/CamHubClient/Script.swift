@@ -24,7 +24,8 @@ public struct PresenterScript: Sendable {
     public var steps: [ScriptStep]
 
     /// Step types a script may use.
-    public static let commandTypes = ["set", "ease", "fly", "animate", "cancel", "gesture", "gestures", "limits", "track", "viewport"]
+    public static let commandTypes = ["set", "ease", "fly", "animate", "cancel", "gesture", "gestures", "limits", "track", "route",
+                                      "viewport"]
     public static let stepTypes = commandTypes + ["wait", "waitFor"]
 
     /// Top-level fields each command step may have (besides `type` and `label`).
@@ -40,6 +41,7 @@ public struct PresenterScript: Sendable {
         "gestures": ["disable", "enable"],
         "limits": ["minZoom", "maxZoom", "minTilt", "maxTilt", "maxTiltByZoom", "bounds"],
         "track": ["mode", "location"],
+        "route": ["points", "append"],
         "viewport": ["width", "height"],
     ]
     static let strokeKeys = ["kind", "duration", "from", "to", "x", "y", "scale", "rotation", "dy", "rate", "momentum"]
@@ -167,6 +169,8 @@ public struct ScriptStep: Sendable, Equatable {
                 case .all: s += " (all)"
                 }
             case .gesture(let g): s += " \(g.kind.rawValue)" + (g.phase.map { " \($0.rawValue)" } ?? "")
+            case .track(let t): s += (t.mode.map { " \($0.rawValue)" } ?? "") + (t.location.map { " at \(JSONText.number($0.latitude)),\(JSONText.number($0.longitude))" } ?? "")
+            case .route(let r): s += (r.append ? " + " : " ") + "\(r.points.count) point\(r.points.count == 1 ? "" : "s")"
             default: break
             }
         case .wait(let seconds): s += " \(JSONText.number(seconds)) s"
@@ -185,6 +189,10 @@ public struct ScriptStep: Sendable, Equatable {
         if let v = u.bearing { parts.append("bearing \(JSONText.number(v))") }
         if let v = u.tilt { parts.append("tilt \(JSONText.number(v))") }
         if let a = u.anchor { parts.append("anchor \(JSONText.number(a.x)),\(JSONText.number(a.y))") }
+        if let p = u.padding {
+            let sides = [("top", p.top), ("left", p.left), ("bottom", p.bottom), ("right", p.right)]
+            parts.append("padding " + sides.compactMap { name, v in v.map { "\(name) \(JSONText.number($0))" } }.joined(separator: " "))
+        }
         return parts.joined(separator: " ")
     }
 }

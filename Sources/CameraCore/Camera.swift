@@ -15,11 +15,16 @@ public struct Camera: Hashable, Sendable {
     public var tilt: Double
     /// Degrees clockwise from north of the view's up direction, in [0, 360).
     public var bearing: Double
-    /// Where the target sits in the view (normalized, 0…1).
+    /// Where the target sits in the view (normalized, 0…1 of the padded area).
     public var anchor: Anchor
+    /// Pixels at the view's edges that the centre of perspective keeps clear
+    /// of (MapLibre / Mapbox camera `padding`): the principal point is the
+    /// centre of what is left, and the anchor a fraction of it.
+    public var padding: EdgeInsets
 
     public init(latitude: Double = 0, longitude: Double = 0, zoom: Double = 1, tilt: Double = 0,
-                bearing: Double = 0, anchor: Anchor = .center) {
+                bearing: Double = 0, anchor: Anchor = .center, padding: EdgeInsets = .zero) {
+        self.padding = padding
         self.latitude = latitude
         self.continuousLongitude = longitude
         self.zoom = zoom
@@ -43,7 +48,7 @@ public struct Camera: Hashable, Sendable {
     /// True when the two cameras show the same view (longitudes compared wrapped).
     public func isSameView(as other: Camera) -> Bool {
         latitude == other.latitude && longitude == other.longitude && zoom == other.zoom
-            && tilt == other.tilt && bearing == other.bearing && anchor == other.anchor
+            && tilt == other.tilt && bearing == other.bearing && anchor == other.anchor && padding == other.padding
     }
 
     /// The properties whose values differ between the two cameras.
@@ -54,6 +59,7 @@ public struct Camera: Hashable, Sendable {
         if bearing != other.bearing { out.insert(.bearing) }
         if tilt != other.tilt { out.insert(.tilt) }
         if anchor != other.anchor { out.insert(.anchor) }
+        if padding != other.padding { out.insert(.padding) }
         return out
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 extension Camera {
-    /// The camera that shows `bounds` inside `viewport` less `padding`
-    /// (MapLibre `cameraForBounds`): this camera's bearing and anchor, tilt 0,
+    /// The camera that shows `bounds` inside `viewport` less this camera's
+    /// padding and `padding` (MapLibre `cameraForBounds`, which adds the
+    /// options' padding to the map's): this camera's bearing, anchor and padding, tilt 0,
     /// the largest zoom at which the whole box fits (capped at the absolute
     /// zoom range; apply the room's limits to the result). Throws when the
     /// padding leaves no room or the bounds are invalid.
@@ -12,6 +13,7 @@ extension Camera {
             try requireFinite(value, "padding." + name)
             guard value >= 0 else { throw CameraInputError(field: "padding." + name, message: "must not be negative (got \(value))") }
         }
+        let padding = self.padding + padding
         let availableWidth = viewport.width - padding.left - padding.right
         let availableHeight = viewport.height - padding.top - padding.bottom
         guard availableWidth > 0 else { throw CameraInputError(field: "padding", message: "left + right padding leaves no room in a \(viewport.width) px wide view") }
@@ -32,10 +34,14 @@ extension Camera {
         let zoom = min(max(log2(scale), CameraLimits.zoomRange.lowerBound), CameraLimits.zoomRange.upperBound)
         let size = exp2(zoom)
 
-        // Put the box centre at the centre of the padded area: target = centre − R(bearing)·(screen offset).
+        // Put the box centre at the centre of the padded area: target = centre − R(bearing)·(screen offset
+        // from the anchor point, where the target is drawn; at tilt 0 offsets are linear).
+        var flat = self
+        flat.tilt = 0
+        let anchorPoint = ViewTransform(camera: flat, viewport: viewport).anchorPoint
         let midX = (west.x + east.x) / 2 * size, midY = (west.y + east.y) / 2 * size
-        let sx = padding.left + availableWidth / 2 - anchor.x * viewport.width
-        let sy = padding.top + availableHeight / 2 - anchor.y * viewport.height
+        let sx = padding.left + availableWidth / 2 - anchorPoint.x
+        let sy = padding.top + availableHeight / 2 - anchorPoint.y
         let target = WebMercator.unproject(x: midX - (sx * c - sy * s), y: midY - (sx * s + sy * c), zoom: zoom)
 
         var out = self

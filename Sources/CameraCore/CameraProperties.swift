@@ -11,10 +11,11 @@ public struct CameraProperties: OptionSet, Hashable, Sendable, CustomStringConve
     public static let bearing = CameraProperties(rawValue: 1 << 2)
     public static let tilt = CameraProperties(rawValue: 1 << 3)
     public static let anchor = CameraProperties(rawValue: 1 << 4)
+    public static let padding = CameraProperties(rawValue: 1 << 5)
 
-    public static let all: CameraProperties = [.center, .zoom, .bearing, .tilt, .anchor]
+    public static let all: CameraProperties = [.center, .zoom, .bearing, .tilt, .anchor, .padding]
 
-    /// Wire names in a fixed order: `center`, `zoom`, `bearing`, `tilt`, `anchor`.
+    /// Wire names in a fixed order: `center`, `zoom`, `bearing`, `tilt`, `anchor`, `padding`.
     public var names: [String] {
         var out: [String] = []
         if contains(.center) { out.append("center") }
@@ -22,6 +23,7 @@ public struct CameraProperties: OptionSet, Hashable, Sendable, CustomStringConve
         if contains(.bearing) { out.append("bearing") }
         if contains(.tilt) { out.append("tilt") }
         if contains(.anchor) { out.append("anchor") }
+        if contains(.padding) { out.append("padding") }
         return out
     }
 
@@ -35,6 +37,7 @@ public struct CameraProperties: OptionSet, Hashable, Sendable, CustomStringConve
         case "bearing": self = .bearing
         case "tilt": self = .tilt
         case "anchor": self = .anchor
+        case "padding": self = .padding
         default: return nil
         }
     }

@@ -7,9 +7,11 @@ public struct CameraUpdate: Hashable, Sendable {
     public var tilt: Double?
     public var bearing: Double?
     public var anchor: Anchor?
+    public var padding: PaddingUpdate?
 
     public init(latitude: Double? = nil, longitude: Double? = nil, zoom: Double? = nil,
-                tilt: Double? = nil, bearing: Double? = nil, anchor: Anchor? = nil) {
+                tilt: Double? = nil, bearing: Double? = nil, anchor: Anchor? = nil, padding: PaddingUpdate? = nil) {
+        self.padding = padding
         self.latitude = latitude
         self.longitude = longitude
         self.zoom = zoom
@@ -21,7 +23,7 @@ public struct CameraUpdate: Hashable, Sendable {
     /// An update that sets every field to `camera`'s values.
     public init(_ camera: Camera) {
         self.init(latitude: camera.latitude, longitude: camera.continuousLongitude, zoom: camera.zoom,
-                  tilt: camera.tilt, bearing: camera.bearing, anchor: camera.anchor)
+                  tilt: camera.tilt, bearing: camera.bearing, anchor: camera.anchor, padding: PaddingUpdate(camera.padding))
     }
 
     public var isEmpty: Bool { properties.isEmpty }
@@ -34,6 +36,7 @@ public struct CameraUpdate: Hashable, Sendable {
         if bearing != nil { out.insert(.bearing) }
         if tilt != nil { out.insert(.tilt) }
         if anchor != nil { out.insert(.anchor) }
+        if padding.map({ !$0.isEmpty }) ?? false { out.insert(.padding) }
         return out
     }
 
@@ -54,6 +57,7 @@ public struct CameraUpdate: Hashable, Sendable {
             try requireFinite(anchor.x, "anchor.x")
             try requireFinite(anchor.y, "anchor.y")
         }
+        try padding?.validate()
     }
 }
 
@@ -85,6 +89,7 @@ extension Camera {
         if let tilt = update.tilt { next.tilt = tilt }
         if let bearing = update.bearing { next.bearing = bearing }
         if let anchor = update.anchor { next.anchor = anchor }
+        if let padding = update.padding { next.padding = padding.applied(to: next.padding) }
         return next.clamped(to: limits)
     }
 

@@ -38,7 +38,8 @@ public struct Anchor: Hashable, Sendable {
     public static let center = Anchor(x: 0.5, y: 0.5)
 }
 
-/// Padding inside a viewport, in pixels (used by `fit`).
+/// Padding inside a viewport, in pixels: a camera's padding (MapLibre /
+/// Mapbox `padding`) and the extra padding of `fit`.
 public struct EdgeInsets: Hashable, Sendable {
     public var top: Double
     public var left: Double
@@ -48,4 +49,41 @@ public struct EdgeInsets: Hashable, Sendable {
         self.top = top; self.left = left; self.bottom = bottom; self.right = right
     }
     public init(all: Double) { self.init(top: all, left: all, bottom: all, right: all) }
+
+    public static let zero = EdgeInsets()
+
+    /// Side by side sums.
+    public static func + (a: EdgeInsets, b: EdgeInsets) -> EdgeInsets {
+        EdgeInsets(top: a.top + b.top, left: a.left + b.left, bottom: a.bottom + b.bottom, right: a.right + b.right)
+    }
+}
+
+/// A partial padding (a camera update's `padding`): the sides given replace
+/// the camera's, the others keep their value (MapLibre's `PaddingOptions`).
+public struct PaddingUpdate: Hashable, Sendable {
+    public var top: Double?
+    public var left: Double?
+    public var bottom: Double?
+    public var right: Double?
+    public init(top: Double? = nil, left: Double? = nil, bottom: Double? = nil, right: Double? = nil) {
+        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+    }
+    /// Every side set.
+    public init(_ insets: EdgeInsets) { self.init(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right) }
+
+    public var isEmpty: Bool { top == nil && left == nil && bottom == nil && right == nil }
+
+    /// `insets` with the given sides replaced.
+    public func applied(to insets: EdgeInsets) -> EdgeInsets {
+        EdgeInsets(top: top ?? insets.top, left: left ?? insets.left, bottom: bottom ?? insets.bottom, right: right ?? insets.right)
+    }
+
+    /// Each side given must be finite and not negative (errors name `padding.<side>`).
+    public func validate() throws(CameraInputError) {
+        for (name, value) in [("top", top), ("left", left), ("bottom", bottom), ("right", right)] {
+            guard let value else { continue }
+            try requireFinite(value, "padding." + name)
+            guard value >= 0 else { throw CameraInputError(field: "padding." + name, message: "must not be negative (got \(value))") }
+        }
+    }
 }

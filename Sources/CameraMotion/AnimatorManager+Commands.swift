@@ -7,10 +7,15 @@ extension AnimatorManager {
     /// A set that changes nothing reports no change. Like a new high-level
     /// animation, it ends the running high-level animation as a whole
     /// (TomTom: "You can cancel an animation by moving the camera").
-    public mutating func set(_ update: CameraUpdate, owner: Owner, at now: Double) -> Result<CommandAccepted, CommandError> {
+    ///
+    /// With `viewport` (the sender's), an update that moves the anchor without
+    /// naming a target also moves the target to the geo point under the new
+    /// anchor, so nothing moves on screen (HERE CameraLite's target anchor).
+    public mutating func set(_ update: CameraUpdate, owner: Owner, viewport: Viewport? = nil, at now: Double) -> Result<CommandAccepted, CommandError> {
         advance(to: now)
         do { try update.validate() } catch { return .failure(.bad(error)) }
         guard !update.isEmpty else { return .failure(CommandError(code: .badInput, message: "camera: names no field")) }
+        let update = viewport.map { update.reanchoring(camera, in: $0) } ?? update
         if let (holder, contested) = blocker(for: update.properties, owner: owner) { return .failure(Self.conflict(holder, contested)) }
         if let holder = highLevelBlocker(for: owner) { return .failure(Self.highLevelConflict(holder, owner)) }
         endHighLevel(except: nil, by: owner, at: now)
@@ -61,6 +66,11 @@ extension AnimatorManager {
         guard !request.update.isEmpty else { return .failure(CommandError(code: .badInput, message: "camera: names no field")) }
         var claims = request.update.properties
         var groups = claims.names.compactMap(CameraProperties.init(name:))
+        if request.around == nil && request.update.movesAnchorOnly {
+            // The target follows the anchor (see `plan`): they move together.
+            claims.insert(.center)
+            groups = [CameraProperties([.center, .anchor])] + claims.subtracting([.center, .anchor]).names.compactMap(CameraProperties.init(name:))
+        }
         if request.around != nil {
             claims.insert(.center)
             groups = [claims.subtracting(.anchor)] + (claims.contains(.anchor) ? [.anchor] : [])

@@ -99,7 +99,7 @@ extension AnimatorManager {
         takeOver(motion.claims, for: motion.serial, by: motion.owner, cancelReason: nil, at: t)
         guard let i = self.index(of: motion.serial) else { return }
         if case .ease(let request) = motion.kind, let from = request.from,
-           let jumped = try? camera.applying(from, limits: limits) {  // validated when the command was accepted
+           let jumped = try? camera.applying(from.reanchoring(camera, in: request.viewport), limits: limits) {  // validated when accepted
             commit(jumped.camera, by: motion.owner.client, at: t)
         }
         let (segment, clamped) = plan(motion.kind, at: t)
@@ -119,7 +119,8 @@ extension AnimatorManager {
         switch kind {
         case .ease(let request):
             // Validated when the command was accepted.
-            let target = (try? camera.applying(request.update, limits: limits)) ?? ClampedCamera(camera: camera, clamped: [])
+            let update = request.around == nil ? request.update.reanchoring(camera, in: request.viewport) : request.update
+            let target = (try? camera.applying(update, limits: limits)) ?? ClampedCamera(camera: camera, clamped: [])
             let clamped = target.clamped.intersection(request.update.properties)
             var plan = MotionPlan.ease(from: camera, to: target.camera)
             if let point = request.around,
@@ -132,7 +133,8 @@ extension AnimatorManager {
             }
             return (Motion.Segment(start: t, duration: request.duration, curve: request.curve, plan: plan), clamped)
         case .fly(let request):
-            let target = (try? camera.applying(request.update, limits: limits)) ?? ClampedCamera(camera: camera, clamped: [])
+            let update = request.update.reanchoring(camera, in: request.viewport)
+            let target = (try? camera.applying(update, limits: limits)) ?? ClampedCamera(camera: camera, clamped: [])
             let clamped = target.clamped.intersection(request.update.properties)
             let to = target.camera
             let size = WebMercator.worldSize(zoom: camera.zoom)

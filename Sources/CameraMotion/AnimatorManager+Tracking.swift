@@ -1,4 +1,5 @@
 import CameraCore
+import Foundation
 
 /// A position fix from a location feed (degrees; heading clockwise from north).
 public struct TrackedLocation: Hashable, Sendable {
@@ -22,13 +23,73 @@ public struct TrackedLocation: Hashable, Sendable {
 /// long as the gap since the previous fix (0.1…2 s; 1 s for the first), so a
 /// feed at any rate gives continuous motion without jumps.
 extension AnimatorManager {
+    /// A fix this close to the route (metres) is matched onto it; farther, it is off the route.
+    public static let routeSnapDistance = 50.0
+    /// followRouteDirection looks this far ahead along the route for its bearing (metres).
+    public static let routeLookAhead = 100.0
+    public static let routeDirectionTilt = 45.0
+    /// followRouteDirection's zoom shows this many metres in half of a 720 px high view.
+    public static let routeDirectionStretch = 400.0
+    /// routeOverview zooms in no further than this (the end of a route is a point).
+    public static let routeOverviewMaxZoom = 18.0
+
+    /// Bearing of the route `routeLookAhead` metres ahead of `along` (at the end, of its last stretch).
+    static func routeBearing(_ route: Route, at along: Double) -> Double {
+        let ahead = min(along + routeLookAhead, route.length)
+        let from = ahead - along < 1 ? max(0, route.length - routeLookAhead) : along
+        return Route.bearing(from: route.point(along: from), to: route.point(along: ahead))
+    }
+
+    /// The zoom at which `metres` span 360 px at `latitude` (Web Mercator, 512 px tiles).
+    static func zoom(showing metres: Double, atLatitude latitude: Double) -> Double {
+        let circumference: Double = cos(latitude * .pi / 180) * 2 * .pi * Route.earthRadius
+        return log2(circumference * 360 / (WebMercator.tileSize * metres))
+    }
+
+    /// The box around points whose longitudes are continuous.
+    static func bounds(of points: [GeoCoordinate]) -> GeoBounds? {
+        guard let first = points.first else { return nil }
+        var south = first.latitude, north = first.latitude, west = first.longitude, east = first.longitude
+        for p in points {
+            let lon = nearestLongitude(p.longitude, to: first.longitude)
+            south = min(south, p.latitude); north = max(north, p.latitude)
+            west = min(west, lon); east = max(east, lon)
+        }
+        guard east - west < 360 else { return nil }
+        return try? GeoBounds.validated(south: max(south, -WebMercator.maxLatitude), west: wrapLongitude(west),
+                                        north: min(north, WebMercator.maxLatitude), east: wrapLongitude(east))
+    }
+
+    /// Sets, extends (`append`) or clears (no points, no append) the room's
+    /// route. A route tracking mode in use re-aims at the last fix at once.
+    public mutating func setRoute(_ points: [GeoCoordinate], append: Bool, at now: Double) -> Result<Route?, CommandError> {
+        advance(to: now)
+        do throws(CameraInputError) {
+            if append {
+                guard var extended = route else { throw CameraInputError(field: "append", message: "there is no route to append to") }
+                try extended.append(points)
+                route = extended
+            } else {
+                route = points.isEmpty ? nil : try Route(points)
+            }
+        } catch { return .failure(.bad(error)) }
+        if let i = motions.firstIndex(where: { if case .tracking(let mode, _, _) = $0.phase { mode.followsRoute } else { false } }),
+           let fix = lastLocation {
+            glide(trackingAt: i, to: fix, at: now)
+        }
+        return .success(route)
+    }
+
     /// How long a glide to a new fix lasts when there was no previous fix.
     static let firstFixGlide = 1.0
     static let glideRange: ClosedRange<Double> = 0.1...2.0
 
     /// Sets the tracking mode and/or feeds a location. The same mode again
     /// with a location is a plain location update (no mode event).
-    public mutating func track(_ mode: TrackingMode, location: TrackedLocation?, owner: Owner, at now: Double) -> Result<CommandAccepted, CommandError> {
+    ///
+    /// `viewport` (the sender's) is where `routeOverview` fits the route.
+    public mutating func track(_ mode: TrackingMode, location: TrackedLocation?, owner: Owner, viewport: Viewport? = nil,
+                               at now: Double) -> Result<CommandAccepted, CommandError> {
         advance(to: now)
         if let location {
             do throws(CameraInputError) { try location.validate() } catch { return .failure(.bad(error)) }
@@ -43,10 +104,17 @@ extension AnimatorManager {
             return .success(CommandAccepted(id: nil, camera: camera, clamped: []))
         }
         if let current, case .tracking(let currentMode, _, _) = motions[current].phase, currentMode == mode {
+            if let viewport { trackingViewport = viewport }
             if let location { glide(trackingAt: current, to: location, at: now) }
             return .success(CommandAccepted(id: nil, camera: camera, clamped: []))
         }
-        let claims: CameraProperties = mode == .followNorthUp ? [.center, .bearing] : [.center, .bearing, .tilt]
+        if let viewport { trackingViewport = viewport }
+        let claims: CameraProperties
+        switch mode {
+        case .followNorthUp: claims = [.center, .bearing]
+        case .followDirection, .followRouteNorthUp: claims = [.center, .bearing, .tilt]
+        case .followRouteDirection, .routeOverview, .none: claims = [.center, .zoom, .bearing, .tilt]
+        }
         if let (holder, contested) = blocker(for: claims, owner: owner) { return .failure(Self.conflict(holder, contested)) }
         if let current { motions.remove(at: current) }  // replaced: the mode event below says so
         takeOver(claims, for: nil, by: owner, cancelReason: nil, at: now)
@@ -65,13 +133,36 @@ extension AnimatorManager {
         lastLocation = fix
         guard case .tracking(let mode, _, let lastFix) = motions[index].phase else { return }
         var target = camera
-        target.latitude = fix.latitude
-        target.continuousLongitude = nearestLongitude(fix.longitude, to: camera.continuousLongitude)
+        let location = GeoCoordinate(latitude: fix.latitude, longitude: fix.longitude)
+        // Map matching: a fix near the route is drawn on it.
+        let match = mode.followsRoute ? route.map { $0.match(location) }.flatMap { $0.offset <= Self.routeSnapDistance ? $0 : nil } : nil
+        let shown = match?.point ?? location
+        target.latitude = shown.latitude
+        target.continuousLongitude = nearestLongitude(shown.longitude, to: camera.continuousLongitude)
         switch mode {
         case .followNorthUp: target.bearing = 0
         case .followDirection:
             target.bearing = normalizeBearing(fix.heading ?? camera.bearing)
             target.tilt = 0
+        case .followRouteDirection:
+            if let route, let match {
+                target.bearing = Self.routeBearing(route, at: match.along)
+            } else {
+                target.bearing = normalizeBearing(fix.heading ?? camera.bearing)
+            }
+            target.tilt = Self.routeDirectionTilt
+            target.zoom = Self.zoom(showing: Self.routeDirectionStretch, atLatitude: shown.latitude)
+        case .followRouteNorthUp:
+            target.bearing = 0
+            target.tilt = 0
+        case .routeOverview:
+            target.bearing = 0
+            target.tilt = 0
+            if let route, let bounds = Self.bounds(of: route.remaining(from: match?.along ?? 0) + [location]),
+               let fitted = try? target.fitting(bounds, padding: EdgeInsets(), viewport: trackingViewport) {
+                target = fitted
+                target.zoom = min(target.zoom, Self.routeOverviewMaxZoom)
+            }
         case .none: break
         }
         target = target.clamped(to: limits).camera

@@ -33,6 +33,10 @@ public struct AnimatorManager: Sendable {
     var lastSignificant: Camera
     /// The latest fix of the location feed (kept when tracking stops).
     var lastLocation: TrackedLocation?
+    /// The room's route (TomTom route tracking modes), nil when none.
+    public internal(set) var route: Route?
+    /// The viewport route overviews are fitted in (the tracking owner's).
+    var trackingViewport = Viewport(width: 1280, height: 720)
 
     public init(camera: Camera = .world, limits: CameraLimits = CameraLimits(), time: Double = 0) {
         let start = camera.clamped(to: limits).camera

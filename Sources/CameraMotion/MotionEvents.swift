@@ -38,6 +38,17 @@ public enum TrackingMode: String, Hashable, Sendable, CaseIterable {
     case followNorthUp
     /// The target follows the feed, bearing follows its heading, tilt 0.
     case followDirection
+    /// TomTom `followRouteDirection`: the location matched onto the room's
+    /// route, bearing along the route ahead, tilt and zoom showing the next stretch.
+    case followRouteDirection
+    /// TomTom `followRouteNorthUp`: the matched location at the anchor (in
+    /// the padded safe area), north up, tilt 0.
+    case followRouteNorthUp
+    /// TomTom `routeOverview`: the rest of the route fitted in the view, less its padding.
+    case routeOverview
+
+    /// The modes that present the room's route.
+    public var followsRoute: Bool { self == .followRouteDirection || self == .followRouteNorthUp || self == .routeOverview }
 }
 
 /// What the manager tells its owner, in order. Drained with `takeEvents()`.

@@ -70,6 +70,11 @@ enum MotionPlan: Hashable, Sendable {
         if held.contains(.bearing) {
             camera.bearing = p >= 1 ? to.bearing : normalizeBearing(from.bearing + shortestTurn(from: from.bearing, to: to.bearing) * p)
         }
+        if held.contains(.padding) {
+            let a = from.padding, b = to.padding
+            camera.padding = p >= 1 ? b : EdgeInsets(top: a.top + (b.top - a.top) * p, left: a.left + (b.left - a.left) * p,
+                                                     bottom: a.bottom + (b.bottom - a.bottom) * p, right: a.right + (b.right - a.right) * p)
+        }
         if held.contains(.anchor) {
             camera.anchor = p >= 1 ? to.anchor
                 : Anchor(x: from.anchor.x + (to.anchor.x - from.anchor.x) * p, y: from.anchor.y + (to.anchor.y - from.anchor.y) * p)

@@ -22,6 +22,8 @@ public enum ClientMessage: Hashable, Sendable {
     case ping(t: Double?)
     /// Replaces the sender's event subscriptions.
     case subscribe(EventSubscriptions)
+    /// Sets, extends or clears the room's route (TomTom route tracking).
+    case route(RouteMessage)
 
     /// The wire `type` of this message.
     public var type: String {
@@ -40,12 +42,13 @@ public enum ClientMessage: Hashable, Sendable {
         case .query: "query"
         case .ping: "ping"
         case .subscribe: "subscribe"
+        case .route: "route"
         }
     }
 
     /// Every wire `type` the hub knows.
     public static let types = ["hello", "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
-                               "viewport", "limits", "track", "query", "ping", "subscribe"]
+                               "viewport", "limits", "track", "query", "ping", "subscribe", "route"]
 
     /// What to put in an `error`'s `ref` for this message: its id, else its type.
     public var ref: String {
@@ -68,7 +71,7 @@ public enum ClientMessage: Hashable, Sendable {
     public var requiredRole: Role {
         switch self {
         case .hello, .gestures, .viewport, .query, .ping, .subscribe: .follower
-        case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track: .driver
+        case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track, .route: .driver
         case .limits, .cancel(.all): .presenter
         }
     }
@@ -207,6 +210,14 @@ public struct GestureToggle: Hashable, Sendable {
     public func applied(to disabled: Set<GestureMessage.Kind>) -> Set<GestureMessage.Kind> {
         disabled.union(disable).subtracting(enable)
     }
+}
+
+/// `route`: the room's route as a polyline; `append` adds the points to the
+/// route already there (a long route is sent in several messages).
+public struct RouteMessage: Hashable, Sendable {
+    public var points: [GeoCoordinate]
+    public var append: Bool
+    public init(points: [GeoCoordinate], append: Bool = false) { self.points = points; self.append = append }
 }
 
 /// `track`: set the tracking mode and/or feed a location.

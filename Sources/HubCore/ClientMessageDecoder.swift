@@ -44,6 +44,7 @@ extension ClientMessage {
         case "viewport": return .viewport(try decodeViewport(fields))
         case "limits": return .limits(try decodeLimits(fields))
         case "track": return .track(try decodeTrack(fields))
+        case "route": return .route(try decodeRoute(fields))
         case "query": return .query(try decodeQuery(fields))
         case "ping": return .ping(t: try fields.number("t"))
         case "subscribe":
@@ -109,7 +110,7 @@ extension ClientMessage {
 
     // MARK: camera
 
-    static let cameraKeys = ["lat", "lon", "zoom", "bearing", "tilt", "anchor"]
+    static let cameraKeys = ["lat", "lon", "zoom", "bearing", "tilt", "anchor", "padding"]
 
     /// A partial camera under `key` (required, at least one field).
     static func decodeCamera(_ f: FieldReader, key: String) throws(ProtocolError) -> CameraUpdate {
@@ -122,6 +123,13 @@ extension ClientMessage {
         update.bearing = try c.number("bearing")
         update.tilt = try c.number("tilt")
         update.anchor = try c.viewPoint("anchor").map { Anchor(x: $0.x, y: $0.y) }
+        if let p = try c.object("padding") {
+            try p.rejectUnknownKeys(["top", "left", "bottom", "right"], of: c.path + "padding")
+            let padding = PaddingUpdate(top: try p.number("top"), left: try p.number("left"), bottom: try p.number("bottom"),
+                                        right: try p.number("right"))
+            guard !padding.isEmpty else { throw f.fail(c.path + "padding", "must name at least one of top, left, bottom, right") }
+            update.padding = padding
+        }
         guard !update.isEmpty else {
             throw f.fail(key, "must name at least one of \(cameraKeys.joined(separator: ", "))")
         }
@@ -214,8 +222,8 @@ extension ClientMessage {
         if let scale = g.scale, scale <= 0 { throw f.fail("scale", "must be greater than 0 (got \(scale))") }
         if (g.x == nil) != (g.y == nil) { throw f.fail(g.x == nil ? "x" : "y", "missing (x and y come together)") }
 
-        // A continuous gesture's end or cancel needs nothing but the phase.
-        if !kind.isInstantaneous && (phase == .end || phase == .cancel) { return g }
+        // A continuous gesture's (or a long press's) end or cancel needs nothing but the phase.
+        if (!kind.isInstantaneous || kind == .longPress) && (phase == .end || phase == .cancel) { return g }
         func require(_ present: Bool, _ field: String) throws(ProtocolError) {
             guard present else { throw f.fail(field, "missing (required for \(kind.rawValue)\(phase.map { " " + $0.rawValue } ?? ""))") }
         }
@@ -317,6 +325,29 @@ extension ClientMessage {
         let north = try b.requiredNumber("north"), east = try b.requiredNumber("east")
         guard validate else { return GeoBounds(south: south, west: west, north: north, east: east) }
         do { return try GeoBounds.validated(south: south, west: west, north: north, east: east, prefix: b.path) } catch { throw f.fail(error) }
+    }
+
+    // MARK: route
+
+    static func decodeRoute(_ f: FieldReader) throws(ProtocolError) -> RouteMessage {
+        guard let items = try f.array("points") else { throw f.fail("points", "missing (a list of {lat, lon}; [] clears the route)") }
+        guard items.count <= Route.maxPoints else {
+            throw f.fail("points", "a route has at most \(Route.maxPoints) points (got \(items.count))")
+        }
+        var points: [GeoCoordinate] = []
+        points.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard case .object(let o) = item else { throw f.fail("points[\(i)]", "must be an object {lat, lon} (got \(item.typeName))") }
+            let p = FieldReader(o, path: "points[\(i)].", ref: f.ref)
+            try p.rejectUnknownKeys(["lat", "lon"], of: "points[\(i)]")
+            let lat = try p.requiredNumber("lat")
+            guard abs(lat) <= 90 else { throw p.fail(p.name("lat"), "must be within -90…90 degrees (got \(lat))") }
+            points.append(GeoCoordinate(latitude: lat, longitude: try p.requiredNumber("lon")))
+        }
+        let append = try f.bool("append") ?? false
+        if append && points.isEmpty { throw f.fail("points", "must not be empty when appending") }
+        if !append && points.count == 1 { throw f.fail("points", "a route needs at least 2 points (got 1); [] clears it") }
+        return RouteMessage(points: points, append: append)
     }
 
     // MARK: track

@@ -5,7 +5,10 @@
 /// Followers get by default only what they need to render and stay in step,
 /// so a large audience costs one message per frame, not frames plus a stream
 /// of `significantChange`, `joined`, `left` and gesture reports. Drivers and
-/// presenters get everything.
+/// presenters get everything but `roomAnimations` (other clients' animation
+/// reports: as with an SDK's completion handlers, a client hears about its
+/// own animations) and `gesture` (every gesture input of the room, which a
+/// client asks for as it would set a HERE gesture listener).
 public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -24,22 +27,34 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     public static let clamped = EventSubscriptions(rawValue: 1 << 11)
     /// `animation` messages (status reports of the client's animations).
     public static let animation = EventSubscriptions(rawValue: 1 << 12)
+    /// `animation` messages of every animation in the room, whoever owns it
+    /// (a client's own arrive once, whether it also has `animation` or not).
+    public static let roomAnimations = EventSubscriptions(rawValue: 1 << 13)
+    /// `routeChanged` events (the room's route was set, extended or cleared).
+    public static let routeChanged = EventSubscriptions(rawValue: 1 << 14)
 
     /// Every name a client may subscribe to, in the order PROTOCOL.md lists them.
     public static let named: [(name: String, kind: EventSubscriptions)] = [
         ("steady", .steady), ("significantChange", .significantChange), ("trackingModeChanged", .trackingModeChanged),
         ("limitsChanged", .limitsChanged), ("presenterChanged", .presenterChanged), ("joined", .joined), ("left", .left),
         ("tap", .tap), ("longPress", .longPress), ("audience", .audience), ("gesture", .gesture), ("clamped", .clamped),
-        ("animation", .animation),
+        ("routeChanged", .routeChanged),
+        ("animation", .animation), ("roomAnimations", .roomAnimations),
     ]
 
     public static let all: EventSubscriptions = named.reduce([]) { $0.union($1.kind) }
     /// A follower's default: what it needs to render and stay in step.
-    public static let followerDefault: EventSubscriptions = [.steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience]
+    public static let followerDefault: EventSubscriptions = [.steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience,
+                                                              .routeChanged]
 
-    /// The default for `role` (followers: `followerDefault`; drivers and presenters: `all`).
+    /// A driver's or presenter's default: everything but `roomAnimations` and
+    /// `gesture` (every gesture of the room, as a HERE gesture listener hears
+    /// them: opt-in, like setting a delegate).
+    public static let controllerDefault: EventSubscriptions = all.subtracting([.roomAnimations, .gesture])
+
+    /// The default for `role` (followers: `followerDefault`; drivers and presenters: `controllerDefault`).
     public static func defaults(for role: Role) -> EventSubscriptions {
-        role == .follower ? followerDefault : all
+        role == .follower ? followerDefault : controllerDefault
     }
 
     /// The names subscribed, in `named` order.
@@ -76,6 +91,7 @@ extension HubEvent {
         case .audience: .audience
         case .gesture: .gesture
         case .clamped: .clamped
+        case .routeChanged: .routeChanged
         }
     }
 }

@@ -22,16 +22,67 @@ public struct Welcome: Hashable, Sendable {
     /// lists presenters, drivers and the first followers only; see `Audience`).
     public var audience = Audience(clients: 0, followers: 0)
     /// The events the client gets besides frames (its `hello.events` or its role's default).
-    public var events: EventSubscriptions = .all
+    public var events: EventSubscriptions = .controllerDefault
+    /// The room's live animations, running and queued, oldest first.
+    public var animations: [AnimationSummary] = []
+    /// The room's tracking mode and the last fix it follows (nil when none).
+    public var trackingMode: TrackingMode = .none
+    public var trackedLocation: TrackedLocation?
+    /// The room's route (empty when none).
+    public var route: [GeoCoordinate] = []
 
     public init(client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
                 camera: Camera, limits: CameraLimits, presenter: String?, roster: [RosterEntry],
-                gestures: Set<GestureMessage.Kind> = [], audience: Audience? = nil, events: EventSubscriptions = .all) {
+                gestures: Set<GestureMessage.Kind> = [], audience: Audience? = nil, events: EventSubscriptions = .controllerDefault) {
         self.events = events
         self.client = client; self.room = room; self.role = role; self.rate = rate; self.tick = tick
         self.seq = seq; self.camera = camera; self.limits = limits; self.presenter = presenter
         self.roster = roster; self.gestures = gestures
         self.audience = audience ?? Audience(clients: roster.count, followers: roster.filter { $0.role == .follower }.count)
+    }
+}
+
+/// One live animation of a room as `welcome.animations` lists it, times on
+/// the hub's wall clock (ms since the epoch).
+public struct AnimationSummary: Hashable, Sendable {
+    public var id: String
+    /// The client that started it (its owner).
+    public var by: String
+    public var kind: LiveAnimation.Kind
+    /// `running`, `delayed` (waits for its `delay`) or `waiting` (for `after`).
+    public var status: String
+    /// Running: the properties it holds now; queued: the ones it will claim.
+    public var properties: CameraProperties
+    /// When it started (running), else nil.
+    public var started: Double?
+    /// Seconds: planned (running) or asked for (queued); nil for a queued
+    /// flight whose duration comes from its path when it starts.
+    public var duration: Double?
+    /// The owner's animation it waits for or waited for.
+    public var after: String?
+    /// When a delayed one is due to start, else nil.
+    public var starts: Double?
+
+    public init(id: String, by: String, kind: LiveAnimation.Kind, status: String, properties: CameraProperties,
+                started: Double?, duration: Double?, after: String?, starts: Double?) {
+        self.id = id; self.by = by; self.kind = kind; self.status = status; self.properties = properties
+        self.started = started; self.duration = duration; self.after = after; self.starts = starts
+    }
+
+    /// `live` with room seconds turned into wall-clock ms by `epoch`.
+    public init(_ live: LiveAnimation, epoch: (Double) -> Double) {
+        var started: Double?, starts: Double?, duration = live.requestedDuration
+        let status: String
+        switch live.state {
+        case .running(let start, let planned):
+            status = "running"; started = epoch(start); duration = planned
+        case .delayed(let until):
+            status = "delayed"; starts = epoch(until)
+        case .waiting:
+            status = "waiting"
+        }
+        self.init(id: live.id, by: live.owner.client, kind: live.kind, status: status, properties: live.properties,
+                  started: started, duration: duration, after: live.after, starts: starts)
     }
 }
 
@@ -65,11 +116,14 @@ public struct AnimationMessage: Hashable, Sendable {
     public var camera: Camera?
     /// Free text for people ("limits changed", "presenter took over", …).
     public var reason: String?
+    /// The client whose animation it is (ids are per client: with
+    /// `roomAnimations` a client also gets other clients' reports).
+    public var owner: String?
 
     public init(id: String?, status: Status, by: String?, lost: CameraProperties = [], clamped: CameraProperties = [],
-                camera: Camera? = nil, reason: String? = nil) {
+                camera: Camera? = nil, reason: String? = nil, owner: String? = nil) {
         self.id = id; self.status = status; self.by = by; self.lost = lost; self.clamped = clamped
-        self.camera = camera; self.reason = reason
+        self.camera = camera; self.reason = reason; self.owner = owner
     }
 }
 
@@ -86,15 +140,21 @@ public enum HubEvent: Hashable, Sendable {
     case presenterChanged(client: String?, previous: String?, demoted: String?, by: String?)
     case joined(RosterEntry)
     case left(RosterEntry)
-    /// A client tapped the map at this geo point.
-    case tap(by: String, at: GeoCoordinate)
-    case longPress(by: String, at: GeoCoordinate)
+    /// A client tapped the map at this geo point (and this point of its view).
+    case tap(by: String, at: GeoCoordinate, point: ViewPoint?)
+    /// A long press in one of its phases (HERE `onLongPress(state:origin:)`):
+    /// the sender's view point and the geo point under it (nil in the sky).
+    case longPress(by: String, phase: GesturePhase, point: ViewPoint?, at: GeoCoordinate?)
     /// The room's head count changed (coalesced: at most one a second).
     case audience(Audience)
-    /// A gesture whose default action the client disabled: reported, nothing moved.
-    case gesture(by: String, kind: GestureKind, phase: GesturePhase?, at: GeoCoordinate?)
+    /// Any gesture of the room (HERE gesture listeners); `disabled`: the
+    /// sender had disabled its default action, so nothing moved.
+    case gesture(by: String, kind: GestureKind, phase: GesturePhase?, point: ViewPoint?, at: GeoCoordinate?, disabled: Bool)
     /// To the sender only: its `set` was adjusted by the limits.
     case clamped(properties: CameraProperties, camera: Camera)
+    /// The room's route changed: `points` replaced it (none: cleared), or
+    /// were added at its end (`append`); `total` is its length in points now.
+    case routeChanged(by: String, points: [GeoCoordinate], append: Bool, total: Int)
 
     public var name: String {
         switch self {
@@ -110,6 +170,7 @@ public enum HubEvent: Hashable, Sendable {
         case .audience: "audience"
         case .gesture: "gesture"
         case .clamped: "clamped"
+        case .routeChanged: "routeChanged"
         }
     }
 
@@ -167,7 +228,32 @@ public enum HubMessage {
             if i > 0 { w.raw(",") }
             w.string(name)
         }
-        w.raw("]}")
+        w.raw("],\"animations\":[")
+        for (i, a) in m.animations.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw("{\"id\":"); w.string(a.id)
+            w.raw(",\"by\":"); w.string(a.by)
+            w.raw(",\"kind\":"); w.string(a.kind.rawValue)
+            w.raw(",\"status\":"); w.string(a.status)
+            w.raw(",\"properties\":"); w.properties(a.properties)
+            w.raw(",\"started\":"); w.number(a.started)
+            w.raw(",\"duration\":"); w.number(a.duration)
+            w.raw(",\"after\":"); w.string(a.after)
+            if let starts = a.starts { w.raw(",\"starts\":"); w.number(starts) }
+            w.raw("}")
+        }
+        w.raw("],\"tracking\":{\"mode\":"); w.string(m.trackingMode.rawValue)
+        w.raw(",\"location\":")
+        if let fix = m.trackedLocation {
+            w.raw("{\"lat\":"); w.number(fix.latitude)
+            w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(fix.longitude))
+            if let heading = fix.heading { w.raw(",\"heading\":"); w.number(normalizeBearing(heading)) }
+            w.raw("}")
+        } else {
+            w.null()
+        }
+        w.raw("},\"route\":"); w.route(m.route)
+        w.raw("}")
         return w.bytes
     }
 
@@ -185,6 +271,7 @@ public enum HubMessage {
         w.raw("{\"type\":\"animation\",\"id\":"); w.string(r.id)
         w.raw(",\"status\":"); w.string(r.status.rawValue)
         w.raw(",\"by\":"); w.string(r.by)
+        if let owner = r.owner { w.raw(",\"owner\":"); w.string(owner) }
         w.raw(",\"lost\":"); w.properties(r.lost)
         w.raw(",\"clamped\":"); w.properties(r.clamped)
         if let camera = r.camera { w.raw(",\"camera\":"); w.camera(camera) }
@@ -220,17 +307,27 @@ public enum HubMessage {
             w.raw(",\"client\":"); w.string(entry.client)
             w.raw(",\"name\":"); w.string(entry.name)
             w.raw(",\"role\":"); w.string(entry.role.rawValue)
-        case .tap(let by, let geo), .longPress(let by, let geo):
+        case .tap(let by, let geo, let point):
             w.raw(",\"by\":"); w.string(by)
+            if let point { w.raw(",\"x\":"); w.number(point.x); w.raw(",\"y\":"); w.number(point.y) }
             w.raw(",\"lat\":"); w.number(geo.latitude)
             w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
+        case .longPress(let by, let phase, let point, let geo):
+            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"phase\":"); w.string(phase.rawValue)
+            w.raw(",\"x\":"); w.number(point?.x)
+            w.raw(",\"y\":"); w.number(point?.y)
+            w.raw(",\"lat\":"); w.number(geo?.latitude)
+            w.raw(",\"lon\":"); w.number(geo.map { JSONWriter.wireLongitude($0.longitude) })
         case .audience(let audience):
             w.raw(",\"clients\":"); w.integer(UInt64(audience.clients))
             w.raw(",\"followers\":"); w.integer(UInt64(audience.followers))
-        case .gesture(let by, let kind, let phase, let geo):
+        case .gesture(let by, let kind, let phase, let point, let geo, let disabled):
             w.raw(",\"by\":"); w.string(by)
             w.raw(",\"kind\":"); w.string(kind.rawValue)
             w.raw(",\"phase\":"); w.string(phase?.rawValue)
+            w.raw(",\"disabled\":"); w.bool(disabled)
+            if let point { w.raw(",\"x\":"); w.number(point.x); w.raw(",\"y\":"); w.number(point.y) }
             if let geo {
                 w.raw(",\"lat\":"); w.number(geo.latitude)
                 w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
@@ -238,6 +335,11 @@ public enum HubMessage {
         case .clamped(let properties, let camera):
             w.raw(",\"clamped\":"); w.properties(properties)
             w.raw(",\"camera\":"); w.camera(camera)
+        case .routeChanged(let by, let points, let append, let total):
+            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"append\":"); w.bool(append)
+            w.raw(",\"total\":"); w.integer(UInt64(total))
+            w.raw(",\"points\":"); w.route(points)
         }
         w.raw("}")
         return w.bytes
@@ -275,6 +377,21 @@ public enum HubMessage {
             w.raw(",\"camera\":"); w.camera(camera)
         }
         w.raw("}")
+        return w.bytes
+    }
+
+    /// `{"type":"gestures","disabled":[…]}`: the answer to a `gestures`
+    /// message, the kinds now disabled for the sender (in `GestureKind` order).
+    public static func gestures(disabled: Set<GestureMessage.Kind>) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.raw("{\"type\":\"gestures\",\"disabled\":[")
+        var first = true
+        for kind in GestureMessage.Kind.allCases where disabled.contains(kind) {
+            if !first { w.raw(",") }
+            first = false
+            w.string(kind.rawValue)
+        }
+        w.raw("]}")
         return w.bytes
     }
 

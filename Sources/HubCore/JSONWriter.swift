@@ -99,6 +99,14 @@ public struct JSONWriter: Sendable {
             raw(",\"y\":"); number(camera.anchor.y)
             raw("}")
         }
+        if camera.padding != .zero {
+            let p = camera.padding
+            raw(",\"padding\":{\"top\":"); number(p.top)
+            raw(",\"left\":"); number(p.left)
+            raw(",\"bottom\":"); number(p.bottom)
+            raw(",\"right\":"); number(p.right)
+            raw("}")
+        }
         raw("}")
     }
 
@@ -146,6 +154,18 @@ public struct JSONWriter: Sendable {
         raw("],\"bounds\":")
         if let b = l.bounds { bounds(b) } else { null() }
         raw("}")
+    }
+
+    /// `[{"lat":…,"lon":…},…]` with longitudes wrapped to [-180, 180).
+    public mutating func route(_ points: [GeoCoordinate]) {
+        raw("[")
+        for (i, p) in points.enumerated() {
+            if i > 0 { raw(",") }
+            raw("{\"lat\":"); number(p.latitude)
+            raw(",\"lon\":"); number(Self.wireLongitude(p.longitude))
+            raw("}")
+        }
+        raw("]")
     }
 
     /// `["center","zoom",…]` in `CameraProperties.names` order.

@@ -71,6 +71,22 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
         #expect(script.plannedSeconds == 0.5)
     }
 
+    @Test func routeAndRouteTrackingSteps() throws {
+        let script = try PresenterScript.parse("""
+        [{"type":"route","points":[{"lat":52.52,"lon":13.40},{"lat":52.52,"lon":13.41}]},
+         {"type":"route","points":[{"lat":52.53,"lon":13.41}],"append":true},
+         {"type":"track","mode":"followRouteDirection","location":{"lat":52.52,"lon":13.405}},
+         {"type":"set","camera":{"padding":{"left":300}}}]
+        """)
+        #expect(script.steps.map(\.summary) == ["route 2 points", "route + 1 point", "track followRouteDirection at 52.52,13.405",
+                                                "set padding left 300"])
+        for step in script.steps {
+            guard case .command(let text, let message, _) = step.action else { continue }
+            #expect(try ClientMessage.decode(text) == message)
+        }
+        #expect(throws: ScriptError.self) { try PresenterScript.parse(#"[{"type":"route","points":[{"lat":1,"lon":2}]}]"#) }
+    }
+
     @Test func assignedIdsNeverCollideWithNamedOnes() throws {
         let script = try PresenterScript.parse("""
         [{"type":"ease","camera":{"zoom":3}}, {"type":"ease","id":"step1","camera":{"zoom":4}}, {"type":"waitFor","id":"step1_"}]

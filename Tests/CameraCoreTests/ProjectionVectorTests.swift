@@ -8,11 +8,14 @@ import Testing
 struct ProjectionVectors: Decodable {
     struct Cam: Decodable {
         struct A: Decodable { let x: Double, y: Double }
+        struct P: Decodable { let top: Double, left: Double, bottom: Double, right: Double }
         let lat: Double, lon: Double, zoom: Double, bearing: Double, tilt: Double
         let anchor: A?
+        let padding: P?
         var camera: Camera {
             Camera(latitude: lat, longitude: lon, zoom: zoom, tilt: tilt, bearing: bearing,
-                   anchor: anchor.map { Anchor(x: $0.x, y: $0.y) } ?? .center)
+                   anchor: anchor.map { Anchor(x: $0.x, y: $0.y) } ?? .center,
+                   padding: padding.map { EdgeInsets(top: $0.top, left: $0.left, bottom: $0.bottom, right: $0.right) } ?? .zero)
         }
     }
     struct Size: Decodable { let width: Double, height: Double }

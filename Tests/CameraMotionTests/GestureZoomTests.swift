@@ -16,7 +16,9 @@ struct GestureZoomTests {
         let point = ViewPoint(x: 620, y: 180)
         let geo = try #require(rig.geo(at: point))
         let outcome = try rig.send(GestureInput(.doubleTap, .end, x: point.x, y: point.y), at: 1).get()
-        #expect(outcome.effect == .animation(id: GestureEngine.doubleTapID) && outcome.event == nil)
+        #expect(outcome.effect == .animation(id: GestureEngine.doubleTapID))
+        #expect(outcome.event?.point == point && outcome.event?.geo == geo && outcome.event?.disabled == false,
+                "listeners hear the double tap with its view and geo point")
         rig.manager.advance(to: 1.29)
         #expect(rig.manager.isMoving)
         rig.manager.advance(to: 1.3)
@@ -109,9 +111,11 @@ struct GestureZoomTests {
         let camera = rig.manager.camera
         let point = ViewPoint(x: 123, y: 456)
         let expected = try #require(rig.geo(at: point))
-        let outcome = try rig.send(GestureInput(kind, .end, x: point.x, y: point.y, t: 99), at: 0).get()
+        let phase: GesturePhase? = kind == .longPress ? nil : .end
+        let outcome = try rig.send(GestureInput(kind, phase, x: point.x, y: point.y, t: 99), at: 0).get()
         #expect(outcome.effect == .reported)
-        #expect(outcome.event == GestureEvent(client: "d1", input: GestureInput(kind, .end, x: point.x, y: point.y, t: 99), geo: expected))
+        #expect(outcome.event == GestureEvent(client: "d1", input: GestureInput(kind, phase, x: point.x, y: point.y, t: 99), geo: expected,
+                                              point: point))
         #expect(rig.manager.camera == camera && !rig.manager.isMoving)
     }
 

@@ -64,6 +64,21 @@ struct EnvelopeTests {
         #expect(decodeError(#"{"type":"ping","t":Infinity}"#)?.code == .badMessage)
     }
 
+    @Test("route: points of lat/lon, append, at most 10,000 points, at least 2 unless clearing or appending")
+    func route() {
+        #expect(decoded(#"{"type":"route","points":[{"lat":1,"lon":2},{"lat":3,"lon":190}]}"#)
+                == .route(RouteMessage(points: [GeoCoordinate(latitude: 1, longitude: 2), GeoCoordinate(latitude: 3, longitude: 190)])))
+        #expect(decoded(#"{"type":"route","points":[]}"#) == .route(RouteMessage(points: [])))
+        #expect(decoded(#"{"type":"route","points":[{"lat":1,"lon":2}],"append":true}"#)
+                == .route(RouteMessage(points: [GeoCoordinate(latitude: 1, longitude: 2)], append: true)))
+        #expect(decodeError(#"{"type":"route"}"#)?.message == "points: missing (a list of {lat, lon}; [] clears the route)")
+        #expect(decodeError(#"{"type":"route","points":[{"lat":1,"lon":2}]}"#)?.message == "points: a route needs at least 2 points (got 1); [] clears it")
+        #expect(decodeError(#"{"type":"route","points":[],"append":true}"#)?.message == "points: must not be empty when appending")
+        #expect(decodeError(#"{"type":"route","points":[{"lat":1,"lon":2},{"lat":95,"lon":2}]}"#)?.message == "points[1].lat: must be within -90…90 degrees (got 95.0)")
+        #expect(decodeError(#"{"type":"route","points":[{"lat":1,"lng":2},{"lat":5,"lon":2}]}"#)?.message.hasPrefix("points[0].lng: unknown field") == true)
+        // One message holds a few hundred points (8 KiB); longer routes are sent with append (see HubRouteTests).
+    }
+
     @Test("every known type decodes from its documented example")
     func examples() {
         let examples = [
@@ -81,6 +96,7 @@ struct EnvelopeTests {
             #"{"type":"query","id":"q1","what":"project","points":[{"lat":0,"lon":0}]}"#,
             #"{"type":"ping","t":12.5}"#,
             #"{"type":"subscribe","events":["steady","joined","left","significantChange"]}"#,
+            #"{"type":"route","points":[{"lat":52.52,"lon":13.405},{"lat":52.53,"lon":13.41}]}"#,
         ]
         #expect(examples.count == ClientMessage.types.count)
         var seen: Set<String> = []
@@ -161,14 +177,28 @@ struct CameraCommandDecodingTests {
     @Test("camera validation errors name camera.<field>")
     func cameraErrors() {
         #expect(decodeError(#"{"type":"set","camera":{"lat":91}}"#)?.message == "camera.lat: must be within -90…90 degrees (got 91.0)")
-        #expect(decodeError(#"{"type":"set","camera":{}}"#)?.message == "camera: must name at least one of lat, lon, zoom, bearing, tilt, anchor")
+        #expect(decodeError(#"{"type":"set","camera":{}}"#)?.message == "camera: must name at least one of lat, lon, zoom, bearing, tilt, anchor, padding")
         #expect(decodeError(#"{"type":"set"}"#)?.message == "camera: missing")
         #expect(decodeError(#"{"type":"set","camera":5}"#)?.message == "camera: must be an object (got a number)")
-        #expect(decodeError(#"{"type":"set","camera":{"zoom":3,"lng":5}}"#)?.message == "camera.lng: unknown field in camera (known: lat, lon, zoom, bearing, tilt, anchor)")
-        #expect(decodeError(#"{"type":"set","camera":{"zoom":3,"lng":5,"pitch":1}}"#)?.message == "camera: unknown fields 'lng', 'pitch' (known: lat, lon, zoom, bearing, tilt, anchor)")
+        #expect(decodeError(#"{"type":"set","camera":{"zoom":3,"lng":5}}"#)?.message == "camera.lng: unknown field in camera (known: lat, lon, zoom, bearing, tilt, anchor, padding)")
+        #expect(decodeError(#"{"type":"set","camera":{"zoom":3,"lng":5,"pitch":1}}"#)?.message == "camera: unknown fields 'lng', 'pitch' (known: lat, lon, zoom, bearing, tilt, anchor, padding)")
         #expect(decodeError(#"{"type":"set","camera":{"anchor":{"x":0.5}}}"#)?.message == "camera.anchor.y: missing")
         #expect(decodeError(#"{"type":"set","camera":{"anchor":{"x":0.5,"y":"1"}}}"#)?.message == "camera.anchor.y: must be a finite number (got a string)")
         #expect(decodeError(#"{"type":"animate","to":{"tilt":1e400},"duration":1}"#)?.message == "to.tilt: must be a finite number (got inf)")
+    }
+
+    @Test("camera padding: any of top, left, bottom, right in px, not negative; the sides given replace the camera's")
+    func cameraPadding() {
+        #expect(decoded(#"{"type":"set","camera":{"padding":{"top":10,"right":200}}}"#)
+                == .set(CameraUpdate(padding: PaddingUpdate(top: 10, right: 200))))
+        #expect(decodeError(#"{"type":"set","camera":{"padding":{"top":-1}}}"#)?.message == "camera.padding.top: must not be negative (got -1.0)")
+        #expect(decodeError(#"{"type":"ease","camera":{"padding":{"up":1}}}"#)?.message == "camera.padding.up: unknown field in camera.padding (known: top, left, bottom, right)")
+        #expect(decodeError(#"{"type":"set","camera":{"padding":{}}}"#)?.message == "camera.padding: must name at least one of top, left, bottom, right")
+        #expect(decodeError(#"{"type":"set","camera":{"padding":20}}"#)?.message == "camera.padding: must be an object (got a number)")
+        #expect(decodeError(#"{"type":"animate","from":{"padding":{"left":0}},"to":{"zoom":2},"duration":1}"#)?.message
+                == "from.padding: is not animated (to has no padding)")
+        let padded = PaddingUpdate(top: 0, left: 50).applied(to: EdgeInsets(top: 10, left: 20, bottom: 30, right: 40))
+        #expect(padded == EdgeInsets(top: 0, left: 50, bottom: 30, right: 40))
     }
 
     @Test("ease: defaults, curve names and Béziers, around")
@@ -343,7 +373,7 @@ struct OtherDecodingTests {
                 == .track(TrackMessage(location: .init(latitude: 1, longitude: 2, heading: 270))))
         #expect(decoded(#"{"type":"track","mode":"followDirection","location":{"lat":1,"lon":2,"heading":360}}"#)
                 == .track(TrackMessage(mode: .followDirection, location: .init(latitude: 1, longitude: 2, heading: 0))))
-        #expect(decodeError(#"{"type":"track","mode":"orbit"}"#)?.message == "mode: unknown tracking mode 'orbit' (known: none, followNorthUp, followDirection)")
+        #expect(decodeError(#"{"type":"track","mode":"orbit"}"#)?.message == "mode: unknown tracking mode 'orbit' (known: none, followNorthUp, followDirection, followRouteDirection, followRouteNorthUp, routeOverview)")
         #expect(decodeError(#"{"type":"track","location":{"lat":95,"lon":2}}"#)?.message == "location.lat: must be within -90…90 degrees (got 95.0)")
         #expect(decodeError(#"{"type":"track","location":{"lat":5}}"#)?.message == "location.lon: missing")
         #expect(decodeError(#"{"type":"track","location":{"lat":5,"lon":1,"heading":"N"}}"#)?.message == "location.heading: must be a finite number (got a string)")

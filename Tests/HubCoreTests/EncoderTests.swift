@@ -1,4 +1,5 @@
 import CameraCore
+import CameraMotion
 import Foundation
 import Testing
 @testable import HubCore
@@ -113,12 +114,32 @@ struct EncoderTests {
                         roster: [RosterEntry(client: "c1", name: "Ana \"the boss\"", role: .presenter), RosterEntry(client: "c7", name: "c7", role: .driver)],
                         gestures: [.tilt, .doubleTap])
         let bytes = HubMessage.welcome(w, time: 1000.5)
-        #expect(text(bytes) == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","clients":2,"followers":0,"roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter"},{"client":"c7","name":"c7","role":"driver"}],"gestures":["tilt","doubleTap"],"events":["steady","significantChange","trackingModeChanged","limitsChanged","presenterChanged","joined","left","tap","longPress","audience","gesture","clamped","animation"]}"#)
+        #expect(text(bytes) == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","clients":2,"followers":0,"roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter"},{"client":"c7","name":"c7","role":"driver"}],"gestures":["tilt","doubleTap"],"events":["steady","significantChange","trackingModeChanged","limitsChanged","presenterChanged","joined","left","tap","longPress","audience","clamped","routeChanged","animation"],"animations":[],"tracking":{"mode":"none","location":null},"route":[]}"#)
         let o = try foundationObject(bytes)
         #expect(o["presenter"] as? String == "c1")
         let plain = HubMessage.welcome(Welcome(client: "c1", room: try RoomName(validating: "r"), role: .follower, rate: 30, tick: 30, seq: 0,
                                                camera: .world, limits: CameraLimits(), presenter: nil, roster: []), time: 0)
         #expect(text(plain).contains(#""maxTiltByZoom":[],"bounds":null},"presenter":null,"clients":0,"followers":0,"roster":[],"gestures":[],"events":["steady"#))
+    }
+
+    @Test("welcome lists the room's live animations and tracking (issue 15 item 3)")
+    func welcomeMotion() throws {
+        var w = Welcome(client: "c7", room: try RoomName(validating: "demo"), role: .follower, rate: 30, tick: 60, seq: 1,
+                        camera: .world, limits: CameraLimits(), presenter: nil, roster: [])
+        let epoch: (Double) -> Double = { 1_000_000 + $0 * 1000 }
+        w.animations = [
+            AnimationSummary(LiveAnimation(id: "f1", owner: Owner(client: "c1", rank: .presenter), kind: .fly,
+                                           state: .running(start: 2.5, duration: 4), properties: [.zoom, .center], after: nil, requestedDuration: nil), epoch: epoch),
+            AnimationSummary(LiveAnimation(id: "a2", owner: Owner(client: "c2", rank: .driver), kind: .animate,
+                                           state: .delayed(until: 9), properties: .tilt, after: nil, requestedDuration: 1), epoch: epoch),
+            AnimationSummary(LiveAnimation(id: "a3", owner: Owner(client: "c2", rank: .driver), kind: .animate,
+                                           state: .waiting, properties: .bearing, after: "a2", requestedDuration: 2), epoch: epoch),
+        ]
+        w.trackingMode = .followDirection
+        w.trackedLocation = TrackedLocation(latitude: 52.5, longitude: 193, heading: 87)
+        let t = text(HubMessage.welcome(w, time: 5))
+        #expect(t.hasSuffix(#""animations":[{"id":"f1","by":"c1","kind":"fly","status":"running","properties":["center","zoom"],"started":1002500.0,"duration":4.0,"after":null},{"id":"a2","by":"c2","kind":"animate","status":"delayed","properties":["tilt"],"started":null,"duration":1.0,"after":null,"starts":1009000.0},{"id":"a3","by":"c2","kind":"animate","status":"waiting","properties":["bearing"],"started":null,"duration":2.0,"after":"a2"}],"tracking":{"mode":"followDirection","location":{"lat":52.5,"lon":-167.0,"heading":87.0}},"route":[]}"#), "\(t)")
+        _ = try foundationObject(HubMessage.welcome(w, time: 5))
     }
 
     @Test("the limits object in welcome decodes back as a limits message to the same limits")
@@ -139,6 +160,8 @@ struct EncoderTests {
         let r = AnimationMessage(id: "a1", status: .superseded, by: "c2", lost: [.zoom, .center], clamped: [.tilt],
                                 camera: Camera(latitude: 1, longitude: 2, zoom: 3), reason: "presenter took over")
         #expect(text(HubMessage.animation(r, time: 5)) == #"{"type":"animation","id":"a1","status":"superseded","by":"c2","lost":["center","zoom"],"clamped":["tilt"],"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"reason":"presenter took over","time":5.0}"#)
+        let owned = AnimationMessage(id: "a1", status: .started, by: "c2", owner: "c2")
+        #expect(text(HubMessage.animation(owned, time: 5)) == #"{"type":"animation","id":"a1","status":"started","by":"c2","owner":"c2","lost":[],"clamped":[],"time":5.0}"#)
         #expect(text(HubMessage.animation(AnimationMessage(id: nil, status: .started, by: nil), time: 1)) == #"{"type":"animation","id":null,"status":"started","by":null,"lost":[],"clamped":[],"time":1.0}"#)
     }
 
@@ -150,8 +173,13 @@ struct EncoderTests {
         (HubEvent.presenterChanged(PresenterChange(previous: "c1", current: "c4", demoted: "c1"), by: "c4"), #"{"type":"event","event":"presenterChanged","time":7.0,"client":"c4","previous":"c1","demoted":"c1","by":"c4"}"#),
         (HubEvent.joined(RosterEntry(client: "c2", name: "bo\nb", role: .follower)), #"{"type":"event","event":"joined","time":7.0,"client":"c2","name":"bo\nb","role":"follower"}"#),
         (HubEvent.left(RosterEntry(client: "c2", name: "bob", role: .driver)), #"{"type":"event","event":"left","time":7.0,"client":"c2","name":"bob","role":"driver"}"#),
-        (HubEvent.tap(by: "c3", at: GeoCoordinate(latitude: 10, longitude: 190)), #"{"type":"event","event":"tap","time":7.0,"by":"c3","lat":10.0,"lon":-170.0}"#),
-        (HubEvent.longPress(by: "c3", at: GeoCoordinate(latitude: 10, longitude: 20)), #"{"type":"event","event":"longPress","time":7.0,"by":"c3","lat":10.0,"lon":20.0}"#),
+        (HubEvent.tap(by: "c3", at: GeoCoordinate(latitude: 10, longitude: 190), point: ViewPoint(x: 5, y: 6.5)), #"{"type":"event","event":"tap","time":7.0,"by":"c3","x":5.0,"y":6.5,"lat":10.0,"lon":-170.0}"#),
+        (HubEvent.longPress(by: "c3", phase: .change, point: ViewPoint(x: 1, y: 2), at: GeoCoordinate(latitude: 10, longitude: 20)), #"{"type":"event","event":"longPress","time":7.0,"by":"c3","phase":"change","x":1.0,"y":2.0,"lat":10.0,"lon":20.0}"#),
+        (HubEvent.longPress(by: "c3", phase: .end, point: ViewPoint(x: 1, y: 2), at: nil), #"{"type":"event","event":"longPress","time":7.0,"by":"c3","phase":"end","x":1.0,"y":2.0,"lat":null,"lon":null}"#),
+        (HubEvent.gesture(by: "c3", kind: .pan, phase: .change, point: ViewPoint(x: 1, y: 2), at: GeoCoordinate(latitude: 3, longitude: 4), disabled: false), #"{"type":"event","event":"gesture","time":7.0,"by":"c3","kind":"pan","phase":"change","disabled":false,"x":1.0,"y":2.0,"lat":3.0,"lon":4.0}"#),
+        (HubEvent.routeChanged(by: "c3", points: [GeoCoordinate(latitude: 1, longitude: 2), GeoCoordinate(latitude: 3, longitude: 181)], append: true, total: 7),
+         #"{"type":"event","event":"routeChanged","time":7.0,"by":"c3","append":true,"total":7,"points":[{"lat":1.0,"lon":2.0},{"lat":3.0,"lon":-179.0}]}"#),
+        (HubEvent.gesture(by: "c3", kind: .pan, phase: .end, point: nil, at: nil, disabled: true), #"{"type":"event","event":"gesture","time":7.0,"by":"c3","kind":"pan","phase":"end","disabled":true}"#),
     ])
     func events(event: HubEvent, expected: String) throws {
         let bytes = HubMessage.event(event, time: 7)
@@ -173,6 +201,7 @@ struct EncoderTests {
         }
         #expect(text(HubMessage.pong(t: 12.5, time: 99)) == #"{"type":"pong","t":12.5,"time":99.0}"#)
         #expect(text(HubMessage.pong(t: nil, time: 99)) == #"{"type":"pong","time":99.0}"#)
+        #expect(text(HubMessage.gestures(disabled: [.longPress, .pan])) == #"{"type":"gestures","disabled":["pan","longPress"]}"#)
         #expect(Set(ProtocolError.Code.allCases.map(\.rawValue)) == ["bad_message", "unknown_type", "not_joined", "forbidden", "conflict", "unknown_animation", "rate_limited"])
     }
 }

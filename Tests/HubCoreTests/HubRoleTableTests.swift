@@ -32,6 +32,7 @@ struct HubRoleTableTests {
         case "track": return #"{"type":"track","mode":"followNorthUp","location":{"lat":1,"lon":2}}"#
         case "cancel": return label.contains(#""all": true"#) ? #"{"type":"cancel","all":true}"# : #"{"type":"cancel"}"#
         case "limits": return #"{"type":"limits","minZoom":1}"#
+        case "route": return #"{"type":"route","points":[{"lat":52.5,"lon":13.4},{"lat":52.51,"lon":13.41}]}"#
         default: return ""  // a message type this test does not know: fails below
         }
     }

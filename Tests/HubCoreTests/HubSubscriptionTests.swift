@@ -5,7 +5,7 @@ import Testing
 /// `hello.events` and `subscribe`: a client gets frames plus only the events it asked for.
 @Suite("Hub: event subscriptions")
 struct HubSubscriptionTests {
-    static let followerDefault = ["steady", "trackingModeChanged", "limitsChanged", "presenterChanged", "audience"]
+    static let followerDefault = ["steady", "trackingModeChanged", "limitsChanged", "presenterChanged", "audience", "routeChanged"]
 
     func eventNames(_ bench: HubBench, _ key: ConnectionKey) -> Set<String> {
         Set(bench.messages(key, type: "event").compactMap { $0["event"]?.string })
@@ -30,7 +30,7 @@ struct HubSubscriptionTests {
         #expect(eventNames(bench, f.key).isSubset(of: Set(Self.followerDefault)), "\(eventNames(bench, f.key))")
         #expect(eventNames(bench, f.key).isSuperset(of: ["steady", "limitsChanged", "audience"]))
         #expect(bench.frames(f.key).count > 10)
-        #expect(bench.welcome(f.key)?["events"]?.array?.compactMap(\.string) == ["steady", "trackingModeChanged", "limitsChanged", "presenterChanged", "audience"])
+        #expect(bench.welcome(f.key)?["events"]?.array?.compactMap(\.string) == ["steady", "trackingModeChanged", "limitsChanged", "presenterChanged", "audience", "routeChanged"])
     }
 
     @Test func driversAndPresentersGetEverythingByDefault() {

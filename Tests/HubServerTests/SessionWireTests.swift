@@ -70,7 +70,7 @@ extension HubServerTests {
         let first = clients.join(role: "presenter")
         let driver = clients.join(role: "driver")
         first.send(#"{"type":"limits","maxZoom":15}"#)
-        #expect(driver.next("event")?["event"]?.string == "limitsChanged")
+        #expect(driver.nextEvent("limitsChanged")?["limits"]?["maxZoom"]?.number == 15)
         driver.send(#"{"type":"ease","id":"d1","camera":{"bearing":90},"duration":5}"#)
         #expect(driver.next("animation")?["status"]?.string == "started")
         first.send(#"{"type":"cancel","all":true}"#)

@@ -159,6 +159,25 @@ final class Connection: @unchecked Sendable {
         return found
     }
 
+    /// The next `event` named `name` (skipping other messages and events, such
+    /// as an `audience` count that may come first), waiting up to `timeout`.
+    @discardableResult
+    func nextEvent(_ name: String, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
+        var found: JSONValue?
+        waitUntil(timeout) {
+            let all = messages
+            guard let index = all.indices.dropFirst(cursor).first(where: { all[$0].type == "event" && all[$0].json["event"]?.string == name })
+            else { return false }
+            cursor = index + 1
+            found = all[index].json
+            return true
+        }
+        if found == nil {
+            Issue.record("no \(name) event within \(timeout); got \(messages.dropFirst(cursor).map(\.text))", sourceLocation: sourceLocation)
+        }
+        return found
+    }
+
     /// The next `error`; records an issue unless its code is `code`.
     @discardableResult
     func nextError(_ code: String, sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {

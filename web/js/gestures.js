@@ -23,8 +23,11 @@
 //                drags (dy = vertical movement) alongside `rotate`.
 //   rotate       right-drag or ctrl-drag: rotation = degreesPerPixel * horizontal
 //                movement (positive when moving right); emitted with `tilt`.
-//   tap, doubleTap, twoFingerTap, longPress: one message without a phase
+//   tap, doubleTap, twoFingerTap: one message without a phase
 //                (instantaneous kinds omit it).
+//   longPress    HERE's phases: begin once the pointer was held still for
+//                longPressMs, change when the held pointer moves (no pan), end
+//                at release, cancel when cancelled or a second finger lands.
 //   scroll       no phase; delta = wheel deltaY in px (positive = scrolled
 //                down / toward the user, which MapLibre maps to zooming out).
 // Keys: arrows -> a pan of panStep px (begin/change/end), shift+left/right ->
@@ -113,7 +116,9 @@ export class GestureRecognizer {
       const p = this.single();
       if (p && now - p.downT >= this.o.longPressMs) {
         this.longPressed = true;
-        out.push(this.g('longPress', null, p.x, p.y, now));
+        this.mode = 'longPress';
+        this.pressAt = { x: p.x, y: p.y };
+        out.push(this.g('longPress', 'begin', p.x, p.y, now));
       }
     }
     return out;
@@ -153,6 +158,9 @@ export class GestureRecognizer {
     if (this.mode === 'pan') {
       const p = this.single();
       out.push(this.g('pan', phase, p.x, p.y, t));
+    } else if (this.mode === 'longPress') {
+      const p = this.single();
+      out.push(this.g('longPress', phase, p.x, p.y, t));
     } else if (this.mode === 'rotate') {
       const p = this.single();
       out.push(this.g('rotate', phase, p.x, p.y, t, { rotation: this.rotation }));
@@ -191,6 +199,7 @@ export class GestureRecognizer {
       return;
     }
     if (this.mode === 'pan') out.push(this.g('pan', 'end', first.x, first.y, t));
+    if (this.mode === 'longPress') out.push(this.g('longPress', 'cancel', first.x, first.y, t));
     const twoTapCandidate = this.mode === 'pending' && this.tapEligible && !this.longPressed &&
       dist(first.sx, first.sy, first.x, first.y) <= this.o.slop;
     this.pointers.set(id, p);
@@ -247,6 +256,12 @@ export class GestureRecognizer {
         break;
       case 'pan':
         out.push(this.g('pan', 'change', p.x, p.y, t));
+        break;
+      case 'longPress':
+        if (p.x !== this.pressAt.x || p.y !== this.pressAt.y) {
+          this.pressAt = { x: p.x, y: p.y };
+          out.push(this.g('longPress', 'change', p.x, p.y, t));
+        }
         break;
       case 'rotatePending':
         if (dist(p.sx, p.sy, p.x, p.y) > o.slop) {
@@ -364,6 +379,9 @@ export class GestureRecognizer {
       }
       case 'pan':
         out.push(this.g('pan', 'end', p.x, p.y, t));
+        break;
+      case 'longPress':
+        out.push(this.g('longPress', 'end', p.x, p.y, t));
         break;
       case 'rotate':
         out.push(this.g('rotate', 'end', p.x, p.y, t, { rotation: this.rotation }));

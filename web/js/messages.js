@@ -3,20 +3,28 @@
 // for what the viewer sends. Pure: no DOM, no socket.
 //
 // Camera on the wire: {"lat", "lon", "zoom", "bearing", "tilt"} plus
-// "anchor": {"x", "y"} (0..1 of the viewport) when not centred. The hub sends
+// "anchor": {"x", "y"} (0..1 of the padded viewport) when not centred, and
+// "padding": {"top", "left", "bottom", "right"} (px) when not zero. The hub sends
 // lon in [-180, 180) and bearing in [0, 360). Every hub `time` is the hub's wall
 // clock in ms since the epoch. Durations and delays are in seconds.
 //
 // Hub -> viewer (parseMessage validates; unknown extra fields are kept):
-//   welcome   {client, room, role, rate, tick, time, seq, camera, limits, presenter, roster, gestures}
+//   welcome   {client, room, role, rate, tick, time, seq, camera, limits, presenter, roster, gestures,
+//              animations?: [{id, by, kind, status, properties, started, duration, after, starts?}],
+//              tracking?: {mode, location: {lat, lon, heading?} | null}, route?: [{lat, lon}]}
+//   event routeChanged {by, append, total, points: [{lat, lon}]}   the route replaced (append false) or extended
 //   frame     {seq, time, camera, moving, by}
-//   animation {id, status: started|finished|cancelled|superseded, by, lost, clamped, camera?, reason?}
+//   animation {id, status: started|interrupted|finished|cancelled|superseded, by, owner?, lost, clamped,
+//              camera?, reason?}   owner: whose animation (with roomAnimations, others' too)
 //   event     {event, time, ...}       event: steady|significantChange|trackingModeChanged|limitsChanged|
 //                                             presenterChanged|joined|left|tap|longPress
 //   result    {id, what?, points | bounds+quad | camera}
 //   error     {code, message, ref}     code: bad_message|unknown_type|not_joined|forbidden|conflict|
 //                                            unknown_animation|rate_limited
 //   pong      {t, time}
+//   gestures  {disabled: [kinds]}      the answer to a `gestures` toggle: the kinds now disabled for you
+//   event tap {by, x, y, lat, lon}; longPress {by, phase: begin|change|end|cancel, x, y, lat|null, lon|null};
+//         gesture {by, kind, phase|null, disabled, x?, y?, lat?, lon?} (every gesture of the room, opt-in)
 //
 // Viewer -> hub (builders return plain objects; encode() makes the JSON text):
 //   hello     {room, role, name?, token?, rate?, viewport?}        first message
@@ -30,8 +38,11 @@
 //   viewport  {width, height}
 //   limits    {minZoom?, maxZoom?, minTilt?, maxTilt?, maxTiltByZoom?, bounds?}   presenter only
 //   track     {mode?, location?}
+//   route     {points: [{lat, lon}], append?}    the room's route; [] clears it
 //   query     {id, what: project|unproject|bounds|fit, points?|bounds?|padding?}
 //   ping      {t}
+
+import { principalPoint, unproject } from './projection.js';
 
 export class ProtocolError extends Error {
   constructor(message, { code = 'invalid', raw } = {}) {
@@ -42,7 +53,7 @@ export class ProtocolError extends Error {
   }
 }
 
-export const SERVER_MESSAGE_TYPES = ['welcome', 'frame', 'animation', 'event', 'result', 'error', 'pong'];
+export const SERVER_MESSAGE_TYPES = ['welcome', 'frame', 'animation', 'event', 'result', 'error', 'pong', 'gestures'];
 export const ROLES = ['presenter', 'driver', 'follower'];
 export const GESTURE_KINDS = ['pan', 'pinch', 'tilt', 'rotate', 'doubleTap', 'twoFingerTap', 'scroll', 'tap', 'longPress'];
 /** Kinds that happen at an instant: sent without a phase. */
@@ -50,11 +61,18 @@ export const INSTANT_GESTURE_KINDS = ['doubleTap', 'twoFingerTap', 'scroll', 'ta
 export const GESTURE_PHASES = ['begin', 'change', 'end', 'cancel'];
 export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded', 'interrupted'];
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
-  'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped'];
+  'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
   'rate_limited'];
 export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];
-export const TRACKING_MODES = ['none', 'followNorthUp', 'followDirection'];
+export const TRACKING_MODES = ['none', 'followNorthUp', 'followDirection', 'followRouteDirection', 'followRouteNorthUp',
+  'routeOverview'];
+/** Most points a room's route may have (sent in pieces with `append`). */
+export const MAX_ROUTE_POINTS = 10000;
+export const ANIMATION_KINDS = ['ease', 'fly', 'animate'];
+/** How a live animation in `welcome.animations` stands. */
+export const LIVE_ANIMATION_STATUSES = ['running', 'delayed', 'waiting'];
+const PROPERTY_NAMES = ['center', 'zoom', 'bearing', 'tilt', 'anchor'];
 export const QUERY_KINDS = ['project', 'unproject', 'bounds', 'fit'];
 const CAMERA_KEYS = ['lat', 'lon', 'zoom', 'bearing', 'tilt'];
 /** Longest room name, client name and animation/query id the hub accepts. */
@@ -137,8 +155,13 @@ export function validateCamera(camera, where = 'camera', { partial = false, wire
     num(`${where}.anchor`, a, 'x', { min: 0, max: 1 });
     num(`${where}.anchor`, a, 'y', { min: 0, max: 1 });
   }
-  if (partial && !CAMERA_KEYS.some((k) => camera[k] !== undefined) && camera.anchor === undefined) {
-    throw new ProtocolError(`${where} must set at least one of ${CAMERA_KEYS.join(', ')}, anchor`);
+  if (camera.padding !== undefined) {
+    const p = camera.padding;
+    if (!isObject(p)) fail(where, 'padding', 'an object {top, left, bottom, right}', p);
+    for (const side of ['top', 'left', 'bottom', 'right']) num(`${where}.padding`, p, side, { required: partial ? false : true, min: 0 });
+  }
+  if (partial && !CAMERA_KEYS.some((k) => camera[k] !== undefined) && camera.anchor === undefined && camera.padding === undefined) {
+    throw new ProtocolError(`${where} must set at least one of ${CAMERA_KEYS.join(', ')}, anchor, padding`);
   }
   return camera;
 }
@@ -150,6 +173,37 @@ function rosterEntry(e, where) {
   str(where, e, 'client');
   str(where, e, 'name', { required: false, nullable: true });
   str(where, e, 'role', { oneOf: ROLES });
+}
+
+function liveAnimation(a, where) {
+  if (!isObject(a)) throw new ProtocolError(`${where} must be an object, got ${describe(a)}`);
+  str(where, a, 'id');
+  str(where, a, 'by');
+  str(where, a, 'kind', { oneOf: ANIMATION_KINDS });
+  str(where, a, 'status', { oneOf: LIVE_ANIMATION_STATUSES });
+  arr(where, a, 'properties', { each: (p, w) => { if (!PROPERTY_NAMES.includes(p)) fail(w, 'property', `one of ${PROPERTY_NAMES.join('|')}`, p); } });
+  if (a.started !== null) num(where, a, 'started');
+  if (a.duration !== null) num(where, a, 'duration', { min: 0 });
+  str(where, a, 'after', { nullable: true });
+  num(where, a, 'starts', { required: false });
+  if ((a.status === 'running') !== (a.started !== null)) fail(where, 'started', 'a time exactly when running', a.started);
+}
+
+function routePoint(p, where) {
+  if (!isObject(p)) throw new ProtocolError(`${where} must be an object {lat, lon}, got ${describe(p)}`);
+  num(where, p, 'lat', { min: -90, max: 90 });
+  num(where, p, 'lon', { min: -180, max: 180 });
+}
+
+function trackingState(t, where) {
+  if (!isObject(t)) throw new ProtocolError(`${where} must be an object {mode, location}, got ${describe(t)}`);
+  str(where, t, 'mode', { oneOf: TRACKING_MODES });
+  if (t.location !== null) {
+    obj(where, t, 'location');
+    num(`${where}.location`, t.location, 'lat', { min: -90, max: 90 });
+    num(`${where}.location`, t.location, 'lon', { min: -180, max: 180 });
+    num(`${where}.location`, t.location, 'heading', { required: false, min: 0, max: 360 });
+  }
 }
 
 function kindName(k, where) {
@@ -170,6 +224,9 @@ const serverValidators = {
     str('welcome', m, 'presenter', { required: false, nullable: true });
     arr('welcome', m, 'roster', { required: false, each: rosterEntry });
     arr('welcome', m, 'gestures', { required: false, each: kindName });
+    arr('welcome', m, 'animations', { required: false, each: liveAnimation });
+    if (m.tracking !== undefined) trackingState(m.tracking, 'welcome.tracking');
+    arr('welcome', m, 'route', { required: false, each: routePoint });
   },
   frame(m) {
     num('frame', m, 'seq', { min: 0, integer: true });
@@ -182,6 +239,7 @@ const serverValidators = {
     str('animation', m, 'id', { nullable: true });
     str('animation', m, 'status', { oneOf: ANIMATION_STATUSES });
     str('animation', m, 'by', { required: false, nullable: true });
+    str('animation', m, 'owner', { required: false });
     arr('animation', m, 'lost', { required: false });
     arr('animation', m, 'clamped', { required: false });
     if (m.camera !== undefined) wireCamera(m.camera, 'animation.camera');
@@ -193,6 +251,20 @@ const serverValidators = {
     num('event', m, 'time', { required: false });
     if (m.camera !== undefined) wireCamera(m.camera, 'event.camera');
     if (m.event === 'joined' || m.event === 'left') rosterEntry(m, `event(${m.event})`);
+    if (m.event === 'longPress') {
+      str('event(longPress)', m, 'phase', { required: false, oneOf: GESTURE_PHASES });
+      for (const k of ['x', 'y']) if (m[k] !== null) num('event(longPress)', m, k, { required: false });
+    }
+    if (m.event === 'routeChanged') {
+      bool('event(routeChanged)', m, 'append');
+      num('event(routeChanged)', m, 'total', { min: 0, max: MAX_ROUTE_POINTS, integer: true });
+      arr('event(routeChanged)', m, 'points', { each: routePoint });
+    }
+    if (m.event === 'gesture') {
+      str('event(gesture)', m, 'kind', { oneOf: GESTURE_KINDS });
+      str('event(gesture)', m, 'phase', { required: false, nullable: true, oneOf: GESTURE_PHASES });
+      bool('event(gesture)', m, 'disabled', { required: false });
+    }
     if (m.event === 'presenterChanged') {
       str('event', m, 'client', { nullable: true });
       str('event', m, 'previous', { required: false, nullable: true });
@@ -212,6 +284,9 @@ const serverValidators = {
   pong(m) {
     num('pong', m, 't', { required: false });
     num('pong', m, 'time');
+  },
+  gestures(m) {
+    arr('gestures', m, 'disabled', { each: kindName });
   },
 };
 
@@ -261,6 +336,7 @@ function cameraFields(camera, where) {
   const out = {};
   for (const k of CAMERA_KEYS) if (camera[k] !== undefined) out[k] = camera[k];
   if (camera.anchor !== undefined) out.anchor = { x: camera.anchor.x, y: camera.anchor.y };
+  if (camera.padding !== undefined) out.padding = { ...camera.padding };
   return out;
 }
 
@@ -311,7 +387,8 @@ export function validateGesture(g, where = 'gesture') {
   num(where, g, 'delta', { required: false });
   if (g.kind === 'scroll' && g.delta === undefined) fail(where, 'delta', 'a finite number (scroll)', g.delta);
   const out = { type: 'gesture', kind: g.kind };
-  if (!instant) out.phase = g.phase;
+  // A long press may carry its phase (begin, change, end, cancel), as in HERE.
+  if (!instant || (g.kind === 'longPress' && g.phase !== undefined)) out.phase = g.phase;
   out.x = g.x;
   out.y = g.y;
   out.t = g.t;
@@ -330,8 +407,9 @@ function optional(where, m, values, checks) {
 
 const seconds = (max) => (where, v) => num(where, { duration: v }, 'duration', { min: 0, max });
 
-// What a client may subscribe to besides frames: the event names and `animation`.
-export const SUBSCRIPTIONS = [...EVENT_NAMES, 'animation'];
+// What a client may subscribe to besides frames: the event names, `animation`
+// (reports of your own animations) and `roomAnimations` (everyone's).
+export const SUBSCRIPTIONS = [...EVENT_NAMES, 'animation', 'roomAnimations'];
 
 function subscriptionList(where, events) {
   if (!Array.isArray(events)) fail(where, 'events', 'an array of event names', events);
@@ -466,6 +544,16 @@ export const build = {
     if (m.mode === undefined && m.location === undefined) throw new ProtocolError('track: give "mode" and/or "location"');
     return m;
   },
+  /** The room's route: `route(points)` replaces it ([] clears it), `route(points, {append: true})` extends it. */
+  route(points, { append = false } = {}) {
+    if (!Array.isArray(points)) fail('route', 'points', 'an array of {lat, lon}', points);
+    points.forEach((p, i) => routePoint(p, `route.points[${i}]`));
+    if (points.length === 1 && !append) throw new ProtocolError('route: a route needs at least 2 points ([] clears it)');
+    if (points.length === 0 && append) throw new ProtocolError('route: nothing to append');
+    const m = { type: 'route', points: points.map((p) => ({ lat: p.lat, lon: p.lon })) };
+    if (append) m.append = true;
+    return m;
+  },
   /** `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?}. */
   query(id, what, params = {}) {
     if (id === undefined) throw new ProtocolError('query: needs an id to match its result');
@@ -489,22 +577,24 @@ export function encode(message) {
 }
 
 /**
- * Converts a wire camera to MapLibre jumpTo options {center, zoom, bearing, pitch,
- * padding}. The anchor becomes padding so MapLibre's centre offset puts the
- * target (and the perspective's principal point) at (ax W, ay H): MapLibre's
- * offset is ((left - right) / 2, (top - bottom) / 2). Needs the viewport size
- * for that; without a viewport, or for a centred camera, padding is all zero.
+ * MapLibre `jumpTo` options for a hub camera in this viewport: {center, zoom,
+ * bearing, pitch, padding}. The hub draws the target at its anchor without
+ * moving the perspective (HERE's target anchor point), so for an anchored
+ * camera MapLibre's `center` is the ground point under the view centre, found
+ * with the hub's projection (the same as MapLibre's setLocationAtPoint);
+ * without a viewport it falls back to the target. The camera's padding is
+ * MapLibre's padding (it moves the centre of perspective the same way).
  * (Create the map with maxPitch: 85 to allow tilts above MapLibre's default 60.)
  */
 export function toMapLibreCamera(camera, viewport) {
-  const padding = { top: 0, bottom: 0, left: 0, right: 0 };
-  if (camera.anchor && viewport) {
-    const ox = (camera.anchor.x - 0.5) * viewport.width;
-    const oy = (camera.anchor.y - 0.5) * viewport.height;
-    if (ox > 0) padding.left = 2 * ox;
-    else if (ox < 0) padding.right = -2 * ox;
-    if (oy > 0) padding.top = 2 * oy;
-    else if (oy < 0) padding.bottom = -2 * oy;
+  const p = camera.padding || {};
+  const padding = { top: p.top || 0, bottom: p.bottom || 0, left: p.left || 0, right: p.right || 0 };
+  let center = [camera.lon, camera.lat];
+  const anchored = camera.anchor && (camera.anchor.x !== 0.5 || camera.anchor.y !== 0.5);
+  if (anchored && viewport) {
+    const { px, py } = principalPoint(camera, viewport);
+    const c = unproject(camera, viewport, { x: px, y: py });
+    if (c) center = [c.lon, c.lat];
   }
-  return { center: [camera.lon, camera.lat], zoom: camera.zoom, bearing: camera.bearing, pitch: camera.tilt, padding };
+  return { center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.tilt, padding };
 }

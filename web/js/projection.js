@@ -4,22 +4,29 @@
 // - Web Mercator with MapLibre's scale: tile size 512, worldSize = 512 * 2^zoom,
 //   x = (lon + 180) / 360 * ws, y = (180 - (180/π) ln(tan(π/4 + lat π/360))) / 360 * ws
 //   (y grows southward). Latitudes are clamped to ±85.051129 when projected.
-// - Camera {lat, lon, zoom, bearing, tilt, anchor?: {x, y}}: bearing in degrees
+// - Camera {lat, lon, zoom, bearing, tilt, anchor?: {x, y}, padding?: {top, left,
+//   bottom, right}}: bearing in degrees
 //   clockwise from north (bearing 90: east is up), tilt in degrees from nadir,
 //   anchor = normalized viewport position (default 0.5, 0.5) where the target is
-//   drawn; it is also the principal point of the perspective.
+//   drawn (HERE's target anchor point), a fraction of the padded area. It does
+//   not move the perspective: the principal point stays at the centre of the
+//   viewport less the padding (MapLibre's padding, clamped into the viewport:
+//   EdgeInsets.getCenter) and the map centre (the ground
+//   point there) is placed so that the target falls on the anchor (MapLibre's
+//   setLocationAtPoint). An anchor above 85 % of the way from the principal
+//   point to the horizon is drawn on that line.
 // - Perspective like MapLibre GL JS: vertical fov = 2 atan(1/3), the eye is
-//   d = (H/2) / tan(fov/2) = 1.5 H pixels from the target. No near/far clipping:
+//   d = (H/2) / tan(fov/2) = 1.5 H pixels from the map centre. No near/far clipping:
 //   a point behind the camera plane projects to null, a view point at or above
-//   the horizon (y <= ay H - d cot(tilt)) unprojects to null.
+//   the horizon (y <= H/2 - d cot(tilt)) unprojects to null.
 // - project() uses the copy of the point's longitude nearest to the camera's
 //   longitude; unproject() wraps longitudes to [-180, 180).
 //
 // Derivation (checked against the matrix pipeline in
-// scripts/make_projection_vectors.py): with (dx, dy) the point minus the target
+// scripts/make_projection_vectors.py): with (dx, dy) the point minus the map centre
 // in world pixels, rotate by -bearing:  u = dx cos b + dy sin b,  v = -dx sin b + dy cos b;
 // tilt about the screen x axis: depth w = d - v sin t;  screen offsets
-// (d u / w, d v cos t / w) from the anchor pixel.
+// (d u / w, d v cos t / w) from the principal point.
 
 export const TILE_SIZE = 512;
 export const MAX_LATITUDE = 85.051129;
@@ -116,12 +123,38 @@ export function cameraDistance(viewport) {
   return viewport.height / 2 / Math.tan(FOV / 2);
 }
 
+// Ground offset (world px) from the map centre of the view point (x, y), or null
+// at or above the horizon.
+function groundOffset(f, x, y) {
+  const a = (x - f.px) / f.d;
+  const b = (y - f.py) / f.d;
+  const denom = f.cosT + b * f.sinT; // = w cos t / d, with w the depth of the hit
+  if (!(denom > 0)) return null;
+  const v = (b * f.d) / denom;
+  const u = (a * f.d * f.cosT) / denom;
+  return { dx: u * f.cosB - v * f.sinB, dy: u * f.sinB + v * f.cosB };
+}
+
+/**
+ * The centre of perspective {px, py}: the centre of the viewport less the
+ * camera's padding, clamped into the viewport (MapLibre's EdgeInsets.getCenter).
+ */
+export function principalPoint(camera, viewport) {
+  const p = camera.padding || {};
+  const W = viewport.width;
+  const H = viewport.height;
+  return {
+    px: Math.min(Math.max(((p.left || 0) + W - (p.right || 0)) / 2, 0), W),
+    py: Math.min(Math.max(((p.top || 0) + H - (p.bottom || 0)) / 2, 0), H),
+  };
+}
+
 function frame(camera, viewport) {
   const ws = worldSize(camera.zoom);
   const b = (camera.bearing || 0) * DEG;
   const t = (camera.tilt || 0) * DEG;
   const anchor = camera.anchor || { x: 0.5, y: 0.5 };
-  return {
+  const f = {
     ws,
     cx: mercatorX(camera.lon, ws),
     cy: mercatorY(camera.lat, ws),
@@ -129,14 +162,26 @@ function frame(camera, viewport) {
     sinB: Math.sin(b),
     cosT: Math.cos(t),
     sinT: Math.sin(t),
-    px: anchor.x * viewport.width,
-    py: anchor.y * viewport.height,
     d: cameraDistance(viewport),
+    ...principalPoint(camera, viewport),
   };
+  // The target is drawn at the anchor: move the centre by the anchor's ground offset.
+  const pad = camera.padding || {};
+  const paddedW = Math.max(0, viewport.width - (pad.left || 0) - (pad.right || 0));
+  const paddedH = Math.max(0, viewport.height - (pad.top || 0) - (pad.bottom || 0));
+  const ax = f.px + (anchor.x - 0.5) * paddedW;
+  let ay = f.py + (anchor.y - 0.5) * paddedH;
+  if (f.sinT > 1e-12) ay = Math.max(ay, f.py - (HORIZON_FRACTION * f.d * f.cosT) / f.sinT);
+  const o = groundOffset(f, ax, ay);
+  if (o) {
+    f.cx -= o.dx;
+    f.cy -= o.dy;
+  }
+  return f;
 }
 
 /**
- * Screen y of the horizon: ay H - d cot(tilt); -Infinity when looking straight down.
+ * Screen y of the horizon: py - d cot(tilt) (py: the principal point's y); -Infinity when looking straight down.
  * View points at or above it (y <= horizonY) do not hit the ground.
  */
 export function horizonY(camera, viewport) {
@@ -162,15 +207,9 @@ export function project(camera, viewport, geo) {
   return { x: f.px + u * k, y: f.py + v * f.cosT * k };
 }
 
-// Unprojects to world pixels relative to the target (dx, dy), or null above the horizon.
+// Unprojects to world pixels relative to the map centre (dx, dy), or null above the horizon.
 function unprojectOffset(f, point) {
-  const a = (point.x - f.px) / f.d;
-  const b = (point.y - f.py) / f.d;
-  const denom = f.cosT + b * f.sinT; // = w cos t / d, with w the depth of the hit
-  if (!(denom > 0)) return null;
-  const v = (b * f.d) / denom;
-  const u = (a * f.d * f.cosT) / denom;
-  return { dx: u * f.cosB - v * f.sinB, dy: u * f.sinB + v * f.cosB };
+  return groundOffset(f, point.x, point.y);
 }
 
 // Unprojects keeping the longitude continuous with the camera's (not wrapped).
@@ -196,7 +235,7 @@ export function unproject(camera, viewport, point) {
 
 /**
  * Screen y above which corners are clamped for visible bounds, like MapLibre's
- * getBounds: ay H - 0.85 d cot(tilt) (-Infinity at tilt 0).
+ * getBounds: py - 0.85 d cot(tilt) (-Infinity at tilt 0).
  */
 export function boundsClampY(camera, viewport) {
   const f = frame(camera, viewport);

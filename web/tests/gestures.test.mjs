@@ -173,18 +173,29 @@ test('keys: arrows pan, +/- zoom at the centre, shift+arrows rotate', () => {
   assert.deepEqual(feed(r, [{ type: 'keydown', key: 'a', time: 10 }]), []);
 });
 
-test('long press after holding still; no tap on release', () => {
+test('long press after holding still, with HERE\'s phases: begin, change as the held finger moves, end; no tap, no pan', () => {
   const r = rec();
   assert.deepEqual(feed(r, [down(1, 50, 60, 0)]), []);
   assert.deepEqual(r.tick(300), []);
   const lp = r.tick(650);
-  assert.deepEqual(lp.map((g) => [g.kind, g.phase, g.x, g.y, g.t]), [['longPress', undefined, 50, 60, 650]]);
+  assert.deepEqual(lp.map((g) => [g.kind, g.phase, g.x, g.y, g.t]), [['longPress', 'begin', 50, 60, 650]]);
   assert.deepEqual(r.tick(900), []);
-  assert.deepEqual(feed(r, [up(1, 50, 60, 1000)]), []);
+  const moved = feed(r, [move(1, 50, 60, 950), move(1, 120, 90, 1000)]);
+  assert.deepEqual(moved.map((g) => [g.kind, g.phase, g.x, g.y]), [['longPress', 'change', 120, 90]], 'a move far away is no pan');
+  const lifted = feed(r, [up(1, 120, 90, 1100)]);
+  assert.deepEqual(lifted.map((g) => [g.kind, g.phase, g.x, g.y, g.t]), [['longPress', 'end', 120, 90, 1100]]);
   // a long press is also found by the next event's time
   const r2 = rec();
   const gs = feed(r2, [down(1, 50, 60, 0), move(1, 51, 60, 700)]);
-  assert.deepEqual(kinds(gs), ['longPress']);
+  assert.deepEqual(kinds(gs), ['longPress:begin', 'longPress:change']);
+  // cancelled by the pointer, or by a second finger
+  assert.deepEqual(kinds(feed(r2, [{ type: 'pointercancel', pointerId: 1, time: 800 }])), ['longPress:cancel']);
+  const r3 = rec();
+  feed(r3, [down(1, 50, 60, 0)]);
+  r3.tick(700);
+  assert.deepEqual(kinds(feed(r3, [down(2, 200, 60, 750)])).slice(0, 1), ['longPress:cancel']);
+  // every message is one the hub accepts
+  for (const g of [...lp, ...moved, ...lifted]) assert.deepEqual(validateGesture(g), g);
 });
 
 test('pointercancel cancels the active gesture', () => {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMessage, ProtocolError, build, encode, validateCamera, toMapLibreCamera } from '../js/messages.js';
+import { project } from '../js/projection.js';
 
 const camera = { lat: 48.8566, lon: 2.3522, zoom: 12, bearing: 30, tilt: 45 };
 
@@ -181,15 +182,19 @@ test('encode and round trip', () => {
   assert.equal(validateCamera(camera), camera);
 });
 
-test('toMapLibreCamera maps tilt to pitch and the anchor to padding', () => {
+test('toMapLibreCamera maps tilt to pitch; an anchored camera is centred on the ground under the view centre', () => {
   const vp = { width: 800, height: 600 };
   assert.deepEqual(toMapLibreCamera(camera, vp), {
     center: [2.3522, 48.8566], zoom: 12, bearing: 30, pitch: 45, padding: { top: 0, bottom: 0, left: 0, right: 0 },
   });
-  const p = toMapLibreCamera({ ...camera, anchor: { x: 0.2, y: 0.8 } }, vp).padding;
-  // centre offset = ((left - right) / 2, (top - bottom) / 2) = (0.2 W - W/2, 0.8 H - H/2)
-  assert.ok(Math.abs((p.left - p.right) / 2 - (0.2 * 800 - 400)) < 1e-9);
-  assert.ok(Math.abs((p.top - p.bottom) / 2 - (0.8 * 600 - 300)) < 1e-9);
+  const anchored = { ...camera, anchor: { x: 0.2, y: 0.8 } };
+  const ml = toMapLibreCamera(anchored, vp);
+  assert.deepEqual(ml.padding, { top: 0, bottom: 0, left: 0, right: 0 });
+  // MapLibre centred on `center` (no anchor) draws the hub's target at the anchor point.
+  const centred = { lat: ml.center[1], lon: ml.center[0], zoom: 12, bearing: 30, tilt: 45 };
+  const at = project(centred, vp, { lat: camera.lat, lon: camera.lon });
+  assert.ok(Math.abs(at.x - 0.2 * 800) < 1e-6 && Math.abs(at.y - 0.8 * 600) < 1e-6, JSON.stringify(at));
+  assert.deepEqual(toMapLibreCamera(anchored).center, [2.3522, 48.8566], 'no viewport: the target');
 });
 
 test('hello and subscribe carry event subscriptions, checked against the protocol names', () => {
@@ -201,4 +206,80 @@ test('hello and subscribe carry event subscriptions, checked against the protoco
   assert.deepEqual(build.subscribe(['animation', 'tap']), { type: 'subscribe', events: ['animation', 'tap'] });
   assert.throws(() => build.subscribe(['moved']), /subscribe: "events\[0\]" must be one of steady/);
   assert.throws(() => build.hello({ room: 'r', role: 'follower', events: 'steady' }), /"events" must be an array/);
+});
+
+test('welcome lists the room\'s live animations and tracking; animation reports name their owner', () => {
+  const live = {
+    ...welcome,
+    animations: [
+      { id: 'f1', by: 'c1', kind: 'fly', status: 'running', properties: ['center', 'zoom'], started: 1699999999000, duration: 3, after: null },
+      { id: 'a2', by: 'c2', kind: 'animate', status: 'delayed', properties: ['tilt'], started: null, duration: 1, after: null, starts: 1700000002000 },
+      { id: 'a3', by: 'c2', kind: 'animate', status: 'waiting', properties: ['bearing'], started: null, duration: null, after: 'a2' },
+    ],
+    tracking: { mode: 'followDirection', location: { lat: 52.5, lon: 13.4, heading: 87 } },
+  };
+  const m = parseMessage(JSON.stringify(live));
+  assert.equal(m.animations.length, 3);
+  assert.equal(m.tracking.location.heading, 87);
+  assert.equal(parseMessage({ ...welcome, tracking: { mode: 'none', location: null } }).tracking.location, null);
+  rejects({ ...live, animations: [{ ...live.animations[0], kind: 'jump' }] }, /welcome.animations\[0\]: "kind" must be one of ease\|fly\|animate/);
+  rejects({ ...live, animations: [{ ...live.animations[0], started: null }] }, /"started" must be a time exactly when running/);
+  rejects({ ...live, animations: [{ ...live.animations[1], properties: ['pitch'] }] }, /"property" must be one of center/);
+  rejects({ ...live, tracking: { mode: 'orbit', location: null } }, /welcome.tracking: "mode" must be one of none/);
+  const a = parseMessage({ type: 'animation', id: 'e1', status: 'started', by: 'c2', owner: 'c2', lost: [], clamped: [], camera, time: 5 });
+  assert.equal(a.owner, 'c2');
+  rejects({ type: 'animation', id: 'e1', status: 'started', owner: 7 }, /animation: "owner" must be a string/);
+  assert.deepEqual(build.subscribe(['roomAnimations']), { type: 'subscribe', events: ['roomAnimations'] });
+});
+
+test('long-press phases, gesture listener events and the gestures answer are accepted', () => {
+  const lp = parseMessage({ type: 'event', event: 'longPress', time: 1, by: 'c2', phase: 'change', x: 10, y: 20, lat: 1, lon: 2 });
+  assert.equal(lp.phase, 'change');
+  assert.equal(parseMessage({ type: 'event', event: 'longPress', time: 1, by: 'c2', phase: 'end', x: 10, y: 20, lat: null, lon: null }).lat, null);
+  rejects({ type: 'event', event: 'longPress', time: 1, by: 'c2', phase: 'hold', x: 1, y: 1 }, /event\(longPress\): "phase" must be one of begin/);
+  const g = parseMessage({ type: 'event', event: 'gesture', time: 1, by: 'c2', kind: 'doubleTap', phase: null, disabled: true, x: 3, y: 4, lat: 5, lon: 6 });
+  assert.equal(g.disabled, true);
+  rejects({ type: 'event', event: 'gesture', time: 1, by: 'c2', kind: 'swipe', phase: null }, /event\(gesture\): "kind" must be one of pan/);
+  assert.deepEqual(parseMessage('{"type":"gestures","disabled":["pan","doubleTap"]}').disabled, ['pan', 'doubleTap']);
+  rejects({ type: 'gestures', disabled: ['swipe'] }, /gestures.disabled\[0\] must be one of pan/);
+  assert.equal(parseMessage({ type: 'event', event: 'tap', time: 1, by: 'c2', x: 5, y: 6, lat: 1, lon: 2 }).x, 5);
+  assert.deepEqual(build.gesture({ kind: 'longPress', phase: 'begin', x: 1, y: 2, t: 3 }),
+    { type: 'gesture', kind: 'longPress', phase: 'begin', x: 1, y: 2, t: 3 });
+  assert.deepEqual(build.gesture({ kind: 'tap', x: 1, y: 2, t: 3 }), { type: 'gesture', kind: 'tap', x: 1, y: 2, t: 3 });
+});
+
+test('padded cameras: frames carry padding, builders send it, MapLibre gets it as its padding', () => {
+  const padded = { ...camera, padding: { top: 10, left: 300, bottom: 0, right: 0 } };
+  assert.deepEqual(parseMessage({ type: 'frame', seq: 1, time: 1, camera: padded, moving: false }).camera.padding, padded.padding);
+  rejects({ type: 'frame', seq: 1, time: 1, camera: { ...camera, padding: { top: -1, left: 0, bottom: 0, right: 0 } }, moving: false },
+    /frame.camera.padding: "top" must be in \[0, Infinity\]/);
+  rejects({ type: 'frame', seq: 1, time: 1, camera: { ...camera, padding: { top: 1 } }, moving: false }, /frame.camera.padding: "left"/);
+  assert.deepEqual(build.ease({ padding: { left: 300 } }, { duration: 1 }), { type: 'ease', camera: { padding: { left: 300 } }, duration: 1 });
+  const vp = { width: 800, height: 600 };
+  const ml = toMapLibreCamera(padded, vp);
+  assert.deepEqual(ml.padding, { top: 10, bottom: 0, left: 300, right: 0 });
+  assert.deepEqual(ml.center, [2.3522, 48.8566], 'the target is MapLibre\'s centre at the padded centre');
+  // Padded and anchored: MapLibre, centred on `center` with the same padding, draws the target at the anchor.
+  const both = { ...padded, anchor: { x: 0.2, y: 0.9 } };
+  const m = toMapLibreCamera(both, vp);
+  const at = project({ lat: m.center[1], lon: m.center[0], zoom: 12, bearing: 30, tilt: 45, padding: both.padding }, vp,
+    { lat: camera.lat, lon: camera.lon });
+  assert.ok(Math.abs(at.x - (300 + 0.2 * 500)) < 1e-6 && Math.abs(at.y - (10 + 0.9 * 590)) < 1e-6, JSON.stringify(at));
+});
+
+test('route: welcome.route, routeChanged events, the route builder and the route tracking modes', () => {
+  const route = [{ lat: 52.52, lon: 13.4 }, { lat: 52.53, lon: 13.41 }];
+  assert.equal(parseMessage({ ...welcome, route }).route.length, 2);
+  rejects({ ...welcome, route: [{ lat: 95, lon: 0 }] }, /welcome.route\[0\]: "lat" must be in \[-90, 90\]/);
+  const ev = parseMessage({ type: 'event', event: 'routeChanged', time: 1, by: 'c2', append: true, total: 3, points: [route[0]] });
+  assert.equal(ev.total, 3);
+  rejects({ type: 'event', event: 'routeChanged', time: 1, by: 'c2', append: 'no', total: 3, points: [] }, /"append" must be true or false/);
+  assert.deepEqual(build.route(route), { type: 'route', points: route });
+  assert.deepEqual(build.route([route[0]], { append: true }), { type: 'route', points: [route[0]], append: true });
+  assert.deepEqual(build.route([]), { type: 'route', points: [] });
+  assert.throws(() => build.route([route[0]]), /at least 2 points/);
+  for (const mode of ['followRouteDirection', 'followRouteNorthUp', 'routeOverview']) {
+    assert.deepEqual(build.track({ mode }), { type: 'track', mode });
+  }
+  assert.deepEqual(build.subscribe(['routeChanged']), { type: 'subscribe', events: ['routeChanged'] });
 });

@@ -6,7 +6,8 @@ extension GestureEngine {
     mutating func instantaneous(_ input: GestureInput, client: GestureClient, manager: inout AnimatorManager,
                                 at now: Double) -> Result<GestureOutcome, CommandError> {
         let owner = client.owner
-        if input.kind == .tap || input.kind == .longPress {
+        if input.kind == .longPress { return longPress(input, client: client, manager: manager) }
+        if input.kind == .tap {
             let effect: GestureEffect = client.disabled.contains(input.kind) ? .disabled : .reported
             return .success(reported(input, client: client, manager: manager, effect: effect))
         }
@@ -49,6 +50,34 @@ extension GestureEngine {
         case .failure(let error): return .failure(error)
         case .success: pendingZoom[owner.client] = PendingZoom(id: id, zoom: target)
         }
-        return .success(GestureOutcome(effect: .animation(id: id), event: nil))
+        return .success(GestureOutcome(effect: .animation(id: id), event: GestureEvent(
+            client: owner.client, input: input, geo: ViewTransform(camera: manager.camera, viewport: viewport).ground(point), point: point)))
+    }
+
+    /// A long press: no camera action; its phases are checked as a sequence
+    /// per client (`change`, `end`, `cancel` need a `begin`; no second
+    /// `begin` while one is down) and reported with the point, or the last
+    /// point when `end`/`cancel` has none.
+    private mutating func longPress(_ input: GestureInput, client: GestureClient,
+                                    manager: AnimatorManager) -> Result<GestureOutcome, CommandError> {
+        let id = client.owner.client
+        var point = input.point
+        switch input.phase {
+        case nil:
+            break
+        case .begin?:
+            if longPresses[id] != nil { return .failure(Self.bad("\(input.label) while this client's longPress is active")) }
+            longPresses[id] = point
+        case .change?:
+            guard longPresses[id] != nil else { return .failure(Self.bad("\(input.label) without begin")) }
+            longPresses[id] = point
+        case .end?, .cancel?:
+            guard let last = longPresses.removeValue(forKey: id) else { return .failure(Self.bad("\(input.label) without begin")) }
+            point = point ?? last
+        }
+        let effect: GestureEffect = client.disabled.contains(.longPress) ? .disabled : .reported
+        let geo = point.flatMap(ViewTransform(camera: manager.camera, viewport: client.viewport).ground)
+        return .success(GestureOutcome(effect: effect, event: GestureEvent(client: id, input: input, geo: geo, point: point,
+                                                                          disabled: effect == .disabled)))
     }
 }

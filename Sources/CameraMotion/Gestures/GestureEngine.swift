@@ -72,6 +72,8 @@ public struct GestureEngine: Sendable {
 
     var active: [Key: Active] = [:]
     var pendingZoom: [String: PendingZoom] = [:]
+    /// Clients whose long press is down, with its last point.
+    var longPresses: [String: ViewPoint] = [:]
 
     public init(settings: GestureSettings = GestureSettings()) {
         self.settings = settings
@@ -94,10 +96,15 @@ public struct GestureEngine: Sendable {
                 throw CommandError(code: .badInput, message: "viewport: \(error)")
             }
         } catch { return .failure(error) }
-        if input.kind.isContinuous {
-            return continuous(input, client: client, manager: &manager, at: now)
-        }
-        return instantaneous(input, client: client, manager: &manager, at: now)
+        let result = input.kind.isContinuous
+            ? continuous(input, client: client, manager: &manager, at: now)
+            : instantaneous(input, client: client, manager: &manager, at: now)
+        // Listeners hear every accepted gesture (HERE: "setting a listener
+        // does not affect the default map behaviour"), in the camera it left.
+        guard case .success(var outcome) = result, outcome.event == nil else { return result }
+        let geo = input.point.flatMap(ViewTransform(camera: manager.camera, viewport: client.viewport).ground)
+        outcome.event = GestureEvent(client: client.owner.client, input: input, geo: geo)
+        return .success(outcome)
     }
 
     /// Ends every gesture of `client` (no momentum) and forgets its state. Its
@@ -108,6 +115,7 @@ public struct GestureEngine: Sendable {
             if let handle = gesture.handle { manager.endInteraction(handle, at: now) }
         }
         pendingZoom[client] = nil
+        longPresses[client] = nil
     }
 
     // MARK: - Helpers
@@ -116,7 +124,8 @@ public struct GestureEngine: Sendable {
 
     func reported(_ input: GestureInput, client: GestureClient, manager: AnimatorManager, effect: GestureEffect) -> GestureOutcome {
         let geo = input.point.flatMap(ViewTransform(camera: manager.camera, viewport: client.viewport).ground)
-        return GestureOutcome(effect: effect, event: GestureEvent(client: client.owner.client, input: input, geo: geo))
+        return GestureOutcome(effect: effect, event: GestureEvent(client: client.owner.client, input: input, geo: geo,
+                                                                  disabled: effect == .disabled))
     }
 
     /// The error for a change or end of a gesture a newer claim took over.

@@ -64,6 +64,9 @@ public enum GesturePhase: String, Hashable, Sendable, CaseIterable {
 /// `phase` is required for continuous kinds. Instantaneous kinds take none,
 /// or `end` / `change` (the web recognizer sends taps as `end` and scrolls as
 /// `change`); `begin` and `cancel` make no sense for them and are refused.
+/// A long press moves nothing but has phases as in HERE (`begin` when it is
+/// recognized, `change` as the finger moves, `end` when it lifts, `cancel`),
+/// or none (one press, reported as `begin`); `begin` and `change` need x, y.
 public struct GestureInput: Hashable, Sendable {
     public var kind: GestureKind
     public var phase: GesturePhase?
@@ -108,6 +111,8 @@ public struct GestureInput: Hashable, Sendable {
         func bad(_ message: String) -> CommandError { CommandError(code: .badInput, message: message) }
         if kind.isContinuous {
             guard phase != nil else { throw bad("\(kind.rawValue): phase is required (begin, change, end or cancel)") }
+        } else if kind == .longPress {
+            // HERE: a long press has begin / update / end states; without a phase it is one press.
         } else if let phase, phase == .begin || phase == .cancel {
             throw bad("\(kind.rawValue) is instantaneous and has no \(phase.rawValue) (send it without a phase or as end)")
         }
@@ -125,7 +130,7 @@ public struct GestureInput: Hashable, Sendable {
         case (.pinch, .change): needsPoint = true; needs = [("scale", scale)]
         case (.tilt, .change): needs = [("dy", dy)]
         case (.rotate, .change): needs = [("rotation", rotation)]
-        case (.doubleTap, _), (.tap, _), (.longPress, _): needsPoint = true
+        case (.doubleTap, _), (.tap, _), (.longPress, nil), (.longPress, .begin), (.longPress, .change): needsPoint = true
         case (.scroll, _): needs = [("delta", delta)]
         default: break
         }

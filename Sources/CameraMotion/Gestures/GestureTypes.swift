@@ -30,17 +30,29 @@ public enum GestureEffect: Hashable, Sendable {
     case disabled
 }
 
-/// A gesture the hub should report to the room's listeners.
+/// A gesture as the room's listeners hear it (HERE gesture delegates: every
+/// gesture, whether or not its default action ran).
 public struct GestureEvent: Hashable, Sendable {
     public var client: String
     public var input: GestureInput
-    /// The geo point under the input's point (nil without a point or at/above the horizon).
+    /// The geo point under `point` in the camera after the input was applied
+    /// (nil without a point, or at/above the horizon).
     public var geo: GeoCoordinate?
+    /// The view point it happened at, in the sender's viewport: the input's
+    /// point; for a long press's `end`/`cancel` without one, its last point;
+    /// for a two-finger tap without one, the view centre it zoomed around.
+    public var point: ViewPoint?
+    /// The sender had disabled this kind's default action: nothing moved.
+    public var disabled: Bool
+
+    public init(client: String, input: GestureInput, geo: GeoCoordinate?, point: ViewPoint? = nil, disabled: Bool = false) {
+        self.client = client; self.input = input; self.geo = geo; self.point = point ?? input.point; self.disabled = disabled
+    }
 }
 
 public struct GestureOutcome: Hashable, Sendable {
     public var effect: GestureEffect
-    /// Set for taps, long presses and disabled gestures: what to report.
+    /// What the room's gesture listeners hear: set for every accepted input.
     public var event: GestureEvent?
 }
 

@@ -3,8 +3,10 @@ import CameraMotion
 
 extension Hub {
     /// A gesture becomes camera motion in the room's gesture engine (in the
-    /// sender's viewport); taps, long presses and disabled gestures are
-    /// reported to the whole room as events with the geo point under them.
+    /// sender's viewport). Every accepted gesture is reported to the room's
+    /// `gesture` listeners (HERE: a listener does not change the default
+    /// action, and hears gestures whose action was disabled too); taps and
+    /// long presses are also room events with the point and geo point.
     mutating func handleGesture(_ gesture: GestureMessage, session: Session, owner: Owner, room: RoomName,
                                 at time: HubTime, sink: some HubSink) throws(ProtocolError) {
         let client = GestureClient(owner: owner, viewport: session.viewport, disabled: session.disabledGestures)
@@ -13,11 +15,14 @@ extension Hub {
         guard let event = outcome.event else { return }
         switch (outcome.effect, gesture.kind) {
         case (.reported, .tap):
-            if let geo = event.geo { broadcast(.tap(by: owner.client, at: geo), in: room, at: time, sink: sink) }
+            if let geo = event.geo { broadcast(.tap(by: owner.client, at: geo, point: event.point), in: room, at: time, sink: sink) }
         case (.reported, .longPress):
-            if let geo = event.geo { broadcast(.longPress(by: owner.client, at: geo), in: room, at: time, sink: sink) }
+            broadcast(.longPress(by: owner.client, phase: gesture.phase ?? .begin, point: event.point, at: event.geo),
+                      in: room, at: time, sink: sink)
         default:
-            broadcast(.gesture(by: owner.client, kind: gesture.kind, phase: gesture.phase, at: event.geo), in: room, at: time, sink: sink)
+            break
         }
+        broadcast(.gesture(by: owner.client, kind: gesture.kind, phase: gesture.phase, point: event.point, at: event.geo,
+                           disabled: event.disabled), in: room, at: time, sink: sink)
     }
 }

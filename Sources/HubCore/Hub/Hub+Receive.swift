@@ -43,7 +43,7 @@ extension Hub {
         case .hello:
             break
         case .set(let update):
-            let accepted = try Self.check(rooms[roomName]!.manager.set(update, owner: owner, at: now), ref: ref)
+            let accepted = try Self.check(rooms[roomName]!.manager.set(update, owner: owner, viewport: session.viewport, at: now), ref: ref)
             if !accepted.clamped.isEmpty {
                 send(.clamped(properties: accepted.clamped, camera: accepted.camera), to: connection, in: roomName, at: time, sink: sink)
             }
@@ -75,6 +75,7 @@ extension Hub {
             try handleGesture(gesture, session: session, owner: owner, room: roomName, at: time, sink: sink)
         case .gestures(let toggle):
             sessions[connection]!.disabledGestures = toggle.applied(to: session.disabledGestures)
+            sink.send(HubMessage.gestures(disabled: sessions[connection]!.disabledGestures), to: connection)
         case .viewport(let viewport):
             sessions[connection]!.viewport = viewport
         case .limits(let change):
@@ -83,7 +84,12 @@ extension Hub {
             broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
         case .track(let track):
             let mode = track.mode ?? rooms[roomName]!.manager.trackingMode
-            _ = try Self.check(rooms[roomName]!.manager.track(mode, location: track.location, owner: owner, at: now), ref: ref)
+            _ = try Self.check(rooms[roomName]!.manager.track(mode, location: track.location, owner: owner, viewport: session.viewport,
+                                                              at: now), ref: ref)
+        case .route(let route):
+            let updated = try Self.check(rooms[roomName]!.manager.setRoute(route.points, append: route.append, at: now), ref: ref)
+            broadcast(.routeChanged(by: owner.client, points: route.points, append: route.append, total: updated?.points.count ?? 0),
+                      in: roomName, at: time, sink: sink)
         case .query(let query):
             let room = rooms[roomName]!
             let answer = try query.answer(camera: room.manager.camera, viewport: session.viewport, limits: room.manager.limits)

@@ -183,10 +183,14 @@ public struct Hub {
         }
         rooms[hello.room]!.audienceChanged = true
         let room = rooms[hello.room]!
-        let welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
+        var welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
                               seq: room.seq, camera: room.manager.camera, limits: room.manager.limits,
                               presenter: room.roster.presenter, roster: room.roster.entries,
                               gestures: session.disabledGestures, audience: room.audience, events: events)
+        welcome.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) }
+        welcome.trackingMode = room.manager.trackingMode
+        welcome.trackedLocation = room.manager.trackedLocation
+        welcome.route = room.manager.route?.points ?? []
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
         awaitingHello[connection] = nil
@@ -247,19 +251,37 @@ public struct Hub {
         sink.send(HubMessage.event(event, time: time.epochMilliseconds), to: connection)
     }
 
-    /// Reports the manager's events: animation reports to their owners, camera events to the room.
+    /// Sends an animation report to its owner (subscribed to `animation` or
+    /// `roomAnimations`) and to every other member subscribed to
+    /// `roomAnimations`, encoded once. O(1) while nobody watches the room's animations.
+    func deliver(_ report: AnimationReport, in name: RoomName, at time: HubTime, sink: some HubSink) {
+        guard let room = rooms[name] else { return }
+        let ownerConnection = connectionOfClient[report.owner.client]
+        var recipients: [ConnectionKey] = []
+        if room.roomAnimationWatchers > 0 {
+            for member in room.members where member.events.contains(.roomAnimations)
+                || (member.connection == ownerConnection && member.events.contains(.animation)) {
+                recipients.append(member.connection)
+            }
+        } else if let ownerConnection, room.events(of: ownerConnection)?.contains(.animation) == true {
+            recipients.append(ownerConnection)
+        }
+        guard !recipients.isEmpty else { return }
+        let message = AnimationMessage(id: report.id, status: AnimationMessage.Status(rawValue: report.status.rawValue)!,
+                                       by: report.by ?? report.owner.client, lost: report.lost, clamped: report.clamped,
+                                       camera: report.camera, reason: report.reason, owner: report.owner.client)
+        sink.send(HubMessage.animation(message, time: time.epochMilliseconds), to: recipients)
+    }
+
+    /// Reports the manager's events: animation reports to their owners (and
+    /// `roomAnimations` watchers), camera events to the room.
     mutating func deliverMotionEvents(in name: RoomName, at time: HubTime, sink: some HubSink) {
         guard let events = rooms[name]?.manager.takeEvents(), !events.isEmpty else { return }
         let lastMovedBy = rooms[name]?.manager.lastMovedBy
         for event in events {
             switch event {
             case .animation(let report):
-                guard let connection = connectionOfClient[report.owner.client],
-                      rooms[name]?.events(of: connection)?.contains(.animation) == true else { continue }
-                let message = AnimationMessage(id: report.id, status: AnimationMessage.Status(rawValue: report.status.rawValue)!,
-                                               by: report.by ?? report.owner.client, lost: report.lost, clamped: report.clamped,
-                                               camera: report.camera, reason: report.reason)
-                sink.send(HubMessage.animation(message, time: time.epochMilliseconds), to: connection)
+                deliver(report, in: name, at: time, sink: sink)
             case .changed:
                 continue  // frames carry it
             case .steady(let camera, _):

@@ -42,4 +42,9 @@ public struct HubTime: Hashable, Sendable {
     public init(seconds: Double, epochMilliseconds: Double) {
         self.seconds = seconds; self.epochMilliseconds = epochMilliseconds
     }
+
+    /// The wall clock (ms since the epoch) at monotonic hub time `seconds`.
+    public func epochMilliseconds(at seconds: Double) -> Double {
+        epochMilliseconds + (seconds - self.seconds) * 1000
+    }
 }

@@ -33,6 +33,8 @@ struct Room {
     private(set) var members: [Member] = []
     /// Where each connection is in `members`, for O(1) leaves.
     private var memberIndex: [ConnectionKey: Int] = [:]
+    /// Members subscribed to `roomAnimations` (0: an animation report goes to its owner alone, O(1)).
+    private(set) var roomAnimationWatchers = 0
     /// Increases by one per tick in which the camera or `moving` changed.
     var seq: UInt64 = 0
     /// The manager revision and `moving` flag that `seq` describes.
@@ -70,6 +72,7 @@ struct Room {
     mutating func addMember(_ connection: ConnectionKey, throttle: FollowerThrottle, events: EventSubscriptions) {
         memberIndex[connection] = members.count
         members.append(Member(connection: connection, throttle: throttle, events: events))
+        if events.contains(.roomAnimations) { roomAnimationWatchers += 1 }
     }
 
     /// The member's subscriptions (nil: not a member).
@@ -79,6 +82,8 @@ struct Room {
 
     mutating func setEvents(_ events: EventSubscriptions, of connection: ConnectionKey) {
         guard let index = memberIndex[connection] else { return }
+        if members[index].events.contains(.roomAnimations) { roomAnimationWatchers -= 1 }
+        if events.contains(.roomAnimations) { roomAnimationWatchers += 1 }
         members[index].events = events
     }
 
@@ -86,6 +91,7 @@ struct Room {
     /// pass under way visits the moved member if it has not yet).
     mutating func removeMember(_ connection: ConnectionKey) {
         guard let index = memberIndex.removeValue(forKey: connection) else { return }
+        if members[index].events.contains(.roomAnimations) { roomAnimationWatchers -= 1 }
         let last = members.removeLast()
         if index < members.count {
             members[index] = last

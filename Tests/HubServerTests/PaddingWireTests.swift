@@ -1,0 +1,37 @@
+import Foundation
+import HubCore
+import Testing
+import WebSocketTransport
+
+/// Issue 15 item 6 through the real server: a padded camera's `project`
+/// answers match MapLibre's (the shared vectors, made from MapLibre's matrix
+/// pipeline) within 0.5 px.
+extension HubServerTests {
+    @Test func aPaddedCamerasProjectMatchesMapLibreOnTheWire() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Vectors/projection.json")
+        let vectors = try JSONParser.parse(Array(try Data(contentsOf: url)))
+        let cases = (vectors["cases"]?.array ?? []).filter {
+            $0["name"]?.string?.hasPrefix("pad_t45_z14_b30_p") == true || $0["name"]?.string?.hasPrefix("pad_t60_z16_b200_phone_p") == true
+        }
+        #expect(cases.count == 10)
+        let hub = try RunningHub()
+        let clients = try HubClients(port: hub.port)
+        let d = clients.join(role: "driver")
+        var compared = 0
+        for (i, c) in cases.enumerated() {
+            let cam = try #require(c["camera"]), vp = try #require(c["viewport"]), geo = try #require(c["geo"]), view = try #require(c["view"])
+            let p = try #require(cam["padding"])
+            d.send(#"{"type":"viewport","width":\#(vp["width"]!.number!),"height":\#(vp["height"]!.number!)}"#)
+            d.send(#"{"type":"set","camera":{"lat":\#(cam["lat"]!.number!),"lon":\#(cam["lon"]!.number!),"zoom":\#(cam["zoom"]!.number!),"bearing":\#(cam["bearing"]!.number!),"tilt":\#(cam["tilt"]!.number!),"padding":{"top":\#(p["top"]!.number!),"left":\#(p["left"]!.number!),"bottom":\#(p["bottom"]!.number!),"right":\#(p["right"]!.number!)}}}"#)
+            d.send(#"{"type":"query","id":"q\#(i)","what":"project","points":[{"lat":\#(geo["lat"]!.number!),"lon":\#(geo["lon"]!.number!)}]}"#)
+            let result = try #require(d.next("result"))
+            #expect(result["id"]?.string == "q\(i)")
+            let got = try #require(result["points"]?.array?.first)
+            let dx = (got["x"]?.number ?? .infinity) - view["x"]!.number!, dy = (got["y"]?.number ?? .infinity) - view["y"]!.number!
+            #expect((dx * dx + dy * dy).squareRoot() <= 0.5, "\(c["name"]!): hub \(got) vs MapLibre \(view)")
+            compared += 1
+        }
+        #expect(compared == 10 && d.messages("error").isEmpty)
+    }
+}

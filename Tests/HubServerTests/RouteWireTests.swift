@@ -1,0 +1,31 @@
+import Foundation
+import HubCore
+import Testing
+import WebSocketTransport
+
+/// Issue 15 item 8 through the real server with WebSocket clients: a route
+/// sent in two pieces, a follower joining later sees it in `welcome.route`,
+/// and followRouteDirection turns the camera along the route at the matched location.
+extension HubServerTests {
+    @Test func routeTrackingFollowsTheRouteOnTheWire() throws {
+        let hub = try RunningHub()
+        let clients = try HubClients(port: hub.port)
+        let d = clients.join(role: "driver")
+        let f = clients.join(role: "follower")
+        d.send(#"{"type":"route","points":[{"lat":52.52,"lon":13.40},{"lat":52.52,"lon":13.41}]}"#)
+        d.send(#"{"type":"route","points":[{"lat":52.53,"lon":13.41}],"append":true}"#)
+        #expect(waitUntil { f.messages("event").filter { $0.json["event"]?.string == "routeChanged" }.count == 2 })
+        #expect(f.messages("event").last { $0.json["event"]?.string == "routeChanged" }?.json["total"]?.number == 3)
+        // Just short of the corner, 20 m off the road: matched onto it, looking around the corner (north-east).
+        d.send(#"{"type":"track","mode":"followRouteDirection","location":{"lat":52.52018,"lon":13.4095}}"#)
+        #expect(waitUntil { f.frames.last?.json["moving"]?.bool == false && f.frames.last?.json["camera"]?["tilt"]?.number == 45 })
+        let camera = try #require(try hub.camera(of: "demo"))
+        #expect(abs((camera["lat"]?.number ?? 0) - 52.52) < 1e-9 && abs((camera["lon"]?.number ?? 0) - 13.4095) < 1e-9)
+        let bearing = try #require(camera["bearing"]?.number)
+        #expect(bearing > 10 && bearing < 80, "\(bearing)")
+        let late = clients.join(role: "follower")
+        let welcome = try #require(late.messages("welcome").first?.json)
+        #expect(welcome["route"]?.array?.count == 3 && welcome["tracking"]?["mode"]?.string == "followRouteDirection")
+        #expect(d.messages("error").isEmpty)
+    }
+}
