@@ -10,31 +10,31 @@ script calls `app.loop.uv_loop.run()` instead.)
 It speaks exactly what scripts/bench_peer_picows.py speaks: it answers `hello`
 with a `welcome` of the same shape and sends every joined client a moving camera
 `frame` at --rate Hz (the same JSON shape and size as the hub's), one shared
-payload per tick; app-level `ping` gets a `pong`. Fan-out uses uWS's pub/sub, its
-idiomatic fast path: each joined client is `ws.subscribe("frames")`d and every
-tick does one `app.publish("frames", payload)`; uWS queues the message in its
-topic tree and writes it to each subscriber's socket (coalescing with whatever
-that socket still has pending) when the loop iteration ends. No rooms, roles,
-throttle, animations or join announcements: the floor of what a WebSocket
-fan-out costs in a fast library.
+payload per tick; app-level `ping` gets a `pong`. Fan-out uses uWS's pub/sub,
+its idiomatic fast path: each joined client is `ws.subscribe("frames")`d and
+every tick does one `app.publish("frames", payload)`; uWS's topic tree hands the
+one payload to every subscriber's socket (what a socket has pending goes out in
+one write). No rooms, roles, throttle, animations or join announcements: the
+floor of what a WebSocket fan-out costs in a fast library.
 
     pip install socketify==0.0.31
-    python3 scripts/bench_peer_uws.py --port 18282 --rate 30 &
-    .build/release/camhub bench --url ws://127.0.0.1:18282/hub --followers 1000 --hub-pid $!
+    python3 scripts/bench_peer_uws.py --port 18282 --rate 30 &   # prints its pid
+    .build/release/camhub bench --url ws://127.0.0.1:18282/hub --followers 1000 --hub-pid PID
 
-Listens on 127.0.0.1 only; the subprotocol `camhub.v1` is accepted when
-offered. Per-socket settings: no compression, no idle timeout, no automatic pings
-(the bench's followers only listen), 64 KiB of backpressure per socket (beyond
-that uWS drops a published message for that socket; counted in the report
-below). Stops on SIGINT/SIGTERM or after --max-seconds.
+Listens on 127.0.0.1 only (exclusively: no SO_REUSEPORT, so a second peer on
+the same port fails instead of sharing it); the subprotocol `camhub.v1` is
+accepted when offered. Per socket: no compression, no idle timeout, no automatic
+pings (the bench's followers only listen), 64 KiB of backpressure (beyond that
+uWS drops what is published to that socket without telling the publisher; the
+buffered bytes in the report below show how close sockets came). Stops on
+SIGINT/SIGTERM or after --max-seconds.
 
-What uWS exposes about its own sends is what is published and what it could
-not queue: on exit (and every --stats seconds, if given) it prints the ticks
-run and achieved per second, the joined clients, the messages handed to uWS
-(one per subscriber per publish) and the bytes still buffered in user space
-(uWS's per-socket backpressure, summed). uWS does not count its `send()`
-calls; measure those from outside, e.g.
-`perf stat -e syscalls:sys_enter_sendto -p PID -- sleep 10`.
+What uWS exposes about its own sends is little. On exit (and every --stats
+seconds, if given) the peer prints the ticks run and achieved per second, the
+joined clients, the messages handed to uWS (one per subscriber per publish),
+publishes that returned false, and the bytes still buffered in user space (uWS's
+per-socket backpressure, summed). uWS does not count its `send()` calls; count
+them from outside, e.g. `perf stat -e syscalls:sys_enter_sendto -p PID -- sleep 10`.
 """
 import argparse
 import json
@@ -131,7 +131,7 @@ def report(label: str, started: float):
     total, behind = buffered_bytes()
     print(f"uws peer {label}: {stats['ticks']} ticks in {elapsed:.1f} s ({stats['ticks'] / elapsed:.2f}/s), "
           f"{len(joined)} joined (peak {stats['peak_joined']}), {stats['messages']} messages published to uWS, "
-          f"{stats['failed_publishes']} publishes refused, {total} bytes buffered in {behind} sockets",
+          f"{stats['failed_publishes']} publishes returned false, {total} bytes buffered in {behind} sockets",
           flush=True)
 
 
