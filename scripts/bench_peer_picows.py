@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import math
+import os
 import signal
 import time
 
@@ -99,7 +100,7 @@ async def main(args):
         loop.add_signal_handler(sig, stop.set)
     loop.call_later(args.max_seconds, stop.set)
     server = await ws_create_server(factory, "127.0.0.1", args.port, backlog=4096)
-    print(f"picows peer: listening on ws://127.0.0.1:{args.port}/hub, {RATE:g} Hz", flush=True)
+    print(f"picows peer: listening on ws://127.0.0.1:{args.port}/hub, {RATE:g} Hz, pid {os.getpid()}", flush=True)
     await broadcast(stop)
     server.close()
 
