@@ -7,18 +7,20 @@ struct Present: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a presenter script: fly, ease, animate, set, wait, waitFor and gestures, with progress and a report.",
         discussion: """
-        A script is a JSON list of steps. Command steps have the protocol's fields
+        A script is a JSON object {"name": "...", "steps": [...]} (as in examples/),
+        or just the list of steps. Command steps have the protocol's fields
         (docs/PROTOCOL.md) and are checked by the hub's own decoder before anything
         connects; a bad step is reported with its number and field, and nothing runs.
 
-          [
+          {"name": "Paris, then a spin",
+           "steps": [
             {"type": "fly", "id": "paris", "camera": {"lat": 48.8566, "lon": 2.3522, "zoom": 11}},
             {"type": "waitFor", "id": "paris"},
             {"type": "wait", "seconds": 1.5},
             {"type": "animate", "id": "spin", "to": {"bearing": 90, "tilt": 50}, "duration": 3},
             {"type": "gesture", "kind": "pan", "from": {"x": 640, "y": 360}, "to": {"x": 400, "y": 360}, "duration": 1},
             {"type": "gesture", "kind": "doubleTap", "x": 640, "y": 360}
-          ]
+          ]}
 
         Steps: set, ease, fly, animate, cancel, gesture, gestures, limits, track,
         route, viewport (protocol messages); wait {seconds}; waitFor {id, timeout?} (until

@@ -17,6 +17,13 @@ def close(a: dict, b: dict, tol: float = 1e-9) -> bool:
         abs((a["lon"] - b["lon"] + 180) % 360 - 180) <= tol and abs((a["bearing"] - b["bearing"] + 180) % 360 - 180) <= tol
 
 
+def movers(frames: list[dict], start: dict) -> set:
+    """Who the frames that left `start` name as the last mover. (A gesture's first frame may
+    come before it moves anything, when the hub handles its begin in a tick of its own: that
+    frame still names whoever moved the camera before.)"""
+    return {f["by"] for f in frames if f["camera"] != start}
+
+
 def settle_at(setter, observer, browser, camera: dict) -> dict:
     """A Python driver sets `camera`; returns the hub's resting camera once the page shows it exactly."""
     mark = observer.mark()
@@ -140,7 +147,7 @@ def test_driver_drag_pans_the_hub_camera(hub, browser, clients, bearing):
     drag(browser, grab, release)
     final = observer.wait_quiet(0.5, 10, mark)
     frames = observer.frames(mark)
-    assert frames and all(f["by"] == me for f in frames), "the page's gestures moved the camera"
+    assert frames and movers(frames, start) == {me}, "the page's gestures moved the camera"
     assert final["zoom"] == start["zoom"] and final["bearing"] == start["bearing"] and final["tilt"] == start["tilt"]
     # the grabbed point is under the pointer where it was released
     x, y = flat_project(final, VIEW, *geo)
@@ -172,7 +179,7 @@ def test_driver_wheel_zooms_around_the_pointer(hub, browser, clients):
     wheel(browser, at[0], at[1], -100)  # one notch up: zoom in
     zoomed = observer.wait_quiet(0.6, 10, mark)
     frames = observer.frames(mark)
-    assert frames and all(f["by"] == me for f in frames)
+    assert frames and movers(frames, start) == {me}
     # the hub zooms by -delta/450 per scroll (docs/PROTOCOL.md); the page sends WheelEvent.deltaY in px
     dz = zoomed["zoom"] - start["zoom"]
     assert abs(dz - 100 / 450) < 1e-9, f"one 100 px wheel step zoomed by {dz}, expected {100 / 450}"
@@ -232,7 +239,7 @@ def test_driver_right_drag_rotates_and_tilts(hub, browser, clients):
     time.sleep(0.2)
     mouse(browser, "mouseReleased", x1, y1, button="right", buttons=0, click_count=1)
     final = observer.wait_quiet(0.5, 10, mark)
-    assert all(f["by"] == me for f in observer.frames(mark))
+    assert movers(observer.frames(mark), start) == {me}
     assert abs(final["bearing"] - 50.0) < 1e-9, final
     assert abs(final["tilt"] - 40.0) < 1e-9, final
     assert final["zoom"] == start["zoom"]
@@ -258,7 +265,7 @@ def test_driver_touch_pinch_zooms_and_keys_pan(hub, browser, clients):
     time.sleep(0.2)
     touch(browser, "touchEnd", [])
     pinched = observer.wait_quiet(0.6, 10, mark)
-    assert all(f["by"] == me for f in observer.frames(mark))
+    assert movers(observer.frames(mark), start) == {me}
     assert abs(pinched["zoom"] - (start["zoom"] + 1)) < 1e-9, pinched
     assert abs(pinched["lat"] - start["lat"]) < 1e-9 and abs(pinched["lon"] - start["lon"]) < 1e-9
     wait_page_camera(browser, pinched)
@@ -308,4 +315,174 @@ def test_presenter_keeps_the_room_to_the_view_and_clears_it(hub, browser, client
     cleared = driver.wait_for(lambda m: m.get("event") == "limitsChanged", 5, "limitsChanged", mark)["limits"]
     assert cleared["bounds"] is None and cleared["minZoom"] == 0 and cleared["maxZoom"] == 22, cleared
     wait_until(lambda: js(browser, "document.querySelector('[data-hud=limits]').textContent") == "none", 5, "the HUD to show none")
+    assert severe_logs(browser) == []
+
+
+# ---------------------------------------------------------------------------
+# The page explains itself: parameters it could not use, a refused hello
+# ---------------------------------------------------------------------------
+
+
+def notices(browser, kind: str = "param") -> list[str]:
+    """The texts of the page's notices of `kind` (param: one per parameter; refusal: the hub refused the hello)."""
+    return js(browser, f"[...document.querySelectorAll('#notices [data-notice={kind}]')]"
+                       ".map(n => (n.querySelector(':scope > span') ?? n).textContent)")
+
+
+def visible(browser, selector: str) -> bool:
+    """The element is displayed inside the viewport and is what a person sees at its centre (not covered)."""
+    return browser.execute_script("""
+        const el = document.querySelector(arguments[0]);
+        if (!el || !el.offsetParent && getComputedStyle(el).position !== 'fixed') return false;
+        const r = el.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) return false;
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return el.contains(hit);""", selector)
+
+
+def test_invalid_parameters_are_named_and_the_address_shows_what_was_joined(hub, browser, clients):
+    browser.get(f"{hub.url}/?role=admin&rate=500&room=my%20room!&name=Wall")
+    wait_joined(browser)
+    assert js(browser, "camhub.room.room") == "my-room"
+    assert js(browser, "camhub.role") == "driver"
+    shown = wait_until(lambda: (lambda n: n if len(n) == 3 and "30 frames per second" in " ".join(n) else None)(notices(browser)),
+                       5, "three parameter notices, the rate one with the granted rate")
+    assert any(n.startswith('?room=my room!:') and 'using room "my-room" instead' in n for n in shown), shown
+    assert any(n.startswith("?role=admin:") and "presenter, driver and follower" in n and "using driver instead" in n
+               for n in shown), shown
+    assert any(n.startswith("?rate=500:") and "the hub's default, 30 frames per second" in n for n in shown), shown
+    for param in ("room", "role", "rate"):
+        assert visible(browser, f"#notices [data-param={param}]"), f"the {param} notice is not visible"
+    # the address is what was joined: a reload or a shared link joins the same room
+    assert js(browser, "location.search") == "?room=my-room&name=Wall"
+    other = clients("my-room", "driver", name="observer")
+    assert {"name": "Wall", "role": "driver"} in [{"name": e["name"], "role": e["role"]} for e in other.welcome["roster"]]
+    # a notice goes away when dismissed, the others stay
+    browser.find_element("css selector", "#notices [data-param=role] .dismiss").click()
+    assert [n[:7] for n in notices(browser)] == ["?room=m", "?rate=5"]
+    assert severe_logs(browser) == []
+
+
+def test_clean_address_shows_no_notice(hub, browser):
+    browser.get(hub.page(room="quiet", role="follower", name="ok"))
+    wait_joined(browser)
+    time.sleep(0.3)
+    assert notices(browser) == [] and notices(browser, "refusal") == []
+    assert js(browser, "location.search") == "?room=quiet&role=follower&name=ok"
+
+
+def test_rate_above_the_hubs_tick_joins_at_the_default_and_says_so(hub, browser):
+    browser.get(hub.page(room="fast", role="follower", rate=100))
+    wait_joined(browser)
+    assert js(browser, "camhub.room.rate") == 30
+    [refusal] = js(browser, "camhub.stats.refusals")
+    assert refusal["code"] == "bad_message" and refusal["message"].startswith("rate:"), refusal
+    [n] = wait_until(lambda: (lambda n: n if n and "30 frames per second" in n[0] else None)(notices(browser)), 5, "the rate notice")
+    assert n.startswith("?rate=100: the hub refused it (rate: must be within 1…60 frames per second"), n
+    assert n.endswith("using the hub's default, 30 frames per second instead."), n
+    assert visible(browser, "#notices [data-param=rate]")
+    assert js(browser, "location.search") == "?room=fast&role=follower"
+    assert notices(browser, "refusal") == []
+
+
+def test_refused_hello_shows_the_hubs_reason_and_ways_in(browser):
+    h = Hub(extra_args=["--presenter-token", "s3cret"])
+    try:
+        browser.get(h.page(room="stage", role="presenter", name="ana", token="wrong"))
+        wait_until(lambda: js(browser, "window.camhub && camhub.state") == "refused", 10, "the page to show the refusal")
+        [text] = notices(browser, "refusal")
+        assert 'The hub did not let this page join room "stage" as presenter' in text
+        assert "forbidden: token: wrong token for role presenter" in text
+        assert "presenter token" in text and "join as a follower" in text
+        assert visible(browser, "#notices [data-notice=refusal]")
+        wait_until(lambda: js(browser, "document.querySelector('[data-hud=connection]').textContent").startswith("refused by the hub")
+                   and js(browser, "document.querySelector('[data-hud=dot]').dataset.state") == "refused", 2, "the HUD to say refused")
+        time.sleep(2.0)  # not retried behind the person's back, and never "joining…"
+        assert js(browser, "camhub.state") == "refused"
+        assert len(js(browser, "camhub.stats.refusals")) == 1
+        # the way in with the right token
+        browser.find_element("css selector", "#notices input[name=token]").send_keys("s3cret")
+        browser.find_element("css selector", "#notices button[data-action=token]").click()
+        wait_joined(browser)
+        assert js(browser, "camhub.role") == "presenter"
+        assert notices(browser, "refusal") == []
+        assert js(browser, "location.search") == "?room=stage&role=presenter&name=ana&token=s3cret"
+
+        # no token at all: join as a follower instead
+        browser.get(h.page(room="stage", role="presenter", name="bob"))
+        wait_until(lambda: js(browser, "window.camhub && camhub.state") == "refused", 10, "the second refusal")
+        assert "missing token for role presenter" in notices(browser, "refusal")[0]
+        browser.find_element("css selector", "#notices button[data-action=follower]").click()
+        wait_joined(browser)
+        assert js(browser, "camhub.role") == "follower"
+        assert notices(browser, "refusal") == []
+        assert js(browser, "location.search") == "?room=stage&role=follower&name=bob"
+    finally:
+        h.stop()
+
+
+def test_header_shows_the_room_name_beside_an_uncut_role_badge(hub, browser):
+    def header():
+        return browser.execute_script("""
+            const room = document.querySelector('[data-hud=room]'), badge = document.querySelector('[data-hud=role]');
+            const brand = document.querySelector('#hud .brand');
+            const r = room.getBoundingClientRect(), b = badge.getBoundingClientRect(), h = room.parentElement.getBoundingClientRect();
+            return {text: room.textContent, title: room.title, cut: room.scrollWidth > room.clientWidth,
+                    badge: badge.textContent, badgeCut: badge.scrollWidth > badge.clientWidth,
+                    apart: r.right <= b.left, inside: b.right <= h.right, brand: brand.offsetWidth > 0};""")
+
+    browser.get(hub.page(room="lobby", role="follower"))
+    wait_joined(browser)
+    h = header()
+    assert h["text"] == "lobby" and not h["cut"] and h["brand"], h
+    assert h["badge"] == "Follower" and not h["badgeCut"] and h["apart"] and h["inside"], h
+
+    mid = "ops-wall_north-2"  # too long beside the brand: the brand makes way
+    browser.get(hub.page(room=mid, role="presenter"))
+    wait_joined(browser)
+    h = header()
+    assert h["text"] == mid and not h["cut"] and not h["brand"], h
+    assert not h["badgeCut"] and h["apart"] and h["inside"], h
+
+    long = "ops-wall_lobby-screen-north-entrance-" + "x" * 27  # 64 characters: the whole name on hover
+    browser.get(hub.page(room=long, role="driver"))
+    wait_joined(browser)
+    h = header()
+    assert h["text"] == long and h["title"] == f"room {long}" and h["cut"], h
+    assert h["badge"] == "Driver" and not h["badgeCut"] and h["apart"] and h["inside"], h
+
+
+def test_double_click_zooms_without_tap_markers_and_a_click_shows_one(hub, browser, clients):
+    browser.get(hub.page(room="taps", role="follower", name="wall"))
+    wait_joined(browser)
+    follower = browser.current_window_handle
+    browser.switch_to.new_window("window")
+    set_viewport(browser, *VIEW)
+    browser.get(hub.page(room="taps", role="driver", name="dana"))
+    wait_joined(browser)
+    observer = clients("taps", "driver", name="observer")  # drivers get every event
+    setter = clients("taps", "driver", name="setup")
+    start = settle_at(setter, observer, browser, {"lat": 47.0, "lon": 8.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
+
+    mark = observer.mark()
+    for n in (1, 2):  # a double-click: two presses at one spot within 300 ms
+        mouse(browser, "mousePressed", 640, 360, click_count=n)
+        mouse(browser, "mouseReleased", 640, 360, buttons=0, click_count=n)
+    zoomed = observer.wait_quiet(0.6, 10, mark)
+    assert abs(zoomed["zoom"] - (start["zoom"] + 1)) < 1e-9, zoomed
+    time.sleep(0.5)
+    taps = [m for m in observer.messages[mark:] if m["type"] == "event" and m["event"] in ("tap", "longPress")]
+    assert taps == [], f"a double-click must not announce taps: {taps}"
+
+    mark = observer.mark()
+    mouse(browser, "mousePressed", 500, 300, click_count=1)
+    mouse(browser, "mouseReleased", 500, 300, buttons=0, click_count=1)
+    tap = observer.wait_for(lambda m: m.get("event") == "tap", 5, "the click's tap", mark)
+    time.sleep(0.5)
+    assert len([m for m in observer.messages[mark:] if m.get("event") == "tap"]) == 1
+    assert observer.frames(mark) == [], "a tap does not move the camera"
+    browser.switch_to.window(follower)
+    wait_until(lambda: js(browser, "camhub.stats.taps").count("dana tapped here") == 1, 5, "the follower's tap marker")
+    assert js(browser, "camhub.stats.taps") == ["dana tapped here"], "only the click made a marker"
+    assert tap["by"] == js(browser, "camhub.room.roster().find(p => p.name === 'dana').client")
     assert severe_logs(browser) == []

@@ -18,9 +18,10 @@ import { FramePacer } from './playout.js';
 import { Connection } from './connection.js';
 import { RateMeter, Smoother } from './clock.js';
 import { RoomState } from './room.js';
-import { Hud } from './hud.js';
+import { Hud, tapLabel } from './hud.js';
 import { InputCapture } from './input.js';
-import { parseParams, formatParams, hubUrl, cleanRoomName, cleanName } from './params.js';
+import { parseParams, formatParams, hubUrl, checkRoom, checkName, describeProblem, rateRefusal, settleRate } from './params.js';
+import { explainRefusal } from './refusal.js';
 import { PLACES, IdMaker, flyTo, resetNorth, demoTour } from './tour.js';
 import { keepToView, clearLimits } from './limits.js';
 
@@ -51,6 +52,8 @@ const state = {
   errors: [],
   animations: [],
   protocolErrors: [],
+  refusals: [], // every refusal of our hello: the hub's {code, message, ref} or {close, reason}
+  taps: [], // labels of the tap markers shown
   viewport: { width: Math.max(1, container.clientWidth), height: Math.max(1, container.clientHeight) },
   mapLoaded: false,
 };
@@ -73,6 +76,115 @@ function toast(text, kind = 'info', ms = 3500) {
 function showFatal(html) {
   $('#fatal-text').innerHTML = html;
   $('#fatal').hidden = false;
+}
+
+// ---------------------------------------------------------------------------
+// Notices: what the page changed in its address, and why the hub refused it.
+// They stay until dismissed (or, for a refusal, until the page joins).
+// ---------------------------------------------------------------------------
+
+function makeNotice(kind, name) {
+  const el = document.createElement('div');
+  el.className = `notice ${kind}`;
+  el.dataset.notice = name;
+  el.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  return el;
+}
+
+function dismissButton(onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'dismiss';
+  b.setAttribute('aria-label', 'Dismiss');
+  b.textContent = '×';
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** One notice per parameter the page could not use as given (params.problems). */
+function renderProblems() {
+  const box = $('#notices');
+  for (const el of box.querySelectorAll('[data-notice=param]')) el.remove();
+  for (const p of params.problems) {
+    if (p.dismissed) continue;
+    const el = makeNotice('warn', 'param');
+    el.dataset.param = p.param;
+    const text = document.createElement('span');
+    text.textContent = describeProblem(p);
+    el.append(text, dismissButton(() => {
+      p.dismissed = true;
+      el.remove();
+    }));
+    box.append(el);
+  }
+}
+
+/** The hub refused our hello: its reason, what to do, and buttons that do it. */
+function showRefusal(refusal) {
+  clearRefusal();
+  const e = explainRefusal(refusal, params);
+  const el = makeNotice('error', 'refusal');
+  const title = document.createElement('strong');
+  title.textContent = e.title;
+  const reason = document.createElement('p');
+  reason.className = 'reason';
+  reason.textContent = e.reason;
+  const advice = document.createElement('p');
+  advice.textContent = e.advice;
+  const actions = document.createElement('form');
+  actions.className = 'row';
+  actions.addEventListener('submit', (ev) => ev.preventDefault());
+  for (const a of e.actions) {
+    if (a === 'token') {
+      const input = document.createElement('input');
+      input.type = 'password';
+      input.name = 'token';
+      input.placeholder = 'token';
+      input.autocomplete = 'off';
+      input.setAttribute('aria-label', `${params.role} token`);
+      const join = document.createElement('button');
+      join.type = 'submit';
+      join.className = 'primary';
+      join.dataset.action = 'token';
+      join.textContent = `Join as ${params.role}`;
+      join.addEventListener('click', () => {
+        if (input.value) rejoin({ token: input.value });
+      });
+      actions.append(input, join);
+    } else {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.action = a;
+      if (a === 'follower') {
+        b.textContent = 'Join as follower';
+        b.addEventListener('click', () => rejoin({ role: 'follower', token: undefined }));
+      } else {
+        b.textContent = 'Join again';
+        b.addEventListener('click', () => rejoin({}));
+      }
+      actions.append(b);
+    }
+  }
+  el.append(title, reason, advice, actions);
+  $('#notices').prepend(el);
+}
+
+function clearRefusal() {
+  for (const el of document.querySelectorAll('#notices [data-notice=refusal]')) el.remove();
+}
+
+function onRefused(refusal) {
+  state.refusals.push(refusal);
+  // A rate above this hub's tick: join at the hub's default and say so.
+  const rate = rateRefusal(refusal, params);
+  if (rate) {
+    params.problems.push(rate);
+    params.rate = undefined;
+    renderProblems();
+    conn.restart();
+    return;
+  }
+  showRefusal(refusal);
 }
 
 // ---------------------------------------------------------------------------
@@ -168,6 +280,7 @@ const conn = new Connection({
   onMessage,
   onState: (s, detail) => {
     if (s === 'closed' && detail) console.info(`hub: ${detail}`);
+    if (s === 'refused') onRefused(conn.refusal);
     updateControls();
   },
   onProtocolError: (e) => {
@@ -191,6 +304,14 @@ function onMessage(m, receivedAt) {
       state.lastFrame = null;
       if (m.role !== requested) toast(`Joined as ${m.role} (asked for ${requested})`, 'warn');
       else toast(`Joined room ${m.room} as ${m.role}`, 'ok', 2000);
+      // The address says what was joined (a reload or a shared link joins the same).
+      params.room = m.room;
+      params.role = m.role;
+      showAddress();
+      fillForm();
+      clearRefusal();
+      settleRate(params.problems, m.rate);
+      renderProblems();
       updateControls();
       break;
     }
@@ -241,7 +362,7 @@ function onEvent(m) {
   if (room.role !== wasRole) {
     if (wasRole === 'presenter' && room.role === 'driver') toast('Another presenter took over: you are a driver now', 'warn', 5000);
     params.role = room.role;
-    history.replaceState(null, '', formatParams(params, location.search) || location.pathname);
+    showAddress();
     updateControls();
   }
   if ((m.event === 'tap' || m.event === 'longPress') && map && Number.isFinite(m.lat) && Number.isFinite(m.lon)) {
@@ -250,10 +371,14 @@ function onEvent(m) {
 }
 
 function showTap(m) {
+  const text = tapLabel(m, (c) => room.nameOf(c));
+  if (!text) return;
+  state.taps.push(text);
+  if (state.taps.length > 50) state.taps.shift();
   const el = document.createElement('div');
   el.className = 'tap-marker';
   const label = document.createElement('span');
-  label.textContent = `${room.nameOf(m.by)}${m.event === 'longPress' ? ' (long press)' : ''}`;
+  label.textContent = text;
   el.append(label);
   const marker = new maplibregl.Marker({ element: el }).setLngLat([m.lon, m.lat]).addTo(map);
   setTimeout(() => marker.remove(), 2600);
@@ -295,10 +420,16 @@ function fillForm() {
   form.name.value = params.name ?? '';
 }
 
+/** Puts what the page joins (or joined) into the address bar, keeping other parameters. */
+function showAddress() {
+  history.replaceState(null, '', (formatParams(params, location.search) || location.pathname) + location.hash);
+}
+
 function rejoin(next) {
   input.cancel();
   Object.assign(params, next);
-  history.replaceState(null, '', formatParams(params, location.search) || location.pathname);
+  showAddress();
+  clearRefusal();
   fillForm();
   room.reset();
   $('#takeover').hidden = true;
@@ -308,7 +439,12 @@ function rejoin(next) {
 
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
-  rejoin({ room: cleanRoomName(form.room.value), role: form.role.value, name: cleanName(form.name.value) });
+  const r = checkRoom(form.room.value);
+  const n = checkName(form.name.value);
+  // A new session: the address's problems are history, the form's are news.
+  params.problems = [r.problem, n.problem].filter(Boolean).map((p) => ({ ...p, form: true }));
+  renderProblems();
+  rejoin({ room: r.room, role: form.role.value, name: n.name });
 });
 
 for (const place of PLACES) {
@@ -355,7 +491,8 @@ function updateControls() {
 }
 
 fillForm();
-for (const w of params.warnings) toast(w, 'warn');
+renderProblems();
+showAddress();
 
 // ---------------------------------------------------------------------------
 // Viewport
@@ -462,6 +599,10 @@ window.camhub = {
   },
   get hubCamera() {
     return state.hubCamera;
+  },
+  /** Why the hub refused the last hello ({code, message, ref} or {close, reason}), null once joined. */
+  get refusal() {
+    return conn.refusal;
   },
   /**
    * Rendered cameras since local time `since` (ms, the page clock: performance.timeOrigin + performance.now()):

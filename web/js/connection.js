@@ -6,6 +6,8 @@
 //
 // States: 'idle' → 'connecting' → 'joining' (open, hello sent) → 'joined'
 // (welcome received) → 'closed' (waiting to reconnect) → 'connecting' …;
+// 'refused' when the hub answered the hello with an error or closed with 1008
+// before a welcome (`refusal` says why; no retry until restart());
 // 'stopped' after stop().
 
 import { parseMessage, encode, build, ProtocolError } from './messages.js';
@@ -16,6 +18,9 @@ export const SUBPROTOCOL = 'camhub.v1';
 const DEFAULTS = {
   pingIntervalMs: 3000,
   backoffMs: [500, 1000, 2000, 4000, 8000],
+  // A hub answers hello at once; one that has not welcomed us by then is
+  // treated like a dropped connection (closed, retried with backoff).
+  welcomeTimeoutMs: 15000,
 };
 
 export class Connection {
@@ -45,6 +50,9 @@ export class Connection {
     this.sent = 0;
     this.received = 0;
     this.nextRetryAt = null;
+    this.welcomeTimer = null;
+    /** Why the hub refused the last hello: its error {code, message, ref} or {close, reason}; null otherwise. */
+    this.refusal = null;
   }
 
   setState(state, detail = '') {
@@ -54,7 +62,7 @@ export class Connection {
   }
 
   start() {
-    if (this.state === 'connecting' || this.state === 'joining' || this.state === 'joined') return;
+    if (this.state === 'connecting' || this.state === 'joining' || this.state === 'joined' || this.state === 'refused') return;
     this.connect();
   }
 
@@ -74,6 +82,12 @@ export class Connection {
       if (ws !== this.ws) return;
       this.sendNow(this.o.hello());
       this.setState('joining');
+      this.welcomeTimer = this.timers.setTimeout(() => {
+        this.welcomeTimer = null;
+        if (ws !== this.ws || this.state !== 'joining') return;
+        this.drop(ws);
+        this.scheduleRetry(`no welcome within ${Math.round(this.o.welcomeTimeoutMs / 1000)} s`);
+      }, this.o.welcomeTimeoutMs);
     };
     ws.onmessage = (ev) => {
       if (ws !== this.ws) return;
@@ -89,8 +103,16 @@ export class Connection {
         }
         throw e;
       }
+      if (this.state === 'joining' && m.type === 'error') {
+        // Nothing but the hello was sent: this error refuses it. The hub keeps
+        // the socket open for most refusals, so close it ourselves.
+        this.refuse({ code: m.code, message: m.message, ref: m.ref ?? null });
+        return;
+      }
       if (m.type === 'welcome') {
+        this.clearWelcomeTimer();
         this.attempt = 0;
+        this.refusal = null;
         this.setState('joined');
         this.startPings();
       } else if (m.type === 'pong') {
@@ -102,12 +124,13 @@ export class Connection {
       if (ws !== this.ws) return;
       this.ws = null;
       this.stopPings();
+      this.clearWelcomeTimer();
       if (this.state === 'stopped') return;
       const why = ev && ev.code ? `closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''})` : 'closed';
-      if (ev && ev.code === 1008) {
-        // Policy: a refused hello (wrong or missing token, hello timeout). Retrying
-        // would be refused again: wait for restart() (the page's Join button).
-        this.setState('closed', `${why}: refused by the hub`);
+      if (ev && ev.code === 1008 && this.state !== 'joined') {
+        // Policy, before a welcome: a refused hello. Retrying would be refused
+        // again: wait for restart() (the page's Join button).
+        this.refuse({ close: 1008, reason: ev.reason ?? '' });
         return;
       }
       this.scheduleRetry(why);
@@ -115,6 +138,32 @@ export class Connection {
     ws.onerror = () => {
       // onclose follows with the details.
     };
+  }
+
+  /** The hub refused the hello: close, remember why, and wait for restart(). */
+  refuse(refusal) {
+    this.clearWelcomeTimer();
+    this.clearRetry();
+    this.stopPings();
+    if (this.ws) this.drop(this.ws);
+    this.refusal = refusal;
+    const detail = refusal.code ? `${refusal.code}: ${refusal.message}` : `closed (${refusal.close}${refusal.reason ? `: ${refusal.reason}` : ''})`;
+    this.setState('refused', detail);
+  }
+
+  /** Forgets `ws` (its events are ignored from now on) and closes it. */
+  drop(ws) {
+    if (ws === this.ws) this.ws = null;
+    try {
+      ws.close(1000, 'bye');
+    } catch {
+      // already closing
+    }
+  }
+
+  clearWelcomeTimer() {
+    if (this.welcomeTimer !== null) this.timers.clearTimeout(this.welcomeTimer);
+    this.welcomeTimer = null;
   }
 
   scheduleRetry(why) {
@@ -172,21 +221,17 @@ export class Connection {
     this.stop();
     this.state = 'idle';
     this.attempt = 0;
+    this.refusal = null;
     this.connect();
   }
 
   stop() {
     this.clearRetry();
+    this.clearWelcomeTimer();
     this.stopPings();
     const ws = this.ws;
     this.ws = null;
     this.setState('stopped');
-    if (ws) {
-      try {
-        ws.close(1000, 'bye');
-      } catch {
-        // already closing
-      }
-    }
+    if (ws) this.drop(ws);
   }
 }

@@ -24,7 +24,11 @@
 //   rotate       right-drag or ctrl-drag: rotation = degreesPerPixel * horizontal
 //                movement (positive when moving right); emitted with `tilt`.
 //   tap, doubleTap, twoFingerTap: one message without a phase
-//                (instantaneous kinds omit it).
+//                (instantaneous kinds omit it). A tap waits out the double-tap
+//                window (doubleTapMs): a second tap in time and place makes the
+//                pair one doubleTap and no tap at all, so a double-click zooms
+//                without telling the room about two taps. Any other gesture
+//                sends a waiting tap first; tick() sends it when the window ends.
 //   longPress    HERE's phases: begin once the pointer was held still for
 //                longPressMs, change when the held pointer moves (no pan), end
 //                at release, cancel when cancelled or a second finger lands.
@@ -33,8 +37,9 @@
 // Keys: arrows -> a pan of panStep px (begin/change/end), shift+left/right ->
 // rotate by ∓keyRotation degrees; '+'/'=' -> doubleTap at the centre (zoom in),
 // '-'/'_' -> twoFingerTap at the centre (zoom out).
-// tick(now) must be called periodically while a pointer is down (e.g. each
-// animation frame) so a long press is reported without further input.
+// tick(now) must be called periodically while a pointer is down or a tap waits
+// (`waiting`; e.g. each animation frame) so a long press or a single tap is
+// reported without further input.
 
 const DEFAULTS = {
   width: 0,
@@ -68,7 +73,12 @@ export class GestureRecognizer {
     this.pointers = new Map(); // id -> {x, y, sx, sy, downT, mouse, button}
     this.ignored = new Set();
     this.mode = 'idle';
-    this.lastTap = null;
+    this.heldTap = null; // a tap waiting out the double-tap window
+  }
+
+  /** True while a tap waits to see whether a second one makes a double tap (call tick()). */
+  get waiting() {
+    return this.heldTap !== null;
   }
 
   setViewport(width, height) {
@@ -84,6 +94,7 @@ export class GestureRecognizer {
   handle(ev) {
     const t = ev.time ?? ev.t ?? 0;
     const out = this.tick(t);
+    const held = this.heldTap;
     switch (ev.type) {
       case 'pointerdown':
         this.down(ev, t, out);
@@ -106,12 +117,21 @@ export class GestureRecognizer {
       default:
         break;
     }
+    // Another gesture came before the window ended: the held tap was a tap.
+    if (held && this.heldTap === held && out.length > 0) {
+      this.heldTap = null;
+      out.unshift(held);
+    }
     return out;
   }
 
-  /** Reports a long press once the pointer has been held still long enough. */
+  /** Reports a long press once the pointer has been held still long enough, and a tap once no double tap can follow. */
   tick(now) {
     const out = [];
+    if (this.heldTap && now - this.heldTap.t > this.o.doubleTapMs) {
+      out.push(this.heldTap);
+      this.heldTap = null;
+    }
     if (this.mode === 'pending' && this.tapEligible && !this.longPressed) {
       const p = this.single();
       if (p && now - p.downT >= this.o.longPressMs) {
@@ -127,6 +147,8 @@ export class GestureRecognizer {
   /** Cancels whatever is in progress (e.g. the window lost focus). */
   cancelAll(t) {
     const out = [];
+    if (this.heldTap) out.push(this.heldTap);
+    this.heldTap = null;
     this.cancelActive(t, out);
     this.pointers.clear();
     this.ignored.clear();
@@ -366,13 +388,13 @@ export class GestureRecognizer {
         const isTap = this.tapEligible && !this.longPressed && t - p.downT <= o.tapMaxMs &&
           dist(p.sx, p.sy, p.x, p.y) <= o.slop;
         if (isTap) {
-          out.push(this.g('tap', null, p.x, p.y, t));
-          const last = this.lastTap;
+          const last = this.heldTap;
+          this.heldTap = null;
           if (last && t - last.t <= o.doubleTapMs && dist(last.x, last.y, p.x, p.y) <= o.doubleTapSlop) {
             out.push(this.g('doubleTap', null, p.x, p.y, t));
-            this.lastTap = null;
           } else {
-            this.lastTap = { x: p.x, y: p.y, t };
+            if (last) out.push(last); // too far for a double tap: that one was a tap
+            this.heldTap = this.g('tap', null, p.x, p.y, t);
           }
         }
         break;

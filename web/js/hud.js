@@ -58,6 +58,7 @@ const STATE_LABELS = {
   joining: 'joining…',
   joined: 'connected',
   closed: 'disconnected',
+  refused: 'refused by the hub',
   stopped: 'stopped',
 };
 
@@ -71,6 +72,17 @@ export function connectionLabel(state, detail, retryInMs) {
 
 export const ROLE_LABELS = { presenter: 'Presenter', driver: 'Driver', follower: 'Follower' };
 
+/**
+ * The label of a tap marker: who tapped (or long-pressed) there, by name.
+ * `nameOf` maps a client id to its display name (RoomState.nameOf).
+ * Null for anything but a `tap` or `longPress` event.
+ */
+export function tapLabel(m, nameOf) {
+  if (!m || m.type !== 'event' || (m.event !== 'tap' && m.event !== 'longPress')) return null;
+  const who = m.by ? nameOf(m.by) : 'someone';
+  return `${who} ${m.event === 'longPress' ? 'long-pressed' : 'tapped'} here`;
+}
+
 export class Hud {
   /** @param {ParentNode} root element containing [data-hud=…] fields */
   constructor(root) {
@@ -80,11 +92,12 @@ export class Hud {
     this.lastText = {};
   }
 
-  set(key, text) {
+  set(key, text, title) {
     const el = this.fields[key];
     if (!el || this.lastText[key] === text) return;
     this.lastText[key] = text;
     el.textContent = text;
+    if (title !== undefined) el.title = title;
   }
 
   /**
@@ -99,7 +112,7 @@ export class Hud {
     const role = room.role ?? s.params.role;
     this.set('role', ROLE_LABELS[role] ?? role);
     if (this.fields.role) this.fields.role.dataset.role = role;
-    this.set('room', room.room ?? s.params.room);
+    this.setRoom(room.room ?? s.params.room);
     this.set('me', room.me ? room.nameOf(room.me) : dash);
     this.set('presenter', room.presenter ? room.nameOf(room.presenter) : 'nobody');
     this.set('by', room.lastBy ? room.nameOf(room.lastBy) : dash);
@@ -113,6 +126,21 @@ export class Hud {
     this.set('latency', formatMs(s.frameLatency));
     this.set('playout', formatPlayout(s.playout));
     this.renderPeople(room);
+  }
+
+  /**
+   * The room name in the panel's header: the brand makes way for a name that
+   * does not fit beside it, and the whole name is on hover when even that is
+   * not enough. The role badge keeps its width.
+   */
+  setRoom(name) {
+    const el = this.fields.room;
+    if (!el || this.lastText.room === name) return;
+    this.set('room', name, `room ${name}`);
+    const head = el.closest('.panel-head');
+    if (!head) return;
+    head.classList.remove('long-room');
+    if (el.scrollWidth > el.clientWidth) head.classList.add('long-room');
   }
 
   renderPeople(room) {

@@ -113,9 +113,9 @@ export class InputCapture {
     if (this.o.canDrive()) this.emit(out);
   }
 
-  /** Call every animation frame: reports long presses while a pointer is held. */
+  /** Call every animation frame: reports long presses while a pointer is held, and taps once no double tap can follow. */
   tick(now) {
-    if (this.active) this.emit(this.recognizer.tick(now));
+    if (this.active || this.recognizer.waiting) this.emit(this.recognizer.tick(now));
   }
 
   detach() {

@@ -1,9 +1,20 @@
 // The page's query string: ?room=…&role=follower|driver|presenter&name=…&token=…&rate=…
 // Pure: works on strings (URLSearchParams is in node and browsers).
+//
+// A value the page cannot use is replaced, and the replacement is reported as
+// a problem {param, given, why, used} (describeProblem turns it into the
+// sentence the page shows), so nobody is left wondering why the page joined
+// another room or role than the address asked for.
 
 export const DEFAULT_ROOM = 'demo';
 export const DEFAULT_ROLE = 'driver';
-const ROLES = ['presenter', 'driver', 'follower'];
+export const ROLES = ['presenter', 'driver', 'follower'];
+/** The parameters the page reads. */
+export const PARAMS = ['room', 'role', 'name', 'token', 'rate'];
+/** The highest rate any hub sends: its tick (`camhub serve --tick`, 1…240 Hz). Each hub's own limit is its tick. */
+export const MAX_RATE = 240;
+const MAX_NAME = 64;
+const HUB_DEFAULT_RATE = "the hub's default rate";
 
 /**
  * A valid hub room name (1–64 of [A-Za-z0-9_-]) from what a person typed:
@@ -16,32 +27,112 @@ export function cleanRoomName(text) {
 
 /** A display name without control characters, at most 64 characters (undefined when empty). */
 export function cleanName(text) {
-  const cleaned = [...String(text ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim()].slice(0, 64).join('');
+  const cleaned = [...String(text ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim()].slice(0, MAX_NAME).join('');
   return cleaned || undefined;
 }
 
-/** Parses a query string into {room, role, name, token, rate, warnings}. */
+/** The room for what a person typed, and the problem when it had to be changed (else null). */
+export function checkRoom(text) {
+  const asked = String(text ?? '').trim();
+  const room = cleanRoomName(asked);
+  if (!asked || room === asked) return { room, problem: null };
+  const why = asked.length > 64 && cleanRoomName(asked.slice(0, 64)) === asked.slice(0, 64)
+    ? 'a room name has at most 64 characters'
+    : 'a room name has only letters, digits, _ and - (1–64 of them)';
+  return { room, problem: { param: 'room', given: asked, why, used: `room "${room}"` } };
+}
+
+/** The name for what a person typed, and the problem when it had to be changed (else null). */
+export function checkName(text) {
+  const asked = String(text ?? '').trim();
+  const name = cleanName(asked);
+  if (!asked || name === asked) return { name, problem: null };
+  const control = /[\u0000-\u001f\u007f-\u009f]/.test(asked);
+  const why = control ? 'a name may not contain control characters' : `a name has at most ${MAX_NAME} characters`;
+  return { name, problem: { param: 'name', given: asked, why, used: name === undefined ? 'no name (your client id)' : `"${name}"` } };
+}
+
+/**
+ * Parses a query string into {room, role, name, token, rate, problems}: what
+ * the page will ask the hub for, and a problem for each parameter it could not
+ * use as given.
+ */
 export function parseParams(search) {
   const q = new URLSearchParams(search);
-  const warnings = [];
-  const asked = (q.get('room') ?? '').trim();
-  let room = cleanRoomName(asked);
-  if (asked && room !== asked) warnings.push(`room "${asked}" is not a valid room name, using "${room}"`);
-  let role = (q.get('role') ?? '').trim().toLowerCase();
-  if (!role) role = DEFAULT_ROLE;
+  const problems = [];
+  const r = checkRoom(q.get('room'));
+  if (r.problem) problems.push(r.problem);
+  const room = r.room;
+
+  const askedRole = (q.get('role') ?? '').trim();
+  let role = askedRole.toLowerCase() || DEFAULT_ROLE;
   if (!ROLES.includes(role)) {
-    warnings.push(`unknown role "${role}", using ${DEFAULT_ROLE}`);
+    problems.push({ param: 'role', given: askedRole, why: 'the roles are presenter, driver and follower', used: DEFAULT_ROLE });
     role = DEFAULT_ROLE;
   }
-  const name = cleanName(q.get('name'));
+
+  const n = checkName(q.get('name'));
+  if (n.problem) problems.push(n.problem);
+  const name = n.name;
   const token = q.get('token') || undefined;
+
   let rate;
-  if (q.has('rate')) {
-    const r = Number(q.get('rate'));
-    if (Number.isFinite(r) && r >= 1) rate = r;
-    else warnings.push(`ignoring rate "${q.get('rate')}"`);
+  const askedRate = (q.get('rate') ?? '').trim();
+  if (askedRate) {
+    const value = Number(askedRate);
+    if (!Number.isFinite(value)) {
+      problems.push({ param: 'rate', given: askedRate, why: 'the rate is a number of frames per second', used: HUB_DEFAULT_RATE });
+    } else if (value < 1 || value > MAX_RATE) {
+      problems.push({ param: 'rate', given: askedRate, why: `the rate is 1…${MAX_RATE} frames per second (and at most the hub's tick)`, used: HUB_DEFAULT_RATE });
+    } else {
+      rate = value;
+    }
   }
-  return { room, role, name, token, rate, warnings };
+
+  for (const key of new Set(q.keys())) {
+    if (PARAMS.includes(key)) continue;
+    const known = PARAMS.find((p) => p === key.toLowerCase());
+    problems.push({
+      param: key, given: q.get(key), unknown: true,
+      why: known ? `did you mean ${known}? Parameters are lower case.` : `the page reads ${PARAMS.slice(0, -1).join(', ')} and ${PARAMS.at(-1)}.`,
+      used: 'nothing (ignored)',
+    });
+  }
+  return { room, role, name, token, rate, problems };
+}
+
+/**
+ * The problem when the hub refused the hello because of the page's rate (the
+ * hub allows 1…its tick), else null. `error` is the hub's `error` message.
+ */
+export function rateRefusal(error, params) {
+  if (!error || params.rate === undefined || error.code !== 'bad_message' || !/^rate:/.test(error.message ?? '')) return null;
+  return { param: 'rate', given: String(params.rate), why: `the hub refused it (${error.message})`, used: HUB_DEFAULT_RATE };
+}
+
+/** Once joined: the rate problems say which rate the hub's default turned out to be. */
+export function settleRate(problems, grantedRate) {
+  for (const p of problems) {
+    if (p.param === 'rate' && p.used === HUB_DEFAULT_RATE && Number.isFinite(grantedRate)) {
+      p.used = `the hub's default, ${formatNumber(grantedRate)} frames per second`;
+    }
+  }
+}
+
+function formatNumber(x) {
+  return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
+}
+
+/**
+ * The sentence the page shows for a problem: `?role=admin: the roles are …;
+ * using driver instead.` (`room "my room!": …` for one typed into the session
+ * form, marked `form: true`).
+ */
+export function describeProblem(p) {
+  const given = p.given.length > 80 ? `${p.given.slice(0, 77)}…` : p.given;
+  if (p.unknown) return `?${p.param}=${given}: ignored; ${p.why}`;
+  const what = p.form ? `${p.param} "${given}"` : `?${p.param}=${given}`;
+  return `${what}: ${p.why}; using ${p.used} instead.`;
 }
 
 /** The query string for `params`, keeping other keys of `search`; defaults are left out. */

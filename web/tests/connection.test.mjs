@@ -131,17 +131,74 @@ test('reconnects with growing backoff and says hello again', () => {
   assert.ok(states.includes('closed'));
 });
 
-test('a refused hello (close 1008) is not retried until restart', () => {
+test('a refused hello (error, then close 1008) says why and is not retried until restart', () => {
+  const { conn, socket, timers, got, states } = setup();
+  conn.start();
+  const ws = socket();
+  ws.open();
+  ws.receive({ type: 'error', code: 'forbidden', message: 'token: wrong token for role presenter', ref: 'hello' });
+  assert.equal(conn.state, 'refused');
+  assert.deepEqual(conn.refusal, { code: 'forbidden', message: 'token: wrong token for role presenter', ref: 'hello' });
+  assert.equal(conn.detail, 'forbidden: token: wrong token for role presenter');
+  assert.equal(ws.readyState, 3, 'the page closes the refused socket itself');
+  ws.close(1008, 'forbidden'); // the hub's close comes too late to matter
+  assert.equal(conn.state, 'refused');
+  assert.equal(timers.timers.size, 0, 'no retry, no pings, no welcome timeout');
+  assert.deepEqual(got, [], 'the refusal is the state, not a message');
+  assert.deepEqual(states, ['connecting', 'joining', 'refused']);
+  conn.start();
+  assert.equal(conn.state, 'refused', 'start() does not knock again');
+  conn.restart();
+  assert.equal(conn.state, 'connecting');
+  assert.equal(conn.refusal, null);
+});
+
+test('a hello error on an open socket (bad rate) is a refusal too: never joining forever', () => {
+  const { conn, socket, timers } = setup();
+  conn.start();
+  const ws = socket();
+  ws.open();
+  ws.receive({ type: 'error', code: 'bad_message', message: 'rate: must be within 1…60 frames per second (got 100.0)', ref: 'hello' });
+  assert.equal(conn.state, 'refused');
+  assert.equal(conn.refusal.code, 'bad_message');
+  assert.equal(ws.readyState, 3);
+  assert.equal(timers.timers.size, 0);
+});
+
+test('close 1008 before a welcome is a refusal; after one, a dropped connection that is retried', () => {
   const { conn, socket, timers } = setup();
   conn.start();
   socket().open();
-  socket().receive({ type: 'error', code: 'forbidden', message: 'presenter needs a token', ref: 'hello' });
-  socket().close(1008, 'forbidden');
-  assert.equal(conn.state, 'closed');
-  assert.match(conn.detail, /refused/);
+  socket().close(1008, 'no hello');
+  assert.equal(conn.state, 'refused');
+  assert.deepEqual(conn.refusal, { close: 1008, reason: 'no hello' });
+  assert.equal(conn.detail, 'closed (1008: no hello)');
   assert.equal(timers.timers.size, 0);
   conn.restart();
-  assert.equal(conn.state, 'connecting');
+  socket().open();
+  socket().receive(welcome);
+  socket().close(1008, 'send queue overflow');
+  assert.equal(conn.state, 'closed');
+  assert.deepEqual([...timers.timers.values()].map((t) => t.ms), [500]);
+});
+
+test('a hub that never answers hello is given up on after 15 s and retried', () => {
+  const { conn, socket, timers } = setup();
+  conn.start();
+  const ws = socket();
+  ws.open();
+  const pending = [...timers.timers.values()];
+  assert.deepEqual(pending.map((t) => t.ms), [15000]);
+  timers.fire((t) => t.ms === 15000);
+  assert.equal(conn.state, 'closed');
+  assert.equal(conn.detail, 'no welcome within 15 s');
+  assert.equal(ws.readyState, 3);
+  assert.deepEqual([...timers.timers.values()].map((t) => t.ms), [500], 'retried with backoff');
+  timers.fire((t) => t.ms === 500);
+  socket().open();
+  socket().receive(welcome);
+  assert.equal(conn.state, 'joined');
+  assert.ok(![...timers.timers.values()].some((t) => t.ms === 15000), 'the welcome clears the timeout');
 });
 
 test('restart closes the old socket quietly and stop stays stopped', () => {

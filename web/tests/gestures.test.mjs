@@ -34,21 +34,51 @@ test('one-pointer drag pans: begin at the press point, change, end', () => {
 test('a small movement is a tap, not a pan; hovering emits nothing', () => {
   const r = rec();
   assert.deepEqual(feed(r, [move(1, 5, 5, 0, { ...mouse, buttons: 0 })]), []);
-  const gs = feed(r, [down(1, 200, 200, 0), move(1, 203, 202, 50), up(1, 203, 202, 100)]);
-  assert.deepEqual(kinds(gs), ['tap']);
+  // the tap waits out the double-tap window (300 ms after the release), then tick() reports it
+  assert.deepEqual(feed(r, [down(1, 200, 200, 0), move(1, 203, 202, 50), up(1, 203, 202, 100)]), []);
+  assert.equal(r.waiting, true);
+  assert.deepEqual(r.tick(400), []);
+  const gs = r.tick(401);
+  assert.deepEqual(gs.map((g) => [g.kind, g.x, g.y, g.t]), [['tap', 203, 202, 100]]);
+  assert.equal(r.waiting, false);
+  assert.deepEqual(r.tick(1000), [], 'reported once');
 });
 
-test('two taps close in time and space make a doubleTap (mouse or touch)', () => {
+test('two taps close in time and space make one doubleTap and no tap (mouse or touch)', () => {
   for (const extra of [{}, mouse]) {
-    const gs = feed(rec(), [down(1, 300, 300, 0, extra), up(1, 300, 300, 80, extra), down(2, 305, 302, 200, extra),
+    const r = rec();
+    const gs = feed(r, [down(1, 300, 300, 0, extra), up(1, 300, 300, 80, extra), down(2, 305, 302, 200, extra),
       up(2, 305, 302, 260, extra)]);
-    assert.deepEqual(kinds(gs), ['tap', 'tap', 'doubleTap']);
-    assert.deepEqual([gs[2].x, gs[2].y], [305, 302]);
+    assert.deepEqual(kinds(gs), ['doubleTap']);
+    assert.deepEqual([gs[0].x, gs[0].y], [305, 302]);
+    assert.equal(r.waiting, false);
+    assert.deepEqual(r.tick(2000), [], 'no tap follows the double tap');
   }
-  const slow = feed(rec(), [down(1, 300, 300, 0), up(1, 300, 300, 80), down(2, 300, 300, 500), up(2, 300, 300, 560)]);
-  assert.deepEqual(kinds(slow), ['tap', 'tap']);
+  // too slow: two taps (the first one when the window ends)
+  const r = rec();
+  const slow = [...feed(r, [down(1, 300, 300, 0), up(1, 300, 300, 80), down(2, 300, 300, 500), up(2, 300, 300, 560)]), ...r.tick(900)];
+  assert.deepEqual(slow.map((g) => [g.kind, g.t]), [['tap', 80], ['tap', 560]]);
+  // too far apart: the first tap is sent when the second one lands
   const far = feed(rec(), [down(1, 300, 300, 0), up(1, 300, 300, 80), down(2, 400, 300, 150), up(2, 400, 300, 200)]);
-  assert.deepEqual(kinds(far), ['tap', 'tap']);
+  assert.deepEqual(far.map((g) => [g.kind, g.x]), [['tap', 300]]);
+  // three quick taps: a double tap, then a tap waiting for a partner
+  const r3 = rec();
+  const three = feed(r3, [down(1, 300, 300, 0), up(1, 300, 300, 50), down(1, 300, 300, 100), up(1, 300, 300, 150),
+    down(1, 300, 300, 200), up(1, 300, 300, 250)]);
+  assert.deepEqual(kinds([...three, ...r3.tick(600)]), ['doubleTap', 'tap']);
+});
+
+test('a waiting tap goes out before the next gesture, in order', () => {
+  const r = rec();
+  const gs = feed(r, [down(1, 300, 300, 0), up(1, 300, 300, 50), down(1, 300, 300, 100), move(1, 340, 300, 120),
+    move(1, 360, 300, 130), up(1, 360, 300, 140)]);
+  assert.deepEqual(kinds(gs), ['tap', 'pan:begin', 'pan:change', 'pan:change', 'pan:end']);
+  const k = rec();
+  const keys = feed(k, [down(1, 300, 300, 0), up(1, 300, 300, 50), { type: 'keydown', key: '+', time: 60 }]);
+  assert.deepEqual(kinds(keys), ['tap', 'doubleTap']);
+  const lost = rec();
+  feed(lost, [down(1, 300, 300, 0), up(1, 300, 300, 50)]);
+  assert.deepEqual(kinds(lost.cancelAll(60)), ['tap'], 'a tap is not lost when the window loses focus');
 });
 
 test('two pointers spreading apart pinch with scale, focal point and rotation', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatLat, formatLon, formatCamera, formatMs, formatRate, formatPlayout, connectionLabel } from '../js/hud.js';
+import { formatLat, formatLon, formatCamera, formatMs, formatRate, formatPlayout, connectionLabel, tapLabel } from '../js/hud.js';
 
 test('coordinates with hemispheres', () => {
   assert.equal(formatLat(46.3), '46.30000° N');
@@ -33,6 +33,18 @@ test('connection line', () => {
   assert.equal(connectionLabel('joined'), 'connected');
   assert.equal(connectionLabel('closed', 'closed (1006)', 1500), 'disconnected (closed (1006)) · retry in 2 s');
   assert.equal(connectionLabel('connecting'), 'connecting…');
+  assert.equal(connectionLabel('refused', 'forbidden: token: wrong token for role presenter', null),
+    'refused by the hub (forbidden: token: wrong token for role presenter)');
+});
+
+test('tap markers: only tap and longPress events, labelled with the sender\'s name', () => {
+  const names = { c2: 'ana', c3: 'c3' };
+  const nameOf = (c) => names[c] ?? c;
+  assert.equal(tapLabel({ type: 'event', event: 'tap', by: 'c2', lat: 1, lon: 2 }, nameOf), 'ana tapped here');
+  assert.equal(tapLabel({ type: 'event', event: 'longPress', by: 'c3', lat: 1, lon: 2 }, nameOf), 'c3 long-pressed here');
+  assert.equal(tapLabel({ type: 'event', event: 'tap', by: null, lat: 1, lon: 2 }, nameOf), 'someone tapped here');
+  assert.equal(tapLabel({ type: 'event', event: 'gesture', kind: 'doubleTap', by: 'c2', lat: 1, lon: 2 }, nameOf), null);
+  assert.equal(tapLabel({ type: 'event', event: 'steady', camera: {} }, nameOf), null);
 });
 
 test('playout line: delay, underruns, error estimate', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseParams, formatParams, hubUrl, cleanRoomName, cleanName } from '../js/params.js';
+import { parseParams, formatParams, hubUrl, cleanRoomName, cleanName, describeProblem, rateRefusal, settleRate, checkRoom } from '../js/params.js';
 
 test('defaults: room demo, role driver', () => {
   const p = parseParams('');
@@ -8,20 +8,59 @@ test('defaults: room demo, role driver', () => {
   assert.equal(p.role, 'driver');
   assert.equal(p.name, undefined);
   assert.equal(p.token, undefined);
-  assert.deepEqual(p.warnings, []);
+  assert.deepEqual(p.problems, []);
 });
 
 test('reads room, role, name, token and rate', () => {
   const p = parseParams('?room=ops-wall_2&role=Follower&name=Big%20screen&token=t0k&rate=20');
-  assert.deepEqual({ ...p, warnings: undefined }, { room: 'ops-wall_2', role: 'follower', name: 'Big screen', token: 't0k', rate: 20, warnings: undefined });
+  assert.deepEqual(p, { room: 'ops-wall_2', role: 'follower', name: 'Big screen', token: 't0k', rate: 20, problems: [] });
 });
 
-test('bad values fall back with a warning', () => {
-  const p = parseParams('?role=admin&rate=fast&room=' + 'x'.repeat(70));
+test('each unusable parameter is named with what the page uses instead', () => {
+  const p = parseParams('?role=admin&rate=500&room=my%20room!');
   assert.equal(p.role, 'driver');
   assert.equal(p.rate, undefined);
-  assert.equal(p.room.length, 64);
-  assert.equal(p.warnings.length, 3);
+  assert.equal(p.room, 'my-room');
+  assert.deepEqual(p.problems.map(describeProblem), [
+    '?room=my room!: a room name has only letters, digits, _ and - (1–64 of them); using room "my-room" instead.',
+    '?role=admin: the roles are presenter, driver and follower; using driver instead.',
+    "?rate=500: the rate is 1…240 frames per second (and at most the hub's tick); using the hub's default rate instead.",
+  ]);
+  // once joined, the rate the hub's default turned out to be
+  settleRate(p.problems, 30);
+  assert.equal(describeProblem(p.problems[2]),
+    "?rate=500: the rate is 1…240 frames per second (and at most the hub's tick); using the hub's default, 30 frames per second instead.");
+  const q = parseParams('?rate=fast&room=' + 'x'.repeat(100) + '&name=' + 'n'.repeat(70));
+  assert.equal(q.room.length, 64);
+  assert.equal(q.name.length, 64);
+  assert.deepEqual(q.problems.map((x) => [x.param, x.why]), [
+    ['room', 'a room name has at most 64 characters'],
+    ['name', 'a name has at most 64 characters'],
+    ['rate', 'the rate is a number of frames per second'],
+  ]);
+  assert.match(describeProblem(q.problems[0]), /^\?room=x{77}…: /, 'long values are shortened in the message');
+  assert.deepEqual(parseParams('?rate=0.5').problems.map((x) => x.param), ['rate']);
+  assert.equal(parseParams('?rate=12.5').rate, 12.5);
+  assert.deepEqual(parseParams('?rate=&role=&room=').problems, [], 'empty means the default');
+});
+
+test('parameters the page does not read are named, with a hint for the wrong case', () => {
+  const p = parseParams('?Role=follower&zoom=3');
+  assert.equal(p.role, 'driver');
+  assert.deepEqual(p.problems.map(describeProblem), [
+    '?Role=follower: ignored; did you mean role? Parameters are lower case.',
+    '?zoom=3: ignored; the page reads room, role, name, token and rate.',
+  ]);
+});
+
+test('a rate the hub refuses becomes a problem naming the hub\'s reason', () => {
+  const error = { type: 'error', code: 'bad_message', message: 'rate: must be within 1…60 frames per second (got 100.0)', ref: 'hello' };
+  const p = rateRefusal(error, { rate: 100 });
+  assert.equal(describeProblem(p),
+    "?rate=100: the hub refused it (rate: must be within 1…60 frames per second (got 100.0)); using the hub's default rate instead.");
+  assert.equal(rateRefusal(error, { rate: undefined }), null, 'the page did not send a rate');
+  assert.equal(rateRefusal({ ...error, message: 'room: bad' }, { rate: 100 }), null);
+  assert.equal(rateRefusal({ ...error, code: 'forbidden' }, { rate: 100 }), null);
 });
 
 test('room names are cleaned to the hub alphabet, names lose control characters', () => {
@@ -32,7 +71,11 @@ test('room names are cleaned to the hub alphabet, names lose control characters'
   assert.equal(cleanName('   '), undefined);
   const p = parseParams('?room=ops%20wall');
   assert.equal(p.room, 'ops-wall');
-  assert.match(p.warnings[0], /not a valid room name/);
+  assert.deepEqual(p.problems.map((x) => [x.param, x.given, x.used]), [['room', 'ops wall', 'room "ops-wall"']]);
+  assert.deepEqual(checkRoom('  ops-wall '), { room: 'ops-wall', problem: null }, 'surrounding blanks are no problem');
+  // typed into the session form rather than the address
+  assert.equal(describeProblem({ ...checkRoom('my room!').problem, form: true }),
+    'room "my room!": a room name has only letters, digits, _ and - (1–64 of them); using room "my-room" instead.');
 });
 
 test('formatParams leaves defaults out and keeps other keys', () => {
