@@ -264,7 +264,7 @@ function render(camera, rt, paintAt) {
 // A follower's default subscriptions (what a map needs to stay in step) plus
 // what this page shows: the roster's arrivals and departures, and taps.
 const FOLLOWER_EVENTS = ['steady', 'trackingModeChanged', 'limitsChanged', 'presenterChanged', 'audience',
-  'joined', 'left', 'tap', 'longPress'];
+  'joined', 'left', 'tap', 'longPress', 'routeChanged'];
 
 function hello() {
   return build.hello({
@@ -366,9 +366,15 @@ function onEvent(m) {
     updateControls();
   }
   if ((m.event === 'tap' || m.event === 'longPress') && map && Number.isFinite(m.lat) && Number.isFinite(m.lon)) {
-    showTap(m);
+    // A long press is one marker: shown at `begin` (or a press without phases), moved on `change`.
+    const held = m.event === 'longPress' && m.phase && m.phase !== 'begin' ? pressMarkers.get(m.by) : null;
+    if (held) held.setLngLat([m.lon, m.lat]);
+    else if (m.event === 'tap' || !m.phase || m.phase === 'begin') showTap(m);
   }
 }
+
+/** The marker of each client's long press in progress (by client id). */
+const pressMarkers = new Map();
 
 function showTap(m) {
   const text = tapLabel(m, (c) => room.nameOf(c));
@@ -381,7 +387,11 @@ function showTap(m) {
   label.textContent = text;
   el.append(label);
   const marker = new maplibregl.Marker({ element: el }).setLngLat([m.lon, m.lat]).addTo(map);
-  setTimeout(() => marker.remove(), 2600);
+  if (m.event === 'longPress') pressMarkers.set(m.by, marker);
+  setTimeout(() => {
+    marker.remove();
+    if (pressMarkers.get(m.by) === marker) pressMarkers.delete(m.by);
+  }, 2600);
 }
 
 function send(message) {

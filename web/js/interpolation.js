@@ -49,11 +49,13 @@ const DEFAULTS = {
 };
 
 const DEG = Math.PI / 180;
-const COMPONENTS = ['dx', 'dy', 'dz', 'db', 'dt', 'dax', 'day'];
+const COMPONENTS = ['dx', 'dy', 'dz', 'db', 'dt', 'dax', 'day', 'dpt', 'dpl', 'dpb', 'dpr'];
+const NO_PADDING = { top: 0, left: 0, bottom: 0, right: 0 };
 
 function copyCamera(c) {
   const out = { lat: c.lat, lon: c.lon, zoom: c.zoom, bearing: c.bearing, tilt: c.tilt };
   if (c.anchor) out.anchor = { x: c.anchor.x, y: c.anchor.y };
+  if (c.padding) out.padding = { ...NO_PADDING, ...c.padding };
   return out;
 }
 
@@ -75,6 +77,8 @@ function latFromUnitY(y) {
 export function cameraDelta(a, b) {
   const aa = a.anchor || { x: 0.5, y: 0.5 };
   const ba = b.anchor || { x: 0.5, y: 0.5 };
+  const ap = { ...NO_PADDING, ...a.padding };
+  const bp = { ...NO_PADDING, ...b.padding };
   return {
     dx: shortestTurn(a.lon, b.lon) / 360,
     dy: unitY(b.lat) - unitY(a.lat),
@@ -83,7 +87,12 @@ export function cameraDelta(a, b) {
     dt: b.tilt - a.tilt,
     dax: ba.x - aa.x,
     day: ba.y - aa.y,
+    dpt: bp.top - ap.top,
+    dpl: bp.left - ap.left,
+    dpb: bp.bottom - ap.bottom,
+    dpr: bp.right - ap.right,
     anchor: !!(a.anchor || b.anchor),
+    padding: !!(a.padding || b.padding),
   };
 }
 
@@ -100,19 +109,30 @@ export function applyDelta(c, d, f) {
     const ca = c.anchor || { x: 0.5, y: 0.5 };
     out.anchor = { x: ca.x + d.dax * f, y: ca.y + d.day * f };
   }
+  if (c.padding || d.padding) {
+    const cp = { ...NO_PADDING, ...c.padding };
+    out.padding = {
+      top: cp.top + (d.dpt || 0) * f, left: cp.left + (d.dpl || 0) * f,
+      bottom: cp.bottom + (d.dpb || 0) * f, right: cp.right + (d.dpr || 0) * f,
+    };
+  }
   return out;
 }
 
 function scaleDelta(d, f) {
-  return { dx: d.dx * f, dy: d.dy * f, dz: d.dz * f, db: d.db * f, dt: d.dt * f, dax: d.dax * f, day: d.day * f, anchor: d.anchor };
+  const out = { anchor: d.anchor, padding: d.padding };
+  for (const k of COMPONENTS) out[k] = (d[k] || 0) * f;
+  return out;
 }
 
 function addDelta(d, e) {
-  return { dx: d.dx + e.dx, dy: d.dy + e.dy, dz: d.dz + e.dz, db: d.db + e.db, dt: d.dt + e.dt, dax: d.dax + e.dax, day: d.day + e.day, anchor: d.anchor || e.anchor };
+  const out = { anchor: d.anchor || e.anchor, padding: d.padding || e.padding };
+  for (const k of COMPONENTS) out[k] = (d[k] || 0) + (e[k] || 0);
+  return out;
 }
 
 function isZeroDelta(d) {
-  return !d || (d.dx === 0 && d.dy === 0 && d.dz === 0 && d.db === 0 && d.dt === 0 && d.dax === 0 && d.day === 0);
+  return !d || COMPONENTS.every((k) => !d[k]);
 }
 
 /**
@@ -159,7 +179,7 @@ export function hermiteCamera(p, a, b, t) {
   const h10 = s3 - 2 * s2 + t;
   const h01 = -2 * s3 + 3 * s2;
   const h11 = s3 - s2;
-  const move = { anchor: db.anchor || dp.anchor };
+  const move = { anchor: db.anchor || dp.anchor, padding: db.padding || dp.padding };
   for (const k of COMPONENTS) {
     const d1 = dp[k] / h1;
     const d2 = db[k] / h2;
@@ -358,7 +378,7 @@ export class SnapshotBuffer {
       const v0 = scaleDelta(cameraDelta(q.camera, p.camera), 1 / span0);
       acc = scaleDelta(addDelta(v, scaleDelta(v0, -1)), 2 / (span0 + span));
     }
-    const move = { anchor: v.anchor };
+    const move = { anchor: v.anchor, padding: v.padding };
     for (const k of COMPONENTS) {
       const vk = v[k];
       const ak = acc ? acc[k] : 0;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SnapshotBuffer, interpolateCamera } from '../js/interpolation.js';
+import { SnapshotBuffer, applyDelta, cameraDelta, interpolateCamera } from '../js/interpolation.js';
 
 const FRAME_MS = 1000 / 30;
 
@@ -217,4 +217,14 @@ test('anchor interpolates, defaulting to the centre', () => {
   const c = interpolateCamera(cam(), cam({ anchor: { x: 0.5, y: 0.9 } }), 0.5);
   assert.deepEqual(c.anchor, { x: 0.5, y: 0.7 });
   assert.equal(interpolateCamera(cam(), cam(), 0.5).anchor, undefined);
+});
+
+test('padding is interpolated like the anchor, and a resting padded frame lands exactly', () => {
+  const a = { lat: 10, lon: 20, zoom: 5, bearing: 0, tilt: 0 };
+  const b = { ...a, padding: { top: 100, left: 0, bottom: 40, right: 20 } };
+  const half = applyDelta(a, cameraDelta(a, b), 0.5);
+  assert.deepEqual(half.padding, { top: 50, left: 0, bottom: 20, right: 10 });
+  const back = applyDelta(b, cameraDelta(b, a), 1);
+  assert.deepEqual(back.padding, { top: 0, left: 0, bottom: 0, right: 0 });
+  assert.equal(applyDelta(a, cameraDelta(a, a), 1).padding, undefined, 'no padding where there was none');
 });
