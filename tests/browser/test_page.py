@@ -486,3 +486,25 @@ def test_double_click_zooms_without_tap_markers_and_a_click_shows_one(hub, brows
     assert js(browser, "camhub.stats.taps") == ["dana tapped here"], "only the click made a marker"
     assert tap["by"] == js(browser, "camhub.room.roster().find(p => p.name === 'dana').client")
     assert severe_logs(browser) == []
+
+
+def route_coordinates(browser) -> list:
+    """The line the map draws for the room's route (its GeoJSON source), [] when none."""
+    data = js(browser, "window.camhub.map && window.camhub.map.getSource('camhub-route') "
+                       "&& window.camhub.map.getSource('camhub-route').serialize().data")
+    features = (data or {}).get("features") or []
+    return features[0]["geometry"]["coordinates"] if features else []
+
+
+def test_the_route_is_drawn_for_late_joiners_and_follows_changes(hub, browser, clients):
+    driver = clients("route", "driver", name="navigator")
+    driver.send({"type": "route", "points": [{"lat": 48.85, "lon": 2.35}, {"lat": 48.86, "lon": 2.36}]})
+    time.sleep(0.3)
+    browser.get(hub.page(room="route", role="follower", name="late"))
+    wait_joined(browser)
+    wait_until(lambda: route_coordinates(browser) == [[2.35, 48.85], [2.36, 48.86]], 10, "the route from welcome is drawn")
+    driver.send({"type": "route", "append": True, "points": [{"lat": 48.87, "lon": 2.37}]})
+    wait_until(lambda: len(route_coordinates(browser)) == 3, 10, "an appended point is drawn")
+    driver.send({"type": "route", "points": []})
+    wait_until(lambda: route_coordinates(browser) == [], 10, "a cleared route is no longer drawn")
+    assert severe_logs(browser) == []

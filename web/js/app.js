@@ -24,6 +24,7 @@ import { parseParams, formatParams, hubUrl, checkRoom, checkName, describeProble
 import { explainRefusal } from './refusal.js';
 import { PLACES, IdMaker, flyTo, resetNorth, demoTour } from './tour.js';
 import { keepToView, clearLimits } from './limits.js';
+import { RouteState } from './route.js';
 
 const $ = (sel) => document.querySelector(sel);
 const now = () => performance.timeOrigin + performance.now();
@@ -223,12 +224,22 @@ function createMap() {
   for (const h of HANDLERS) m[h]?.disable();
   m.on('load', () => {
     state.mapLoaded = true;
+    m.addSource('camhub-route', { type: 'geojson', data: route.geojson() });
+    m.addLayer({ id: 'camhub-route', type: 'line', source: 'camhub-route',
+      layout: { 'line-join': 'round', 'line-cap': 'round' },
+      paint: { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 } });
   });
   m.on('error', (e) => console.warn('map:', e.error?.message ?? e));
   return m;
 }
 
+/** The room's route, drawn as a line once the map has loaded. */
+const route = new RouteState();
 const map = createMap();
+
+function drawRoute() {
+  map?.getSource('camhub-route')?.setData(route.geojson());
+}
 
 function sameCamera(a, b) {
   if (!a || !b) return false;
@@ -294,6 +305,8 @@ function onMessage(m, receivedAt) {
     case 'welcome': {
       const requested = params.role;
       room.apply(m);
+      route.welcome(m);
+      drawRoute();
       buffer.reset();
       buffer.setRate(m.rate ?? params.rate ?? 30);
       fps.reset();
@@ -356,6 +369,10 @@ function onAnimation(m) {
 }
 
 function onEvent(m) {
+  if (m.event === 'routeChanged') {
+    route.changed(m);
+    drawRoute();
+  }
   const wasRole = room.role;
   const note = room.apply(m);
   if (note && (m.event === 'joined' || m.event === 'left' || m.event === 'presenterChanged')) toast(note, 'info', 2500);
