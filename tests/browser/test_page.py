@@ -508,3 +508,18 @@ def test_the_route_is_drawn_for_late_joiners_and_follows_changes(hub, browser, c
     driver.send({"type": "route", "points": []})
     wait_until(lambda: route_coordinates(browser) == [], 10, "a cleared route is no longer drawn")
     assert severe_logs(browser) == []
+
+
+def test_the_hud_lists_the_rooms_running_animations(hub, browser, clients):
+    presenter = clients("anims", "presenter", name="ana")
+    presenter.send({"type": "animate", "id": "spin", "to": {"bearing": 180}, "duration": 30})
+    time.sleep(0.3)
+    browser.get(hub.page(room="anims", role="follower", name="late"))
+    wait_joined(browser)
+    hud = lambda: js(browser, "document.querySelector('[data-hud=animations]').textContent")  # noqa: E731
+    wait_until(lambda: hud() == "animate spin (ana)", 10, "the running animation from welcome")
+    presenter.send({"type": "fly", "id": "trip", "camera": {"lat": 40, "lon": -74, "zoom": 5}, "duration": 20})
+    wait_until(lambda: "trip (ana)" in hud(), 10, "a new animation from the room's reports")
+    presenter.send({"type": "cancel"})
+    wait_until(lambda: hud() == "none", 10, "cancelled animations leave the list")
+    assert severe_logs(browser) == []

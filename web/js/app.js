@@ -12,7 +12,7 @@
 // Tests read window.camhub (see the end of this file).
 
 import { buildStyle } from './style.js';
-import { build, toMapLibreCamera } from './messages.js';
+import { SUBSCRIPTIONS, build, toMapLibreCamera } from './messages.js';
 import { SnapshotBuffer } from './interpolation.js';
 import { FramePacer } from './playout.js';
 import { Connection } from './connection.js';
@@ -25,6 +25,7 @@ import { explainRefusal } from './refusal.js';
 import { PLACES, IdMaker, flyTo, resetNorth, demoTour } from './tour.js';
 import { keepToView, clearLimits } from './limits.js';
 import { RouteState } from './route.js';
+import { LiveAnimations } from './animations.js';
 
 const $ = (sel) => document.querySelector(sel);
 const now = () => performance.timeOrigin + performance.now();
@@ -235,6 +236,8 @@ function createMap() {
 
 /** The room's route, drawn as a line once the map has loaded. */
 const route = new RouteState();
+/** The room's running and queued animations, for the HUD. */
+const animations = new LiveAnimations();
 const map = createMap();
 
 function drawRoute() {
@@ -275,12 +278,14 @@ function render(camera, rt, paintAt) {
 // A follower's default subscriptions (what a map needs to stay in step) plus
 // what this page shows: the roster's arrivals and departures, and taps.
 const FOLLOWER_EVENTS = ['steady', 'trackingModeChanged', 'limitsChanged', 'presenterChanged', 'audience',
-  'joined', 'left', 'tap', 'longPress', 'routeChanged'];
+  'joined', 'left', 'tap', 'longPress', 'routeChanged', 'roomAnimations'];
+// Drivers and presenters: everything but raw gesture reports, and the room's animations for the HUD.
+const DRIVER_EVENTS = SUBSCRIPTIONS.filter((e) => e !== 'gesture');
 
 function hello() {
   return build.hello({
     room: params.room, role: params.role, name: params.name, token: params.token, rate: params.rate, viewport: state.viewport,
-    events: params.role === 'follower' ? FOLLOWER_EVENTS : undefined,
+    events: params.role === 'follower' ? FOLLOWER_EVENTS : DRIVER_EVENTS,
   });
 }
 
@@ -307,6 +312,7 @@ function onMessage(m, receivedAt) {
       room.apply(m);
       route.welcome(m);
       drawRoute();
+      animations.welcome(m);
       buffer.reset();
       buffer.setRate(m.rate ?? params.rate ?? 30);
       fps.reset();
@@ -358,7 +364,8 @@ function onMessage(m, receivedAt) {
 function onAnimation(m) {
   state.animations.push(m);
   if (state.animations.length > 50) state.animations.shift();
-  if (!ids.owns(m.id)) return;
+  animations.report(m, room.me);
+  if ((m.owner && m.owner !== room.me) || !ids.owns(m.id)) return;  // someone else's (roomAnimations)
   const label = ids.label(m.id);
   if (m.status === 'finished') toast(`${label}: done`, 'ok', 2500);
   else if (m.status === 'cancelled' || m.status === 'superseded') {
@@ -571,6 +578,7 @@ function step(t, paintAt) {
       offset: conn.latency.offset,
       frameLatency: frameLatency.value,
       playout: buffer.stats,
+      animations: animations.describe((c) => room.nameOf(c)),
     });
   }
 }

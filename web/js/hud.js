@@ -125,6 +125,7 @@ export class Hud {
     this.set('offset', formatMs(s.offset, { signed: true }));
     this.set('latency', formatMs(s.frameLatency));
     this.set('playout', formatPlayout(s.playout));
+    if (s.animations !== undefined) this.set('animations', s.animations);
     this.renderPeople(room);
   }
 
