@@ -255,7 +255,7 @@ public final class BenchRunner {
         }
 
         // Followers.
-        let hellos = roomNames.map { HelloOptions(room: $0, role: "follower", rate: o.rate).json }
+        let hellos = roomNames.map { HelloOptions(room: $0, role: "follower", token: o.token, rate: o.rate).json }
         let threads = o.threadCount
         var shards: [FollowerShard] = []
         for _ in 0..<threads {

@@ -20,8 +20,8 @@ public enum HubProtocol {
     public static let defaultRate: Double = 30
     /// Longest room name, client name, animation or query id (Unicode scalars).
     public static let maxNameLength = 64
-    /// Longest token (Unicode scalars).
-    public static let maxTokenLength = 256
+    /// Longest token (Unicode scalars): static tokens and signed room tokens.
+    public static let maxTokenLength = 2048
     /// Most points in one `query`.
     public static let maxQueryPoints = 1000
 }

@@ -97,7 +97,7 @@ struct Bench: ParsableCommand {
     @Option(help: "The hub's process id (default: found by the port when the hub is local).")
     var hubPid: Int32?
 
-    @Option(help: "Presenter token, when the hub requires one.")
+    @Option(help: "Token for the presenter, also sent by the followers: a static presenter token, or a signed one (room * for several rooms).")
     var token: String?
 
     @Option(help: ArgumentHelp("Also write the report as JSON to this file.", valueName: "file"))

@@ -58,7 +58,10 @@ struct Follow: ParsableCommand {
     @Option(help: "Display name.")
     var name = "camhub-follow"
 
-    var hello: HelloOptions { HelloOptions(room: room, role: "follower", name: name, rate: rate) }
+    @Option(help: "Token, when the hub requires one of followers (a signed room token).")
+    var token: String?
+
+    var hello: HelloOptions { HelloOptions(room: room, role: "follower", name: name, token: token, rate: rate) }
 
     func validate() throws {
         try checkHello(hello)

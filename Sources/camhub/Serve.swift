@@ -16,6 +16,7 @@ struct Serve: ParsableCommand {
           camhub serve --port 0                         # a free port, printed on start
           camhub serve --host 0.0.0.0 --allow-origin https://maps.example.org
           camhub serve --presenter-token s3cret         # presenters need the token
+          camhub serve --token-secret-file secret --public-follow   # signed room tokens (camhub token)
 
         Stops cleanly on SIGINT or SIGTERM: clients get close 1001, exit status 0.
         A start-up failure (port taken, address not on this machine) is one line on
@@ -53,6 +54,25 @@ struct Serve: ParsableCommand {
     @Flag(help: "Add a WebSocket path /echo that echoes every message (for RFC 6455 test suites).")
     var echo = false
 
+    // MARK: Security options (docs/SECURITY.md): kept together in this block.
+
+    @Option(help: ArgumentHelp("File holding the secret of signed room tokens (HS256 JWTs, see `camhub token`); default: $CAMHUB_TOKEN_SECRET. With a secret every role needs a token.", valueName: "file"))
+    var tokenSecretFile: String?
+
+    @Flag(help: "With a token secret: followers may join without a token.")
+    var publicFollow = false
+
+    /// The security options, checked and turned into the hub's settings.
+    func security() throws -> TokenPolicy {
+        let secret = try loadTokenSecret(file: tokenSecretFile)
+        if publicFollow && secret == nil {
+            throw ValidationError("--public-follow needs a token secret (--token-secret-file or CAMHUB_TOKEN_SECRET); without one followers need no token anyway")
+        }
+        return TokenPolicy(roleTokens: RoleTokens(presenter: presenterToken, driver: driverToken), secret: secret, publicFollow: publicFollow)
+    }
+
+    // MARK: End of the security options.
+
     func validate() throws {
         guard Self.isIPLiteral(host) else {
             throw ValidationError("--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::1 (got \(host))")
@@ -75,7 +95,10 @@ struct Serve: ParsableCommand {
         configuration.echo = echo
         configuration.hub.tick = tick
         configuration.hub.roomTTL = roomTTL
-        configuration.hub.tokens = RoleTokens(presenter: presenterToken, driver: driverToken)
+        do { configuration.hub.tokens = try security() } catch let error as SecretError {
+            printErr("camhub: \(error)")
+            throw ExitCode(1)
+        }
         let server: HubServer
         let bound: Int
         do {

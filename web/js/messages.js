@@ -352,7 +352,7 @@ export const build = {
       m.name = name;
     }
     if (token !== undefined && token !== '') {
-      str('hello', { token }, 'token', { maxLength: 256 });
+      str('hello', { token }, 'token', { maxLength: 2048 });
       m.token = token;
     }
     if (rate !== undefined) {

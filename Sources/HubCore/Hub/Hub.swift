@@ -129,13 +129,13 @@ public struct Hub {
 
     mutating func join(_ hello: Hello, connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
         guard var session = sessions[connection] else { return }
-        try configuration.tokens.authorize(role: hello.role, token: hello.token)
+        let grant = try configuration.tokens.authorize(hello, now: time.epochMilliseconds / 1000)
         let client = ids.next()
         if rooms[hello.room] == nil {
             rooms[hello.room] = Room(name: hello.room, camera: configuration.defaultCamera, limits: configuration.defaultLimits,
                                      listedFollowers: configuration.listedFollowers, now: time.seconds)
         }
-        let outcome = try rooms[hello.room]!.roster.join(client: client, name: hello.name, role: hello.role)
+        let outcome = try rooms[hello.room]!.roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
         session.client = client
         session.room = hello.room
         session.viewport = hello.viewport

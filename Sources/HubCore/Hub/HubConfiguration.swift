@@ -4,8 +4,8 @@ import CameraCore
 public struct HubConfiguration: Sendable {
     /// Room ticks per second (frames are sent at most this often).
     public var tick: Double = HubProtocol.defaultTick
-    /// Tokens required for presenter/driver (nil: anyone may take the role).
-    public var tokens = RoleTokens()
+    /// Static role tokens and signed room tokens (default: anyone may take any role).
+    public var tokens = TokenPolicy()
     /// Seconds an empty room is kept before it is removed.
     public var roomTTL: Double = 600
     /// Seconds a connection may stay without a successful `hello`.
