@@ -40,6 +40,8 @@ public final class HubServer: @unchecked Sendable {
         transport.originPolicy = .custom { origins.allows($0) }
         transport.idle = IdlePolicy(pingAfterSeconds: configuration.pingAfter, hangupAfterSeconds: configuration.hangupAfter)
         transport.echo = configuration.echo
+        // Security settings (docs/SECURITY.md).
+        transport.tls = configuration.tls
         transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds)) }
         server = try WebSocketServer(configuration: transport)
     }

@@ -1,4 +1,5 @@
 import HubCore
+import WebSocketTransport
 
 /// Everything `camhub serve` can set.
 public struct HubServerConfiguration: Sendable {
@@ -16,6 +17,8 @@ public struct HubServerConfiguration: Sendable {
     public var pingAfter: UInt16 = 30
     public var hangupAfter: UInt16 = 60
     public var hub = HubConfiguration()
+    /// Certificate and key (PEM): serve https:// and wss:// instead of http:// and ws://.
+    public var tls: ServerTLS?
 
     public init() {}
 }

@@ -110,6 +110,17 @@ public struct HTTPResponse: Sendable, Hashable {
 /// A dynamic GET/HEAD handler, called on the loop thread.
 public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 
+/// A server certificate and its private key (PEM files): the server then
+/// speaks only TLS (https:// and wss://) on its port.
+public struct ServerTLS: Sendable, Hashable {
+    public var certificateFile: String
+    public var privateKeyFile: String
+    public init(certificateFile: String, privateKeyFile: String) {
+        self.certificateFile = certificateFile
+        self.privateKeyFile = privateKeyFile
+    }
+}
+
 /// Everything a `WebSocketServer` needs; fixed once the server starts.
 public struct ServerConfiguration: Sendable {
     /// Listen address. An IPv4 literal disables IPv6 on the socket.
@@ -139,6 +150,8 @@ public struct ServerConfiguration: Sendable {
     public var httpHandlers: [String: HTTPHandler] = [:]
     /// Bytes lws reads per RECEIVE callback (per-connection buffer).
     public var receiveBufferSize = 4096
+    /// TLS certificate and key; nil serves plain http:// and ws://.
+    public var tls: ServerTLS?
     /// How long `shutdown()` waits for clients to acknowledge the 1001 close.
     public var shutdownGrace: Duration = .seconds(1)
 

@@ -34,8 +34,11 @@ struct Follow: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
     enum Clock: String, ExpressibleByArgument, CaseIterable { case auto, local, pong }
 
-    @Option(help: "Hub WebSocket URL.")
+    @Option(help: "Hub WebSocket URL: ws://HOST:PORT/hub, or wss://… for a hub with TLS.")
     var url = "ws://127.0.0.1:8080/hub"
+
+    @OptionGroup(title: "TLS (wss:// URLs)")
+    var tls: TLSClientOptions
 
     @Option(help: "Room to follow.")
     var room = "demo"
@@ -70,7 +73,7 @@ struct Follow: ParsableCommand {
 
     func run() throws {
         let hubURL: HubURL
-        do { hubURL = try HubURL(parsing: url) } catch { throw ValidationError("--url: \(error)") }
+        hubURL = try tls.hubURL(url)
         let mode: LatencyClock = switch clock {
         case .auto: hubURL.isLoopback ? .local : .pong
         case .local: .local

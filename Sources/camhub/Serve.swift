@@ -17,6 +17,7 @@ struct Serve: ParsableCommand {
           camhub serve --host 0.0.0.0 --allow-origin https://maps.example.org
           camhub serve --presenter-token s3cret         # presenters need the token
           camhub serve --token-secret-file secret --public-follow   # signed room tokens (camhub token)
+          camhub serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem   # https:// and wss://
 
         Stops cleanly on SIGINT or SIGTERM: clients get close 1001, exit status 0.
         A start-up failure (port taken, address not on this machine) is one line on
@@ -62,6 +63,25 @@ struct Serve: ParsableCommand {
     @Flag(help: "With a token secret: followers may join without a token.")
     var publicFollow = false
 
+    @Option(help: ArgumentHelp("TLS certificate chain (PEM): serve https:// and wss:// instead of http:// and ws:// (with --tls-key).", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("Private key (PEM) of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
+    /// Checks the security options that need no I/O beyond existence.
+    func validateSecurity() throws {
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        for (flag, file) in [("--tls-cert", tlsCert), ("--tls-key", tlsKey)] {
+            if let file, !FileManager.default.isReadableFile(atPath: file) { throw ValidationError("\(flag) \(file): no such readable file") }
+        }
+    }
+
+    var serverTLS: ServerTLS? {
+        guard let tlsCert, let tlsKey else { return nil }
+        return ServerTLS(certificateFile: tlsCert, privateKeyFile: tlsKey)
+    }
+
     /// The security options, checked and turned into the hub's settings.
     func security() throws -> TokenPolicy {
         let secret = try loadTokenSecret(file: tokenSecretFile)
@@ -79,6 +99,7 @@ struct Serve: ParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535 (got \(port))") }
         guard tick.isFinite, (1...240).contains(tick) else { throw ValidationError("--tick must be 1…240 Hz (got \(tick))") }
+        try validateSecurity()
         guard roomTTL.isFinite, roomTTL >= 0 else { throw ValidationError("--room-ttl must be a number of seconds ≥ 0") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -93,6 +114,7 @@ struct Serve: ParsableCommand {
         configuration.webRoot = web
         configuration.allowedOrigins = allowOrigin
         configuration.echo = echo
+        configuration.tls = serverTLS
         configuration.hub.tick = tick
         configuration.hub.roomTTL = roomTTL
         do { configuration.hub.tokens = try security() } catch let error as SecretError {
@@ -112,7 +134,8 @@ struct Serve: ParsableCommand {
             throw ExitCode(1)
         }
         let shown = host.contains(":") ? "[\(host)]" : host
-        say("camhub: listening on http://\(shown):\(bound)/ (WebSocket ws://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), libwebsockets \(WebSocketTransportSettings.libraryVersion))")
+        let (http, ws) = serverTLS == nil ? ("http", "ws") : ("https", "wss")
+        say("camhub: listening on \(http)://\(shown):\(bound)/ (WebSocket \(ws)://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), libwebsockets \(WebSocketTransportSettings.libraryVersion))")
         if FileManager.default.fileExists(atPath: web + "/vendor/maplibre/maplibre-gl.js") == false {
             say("camhub: note: \(web)/vendor/maplibre is missing; run scripts/install_web_vendor.sh for the map")
         }
