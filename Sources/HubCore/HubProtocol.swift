@@ -38,6 +38,8 @@ public enum HubCloseCode: UInt16, Sendable {
     case policyViolation = 1008
     /// Message larger than `HubProtocol.maxMessageBytes`.
     case messageTooBig = 1009
+    /// Try again later: a cap is reached (`full`).
+    case tryAgainLater = 1013
 }
 
 /// An error the hub reports to a client as an `error` message.
@@ -58,6 +60,8 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
         case unknownAnimation = "unknown_animation"
         /// More than `HubProtocol.commandsPerSecond` messages per second.
         case rateLimited = "rate_limited"
+        /// A `hello` over a cap (the hub's rooms, the room's clients); then close 1013.
+        case full = "full"
     }
 
     public var code: Code

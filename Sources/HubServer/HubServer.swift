@@ -42,6 +42,7 @@ public final class HubServer: @unchecked Sendable {
         transport.echo = configuration.echo
         // Security settings (docs/SECURITY.md).
         transport.tls = configuration.tls
+        transport.limits = configuration.limits
         transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds)) }
         server = try WebSocketServer(configuration: transport)
     }

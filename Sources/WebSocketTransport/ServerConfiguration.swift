@@ -121,6 +121,30 @@ public struct ServerTLS: Sendable, Hashable {
     }
 }
 
+/// Caps on WebSocket connections. An upgrade over a cap is answered with
+/// HTTP 503 naming the cap (body and `x-websocket-refusal` header); the
+/// connections already open are not affected. HTTP file requests are not counted.
+public struct ConnectionLimits: Sendable, Hashable {
+    /// Open WebSockets on the whole server.
+    public var maxConnections: Int
+    /// Open WebSockets from one peer address.
+    public var maxConnectionsPerAddress: Int
+    /// New WebSockets one peer address may open per second (and in a burst).
+    public var newConnectionsPerSecondPerAddress: Double
+    /// The per-address caps do not apply to loopback peers (127.0.0.0/8, ::1):
+    /// a local load test, or a reverse proxy on the same machine through which
+    /// every client would otherwise count as one address.
+    public var exemptLoopback: Bool
+
+    public init(maxConnections: Int = 20_000, maxConnectionsPerAddress: Int = 100,
+                newConnectionsPerSecondPerAddress: Double = 20, exemptLoopback: Bool = true) {
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.newConnectionsPerSecondPerAddress = newConnectionsPerSecondPerAddress
+        self.exemptLoopback = exemptLoopback
+    }
+}
+
 /// Everything a `WebSocketServer` needs; fixed once the server starts.
 public struct ServerConfiguration: Sendable {
     /// Listen address. An IPv4 literal disables IPv6 on the socket.
@@ -150,6 +174,8 @@ public struct ServerConfiguration: Sendable {
     public var httpHandlers: [String: HTTPHandler] = [:]
     /// Bytes lws reads per RECEIVE callback (per-connection buffer).
     public var receiveBufferSize = 4096
+    /// Caps on open and new WebSocket connections.
+    public var limits = ConnectionLimits()
     /// TLS certificate and key; nil serves plain http:// and ws://.
     public var tls: ServerTLS?
     /// How long `shutdown()` waits for clients to acknowledge the 1001 close.

@@ -40,8 +40,10 @@ extension ServerCore {
             version: LWS.header(wsi, WSI_TOKEN_VERSION),
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
             subprotocols: LWS.header(wsi, WSI_TOKEN_PROTOCOL))
-        guard let refusal = upgradeRefusal(request) else { return 0 }
-        return refuseUpgrade(wsi, refusal)
+        if let refusal = upgradeRefusal(request) ?? limitRefusal(address: LWS.peerAddress(wsi)) {
+            return refuseUpgrade(wsi, refusal)
+        }
+        return 0
     }
 
     /// Why `request` cannot become a WebSocket here, or nil when it can.
@@ -139,6 +141,7 @@ extension ServerCore {
                                     limits: config.sendQueueLimits,
                                     maxMessageSize: config.maxMessageSize)
         connections[id] = conn
+        countOpened(from: info.remoteAddress)
         if shuttingDown {
             conn.pendingClose = .init(code: .goingAway, reason: "server shutting down", flushFirst: false)
             conn.requestWrite()

@@ -77,6 +77,42 @@ struct Serve: ParsableCommand {
         }
     }
 
+    @Option(help: "Open WebSocket connections on the whole hub; more get HTTP 503.")
+    var maxConnections = ConnectionLimits().maxConnections
+
+    @Option(help: "Open WebSocket connections from one IP address (loopback exempt unless --limit-loopback).")
+    var maxConnectionsPerIp = ConnectionLimits().maxConnectionsPerAddress
+
+    @Option(help: "New WebSocket connections one IP address may open per second, and in a burst (loopback exempt unless --limit-loopback).")
+    var maxConnectionRatePerIp = ConnectionLimits().newConnectionsPerSecondPerAddress
+
+    @Flag(help: "Apply the per-IP limits to loopback clients too (by default a local load test or reverse proxy is exempt).")
+    var limitLoopback = false
+
+    @Option(help: "Rooms the hub holds (empty ones count until --room-ttl); a hello creating one more gets error full and close 1013.")
+    var maxRooms = HubConfiguration().maxRooms
+
+    @Option(help: "Clients in one room; one more gets error full and close 1013.")
+    var maxClientsPerRoom = HubConfiguration().maxClientsPerRoom
+
+    func validateCaps() throws {
+        for (flag, value) in [("--max-connections", maxConnections), ("--max-connections-per-ip", maxConnectionsPerIp),
+                              ("--max-rooms", maxRooms), ("--max-clients-per-room", maxClientsPerRoom)] where value < 1 {
+            throw ValidationError("\(flag) must be at least 1 (got \(value))")
+        }
+        guard maxConnectionRatePerIp.isFinite, maxConnectionRatePerIp >= 1 else {
+            throw ValidationError("--max-connection-rate-per-ip must be at least 1 per second (got \(maxConnectionRatePerIp))")
+        }
+    }
+
+    /// The caps as the transport and the hub take them.
+    func applyCaps(to configuration: inout HubServerConfiguration) {
+        configuration.limits = ConnectionLimits(maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
+                                                newConnectionsPerSecondPerAddress: maxConnectionRatePerIp, exemptLoopback: !limitLoopback)
+        configuration.hub.maxRooms = maxRooms
+        configuration.hub.maxClientsPerRoom = maxClientsPerRoom
+    }
+
     var serverTLS: ServerTLS? {
         guard let tlsCert, let tlsKey else { return nil }
         return ServerTLS(certificateFile: tlsCert, privateKeyFile: tlsKey)
@@ -100,6 +136,7 @@ struct Serve: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535 (got \(port))") }
         guard tick.isFinite, (1...240).contains(tick) else { throw ValidationError("--tick must be 1…240 Hz (got \(tick))") }
         try validateSecurity()
+        try validateCaps()
         guard roomTTL.isFinite, roomTTL >= 0 else { throw ValidationError("--room-ttl must be a number of seconds ≥ 0") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -115,6 +152,7 @@ struct Serve: ParsableCommand {
         configuration.allowedOrigins = allowOrigin
         configuration.echo = echo
         configuration.tls = serverTLS
+        applyCaps(to: &configuration)
         configuration.hub.tick = tick
         configuration.hub.roomTTL = roomTTL
         do { configuration.hub.tokens = try security() } catch let error as SecretError {

@@ -52,7 +52,7 @@ export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'supersed
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
   'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
-  'rate_limited'];
+  'rate_limited', 'full'];
 export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];
 export const TRACKING_MODES = ['none', 'followNorthUp', 'followDirection'];
 export const QUERY_KINDS = ['project', 'unproject', 'bounds', 'fit'];

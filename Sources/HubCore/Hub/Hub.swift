@@ -130,6 +130,7 @@ public struct Hub {
     mutating func join(_ hello: Hello, connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
         guard var session = sessions[connection] else { return }
         let grant = try configuration.tokens.authorize(hello, now: time.epochMilliseconds / 1000)
+        try checkCaps(joining: hello.room)
         let client = ids.next()
         if rooms[hello.room] == nil {
             rooms[hello.room] = Room(name: hello.room, camera: configuration.defaultCamera, limits: configuration.defaultLimits,

@@ -17,6 +17,11 @@ public struct HubConfiguration: Sendable {
     /// per room; beyond this, followers are only counted (`audience` events),
     /// so a join costs O(1) messages instead of one per member.
     public var listedFollowers = 50
+    /// Rooms the hub holds at most (empty rooms count until `roomTTL` removes
+    /// them); a `hello` that would create one more gets `full`, then close 1013.
+    public var maxRooms = 10_000
+    /// Clients one room holds at most; one more gets `full`, then close 1013.
+    public var maxClientsPerRoom = 20_000
     /// Seconds between two `audience` events of a room (at most).
     public var audienceInterval: Double = 1
 
