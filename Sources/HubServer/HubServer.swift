@@ -43,6 +43,7 @@ public final class HubServer: @unchecked Sendable {
         // Security settings (docs/SECURITY.md).
         transport.tls = configuration.tls
         transport.limits = configuration.limits
+        transport.slowClientTimeout = configuration.slowClientTimeout
         transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds)) }
         server = try WebSocketServer(configuration: transport)
     }

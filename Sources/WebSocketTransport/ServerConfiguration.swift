@@ -174,6 +174,11 @@ public struct ServerConfiguration: Sendable {
     public var httpHandlers: [String: HTTPHandler] = [:]
     /// Bytes lws reads per RECEIVE callback (per-connection buffer).
     public var receiveBufferSize = 4096
+    /// Seconds a connection's socket may stay undrained (data waiting for it
+    /// to become writable) before it is closed with 1008 "too slow"; checked
+    /// once a second; 0 never closes. Meanwhile it holds at most its newest
+    /// frame and `sendQueueLimits` of control messages.
+    public var slowClientTimeout: Double = 10
     /// Caps on open and new WebSocket connections.
     public var limits = ConnectionLimits()
     /// TLS certificate and key; nil serves plain http:// and ws://.

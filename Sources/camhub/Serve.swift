@@ -95,7 +95,13 @@ struct Serve: ParsableCommand {
     @Option(help: "Clients in one room; one more gets error full and close 1013.")
     var maxClientsPerRoom = HubConfiguration().maxClientsPerRoom
 
+    @Option(help: "Seconds a client's socket may stay undrained (it stopped reading) before it is closed with 1008 \"too slow\"; 0: never.")
+    var slowClientTimeout = 10.0
+
     func validateCaps() throws {
+        guard slowClientTimeout.isFinite, slowClientTimeout >= 0 else {
+            throw ValidationError("--slow-client-timeout must be a number of seconds ≥ 0 (got \(slowClientTimeout))")
+        }
         for (flag, value) in [("--max-connections", maxConnections), ("--max-connections-per-ip", maxConnectionsPerIp),
                               ("--max-rooms", maxRooms), ("--max-clients-per-room", maxClientsPerRoom)] where value < 1 {
             throw ValidationError("\(flag) must be at least 1 (got \(value))")
@@ -109,6 +115,7 @@ struct Serve: ParsableCommand {
     func applyCaps(to configuration: inout HubServerConfiguration) {
         configuration.limits = ConnectionLimits(maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
                                                 newConnectionsPerSecondPerAddress: maxConnectionRatePerIp, exemptLoopback: !limitLoopback)
+        configuration.slowClientTimeout = slowClientTimeout
         configuration.hub.maxRooms = maxRooms
         configuration.hub.maxClientsPerRoom = maxClientsPerRoom
     }
