@@ -44,6 +44,7 @@ public final class HubServer: @unchecked Sendable {
         transport.tls = configuration.tls
         transport.limits = configuration.limits
         transport.slowClientTimeout = configuration.slowClientTimeout
+        transport.echoMaxMessageSize = configuration.echoMaxMessage
         transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds)) }
         server = try WebSocketServer(configuration: transport)
     }

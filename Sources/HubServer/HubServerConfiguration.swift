@@ -19,6 +19,8 @@ public struct HubServerConfiguration: Sendable {
     public var hub = HubConfiguration()
     /// Certificate and key (PEM): serve https:// and wss:// instead of http:// and ws://.
     public var tls: ServerTLS?
+    /// Largest message `/echo` accepts (`/hub` keeps `HubProtocol.maxMessageBytes`).
+    public var echoMaxMessage = 16 << 20
     /// Seconds a client's socket may stay undrained before close 1008 "too slow" (0: never).
     public var slowClientTimeout: Double = 10
     /// Caps on open and new WebSocket connections (whole hub, per address).

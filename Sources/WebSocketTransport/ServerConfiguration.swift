@@ -179,6 +179,8 @@ public struct ServerConfiguration: Sendable {
     /// once a second; 0 never closes. Meanwhile it holds at most its newest
     /// frame and `sendQueueLimits` of control messages.
     public var slowClientTimeout: Double = 10
+    /// Largest message `/echo` accepts (nil: `maxMessageSize`).
+    public var echoMaxMessageSize: Int?
     /// Caps on open and new WebSocket connections.
     public var limits = ConnectionLimits()
     /// TLS certificate and key; nil serves plain http:// and ws://.

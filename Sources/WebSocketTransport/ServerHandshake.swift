@@ -122,6 +122,13 @@ extension ServerCore {
         return LWS.hasHeader(wsi, WSI_TOKEN_PROTOCOL) ? 1 : 0
     }
 
+    /// An echo connection's send queue holds two of its largest messages.
+    var echoQueueLimits: SendQueueLimits {
+        let largest = config.echoMaxMessageSize ?? config.maxMessageSize
+        return SendQueueLimits(maxMessages: config.sendQueueLimits.maxMessages,
+                               maxBytes: max(config.sendQueueLimits.maxBytes, 2 * largest))
+    }
+
     /// ESTABLISHED: register the connection and tell the handler.
     func established(_ wsi: OpaquePointer) -> Int32 {
         let path = LWS.header(wsi, WSI_TOKEN_GET_URI) ?? ""
@@ -138,8 +145,8 @@ extension ServerCore {
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
             remoteAddress: LWS.peerAddress(wsi))
         let conn = ServerConnection(info: info, wsi: wsi, isEcho: route.isEcho,
-                                    limits: config.sendQueueLimits,
-                                    maxMessageSize: config.maxMessageSize)
+                                    limits: route.isEcho ? echoQueueLimits : config.sendQueueLimits,
+                                    maxMessageSize: route.isEcho ? (config.echoMaxMessageSize ?? config.maxMessageSize) : config.maxMessageSize)
         connections[id] = conn
         countOpened(from: info.remoteAddress)
         if shuttingDown {

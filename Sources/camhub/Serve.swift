@@ -98,7 +98,11 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a client's socket may stay undrained (it stopped reading) before it is closed with 1008 \"too slow\"; 0: never.")
     var slowClientTimeout = 10.0
 
+    @Option(help: ArgumentHelp("Largest message /echo accepts, in bytes (/hub keeps 8 KiB).", valueName: "bytes"))
+    var echoMaxMessage = HubServerConfiguration().echoMaxMessage
+
     func validateCaps() throws {
+        guard (1...(1 << 30)).contains(echoMaxMessage) else { throw ValidationError("--echo-max-message must be 1…1073741824 bytes (got \(echoMaxMessage))") }
         guard slowClientTimeout.isFinite, slowClientTimeout >= 0 else {
             throw ValidationError("--slow-client-timeout must be a number of seconds ≥ 0 (got \(slowClientTimeout))")
         }
@@ -116,6 +120,7 @@ struct Serve: ParsableCommand {
         configuration.limits = ConnectionLimits(maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
                                                 newConnectionsPerSecondPerAddress: maxConnectionRatePerIp, exemptLoopback: !limitLoopback)
         configuration.slowClientTimeout = slowClientTimeout
+        configuration.echoMaxMessage = echoMaxMessage
         configuration.hub.maxRooms = maxRooms
         configuration.hub.maxClientsPerRoom = maxClientsPerRoom
     }
