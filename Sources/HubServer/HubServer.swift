@@ -45,6 +45,7 @@ public final class HubServer: @unchecked Sendable {
         transport.limits = configuration.limits
         transport.slowClientTimeout = configuration.slowClientTimeout
         transport.echoMaxMessageSize = configuration.echoMaxMessage
+        transport.contentSecurityPolicy = configuration.contentSecurityPolicy
         transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds)) }
         server = try WebSocketServer(configuration: transport)
     }

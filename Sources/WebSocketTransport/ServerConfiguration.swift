@@ -179,6 +179,8 @@ public struct ServerConfiguration: Sendable {
     /// once a second; 0 never closes. Meanwhile it holds at most its newest
     /// frame and `sendQueueLimits` of control messages.
     public var slowClientTimeout: Double = 10
+    /// Sent as `Content-Security-Policy` with every static file (nil: none).
+    public var contentSecurityPolicy: String?
     /// Largest message `/echo` accepts (nil: `maxMessageSize`).
     public var echoMaxMessageSize: Int?
     /// Caps on open and new WebSocket connections.
