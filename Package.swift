@@ -9,7 +9,8 @@ import PackageDescription
 ///   gestures. Pure: time is passed in (seconds as Double).
 /// - `HubCore` → CameraCore, CameraMotion: protocol v1 (typed decoding of client
 ///   messages, hand-written encoders of hub messages) and per-client policy
-///   (follower throttle, command rate limiter, roster). Pure: no sockets, no clock.
+///   (follower throttle, command rate limiter, roster, signed room tokens: HMAC from
+///   swift-crypto). Pure: no sockets, no clock.
 /// - `WebSocketTransport` → `CLWS`: the one small libwebsockets wrapper (server and
 ///   client, each on its own loop thread). Knows nothing about cameras or rooms.
 /// - `CamHubClient` → HubCore, WebSocketTransport: scripted clients (presenter
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .target(name: "CameraCore"),
@@ -42,6 +44,7 @@ let package = Package(
         .target(name: "SharedBytes"),
         .target(name: "HubCore", dependencies: [
             "CameraCore", "CameraMotion", "SharedBytes", .product(name: "HeapModule", package: "swift-collections"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore"]),
         .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion", "HubCore"], path: "Sources/MicroBench"),

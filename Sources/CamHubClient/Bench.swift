@@ -255,12 +255,12 @@ public final class BenchRunner {
         }
 
         // Followers.
-        let hellos = roomNames.map { HelloOptions(room: $0, role: "follower", rate: o.rate).json }
+        let hellos = roomNames.map { HelloOptions(room: $0, role: "follower", token: o.token, rate: o.rate).json }
         let threads = o.threadCount
         var shards: [FollowerShard] = []
         for _ in 0..<threads {
             let shard = FollowerShard(request: o.url.connectRequest(), hellos: hellos, clockOffset: offset,
-                                      maxConcurrentConnects: max(8, 256 / threads))
+                                      maxConcurrentConnects: max(8, 256 / threads), tls: o.url.clientTLS)
             do { try shard.start() } catch { throw ClientError("could not start a client loop: \(error)") }
             shards.append(shard)
         }
@@ -320,7 +320,7 @@ public final class BenchRunner {
         var spinners: RoomSpinners?
         if roomNames.count > 1 {
             let s = try RoomSpinners(request: o.url.connectRequest(), rooms: Array(roomNames.dropFirst()), token: o.token,
-                                     spinning: max(0, movingRooms - 1))
+                                     spinning: max(0, movingRooms - 1), tls: o.url.clientTLS)
             spinners = s
             let joinDeadline = monotonicSeconds() + Double(roomNames.count) / o.connectRate + 10
             while s.welcomedCount < roomNames.count - 1 && monotonicSeconds() < joinDeadline && !shouldStop() {

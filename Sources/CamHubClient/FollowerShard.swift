@@ -131,8 +131,9 @@ final class FollowerShard: @unchecked Sendable {
     private var ids: [ConnectionID] = []
     private var helloOf: [Int] = []          // index into `hellos`, per follower
 
-    init(request: ConnectRequest, hellos: [String], clockOffset: Double, maxConcurrentConnects: Int) {
+    init(request: ConnectRequest, hellos: [String], clockOffset: Double, maxConcurrentConnects: Int, tls: ClientTLS? = nil) {
         var configuration = ClientConfiguration()
+        configuration.tls = tls
         configuration.maxConcurrentConnects = maxConcurrentConnects
         configuration.connectTimeoutSeconds = 20
         configuration.receiveBufferSize = 2048

@@ -87,6 +87,7 @@ public final class HubConnection: @unchecked Sendable {
         self.url = url
         var configuration = ClientConfiguration()
         configuration.connectTimeoutSeconds = 10
+        configuration.tls = url.clientTLS
         client = WebSocketClient(configuration: configuration)
     }
 

@@ -1,23 +1,27 @@
 import WebSocketTransport
 
-/// A hub endpoint `ws://HOST:PORT/PATH` (no TLS: the transport speaks plain ws).
+/// A hub endpoint `ws://HOST:PORT/PATH` or `wss://HOST:PORT/PATH` (TLS).
 public struct HubURL: Hashable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
     public var path: String
+    /// `wss://`: TLS, with the server's certificate checked for `host`.
+    public var secure: Bool
+    /// How a `wss://` hub's certificate is checked (`--ca-file`, `--insecure`).
+    public var tls = ClientTLS()
 
-    public init(host: String, port: Int, path: String = "/hub") {
-        self.host = host; self.port = port; self.path = path
+    public init(host: String, port: Int, path: String = "/hub", secure: Bool = false) {
+        self.host = host; self.port = port; self.path = path; self.secure = secure
     }
 
-    /// Parses `ws://host[:port][/path]` (port defaults to 80, path to `/hub`).
-    /// IPv6 literals go in brackets: `ws://[::1]:8080/hub`.
+    /// Parses `ws://host[:port][/path]` or `wss://…` (port defaults to 80 or
+    /// 443, path to `/hub`). IPv6 literals go in brackets: `ws://[::1]:8080/hub`.
     public init(parsing text: String) throws(ClientError) {
-        guard text.hasPrefix("ws://") else {
-            if text.hasPrefix("wss://") { throw ClientError("\(text): wss:// (TLS) is not supported; use ws://") }
-            throw ClientError("\(text): expected ws://HOST:PORT/PATH")
+        let scheme: Int
+        if text.hasPrefix("ws://") { secure = false; scheme = 5 } else if text.hasPrefix("wss://") { secure = true; scheme = 6 } else {
+            throw ClientError("\(text): expected ws://HOST:PORT/PATH or wss://HOST:PORT/PATH")
         }
-        var rest = Substring(text.dropFirst(5))
+        var rest = Substring(text.dropFirst(scheme))
         let authority: Substring
         if let slash = rest.firstIndex(of: "/") {
             authority = rest[..<slash]
@@ -42,7 +46,7 @@ public struct HubURL: Hashable, Sendable, CustomStringConvertible {
             host = authority
         }
         guard !host.isEmpty else { throw ClientError("\(text): missing host") }
-        var port = 80
+        var port = secure ? 443 : 80
         if let portText {
             guard let p = Int(portText), (1...65535).contains(p) else { throw ClientError("\(text): bad port '\(portText)'") }
             port = p
@@ -54,7 +58,7 @@ public struct HubURL: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         let shown = host.contains(":") ? "[\(host)]" : host
-        return "ws://\(shown):\(port)\(path)"
+        return "\(secure ? "wss" : "ws")://\(shown):\(port)\(path)"
     }
 
     /// True for 127.0.0.0/8, ::1 and localhost (the only targets a benchmark
@@ -71,8 +75,12 @@ public struct HubURL: Hashable, Sendable, CustomStringConvertible {
     /// because the client context has IPv6 disabled and resolves on the loop thread).
     public var dialHost: String { host.lowercased() == "localhost" ? "127.0.0.1" : host }
 
+    /// The client's TLS settings for this hub (nil for ws://).
+    public var clientTLS: ClientTLS? { secure ? tls : nil }
+
     public func connectRequest(origin: String? = nil) -> ConnectRequest {
-        ConnectRequest(host: dialHost, port: port, path: path, subprotocol: "camhub.v1", origin: origin)
+        ConnectRequest(host: dialHost, port: port, path: path, subprotocol: "camhub.v1", origin: origin,
+                       useTLS: secure, serverName: secure ? host : nil)
     }
 }
 

@@ -21,9 +21,11 @@ final class RoomSpinners: @unchecked Sendable {
     private var stopping = false      // guarded by lock
 
     /// Joins one presenter per room in `rooms`; their cameras move until `shutdown`.
-    init(request: ConnectRequest, rooms: [String], token: String?, spinning: Int) throws(ClientError) {
+    init(request: ConnectRequest, rooms: [String], token: String?, spinning: Int, tls: ClientTLS? = nil) throws(ClientError) {
         self.spinning = min(spinning, rooms.count)
-        client = WebSocketClient(configuration: ClientConfiguration())
+        var configuration = ClientConfiguration()
+        configuration.tls = tls
+        client = WebSocketClient(configuration: configuration)
         hellos = rooms.map { HelloOptions(room: $0, role: "presenter", name: "bench-presenter", token: token, rate: 1).json }
         queued = Array(repeating: 0, count: rooms.count)
         do {

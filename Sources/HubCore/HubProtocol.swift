@@ -20,8 +20,8 @@ public enum HubProtocol {
     public static let defaultRate: Double = 30
     /// Longest room name, client name, animation or query id (Unicode scalars).
     public static let maxNameLength = 64
-    /// Longest token (Unicode scalars).
-    public static let maxTokenLength = 256
+    /// Longest token (Unicode scalars): static tokens and signed room tokens.
+    public static let maxTokenLength = 2048
     /// Most points in one `query`.
     public static let maxQueryPoints = 1000
 }
@@ -38,6 +38,8 @@ public enum HubCloseCode: UInt16, Sendable {
     case policyViolation = 1008
     /// Message larger than `HubProtocol.maxMessageBytes`.
     case messageTooBig = 1009
+    /// Try again later: a cap is reached (`full`).
+    case tryAgainLater = 1013
 }
 
 /// An error the hub reports to a client as an `error` message.
@@ -58,6 +60,8 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
         case unknownAnimation = "unknown_animation"
         /// More than `HubProtocol.commandsPerSecond` messages per second.
         case rateLimited = "rate_limited"
+        /// A `hello` over a cap (the hub's rooms, the room's clients); then close 1013.
+        case full = "full"
     }
 
     public var code: Code

@@ -41,6 +41,12 @@ public final class HubServer: @unchecked Sendable {
         transport.originPolicy = .custom { origins.allows($0) }
         transport.idle = IdlePolicy(pingAfterSeconds: configuration.pingAfter, hangupAfterSeconds: configuration.hangupAfter)
         transport.echo = configuration.echo
+        // Security settings (docs/SECURITY.md).
+        transport.tls = configuration.tls
+        transport.limits = configuration.limits
+        transport.slowClientTimeout = configuration.slowClientTimeout
+        transport.echoMaxMessageSize = configuration.echoMaxMessage
+        transport.contentSecurityPolicy = configuration.contentSecurityPolicy
         transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds)) }
         server = try WebSocketServer(configuration: transport)
     }

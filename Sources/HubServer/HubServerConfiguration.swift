@@ -1,4 +1,5 @@
 import HubCore
+import WebSocketTransport
 
 /// Everything `camhub serve` can set.
 public struct HubServerConfiguration: Sendable {
@@ -16,6 +17,20 @@ public struct HubServerConfiguration: Sendable {
     public var pingAfter: UInt16 = 30
     public var hangupAfter: UInt16 = 60
     public var hub = HubConfiguration()
+    /// Certificate and key (PEM): serve https:// and wss:// instead of http:// and ws://.
+    public var tls: ServerTLS?
+    /// The viewer's Content-Security-Policy, sent with every static file: its
+    /// own scripts, styles, images and fonts only, MapLibre's workers from
+    /// blob: URLs, WebSockets to this host, no plugins, frames or inline script.
+    public var contentSecurityPolicy = "default-src 'self'; script-src 'self'; worker-src 'self' blob:; child-src 'self' blob:; "
+        + "img-src 'self' data: blob:; style-src 'self'; font-src 'self'; connect-src 'self'; object-src 'none'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    /// Largest message `/echo` accepts (`/hub` keeps `HubProtocol.maxMessageBytes`).
+    public var echoMaxMessage = 16 << 20
+    /// Seconds a client's socket may stay undrained before close 1008 "too slow" (0: never).
+    public var slowClientTimeout: Double = 10
+    /// Caps on open and new WebSocket connections (whole hub, per address).
+    public var limits = ConnectionLimits()
 
     public init() {}
 }

@@ -15,7 +15,23 @@ public struct ClientConfiguration: Sendable {
     /// Opening thousands at once overflows the server's accept backlog and
     /// costs 1 s SYN retransmits; pacing keeps it fast.
     public var maxConcurrentConnects = 128
+    /// TLS for `wss://` requests (nil: this client opens plain `ws://` only).
+    public var tls: ClientTLS?
     public init() {}
+}
+
+/// How a client checks the servers it reaches over TLS.
+public struct ClientTLS: Sendable, Hashable {
+    /// PEM file of the certificate authorities to trust instead of the
+    /// system's (a private CA); nil trusts the system's store.
+    public var caFile: String?
+    /// Accept a self-signed, expired or wrongly named server certificate
+    /// (tests only: the connection is encrypted but the server unverified).
+    public var insecure: Bool
+    public init(caFile: String? = nil, insecure: Bool = false) {
+        self.caFile = caFile
+        self.insecure = insecure
+    }
 }
 
 /// Where and how to open one client WebSocket: ws://host:port/path.
@@ -29,14 +45,21 @@ public struct ConnectRequest: Sendable, Hashable {
     public var subprotocol: String?
     /// Sent verbatim as the Origin header (browser-like clients).
     public var origin: String?
+    /// Open the connection over TLS (`wss://`); the client needs `ClientConfiguration.tls`.
+    public var useTLS: Bool
+    /// The name the server's certificate must carry and the Host header's
+    /// name (nil: `host`); lets a client dial 127.0.0.1 but check "localhost".
+    public var serverName: String?
 
     public init(host: String = "127.0.0.1", port: Int, path: String = "/",
-                subprotocol: String? = nil, origin: String? = nil) {
+                subprotocol: String? = nil, origin: String? = nil, useTLS: Bool = false, serverName: String? = nil) {
         self.host = host
         self.port = port
         self.path = path
         self.subprotocol = subprotocol
         self.origin = origin
+        self.useTLS = useTLS
+        self.serverName = serverName
     }
 }
 

@@ -52,6 +52,10 @@ final class ClientCore: @unchecked Sendable {
         info.port = clws_port_no_listen()
         info.protocols = UnsafePointer(protocols)
         info.options = clws_option_just_use_raw_origin() | clws_option_disable_ipv6()
+        if config.tls != nil { info.options |= clws_option_ssl_global_init() }
+        let caFile = config.tls?.caFile.map { strdup($0)! }
+        defer { free(caFile) }  // lws loads the file while creating the context
+        info.client_ssl_ca_filepath = UnsafePointer(caFile)
         info.connect_timeout_secs = config.connectTimeoutSeconds
         info.timeout_secs = config.connectTimeoutSeconds
         info.user = Unmanaged.passUnretained(self).toOpaque()
@@ -111,7 +115,19 @@ final class ClientCore: @unchecked Sendable {
         info.address = conn.keep(request.host)
         info.port = Int32(request.port)
         info.path = conn.keep(request.path)
-        info.host = conn.keep("\(request.host):\(request.port)")
+        info.host = conn.keep("\(request.serverName ?? request.host):\(request.port)")
+        if request.useTLS {
+            guard let tls = config.tls else {
+                finish(conn.id.rawValue, error: "wss:// needs TLS settings (ClientConfiguration.tls)")
+                return
+            }
+            var flags = Int32(LCCSCF_USE_SSL.rawValue)
+            if tls.insecure {
+                flags |= Int32(LCCSCF_ALLOW_SELFSIGNED.rawValue | LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK.rawValue
+                               | LCCSCF_ALLOW_EXPIRED.rawValue | LCCSCF_ALLOW_INSECURE.rawValue)
+            }
+            info.ssl_connection = flags
+        }
         info.origin = conn.keep(request.origin)
         info.protocol = conn.keep(request.subprotocol)
         info.local_protocol_name = UnsafeRawPointer(Self.protocolName.utf8Start)

@@ -19,6 +19,9 @@ final class ServerNativeConfig: @unchecked Sendable {
     let iface: UnsafeMutablePointer<CChar>
     let retry: UnsafeMutablePointer<lws_retry_bo_t>
     let options: UInt64
+    /// TLS certificate and key paths (nil: plain).
+    let certificate: UnsafeMutablePointer<CChar>?
+    let privateKey: UnsafeMutablePointer<CChar>?
     private var freed = false
 
     /// Name of protocol 0: serves HTTP and subprotocol-less WebSockets.
@@ -56,7 +59,10 @@ final class ServerNativeConfig: @unchecked Sendable {
         var options = clws_option_fail_upon_unable_to_bind()
         if config.validateUTF8 { options |= clws_option_validate_utf8() }
         if !config.host.contains(":") { options |= clws_option_disable_ipv6() }
+        if config.tls != nil { options |= clws_option_ssl_global_init() }
         self.options = options
+        certificate = config.tls.map { strdup($0.certificateFile)! }
+        privateKey = config.tls.map { strdup($0.privateKeyFile)! }
     }
 
     func release() {
@@ -66,6 +72,8 @@ final class ServerNativeConfig: @unchecked Sendable {
         protocols.deallocate()
         for name in names { free(name) }
         free(iface)
+        free(certificate)
+        free(privateKey)
         retry.deinitialize(count: 1)
         retry.deallocate()
     }
@@ -74,6 +82,9 @@ final class ServerNativeConfig: @unchecked Sendable {
 }
 
 extension ServerCore {
+    /// The ALPN list a TLS server offers (lws copies it; kept for the process).
+    nonisolated(unsafe) static let http11 = strdup("http/1.1")!
+
     /// Loop thread: creates the listening context and records the bound port.
     func createContext() -> OpaquePointer? {
         WebSocketTransportSettings.applyDefaultLogLevel()
@@ -85,6 +96,11 @@ extension ServerCore {
         info.retry_and_idle_policy = UnsafePointer(native.retry)
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.vhost_name = nil
+        info.ssl_cert_filepath = UnsafePointer(native.certificate)
+        info.ssl_private_key_filepath = UnsafePointer(native.privateKey)
+        // HTTP/1.1 only: lws would offer h2 over TLS, and this server writes
+        // HTTP/1.1 responses (and WebSockets over h2 are not served here).
+        info.alpn = UnsafePointer(Self.http11)
         loop.configure(&info)
         guard let context = lws_create_context(&info) else { return nil }
         if let vhost = lws_get_vhost_by_name(context, "default") {

@@ -110,6 +110,41 @@ public struct HTTPResponse: Sendable, Hashable {
 /// A dynamic GET/HEAD handler, called on the loop thread.
 public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 
+/// A server certificate and its private key (PEM files): the server then
+/// speaks only TLS (https:// and wss://) on its port.
+public struct ServerTLS: Sendable, Hashable {
+    public var certificateFile: String
+    public var privateKeyFile: String
+    public init(certificateFile: String, privateKeyFile: String) {
+        self.certificateFile = certificateFile
+        self.privateKeyFile = privateKeyFile
+    }
+}
+
+/// Caps on WebSocket connections. An upgrade over a cap is answered with
+/// HTTP 503 naming the cap (body and `x-websocket-refusal` header); the
+/// connections already open are not affected. HTTP file requests are not counted.
+public struct ConnectionLimits: Sendable, Hashable {
+    /// Open WebSockets on the whole server.
+    public var maxConnections: Int
+    /// Open WebSockets from one peer address.
+    public var maxConnectionsPerAddress: Int
+    /// New WebSockets one peer address may open per second (and in a burst).
+    public var newConnectionsPerSecondPerAddress: Double
+    /// The per-address caps do not apply to loopback peers (127.0.0.0/8, ::1):
+    /// a local load test, or a reverse proxy on the same machine through which
+    /// every client would otherwise count as one address.
+    public var exemptLoopback: Bool
+
+    public init(maxConnections: Int = 20_000, maxConnectionsPerAddress: Int = 100,
+                newConnectionsPerSecondPerAddress: Double = 20, exemptLoopback: Bool = true) {
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.newConnectionsPerSecondPerAddress = newConnectionsPerSecondPerAddress
+        self.exemptLoopback = exemptLoopback
+    }
+}
+
 /// Everything a `WebSocketServer` needs; fixed once the server starts.
 public struct ServerConfiguration: Sendable {
     /// Listen address. An IPv4 literal disables IPv6 on the socket.
@@ -144,6 +179,19 @@ public struct ServerConfiguration: Sendable {
     /// ~100–250 B); bigger ones arrive in several callbacks and are
     /// reassembled, up to `maxMessageSize`.
     public var receiveBufferSize = 128
+    /// Seconds a connection's socket may stay undrained (data waiting for it
+    /// to become writable) before it is closed with 1008 "too slow"; checked
+    /// once a second; 0 never closes. Meanwhile it holds at most its newest
+    /// frame and `sendQueueLimits` of control messages.
+    public var slowClientTimeout: Double = 10
+    /// Sent as `Content-Security-Policy` with every static file (nil: none).
+    public var contentSecurityPolicy: String?
+    /// Largest message `/echo` accepts (nil: `maxMessageSize`).
+    public var echoMaxMessageSize: Int?
+    /// Caps on open and new WebSocket connections.
+    public var limits = ConnectionLimits()
+    /// TLS certificate and key; nil serves plain http:// and ws://.
+    public var tls: ServerTLS?
     /// How long `shutdown()` waits for clients to acknowledge the 1001 close.
     public var shutdownGrace: Duration = .seconds(1)
 

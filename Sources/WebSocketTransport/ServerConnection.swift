@@ -17,6 +17,8 @@ final class ServerConnection {
     var assembler: MessageAssembler
     /// lws_callback_on_writable was asked for and SERVER_WRITEABLE not yet seen.
     var writeRequested = false
+    /// When the pending writable request was made (lws µs): how long the socket has not drained.
+    var writeWaitSinceUS: Int64 = 0
     var pendingClose: PendingClose?
     /// A close frame was handed to lws (the callback returned -1); lws owns the rest.
     var closing = false
@@ -62,7 +64,20 @@ final class ServerConnection {
     func requestWrite() {
         guard !writeRequested else { return }
         writeRequested = true
+        writeWaitSinceUS = lws_now_usecs()
         lws_callback_on_writable(wsi)
+    }
+
+    /// Loop thread: closes a peer whose socket has not drained for too long.
+    /// It reads nothing, so no close handshake can complete: the close frame
+    /// (1008 "too slow") is attempted and the socket closed at once; the
+    /// handler's close reports 1008.
+    func closeSlow() {
+        closing = true
+        closeCode = .policyViolation
+        slots.removeAll()
+        LWS.setCloseReason(wsi, .policyViolation, "too slow")
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
     }
 }
 

@@ -18,6 +18,9 @@ final class ServerCore: @unchecked Sendable {
     let native: ServerNativeConfig
 
     var connections: [UInt64: ServerConnection] = [:]
+    /// Open WebSockets per peer address, and each address's new-connection bucket (`ServerLimits`).
+    var openPerAddress: [String: Int] = [:]
+    var connectBuckets: [String: ConnectBucket] = [:]
     var httpPending: [UInt64: PendingHTTPBody] = [:]
     private var lastID: UInt64 = 0
     var shuttingDown = false
@@ -123,6 +126,7 @@ final class ServerCore: @unchecked Sendable {
     func closed(_ wsi: OpaquePointer) {
         guard let conn = connection(for: wsi) else { return }
         connections.removeValue(forKey: conn.id.rawValue)
+        countClosed(from: conn.info.remoteAddress)
         conn.slots.removeAll()
         conn.closing = true
         if !conn.isEcho { handlers.onClose(conn.id, conn.closeCode) }

@@ -41,7 +41,8 @@ extension ServerCore {
         case .forbidden:
             return respond(wsi, .text("forbidden\n", status: 403), head: head)
         case .file(let file, let contentType):
-            let extra = "x-content-type-options: nosniff\r\n"
+            var extra = "x-content-type-options: nosniff\r\n"
+            if let csp = config.contentSecurityPolicy { extra += "content-security-policy: \(csp)\r\n" }
             let rc = lws_serve_http_file(wsi, file, contentType, extra, Int32(extra.utf8.count))
             if rc < 0 { return -1 }
             if rc > 0 { return lws_http_transaction_completed(wsi) != 0 ? -1 : 0 }

@@ -40,8 +40,10 @@ extension ServerCore {
             version: LWS.header(wsi, WSI_TOKEN_VERSION),
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
             subprotocols: LWS.header(wsi, WSI_TOKEN_PROTOCOL))
-        guard let refusal = upgradeRefusal(request) else { return 0 }
-        return refuseUpgrade(wsi, refusal)
+        if let refusal = upgradeRefusal(request) ?? limitRefusal(address: LWS.peerAddress(wsi)) {
+            return refuseUpgrade(wsi, refusal)
+        }
+        return 0
     }
 
     /// Why `request` cannot become a WebSocket here, or nil when it can.
@@ -120,6 +122,13 @@ extension ServerCore {
         return LWS.hasHeader(wsi, WSI_TOKEN_PROTOCOL) ? 1 : 0
     }
 
+    /// An echo connection's send queue holds two of its largest messages.
+    var echoQueueLimits: SendQueueLimits {
+        let largest = config.echoMaxMessageSize ?? config.maxMessageSize
+        return SendQueueLimits(maxMessages: config.sendQueueLimits.maxMessages,
+                               maxBytes: max(config.sendQueueLimits.maxBytes, 2 * largest))
+    }
+
     /// ESTABLISHED: register the connection and tell the handler.
     func established(_ wsi: OpaquePointer) -> Int32 {
         let path = LWS.header(wsi, WSI_TOKEN_GET_URI) ?? ""
@@ -136,9 +145,10 @@ extension ServerCore {
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
             remoteAddress: LWS.peerAddress(wsi))
         let conn = ServerConnection(info: info, wsi: wsi, isEcho: route.isEcho,
-                                    limits: config.sendQueueLimits,
-                                    maxMessageSize: config.maxMessageSize)
+                                    limits: route.isEcho ? echoQueueLimits : config.sendQueueLimits,
+                                    maxMessageSize: route.isEcho ? (config.echoMaxMessageSize ?? config.maxMessageSize) : config.maxMessageSize)
         connections[id] = conn
+        countOpened(from: info.remoteAddress)
         if shuttingDown {
             conn.pendingClose = .init(code: .goingAway, reason: "server shutting down", flushFirst: false)
             conn.requestWrite()

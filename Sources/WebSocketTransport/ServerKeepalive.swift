@@ -9,12 +9,19 @@ extension ServerCore {
     /// Loop thread, about once a second: pings connections that have been
     /// quiet for `pingAfterSeconds` and drops those quiet for
     /// `hangupAfterSeconds` (no close frame: a peer that answers nothing
-    /// reads nothing; the close reports code nil).
+    /// reads nothing; the close reports code nil), and closes with 1008 "too
+    /// slow" those whose socket has not drained for `slowClientTimeout`.
     func sweepIdle() {
         let now = lws_now_usecs()
         let pingAfter = Int64(config.idle.pingAfterSeconds) * 1_000_000
         let hangupAfter = Int64(config.idle.hangupAfterSeconds) * 1_000_000
+        let slowAfter = config.slowClientTimeout > 0 ? Int64(config.slowClientTimeout * 1e6) : .max
         for conn in connections.values where !conn.closing {
+            // Waiting for the socket to drain (its writable callback) for too long: a reader that stopped.
+            if conn.writeRequested && now - conn.writeWaitSinceUS >= slowAfter {
+                conn.closeSlow()
+                continue
+            }
             let quiet = now - conn.lastHeardUS
             if quiet >= hangupAfter {
                 conn.drop()

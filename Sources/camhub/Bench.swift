@@ -55,8 +55,11 @@ struct Bench: ParsableCommand {
         """
     )
 
-    @Option(help: "Hub WebSocket URL (loopback unless --allow-remote).")
+    @Option(help: "Hub WebSocket URL, ws:// or wss:// (loopback unless --allow-remote).")
     var url = "ws://127.0.0.1:8080/hub"
+
+    @OptionGroup(title: "TLS (wss:// URLs)")
+    var tls: TLSClientOptions
 
     @Option(help: "Room to load.")
     var room = "bench"
@@ -97,7 +100,7 @@ struct Bench: ParsableCommand {
     @Option(help: "The hub's process id (default: found by the port when the hub is local).")
     var hubPid: Int32?
 
-    @Option(help: "Presenter token, when the hub requires one.")
+    @Option(help: "Token for the presenter, also sent by the followers: a static presenter token, or a signed one (room * for several rooms).")
     var token: String?
 
     @Option(help: ArgumentHelp("Also write the report as JSON to this file.", valueName: "file"))
@@ -120,7 +123,7 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let hubURL: HubURL
-        do { hubURL = try HubURL(parsing: url) } catch { throw ValidationError("--url: \(error)") }
+        hubURL = try tls.hubURL(url)
         var options = BenchOptions(url: hubURL)
         options.room = room
         options.rooms = rooms

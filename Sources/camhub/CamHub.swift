@@ -15,8 +15,10 @@ struct CamHub: ParsableCommand {
           camhub follow --room demo
         Load-test it:
           camhub bench --followers 1000 --duration 10
+        Sign a room token for a hub started with --token-secret-file:
+          camhub token --secret-file secret --room demo --role presenter --ttl 2h
         """,
-        subcommands: [Serve.self, Present.self, Follow.self, Bench.self]
+        subcommands: [Serve.self, Present.self, Follow.self, Bench.self, Token.self]
     )
 }
 

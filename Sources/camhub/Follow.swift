@@ -40,8 +40,11 @@ struct Follow: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
     enum Clock: String, ExpressibleByArgument, CaseIterable { case auto, local, pong }
 
-    @Option(help: "Hub WebSocket URL.")
+    @Option(help: "Hub WebSocket URL: ws://HOST:PORT/hub, or wss://… for a hub with TLS.")
     var url = "ws://127.0.0.1:8080/hub"
+
+    @OptionGroup(title: "TLS (wss:// URLs)")
+    var tls: TLSClientOptions
 
     @Option(help: "Room to follow.")
     var room = "demo"
@@ -64,11 +67,14 @@ struct Follow: ParsableCommand {
     @Option(help: "Display name.")
     var name = "camhub-follow"
 
+    @Option(help: "Token, when the hub requires one of followers (a signed room token).")
+    var token: String?
+
     @Option(help: ArgumentHelp("Events to get besides frames, comma-separated (all, none, or names from PROTOCOL.md); default: a follower's.", valueName: "list"))
     var events: String?
 
     var hello: HelloOptions {
-        HelloOptions(room: room, role: "follower", name: name, rate: rate, events: events.map(Self.eventList))
+        HelloOptions(room: room, role: "follower", name: name, token: token, rate: rate, events: events.map(Self.eventList))
     }
 
     /// "a,b" → ["a", "b"]; "all" → every name; "none" → [] (the hub checks the names).
@@ -87,7 +93,7 @@ struct Follow: ParsableCommand {
 
     func run() throws {
         let hubURL: HubURL
-        do { hubURL = try HubURL(parsing: url) } catch { throw ValidationError("--url: \(error)") }
+        hubURL = try tls.hubURL(url)
         let mode: LatencyClock = switch clock {
         case .auto: hubURL.isLoopback ? .local : .pong
         case .local: .local

@@ -41,8 +41,11 @@ struct Present: ParsableCommand {
         """
     )
 
-    @Option(help: "Hub WebSocket URL.")
+    @Option(help: "Hub WebSocket URL: ws://HOST:PORT/hub, or wss://… for a hub with TLS.")
     var url = "ws://127.0.0.1:8080/hub"
+
+    @OptionGroup(title: "TLS (wss:// URLs)")
+    var tls: TLSClientOptions
 
     @Option(help: "Room to present in.")
     var room = "demo"
@@ -91,7 +94,7 @@ struct Present: ParsableCommand {
             return
         }
         let hubURL: HubURL
-        do { hubURL = try HubURL(parsing: url) } catch { throw ValidationError("--url: \(error)") }
+        hubURL = try tls.hubURL(url)
         let connection: HubConnection
         do {
             connection = try HubConnection.join(hubURL, hello: hello)

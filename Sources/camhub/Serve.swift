@@ -16,6 +16,8 @@ struct Serve: ParsableCommand {
           camhub serve --port 0                         # a free port, printed on start
           camhub serve --host 0.0.0.0 --allow-origin https://maps.example.org
           camhub serve --presenter-token s3cret         # presenters need the token
+          camhub serve --token-secret-file secret --public-follow   # signed room tokens (camhub token)
+          camhub serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem   # https:// and wss://
 
         Stops cleanly on SIGINT or SIGTERM: clients get close 1001, exit status 0.
         A start-up failure (port taken, address not on this machine) is one line on
@@ -53,12 +55,100 @@ struct Serve: ParsableCommand {
     @Flag(help: "Add a WebSocket path /echo that echoes every message (for RFC 6455 test suites).")
     var echo = false
 
+    // MARK: Security options (docs/SECURITY.md): kept together in this block.
+
+    @Option(help: ArgumentHelp("File holding the secret of signed room tokens (HS256 JWTs, see `camhub token`); default: $CAMHUB_TOKEN_SECRET. With a secret every role needs a token.", valueName: "file"))
+    var tokenSecretFile: String?
+
+    @Flag(help: "With a token secret: followers may join without a token.")
+    var publicFollow = false
+
+    @Option(help: ArgumentHelp("TLS certificate chain (PEM): serve https:// and wss:// instead of http:// and ws:// (with --tls-key).", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("Private key (PEM) of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
+    /// Checks the security options that need no I/O beyond existence.
+    func validateSecurity() throws {
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        for (flag, file) in [("--tls-cert", tlsCert), ("--tls-key", tlsKey)] {
+            if let file, !FileManager.default.isReadableFile(atPath: file) { throw ValidationError("\(flag) \(file): no such readable file") }
+        }
+    }
+
+    @Option(help: "Open WebSocket connections on the whole hub; more get HTTP 503.")
+    var maxConnections = ConnectionLimits().maxConnections
+
+    @Option(help: "Open WebSocket connections from one IP address (loopback exempt unless --limit-loopback).")
+    var maxConnectionsPerIp = ConnectionLimits().maxConnectionsPerAddress
+
+    @Option(help: "New WebSocket connections one IP address may open per second, and in a burst (loopback exempt unless --limit-loopback).")
+    var maxConnectionRatePerIp = ConnectionLimits().newConnectionsPerSecondPerAddress
+
+    @Flag(help: "Apply the per-IP limits to loopback clients too (by default a local load test or reverse proxy is exempt).")
+    var limitLoopback = false
+
+    @Option(help: "Rooms the hub holds (empty ones count until --room-ttl); a hello creating one more gets error full and close 1013.")
+    var maxRooms = HubConfiguration().maxRooms
+
+    @Option(help: "Clients in one room; one more gets error full and close 1013.")
+    var maxClientsPerRoom = HubConfiguration().maxClientsPerRoom
+
+    @Option(help: "Seconds a client's socket may stay undrained (it stopped reading) before it is closed with 1008 \"too slow\"; 0: never.")
+    var slowClientTimeout = 10.0
+
+    @Option(help: ArgumentHelp("Largest message /echo accepts, in bytes (/hub keeps 8 KiB).", valueName: "bytes"))
+    var echoMaxMessage = HubServerConfiguration().echoMaxMessage
+
+    func validateCaps() throws {
+        guard (1...(1 << 30)).contains(echoMaxMessage) else { throw ValidationError("--echo-max-message must be 1…1073741824 bytes (got \(echoMaxMessage))") }
+        guard slowClientTimeout.isFinite, slowClientTimeout >= 0 else {
+            throw ValidationError("--slow-client-timeout must be a number of seconds ≥ 0 (got \(slowClientTimeout))")
+        }
+        for (flag, value) in [("--max-connections", maxConnections), ("--max-connections-per-ip", maxConnectionsPerIp),
+                              ("--max-rooms", maxRooms), ("--max-clients-per-room", maxClientsPerRoom)] where value < 1 {
+            throw ValidationError("\(flag) must be at least 1 (got \(value))")
+        }
+        guard maxConnectionRatePerIp.isFinite, maxConnectionRatePerIp >= 1 else {
+            throw ValidationError("--max-connection-rate-per-ip must be at least 1 per second (got \(maxConnectionRatePerIp))")
+        }
+    }
+
+    /// The caps as the transport and the hub take them.
+    func applyCaps(to configuration: inout HubServerConfiguration) {
+        configuration.limits = ConnectionLimits(maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
+                                                newConnectionsPerSecondPerAddress: maxConnectionRatePerIp, exemptLoopback: !limitLoopback)
+        configuration.slowClientTimeout = slowClientTimeout
+        configuration.echoMaxMessage = echoMaxMessage
+        configuration.hub.maxRooms = maxRooms
+        configuration.hub.maxClientsPerRoom = maxClientsPerRoom
+    }
+
+    var serverTLS: ServerTLS? {
+        guard let tlsCert, let tlsKey else { return nil }
+        return ServerTLS(certificateFile: tlsCert, privateKeyFile: tlsKey)
+    }
+
+    /// The security options, checked and turned into the hub's settings.
+    func security() throws -> TokenPolicy {
+        let secret = try loadTokenSecret(file: tokenSecretFile)
+        if publicFollow && secret == nil {
+            throw ValidationError("--public-follow needs a token secret (--token-secret-file or CAMHUB_TOKEN_SECRET); without one followers need no token anyway")
+        }
+        return TokenPolicy(roleTokens: RoleTokens(presenter: presenterToken, driver: driverToken), secret: secret, publicFollow: publicFollow)
+    }
+
+    // MARK: End of the security options.
+
     func validate() throws {
         guard Self.isIPLiteral(host) else {
             throw ValidationError("--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::1 (got \(host))")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535 (got \(port))") }
         guard tick.isFinite, (1...240).contains(tick) else { throw ValidationError("--tick must be 1…240 Hz (got \(tick))") }
+        try validateSecurity()
+        try validateCaps()
         guard roomTTL.isFinite, roomTTL >= 0 else { throw ValidationError("--room-ttl must be a number of seconds ≥ 0") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -73,9 +163,14 @@ struct Serve: ParsableCommand {
         configuration.webRoot = web
         configuration.allowedOrigins = allowOrigin
         configuration.echo = echo
+        configuration.tls = serverTLS
+        applyCaps(to: &configuration)
         configuration.hub.tick = tick
         configuration.hub.roomTTL = roomTTL
-        configuration.hub.tokens = RoleTokens(presenter: presenterToken, driver: driverToken)
+        do { configuration.hub.tokens = try security() } catch let error as SecretError {
+            printErr("camhub: \(error)")
+            throw ExitCode(1)
+        }
         let server: HubServer
         let bound: Int
         do {
@@ -89,7 +184,8 @@ struct Serve: ParsableCommand {
             throw ExitCode(1)
         }
         let shown = host.contains(":") ? "[\(host)]" : host
-        say("camhub: listening on http://\(shown):\(bound)/ (WebSocket ws://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), libwebsockets \(WebSocketTransportSettings.libraryVersion))")
+        let (http, ws) = serverTLS == nil ? ("http", "ws") : ("https", "wss")
+        say("camhub: listening on \(http)://\(shown):\(bound)/ (WebSocket \(ws)://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), libwebsockets \(WebSocketTransportSettings.libraryVersion))")
         if FileManager.default.fileExists(atPath: web + "/vendor/maplibre/maplibre-gl.js") == false {
             say("camhub: note: \(web)/vendor/maplibre is missing; run scripts/install_web_vendor.sh for the map")
         }

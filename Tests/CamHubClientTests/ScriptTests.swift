@@ -208,7 +208,11 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
         #expect(try HubURL(parsing: "ws://127.9.9.9:1/hub").isLoopback)
         #expect(try !HubURL(parsing: "ws://10.0.0.5:8080/hub").isLoopback)
         #expect(try !HubURL(parsing: "ws://127.example.org:8080/hub").isLoopback)
-        #expect(throws: ClientError.self) { try HubURL(parsing: "wss://x/hub") }
+        let secure = try HubURL(parsing: "wss://hub.example.org/hub")
+        #expect(secure.secure && secure.port == 443 && secure.description == "wss://hub.example.org:443/hub")
+        #expect(secure.connectRequest().useTLS && secure.connectRequest().serverName == "hub.example.org")
+        #expect(try HubURL(parsing: "wss://localhost:8443").connectRequest().host == "127.0.0.1", "dials the address, checks the name")
+        #expect(try !HubURL(parsing: "ws://x/hub").connectRequest().useTLS)
         #expect(throws: ClientError.self) { try HubURL(parsing: "ws://x:99999/hub") }
         #expect(throws: ClientError.self) { try HubURL(parsing: "http://x/hub") }
     }

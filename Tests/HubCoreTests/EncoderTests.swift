@@ -202,7 +202,7 @@ struct EncoderTests {
         #expect(text(HubMessage.pong(t: 12.5, time: 99)) == #"{"type":"pong","t":12.5,"time":99.0}"#)
         #expect(text(HubMessage.pong(t: nil, time: 99)) == #"{"type":"pong","time":99.0}"#)
         #expect(text(HubMessage.gestures(disabled: [.longPress, .pan])) == #"{"type":"gestures","disabled":["pan","longPress"]}"#)
-        #expect(Set(ProtocolError.Code.allCases.map(\.rawValue)) == ["bad_message", "unknown_type", "not_joined", "forbidden", "conflict", "unknown_animation", "rate_limited"])
+        #expect(Set(ProtocolError.Code.allCases.map(\.rawValue)) == ["bad_message", "unknown_type", "not_joined", "forbidden", "conflict", "unknown_animation", "rate_limited", "full"])
     }
 }
 

@@ -128,7 +128,7 @@ struct HubSessionTests {
 
     // MARK: Tokens
 
-    static func withTokens(_ c: inout HubConfiguration) { c.tokens = RoleTokens(presenter: "P-secret", driver: "D-secret") }
+    static func withTokens(_ c: inout HubConfiguration) { c.tokens = TokenPolicy(roleTokens: RoleTokens(presenter: "P-secret", driver: "D-secret")) }
 
     @Test func wrongTokenGetsForbiddenThenClose1008() {
         let bench = HubBench(Self.withTokens)

@@ -108,7 +108,7 @@ extension HubServerTests {
     }
 
     @Test func wrongTokenGetsForbiddenThenClose1008() throws {
-        let hub = try RunningHub { $0.hub.tokens = RoleTokens(presenter: "P-secret") }
+        let hub = try RunningHub { $0.hub.tokens = TokenPolicy(roleTokens: RoleTokens(presenter: "P-secret")) }
         let clients = try HubClients(port: hub.port)
         let connection = clients.open()
         connection.send(#"{"type":"hello","room":"demo","role":"presenter","token":"guess"}"#)

@@ -71,9 +71,17 @@ final class HubClients: @unchecked Sendable {
     private var received: [ConnectionID: [Received]] = [:]
     private var closed: [ConnectionID: ClientCloseEvent] = [:]
 
-    init(port: Int) throws {
+    /// wss:// instead of ws:// (checking the certificate for `serverName`) when set.
+    let tls: ClientTLS?
+    let serverName: String?
+
+    init(port: Int, tls: ClientTLS? = nil, serverName: String? = nil) throws {
         self.port = port
-        client = WebSocketClient()
+        self.tls = tls
+        self.serverName = serverName
+        var configuration = ClientConfiguration()
+        configuration.tls = tls
+        client = WebSocketClient(configuration: configuration)
         try client.start(ClientHandlers(
             onOpen: { [weak self] id in self?.locked { $0.opened.insert(id) } },
             onMessage: { [weak self] id, message in
@@ -98,12 +106,19 @@ final class HubClients: @unchecked Sendable {
 
     /// Opens a connection to `/hub` (subprotocol camhub.v1) and waits for the handshake.
     func open(origin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> Connection {
-        let id = client.connect(ConnectRequest(host: "127.0.0.1", port: port, path: HubProtocol.path,
-                                               subprotocol: HubProtocol.subprotocol, origin: origin))
-        let connection = Connection(clients: self, id: id)
-        let done = waitUntil { isOpen(id) || closeEvent(id) != nil }
-        #expect(done && isOpen(id), "handshake failed: \(String(describing: closeEvent(id)))", sourceLocation: sourceLocation)
+        let connection = attempt(origin: origin)
+        let done = waitUntil { isOpen(connection.id) || closeEvent(connection.id) != nil }
+        #expect(done && isOpen(connection.id), "handshake failed: \(String(describing: closeEvent(connection.id)))",
+                sourceLocation: sourceLocation)
         return connection
+    }
+
+    /// Starts opening a connection to `/hub` and returns at once (for refusals).
+    func attempt(origin: String? = nil) -> Connection {
+        let id = client.connect(ConnectRequest(host: "127.0.0.1", port: port, path: HubProtocol.path,
+                                               subprotocol: HubProtocol.subprotocol, origin: origin,
+                                               useTLS: tls != nil, serverName: serverName))
+        return Connection(clients: self, id: id)
     }
 
     /// Opens a connection and joins; waits for `welcome`.

@@ -63,7 +63,7 @@ export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'supersed
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
   'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
-  'rate_limited'];
+  'rate_limited', 'full'];
 export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];
 export const TRACKING_MODES = ['none', 'followNorthUp', 'followDirection', 'followRouteDirection', 'followRouteNorthUp',
   'routeOverview'];
@@ -430,7 +430,7 @@ export const build = {
       m.name = name;
     }
     if (token !== undefined && token !== '') {
-      str('hello', { token }, 'token', { maxLength: 256 });
+      str('hello', { token }, 'token', { maxLength: 2048 });
       m.token = token;
     }
     if (rate !== undefined) {

@@ -83,7 +83,8 @@ public struct Hub {
         var budget = configuration.sendBudget
         // The throttle works on the tick grid, so that timer jitter never costs a frame.
         let tickTime = (time.seconds * configuration.tick).rounded() / configuration.tick
-        for entry in wakeQueue.takeDue(at: time.seconds) where rooms[entry.room]?.scheduledWake == entry.time {
+        // Wake times are compared on the tick grid, as the throttles compare frame times.
+        for entry in wakeQueue.takeDue(at: tickTime) where rooms[entry.room]?.scheduledWake == entry.time {
             rooms[entry.room]!.scheduledWake = nil
             awake.insert(entry.room)
         }
@@ -154,13 +155,14 @@ public struct Hub {
 
     mutating func join(_ hello: Hello, connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
         guard var session = sessions[connection] else { return }
-        try configuration.tokens.authorize(role: hello.role, token: hello.token)
+        let grant = try configuration.tokens.authorize(hello, now: time.epochMilliseconds / 1000)
+        try checkCaps(joining: hello.room)
         let client = ids.next()
         if rooms[hello.room] == nil {
             rooms[hello.room] = Room(name: hello.room, camera: configuration.defaultCamera, limits: configuration.defaultLimits,
                                      listedFollowers: configuration.listedFollowers, now: time.seconds)
         }
-        let outcome = try rooms[hello.room]!.roster.join(client: client, name: hello.name, role: hello.role)
+        let outcome = try rooms[hello.room]!.roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
         session.client = client
         session.room = hello.room
         session.viewport = hello.viewport
@@ -173,7 +175,8 @@ public struct Hub {
         rooms[hello.room]!.updateFrameState()
         // The welcome carries the current frame, so the throttle starts from its seq.
         var throttle = FollowerThrottle(rate: min(hello.rate, configuration.tick), tick: configuration.tick)
-        throttle.didSend(seq: rooms[hello.room]!.seq, now: time.seconds)
+        // On the tick grid, as every later frame time: its frames then fall due on ticks.
+        throttle.didSend(seq: rooms[hello.room]!.seq, now: (time.seconds * configuration.tick).rounded() / configuration.tick)
         let events = hello.events ?? EventSubscriptions.defaults(for: hello.role)
         rooms[hello.room]!.addMember(connection, throttle: throttle, events: events)
         rooms[hello.room]!.emptySince = nil

@@ -4,8 +4,8 @@ import CameraCore
 public struct HubConfiguration: Sendable {
     /// Room ticks per second (frames are sent at most this often).
     public var tick: Double = HubProtocol.defaultTick
-    /// Tokens required for presenter/driver (nil: anyone may take the role).
-    public var tokens = RoleTokens()
+    /// Static role tokens and signed room tokens (default: anyone may take any role).
+    public var tokens = TokenPolicy()
     /// Seconds an empty room is kept before it is removed.
     public var roomTTL: Double = 600
     /// Seconds a connection may stay without a successful `hello`.
@@ -17,6 +17,11 @@ public struct HubConfiguration: Sendable {
     /// per room; beyond this, followers are only counted (`audience` events),
     /// so a join costs O(1) messages instead of one per member.
     public var listedFollowers = 50
+    /// Rooms the hub holds at most (empty rooms count until `roomTTL` removes
+    /// them); a `hello` that would create one more gets `full`, then close 1013.
+    public var maxRooms = 10_000
+    /// Clients one room holds at most; one more gets `full`, then close 1013.
+    public var maxClientsPerRoom = 20_000
     /// Seconds between two `audience` events of a room (at most).
     public var audienceInterval: Double = 1
     /// Bytes reserved in front of each encoded frame for the transport's own

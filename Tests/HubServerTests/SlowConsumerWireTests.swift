@@ -1,0 +1,71 @@
+import Foundation
+import HubCore
+import HubServer
+import SocketTestSupport
+import Testing
+import WebSocketTransport
+
+/// A follower that joins and then never reads a byte: a raw TCP socket with a
+/// small receive buffer, speaking just enough RFC 6455 to say hello.
+final class NonReadingFollower {
+    let fd: Int32
+
+    init(port: Int, room: String = "demo") throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var small: Int32 = 2048
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(fd); throw SubprocessFailure("connect failed: errno \(errno)") }
+        let request = "GET /hub HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: camhub.v1\r\n\r\n"
+        write(Array(request.utf8))
+        usleep(200_000)  // the 101 arrives; it is never read
+        write(Self.maskedText(#"{"type":"hello","room":"\#(room)","role":"follower","rate":60}"#))
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// One client frame: FIN + text, masked (RFC 6455 §5.3), payload < 126 bytes.
+    static func maskedText(_ text: String) -> [UInt8] {
+        let payload = Array(text.utf8)
+        precondition(payload.count < 126)
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        return [0x81, 0x80 | UInt8(payload.count)] + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    }
+
+    deinit { close(fd) }
+}
+
+extension HubServerTests {
+    @Suite struct SlowConsumers {
+        @Test func aFollowerThatNeverReadsIsClosedWhileTheOthersGetEveryFrame() throws {
+            let hub = try RunningHub { $0.slowClientTimeout = 1; $0.hub.tick = 60 }
+            let clients = try HubClients(port: hub.port)
+            let presenter = clients.join(role: "presenter")
+            let watcher = clients.join(role: "follower", rate: 30)
+            let stuck = try NonReadingFollower(port: hub.port)
+            #expect(waitUntil { (try? hub.health()["clients"]?.number) == 3 }, "the non-reading follower joined")
+            // Keep the camera moving: every frame goes to the stuck follower too, until its socket is full.
+            presenter.send(#"{"type":"fly","id":"f1","camera":{"lat":48,"lon":11,"zoom":12},"duration":20}"#)
+            let start = ContinuousClock.now
+            #expect(waitUntil(.seconds(15)) { (try? hub.health()["connections"]?.number) == 2 },
+                    "the hub closes the follower that stopped reading")
+            let closedAfter = ContinuousClock.now - start
+            #expect(closedAfter >= .seconds(1), "not before --slow-client-timeout")
+            // The reading follower kept getting frames at its rate all along.
+            let frames = watcher.messages("frame").filter { $0.at >= start && $0.at <= start + closedAfter }
+            let seconds = Double(closedAfter.components.seconds) + Double(closedAfter.components.attoseconds) / 1e18
+            #expect(Double(frames.count) >= 30 * seconds * 0.8, "\(frames.count) frames in \(seconds) s")
+            #expect(watcher.closeEvent == nil && presenter.roundTrip())
+            withExtendedLifetime(stuck) {}
+        }
+    }
+}
