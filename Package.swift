@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .target(name: "CameraCore"),
@@ -53,7 +56,12 @@ let package = Package(
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", path: "Tests/Support"),
-        .target(name: "HubServer", dependencies: ["HubCore", "WebSocketTransport"]),
+        .target(name: "HubServer", dependencies: [
+            "HubCore", "WebSocketTransport",
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport"]),
         .target(name: "CamHubClient", dependencies: [
             "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport",
@@ -65,6 +73,8 @@ let package = Package(
         .executableTarget(name: "camhub", dependencies: [
             "CameraCore", "HubCore", "HubServer", "CamHubClient", "WebSocketTransport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
     ]
 )

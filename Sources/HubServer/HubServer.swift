@@ -1,5 +1,6 @@
 import Foundation
 import HubCore
+import Prometheus
 import WebSocketTransport
 
 /// The hub on the wire: one libwebsockets server serving `/hub` (protocol v1),
@@ -10,13 +11,22 @@ public final class HubServer: @unchecked Sendable {
     private let server: WebSocketServer
     private let state: State
     private var timer: LoopTimer?
+    private var metricsTimer: LoopTimer?
 
     /// Loop-thread-only state.
     private final class State: @unchecked Sendable {
         var hub: Hub
         let frames = FrameCache()
+        let metrics = HubMetrics()
         let start = ContinuousClock.now
         init(hub: Hub) { self.hub = hub }
+
+        /// Set once the server exists; weak, since the server's handlers hold this state.
+        weak var server: WebSocketServer?
+
+        func flushMetrics() {
+            metrics.flush(hub: hub, framesReplaced: server?.framesReplaced ?? 0, now: now().seconds)
+        }
 
         func now() -> HubTime {
             let elapsed = ContinuousClock.now - start
@@ -41,8 +51,20 @@ public final class HubServer: @unchecked Sendable {
         transport.idle = IdlePolicy(pingAfterSeconds: configuration.pingAfter, hangupAfterSeconds: configuration.hangupAfter)
         transport.echo = configuration.echo
         transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds)) }
+        let endpoint = MetricsEndpoint(token: configuration.metricsToken)
+        transport.httpHandlers[MetricsEndpoint.path] = { request in
+            endpoint.respond(request) {
+                state.flushMetrics()
+                return state.metrics.exposition()
+            }
+        }
         server = try WebSocketServer(configuration: transport)
+        state.server = server
     }
+
+    /// The swift-metrics factory behind `/metrics` (this server's own Prometheus
+    /// registry): bootstrap `MetricsSystem` with it to put other metrics there too.
+    public var metricsFactory: PrometheusMetricsFactory { state.metrics.factory }
 
     /// Starts listening and ticking; returns the bound port.
     /// The event loop lws runs on ("libev/epoll", or "poll" as a fallback); known after `start`.
@@ -51,7 +73,7 @@ public final class HubServer: @unchecked Sendable {
     public func start() throws -> Int {
         let state = self.state
         let server = self.server
-        let sink = TransportSink(server: server, frames: state.frames)
+        let sink = TransportSink(server: server, frames: state.frames, tally: state.metrics.tally)
         let handlers = ServerHandlers(
             onOpen: { info in state.hub.open(info.id.rawValue, at: state.now()) },
             onMessage: { id, message in
@@ -61,13 +83,21 @@ public final class HubServer: @unchecked Sendable {
                 }
                 state.hub.receive(message.bytes, from: id.rawValue, at: state.now(), sink: sink)
             },
-            onClose: { id, _ in state.hub.closed(id.rawValue, at: state.now(), sink: sink) }
+            onClose: { id, code in
+                state.metrics.tally.countClose(code: code?.rawValue)
+                state.hub.closed(id.rawValue, at: state.now(), sink: sink)
+            }
         )
         let port = try server.start(handlers)
         let interval = Duration.nanoseconds(Int64(1e9 / configuration.hub.tick))
         timer = server.loop.scheduleRepeating(every: interval) {
             state.frames.reset()
+            let started = ContinuousClock.now
             state.hub.tick(at: state.now(), sink: sink)
+            state.metrics.tally.tickEnded(duration: .now - started)
+        }
+        metricsTimer = server.loop.scheduleRepeating(every: .seconds(1)) {
+            state.flushMetrics()
         }
         return port
     }
@@ -75,6 +105,7 @@ public final class HubServer: @unchecked Sendable {
     /// Closes every client with 1001 and stops. Safe from any thread, idempotent.
     public func shutdown() {
         timer?.cancel()
+        metricsTimer?.cancel()
         server.shutdown()
     }
 }

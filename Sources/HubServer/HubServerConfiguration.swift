@@ -16,6 +16,8 @@ public struct HubServerConfiguration: Sendable {
     public var pingAfter: UInt16 = 30
     public var hangupAfter: UInt16 = 60
     public var hub = HubConfiguration()
+    /// When set, `GET /metrics` needs `Authorization: Bearer <token>`.
+    public var metricsToken: String?
 
     public init() {}
 }

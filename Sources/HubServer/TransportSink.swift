@@ -2,26 +2,38 @@ import HubCore
 import WebSocketTransport
 
 /// The hub's output onto the libwebsockets server. Used on the loop thread only.
+/// Counts what it hands over in `tally` (plain integers; see `HubMetrics`).
 struct TransportSink: HubSink {
     let server: WebSocketServer
     let frames: FrameCache
+    let tally: HubTally
 
     func send(_ bytes: [UInt8], to connection: ConnectionKey) {
+        tally.countMessage(bytes, copies: 1)
         server.send(SharedFrame(kind: .text, bytes: bytes), to: ConnectionID(rawValue: connection))
     }
 
     func send(_ bytes: [UInt8], to connections: some Sequence<ConnectionKey>) {
         let shared = SharedFrame(kind: .text, bytes: bytes)
-        for connection in connections { server.send(shared, to: ConnectionID(rawValue: connection)) }
+        var copies = 0
+        for connection in connections {
+            server.send(shared, to: ConnectionID(rawValue: connection))
+            copies += 1
+        }
+        tally.countMessage(bytes, copies: copies)
     }
 
     func sendFrame(_ frame: EncodedFrame, to connection: ConnectionKey) {
+        tally.framesSent += 1
+        tally.frameBytes += frame.bytes.count
         server.sendLatest(frames.shared(for: frame), to: ConnectionID(rawValue: connection))
     }
 
     func close(_ connection: ConnectionKey, code: UInt16, reason: String) {
         server.close(ConnectionID(rawValue: connection), code: CloseCode(code), reason: reason)
     }
+
+    func note(_ activity: HubActivity) { tally.note(activity) }
 }
 
 /// Turns each encoded frame into one transport frame, however many followers

@@ -116,6 +116,13 @@ public final class WebSocketServer: Sendable {
         return core.stats(connection)
     }
 
+    /// Loop thread only: frames dropped so far, over all connections, because
+    /// a newer frame replaced them in the latest slot before they were written.
+    public var framesReplaced: Int {
+        precondition(loop.isCurrentThread, "framesReplaced is loop-thread only")
+        return core.framesReplaced
+    }
+
     /// Loop thread only: live WebSocket connections (echo included).
     public var connectionCount: Int {
         precondition(loop.isCurrentThread, "connectionCount is loop-thread only")

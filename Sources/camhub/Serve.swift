@@ -5,11 +5,12 @@ import Dispatch
 import Foundation
 import HubCore
 import HubServer
+import Metrics
 import WebSocketTransport
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the hub: WebSocket endpoint /hub, the web viewer, and /healthz on one port.",
+        abstract: "Run the hub: WebSocket endpoint /hub, the web viewer, /healthz and /metrics on one port.",
         discussion: """
         Examples:
           camhub serve                                  # http://127.0.0.1:8080/
@@ -53,6 +54,11 @@ struct Serve: ParsableCommand {
     @Flag(help: "Add a WebSocket path /echo that echoes every message (for RFC 6455 test suites).")
     var echo = false
 
+    // Operations (issue 14): metrics.
+    @Option(help: ArgumentHelp("Token a scrape of /metrics must send as 'Authorization: Bearer <token>' (default: none needed).",
+                               valueName: "token"))
+    var metricsToken: String?
+
     func validate() throws {
         guard Self.isIPLiteral(host) else {
             throw ValidationError("--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::1 (got \(host))")
@@ -76,11 +82,13 @@ struct Serve: ParsableCommand {
         configuration.hub.tick = tick
         configuration.hub.roomTTL = roomTTL
         configuration.hub.tokens = RoleTokens(presenter: presenterToken, driver: driverToken)
+        configuration.metricsToken = metricsToken
         let server: HubServer
         let bound: Int
         do {
             server = try HubServer(configuration: configuration)
             bound = try server.start()
+            MetricsSystem.bootstrap(server.metricsFactory)
         } catch let error as ListenError {
             printErr("camhub: \(error)\(Self.hint(for: error))")
             throw ExitCode(1)

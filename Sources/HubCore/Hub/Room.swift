@@ -104,13 +104,18 @@ struct Room {
     /// (its throttle made it wait), so the room must be visited again.
     mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, sink: some HubSink) -> Bool {
         var owed = false
+        var throttled = 0
+        sink.note(.sendPassStarted)
         for i in members.indices {
             if members[i].throttle.take(roomSeq: seq, now: tickTime) {
                 sink.sendFrame(currentFrame(time: epochMilliseconds), to: members[i].connection)
             } else if (members[i].throttle.lastSeq ?? 0) < seq {
                 owed = true
+                throttled += 1
             }
         }
+        sink.note(.sendPassEnded)
+        if throttled > 0 { sink.note(.framesThrottled(throttled)) }
         return owed
     }
 
