@@ -1,5 +1,6 @@
 import Foundation
 import HubCore
+import Logging
 import Prometheus
 import WebSocketTransport
 
@@ -12,14 +13,19 @@ public final class HubServer: @unchecked Sendable {
     private let state: State
     private var timer: LoopTimer?
     private var metricsTimer: LoopTimer?
+    private let shutdownOnce = NSLock.Protected(false)
 
     /// Loop-thread-only state.
     private final class State: @unchecked Sendable {
         var hub: Hub
         let frames = FrameCache()
         let metrics = HubMetrics()
+        let log: ConnectionLog
         let start = ContinuousClock.now
-        init(hub: Hub) { self.hub = hub }
+        init(hub: Hub, logger: Logger) {
+            self.hub = hub
+            self.log = ConnectionLog(logger: logger)
+        }
 
         /// Set once the server exists; weak, since the server's handlers hold this state.
         weak var server: WebSocketServer?
@@ -37,7 +43,7 @@ public final class HubServer: @unchecked Sendable {
 
     public init(configuration: HubServerConfiguration) throws {
         self.configuration = configuration
-        let state = State(hub: Hub(configuration: configuration.hub))
+        let state = State(hub: Hub(configuration: configuration.hub), logger: configuration.logger)
         self.state = state
         var transport = ServerConfiguration()
         transport.host = configuration.host
@@ -73,22 +79,29 @@ public final class HubServer: @unchecked Sendable {
     public func start() throws -> Int {
         let state = self.state
         let server = self.server
-        let sink = TransportSink(server: server, frames: state.frames, tally: state.metrics.tally)
-        let handlers = ServerHandlers(
-            onOpen: { info in state.hub.open(info.id.rawValue, at: state.now()) },
+        let sink = TransportSink(server: server, frames: state.frames, tally: state.metrics.tally, log: state.log)
+        var handlers = ServerHandlers(
+            onOpen: { info in
+                state.log.opened(info.id.rawValue, remote: info.remoteAddress, origin: info.origin)
+                state.hub.open(info.id.rawValue, at: state.now())
+            },
             onMessage: { id, message in
                 guard case .text = message.kind else {
                     sink.send(HubMessage.error(ProtocolError(.badMessage, "message: binary messages are not part of protocol v1; send JSON text")), to: id.rawValue)
                     return
                 }
                 state.hub.receive(message.bytes, from: id.rawValue, at: state.now(), sink: sink)
+                state.log.received(on: id.rawValue, hub: state.hub)
             },
             onClose: { id, code in
                 state.metrics.tally.countClose(code: code?.rawValue)
+                state.log.closed(id.rawValue, code: code?.rawValue, info: state.hub.sessionInfo(id.rawValue))
                 state.hub.closed(id.rawValue, at: state.now(), sink: sink)
             }
         )
+        handlers.onRefused = { remote, status, reason in state.log.refused(remote: remote, status: status, reason: reason) }
         let port = try server.start(handlers)
+        logStart(port: port)
         let interval = Duration.nanoseconds(Int64(1e9 / configuration.hub.tick))
         timer = server.loop.scheduleRepeating(every: interval) {
             state.frames.reset()
@@ -102,10 +115,39 @@ public final class HubServer: @unchecked Sendable {
         return port
     }
 
+    private func logStart(port: Int) {
+        let c = configuration
+        configuration.logger.notice("hub started", metadata: [
+            "host": "\(c.host)", "port": .stringConvertible(port), "eventLoop": "\(eventLoop)",
+            "tick": .stringConvertible(c.hub.tick), "roomTTL": .stringConvertible(c.hub.roomTTL),
+            "web": "\(c.webRoot ?? "")", "allowedOrigins": .array(c.allowedOrigins.map { .string($0) }),
+            "presenterToken": "\(c.hub.tokens.presenter == nil ? "none" : "set")",
+            "driverToken": "\(c.hub.tokens.driver == nil ? "none" : "set")",
+            "metricsToken": "\(c.metricsToken == nil ? "none" : "set")",
+        ])
+    }
+
     /// Closes every client with 1001 and stops. Safe from any thread, idempotent.
     public func shutdown() {
+        if shutdownOnce.withLock({ let first = !$0; $0 = true; return first }) {
+            configuration.logger.notice("shutting down: closing every client with 1001")
+        }
         timer?.cancel()
         metricsTimer?.cancel()
         server.shutdown()
+    }
+}
+
+extension NSLock {
+    /// A value behind a lock (for the few cross-thread flags of `HubServer`).
+    final class Protected<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Value
+        init(_ value: Value) { self.value = value }
+        func withLock<T>(_ body: (inout Value) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&value)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import HubCore
+import Logging
 
 /// Everything `camhub serve` can set.
 public struct HubServerConfiguration: Sendable {
@@ -18,6 +19,8 @@ public struct HubServerConfiguration: Sendable {
     public var hub = HubConfiguration()
     /// When set, `GET /metrics` needs `Authorization: Bearer <token>`.
     public var metricsToken: String?
+    /// Where the hub logs start, connections, refusals and shutdown (default: nowhere).
+    public var logger = Logger(label: "camhub", factory: { _ in SwiftLogNoOpLogHandler() })
 
     public init() {}
 }

@@ -2,14 +2,16 @@ import HubCore
 import WebSocketTransport
 
 /// The hub's output onto the libwebsockets server. Used on the loop thread only.
-/// Counts what it hands over in `tally` (plain integers; see `HubMetrics`).
+/// Counts what it hands over in `tally` (plain integers; see `HubMetrics`);
+/// tells `log` about errors and closes.
 struct TransportSink: HubSink {
     let server: WebSocketServer
     let frames: FrameCache
     let tally: HubTally
+    let log: ConnectionLog
 
     func send(_ bytes: [UInt8], to connection: ConnectionKey) {
-        tally.countMessage(bytes, copies: 1)
+        if tally.countMessage(bytes, copies: 1) == "error" { log.errorSent(bytes, to: connection) }
         server.send(SharedFrame(kind: .text, bytes: bytes), to: ConnectionID(rawValue: connection))
     }
 
@@ -30,6 +32,7 @@ struct TransportSink: HubSink {
     }
 
     func close(_ connection: ConnectionKey, code: UInt16, reason: String) {
+        log.closing(connection, code: code, reason: reason)
         server.close(ConnectionID(rawValue: connection), code: CloseCode(code), reason: reason)
     }
 

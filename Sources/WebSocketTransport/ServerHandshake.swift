@@ -41,6 +41,7 @@ extension ServerCore {
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
             subprotocols: LWS.header(wsi, WSI_TOKEN_PROTOCOL))
         guard let refusal = upgradeRefusal(request) else { return 0 }
+        handlers.onRefused(LWS.peerAddress(wsi), refusal.status, refusal.message)
         return refuseUpgrade(wsi, refusal)
     }
 

@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import HubCore
 import HubServer
+import Logging
 import Metrics
 import WebSocketTransport
 
@@ -59,6 +60,13 @@ struct Serve: ParsableCommand {
                                valueName: "token"))
     var metricsToken: String?
 
+    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error or critical (debug and trace add libwebsockets' own lines).",
+                               valueName: "level"))
+    var logLevel: Logger.Level = .info
+
+    @Option(help: ArgumentHelp("Log lines on standard error: text, or json (one JSON object per line).", valueName: "format"))
+    var logFormat: LogFormat = .text
+
     func validate() throws {
         guard Self.isIPLiteral(host) else {
             throw ValidationError("--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::1 (got \(host))")
@@ -73,7 +81,9 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        let logger = LogSetup.bootstrap(level: logLevel, format: logFormat)
         var configuration = HubServerConfiguration()
+        configuration.logger = logger
         configuration.host = host
         configuration.port = port
         configuration.webRoot = web
@@ -90,10 +100,10 @@ struct Serve: ParsableCommand {
             bound = try server.start()
             MetricsSystem.bootstrap(server.metricsFactory)
         } catch let error as ListenError {
-            printErr("camhub: \(error)\(Self.hint(for: error))")
+            LogSetup.startFailed("\(error)\(Self.hint(for: error))", format: logFormat, logger: logger)
             throw ExitCode(1)
         } catch {
-            printErr("camhub: cannot start the hub: \(error)")
+            LogSetup.startFailed("cannot start the hub: \(error)", format: logFormat, logger: logger)
             throw ExitCode(1)
         }
         let shown = host.contains(":") ? "[\(host)]" : host
@@ -105,6 +115,7 @@ struct Serve: ParsableCommand {
             say("camhub: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), closing clients")
                 server.shutdown()
         }
+        logger.notice("stopped")
     }
 }
 

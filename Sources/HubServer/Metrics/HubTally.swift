@@ -27,11 +27,14 @@ final class HubTally: @unchecked Sendable {
     /// Caps the buffered durations if nobody flushes (a tick rate of 240 Hz fills it in ~4 s).
     static let maxBufferedDurations = 1024
 
-    func countMessage(_ bytes: [UInt8], copies: Int) {
+    /// Counts `copies` sends of one encoded message; returns its type.
+    @discardableResult
+    func countMessage(_ bytes: [UInt8], copies: Int) -> String {
         let type = Self.messageType(bytes)
         messagesByType[type, default: 0] += copies
         messageBytes += bytes.count * copies
         if type == "error" { errorsByCode[Self.errorCode(bytes), default: 0] += copies }
+        return type
     }
 
     func note(_ activity: HubActivity) {
