@@ -67,7 +67,24 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Log lines on standard error: text, or json (one JSON object per line).", valueName: "format"))
     var logFormat: LogFormat = .text
 
+    @Option(help: ArgumentHelp("A TOML file setting any of these options (flags override it; see camhub.example.toml).",
+                               valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Print the effective settings (file, environment and flags merged; secrets not shown) as TOML and exit.")
+    var printConfig = false
+
+    /// This command with `--config` and the `CAMHUB_*` secrets applied under the flags given.
+    func effective() throws -> Serve {
+        try ServeConfig.effective(self, arguments: Array(CommandLine.arguments.dropFirst()),
+                                  environment: ProcessInfo.processInfo.environment)
+    }
+
     func validate() throws {
+        try effective().check()
+    }
+
+    func check() throws {
         guard Self.isIPLiteral(host) else {
             throw ValidationError("--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::1 (got \(host))")
         }
@@ -81,6 +98,15 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        let settings = try effective()
+        if printConfig {
+            say(ServeConfig.text(settings))
+            return
+        }
+        try settings.start()
+    }
+
+    func start() throws {
         let logger = LogSetup.bootstrap(level: logLevel, format: logFormat)
         var configuration = HubServerConfiguration()
         configuration.logger = logger
