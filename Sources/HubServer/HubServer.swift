@@ -21,6 +21,7 @@ public final class HubServer: @unchecked Sendable {
         let frames = FrameCache()
         let metrics = HubMetrics()
         let log: ConnectionLog
+        var persistence: RoomPersistence?
         let start = ContinuousClock.now
         init(hub: Hub, logger: Logger) {
             self.hub = hub
@@ -45,6 +46,13 @@ public final class HubServer: @unchecked Sendable {
         self.configuration = configuration
         let state = State(hub: Hub(configuration: configuration.hub), logger: configuration.logger)
         self.state = state
+        if let directory = configuration.dataDirectory {
+            let store = try RoomStore(directory: directory)
+            let rooms = try store.load()
+            state.hub.restore(rooms)
+            state.persistence = RoomPersistence(store: store, loaded: rooms, logger: configuration.logger)
+            configuration.logger.info("rooms restored", metadata: ["path": "\(store.path)", "rooms": .stringConvertible(rooms.count)])
+        }
         var transport = ServerConfiguration()
         transport.host = configuration.host
         transport.port = configuration.port
@@ -111,6 +119,7 @@ public final class HubServer: @unchecked Sendable {
         }
         metricsTimer = server.loop.scheduleRepeating(every: .seconds(1)) {
             state.flushMetrics()
+            state.persistence?.flush(state.hub)
         }
         return port
     }
@@ -135,6 +144,8 @@ public final class HubServer: @unchecked Sendable {
         timer?.cancel()
         metricsTimer?.cancel()
         server.shutdown()
+        // The loop thread has stopped: the hub is ours to read.
+        if server.loop.isCurrentThread == false { state.persistence?.finish(state.hub) }
     }
 }
 

@@ -19,6 +19,8 @@ public struct HubServerConfiguration: Sendable {
     public var hub = HubConfiguration()
     /// When set, `GET /metrics` needs `Authorization: Bearer <token>`.
     public var metricsToken: String?
+    /// Where rooms are kept across restarts (`RoomStore`); nil keeps them in memory only.
+    public var dataDirectory: String?
     /// Where the hub logs start, connections, refusals and shutdown (default: nowhere).
     public var logger = Logger(label: "camhub", factory: { _ in SwiftLogNoOpLogHandler() })
 

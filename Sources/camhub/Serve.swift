@@ -67,6 +67,10 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Log lines on standard error: text, or json (one JSON object per line).", valueName: "format"))
     var logFormat: LogFormat = .text
 
+    @Option(help: ArgumentHelp("Folder where rooms (camera, limits, seq) are kept across restarts, in rooms.sqlite (default: memory only).",
+                               valueName: "dir"))
+    var data: String?
+
     @Option(help: ArgumentHelp("A TOML file setting any of these options (flags override it; see camhub.example.toml).",
                                valueName: "file"))
     var config: String?
@@ -119,6 +123,7 @@ struct Serve: ParsableCommand {
         configuration.hub.roomTTL = roomTTL
         configuration.hub.tokens = RoleTokens(presenter: presenterToken, driver: driverToken)
         configuration.metricsToken = metricsToken
+        configuration.dataDirectory = data
         let server: HubServer
         let bound: Int
         do {

@@ -26,6 +26,7 @@ enum ServeConfig {
         Key(name: "allow_origin") { $0.allowOrigin = try strings($1, "allow_origin") },
         Key(name: "echo") { $0.echo = try bool($1, "echo") },
         Key(name: "metrics_token") { $0.metricsToken = try string($1, "metrics_token") },
+        Key(name: "data") { $0.data = try string($1, "data") },
         Key(name: "log_level") {
             let text = try string($1, "log_level")
             guard let level = Logger.Level(rawValue: text) else { throw invalid("log_level", "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))") }
@@ -109,6 +110,7 @@ enum ServeConfig {
             "allow_origin = [\(serve.allowOrigin.map(quoted).joined(separator: ", "))]",
             "echo = \(serve.echo)",
             secret("metrics_token", serve.metricsToken),
+            serve.data.map { "data = \(quoted($0))" } ?? "# data is not set (rooms in memory only)",
             "log_level = \(quoted(serve.logLevel.rawValue))",
             "log_format = \(quoted(serve.logFormat.rawValue))",
         ].joined(separator: "\n")

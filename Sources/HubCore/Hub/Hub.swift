@@ -21,6 +21,8 @@ public struct Hub {
     var wakeQueue = WakeQueue()
     /// The hub's own ticks, for the achieved rate.
     var ticks = TickRate()
+    /// Rooms kept from before a restart, recreated as they were on their first join (`restore`).
+    var restorable: [RoomName: RoomState] = [:]
 
     public init(configuration: HubConfiguration = HubConfiguration()) {
         self.configuration = configuration
@@ -131,10 +133,7 @@ public struct Hub {
         guard var session = sessions[connection] else { return }
         try configuration.tokens.authorize(role: hello.role, token: hello.token)
         let client = ids.next()
-        if rooms[hello.room] == nil {
-            rooms[hello.room] = Room(name: hello.room, camera: configuration.defaultCamera, limits: configuration.defaultLimits,
-                                     listedFollowers: configuration.listedFollowers, now: time.seconds)
-        }
+        if rooms[hello.room] == nil { rooms[hello.room] = newRoom(hello.room, at: time.seconds) }
         let outcome = try rooms[hello.room]!.roster.join(client: client, name: hello.name, role: hello.role)
         session.client = client
         session.room = hello.room
