@@ -23,8 +23,11 @@ struct Serve: ParsableCommand {
         A start-up failure (port taken, address not on this machine) is one line on
         standard error and exit status 1.
 
-        libwebsockets' own log lines are hidden; CAMHUB_LWS_LOG=error|warn|notice|info|debug
-        in the environment shows them on standard error ("lws E: …").
+        Logs go to standard error (--log-level, --log-format text|json); at debug and
+        trace they include libwebsockets' own lines. Otherwise those are hidden, unless
+        CAMHUB_LWS_LOG=error|warn|notice|info|debug shows them ("lws E: …").
+        GET /metrics answers in the Prometheus text format; --config reads every option
+        from a TOML file (see camhub.example.toml); --data DIR keeps rooms across restarts.
         """
     )
 
