@@ -137,13 +137,22 @@ public final class HubServer: @unchecked Sendable {
     }
 
     /// Closes every client with 1001 and stops. Safe from any thread, idempotent.
-    public func shutdown() {
+    public func shutdown() { shutdown(restarting: false) }
+
+    /// Stops accepting, closes every client with 1012 "service restart" when
+    /// `restarting` (clients should come back) or 1001 "server shutting down",
+    /// then saves the rooms (`--data`). Safe from any thread, idempotent.
+    public func shutdown(restarting: Bool) {
+        let code: CloseCode = restarting ? .serviceRestart : .goingAway
+        let reason = restarting ? "service restart" : "server shutting down"
         if shutdownOnce.withLock({ let first = !$0; $0 = true; return first }) {
-            configuration.logger.notice("shutting down: closing every client with 1001")
+            configuration.logger.notice("shutting down", metadata: ["closeCode": .stringConvertible(Int(code.rawValue)), "reason": "\(reason)"])
         }
         timer?.cancel()
         metricsTimer?.cancel()
-        server.shutdown()
+        let log = state.log
+        server.execute { log.serverClosing(code: code.rawValue, reason: reason) }  // runs before the closes
+        server.shutdown(closeCode: code, reason: reason)
         // The loop thread has stopped: the hub is ours to read.
         if server.loop.isCurrentThread == false { state.persistence?.finish(state.hub) }
     }

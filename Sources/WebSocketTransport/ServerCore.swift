@@ -206,7 +206,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// Closes every WebSocket with 1001 and stops the loop once they are
     /// gone or after `shutdownGrace`, whichever comes first.
-    func beginShutdown() {
+    func beginShutdown(code: CloseCode = .goingAway, reason: String = "server shutting down") {
         guard !shuttingDown else { return }
         shuttingDown = true
         if connections.isEmpty {
@@ -215,7 +215,7 @@ final class ServerCore: @unchecked Sendable {
         }
         for conn in connections.values where !conn.closing {
             conn.slots.removeAll()
-            conn.pendingClose = .init(code: .goingAway, reason: "server shutting down", flushFirst: false)
+            conn.pendingClose = .init(code: code, reason: reason, flushFirst: false)
             conn.requestWrite()
         }
         let loop = self.loop

@@ -135,6 +135,12 @@ public final class WebSocketServer: Sendable {
     /// the loop thread it cannot join itself: it only starts the shutdown.
     /// Idempotent.
     public func shutdown() {
+        shutdown(closeCode: .goingAway, reason: "server shutting down")
+    }
+
+    /// `shutdown()`, closing every WebSocket with `closeCode` and `reason`
+    /// (e.g. 1012 "service restart" before a planned restart).
+    public func shutdown(closeCode: CloseCode, reason: String) {
         let proceed = state.withLock { s -> Bool in
             guard s.started, !s.stopped else { return false }
             s.stopped = true
@@ -142,7 +148,7 @@ public final class WebSocketServer: Sendable {
         }
         guard proceed else { return }
         let core = self.core
-        loop.onLoop { core.beginShutdown() }
+        loop.onLoop { core.beginShutdown(code: closeCode, reason: reason) }
         loop.join()
     }
 

@@ -19,7 +19,9 @@ struct Serve: ParsableCommand {
           camhub serve --host 0.0.0.0 --allow-origin https://maps.example.org
           camhub serve --presenter-token s3cret         # presenters need the token
 
-        Stops cleanly on SIGINT or SIGTERM: clients get close 1001, exit status 0.
+        Stops cleanly on SIGINT (clients get close 1001 "going away") or SIGTERM (close
+        1012 "service restart": clients such as the viewer and camhub follow reconnect),
+        exit status 0; with --data the rooms are saved last.
         A start-up failure (port taken, address not on this machine) is one line on
         standard error and exit status 1.
 
@@ -147,7 +149,7 @@ struct Serve: ParsableCommand {
         }
         waitForSignal { signal in
             say("camhub: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), closing clients")
-                server.shutdown()
+                server.shutdown(restarting: signal == SIGTERM)
         }
         logger.notice("stopped")
     }

@@ -59,6 +59,11 @@ final class ConnectionLog: @unchecked Sendable {
         }
     }
 
+    /// The server is closing every connection (shutdown or restart).
+    func serverClosing(code: UInt16, reason: String) {
+        for key in entries.keys where entries[key]?.hubClose == nil { entries[key]!.hubClose = (code, reason) }
+    }
+
     /// The connection is gone (`info`: who it was in the hub, read before the hub forgets it).
     func closed(_ connection: ConnectionKey, code: UInt16?, info: SessionInfo?) {
         guard let entry = entries.removeValue(forKey: connection) else { return }
