@@ -5,8 +5,10 @@ import HubCore
 /// lock, and `HubMetrics` moves it into swift-metrics once a second (and on
 /// each scrape). Loop thread only.
 final class HubTally: @unchecked Sendable {
-    var framesSent = 0
-    var frameBytes = 0
+    /// Added to once per frame per follower: no dynamic exclusivity check
+    /// (only the loop thread touches the tally, one access at a time).
+    @exclusivity(unchecked) var framesSent = 0
+    @exclusivity(unchecked) var frameBytes = 0
     /// Ordered messages (welcome, event, animation, result, error, pong) by type.
     var messagesByType: [String: Int] = [:]
     var messageBytes = 0
