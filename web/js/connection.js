@@ -16,6 +16,9 @@ export const SUBPROTOCOL = 'camhub.v1';
 const DEFAULTS = {
   pingIntervalMs: 3000,
   backoffMs: [500, 1000, 2000, 4000, 8000],
+  // Each retry waits its backoff ±25 %, so that the viewers of a hub that
+  // restarts (close 1012) do not all come back in the same instant.
+  jitter: 0.25,
 };
 
 export class Connection {
@@ -29,12 +32,14 @@ export class Connection {
    * @param {Function} [o.WebSocket]    constructor (default globalThis.WebSocket)
    * @param {() => number} [o.now]      local clock in ms
    * @param {object} [o.timers]         {setTimeout, clearTimeout, setInterval, clearInterval}
+   * @param {() => number} [o.random]   0 ≤ x < 1 for the retry jitter (default Math.random)
    */
   constructor(o) {
     this.o = { ...DEFAULTS, ...o };
     this.WebSocket = o.WebSocket ?? globalThis.WebSocket;
     this.now = o.now ?? (() => performance.timeOrigin + performance.now());
     this.timers = o.timers ?? globalThis;
+    this.random = o.random ?? Math.random;
     this.latency = new LatencyEstimator();
     this.state = 'idle';
     this.detail = '';
@@ -119,7 +124,8 @@ export class Connection {
 
   scheduleRetry(why) {
     const delays = this.o.backoffMs;
-    const delay = delays[Math.min(this.attempt, delays.length - 1)];
+    const base = delays[Math.min(this.attempt, delays.length - 1)];
+    const delay = Math.round(base * (1 + this.o.jitter * (2 * this.random() - 1)));
     this.attempt++;
     this.nextRetryAt = this.now() + delay;
     this.setState('closed', why);
