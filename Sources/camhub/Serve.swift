@@ -60,7 +60,7 @@ struct Serve: ParsableCommand {
     @Flag(help: "Add a WebSocket path /echo that echoes every message (for RFC 6455 test suites).")
     var echo = false
 
-    // Operations (issue 14): metrics.
+    // Operations (issue 14): metrics, logs, data, config file.
     @Option(help: ArgumentHelp("Token a scrape of /metrics must send as 'Authorization: Bearer <token>' (default: none needed).",
                                valueName: "token"))
     var metricsToken: String?
