@@ -4,10 +4,12 @@
 
 PREFIX ?= /usr/local
 
-## Install what is missing, build, and start the hub on http://localhost:8080/.
+## Install what is missing, build, and start the hub on http://localhost:8080/
+## (rooms kept across restarts in .camhub-data/; DATA= to change, DATA= with nothing for memory only).
+DATA ?= .camhub-data
 run: setup
 	swift build -c release --product camhub
-	.build/release/camhub serve --host 127.0.0.1 --port 8080
+	.build/release/camhub serve --host 127.0.0.1 --port 8080 $(if $(DATA),--data $(DATA))
 
 ## Install what is missing and run every test (Swift, JavaScript, browser).
 test:

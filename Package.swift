@@ -34,6 +34,11 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .target(name: "CameraCore"),
@@ -58,7 +63,13 @@ let package = Package(
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SharedBytes", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", path: "Tests/Support"),
-        .target(name: "HubServer", dependencies: ["HubCore", "WebSocketTransport"]),
+        .target(name: "HubServer", dependencies: [
+            "HubCore", "WebSocketTransport",
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport"]),
         .target(name: "CamHubClient", dependencies: [
             "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport",
@@ -70,6 +81,10 @@ let package = Package(
         .executableTarget(name: "camhub", dependencies: [
             "CameraCore", "HubCore", "HubServer", "CamHubClient", "WebSocketTransport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import HubCore
+import WebSocketTransport
 
 /// How `follow` turns a frame's hub `time` into a latency.
 public enum LatencyClock: String, Sendable, CaseIterable, Codable {
@@ -24,6 +25,10 @@ public struct FollowSummary: Sendable {
     public var firstSeq: UInt64?
     public var lastFrame: Incoming.Frame?
     public var disconnected: String?
+    /// How the last connection ended: whether it was open, and its close code (nil: no close frame).
+    public var lastClose: ClientCloseEvent?
+    /// Times the follower came back after the hub closed or dropped it.
+    public var reconnects = 0
 
     public var rate: Double { seconds > 0 ? Double(frames) / seconds : 0 }
 
@@ -44,6 +49,7 @@ public struct FollowSummary: Sendable {
         lines.append("  (\(clockNote))")
         if latency.negative > 0 { lines.append("  \(latency.negative) samples were negative (clocks disagree) and counted as 0") }
         if let f = lastFrame { lines.append("final camera: \(f.camera) seq \(f.seq)\(f.moving ? " (moving)" : " (at rest)")") }
+        if reconnects > 0 { lines.append("reconnected: \(reconnects) time\(reconnects == 1 ? "" : "s")") }
         if let d = disconnected { lines.append("connection ended: \(d)") }
         return lines.joined(separator: "\n")
     }
@@ -65,13 +71,15 @@ public struct FollowSummary: Sendable {
             o["moving"] = .bool(f.moving)
         }
         if let d = disconnected { o["disconnected"] = .string(d) }
+        if reconnects > 0 { o["reconnects"] = .number(Double(reconnects)) }
         return JSONText.encode(.object(o))
     }
 }
 
 /// Receives a room's frames and events on a joined follower connection.
 public final class FollowRunner {
-    public let connection: HubConnection
+    /// Replaced by the caller when it reconnects (`run` again goes on counting).
+    public var connection: HubConnection
     public let clock: LatencyClock
     private var histogram = LatencyHistogram()
     private var offset = ClockOffset()
@@ -101,12 +109,13 @@ public final class FollowRunner {
             guard let item = connection.next(timeout: max(0, wait)) else { continue }
             if case .closed(let event) = item {
                 summary.disconnected = describe(event)
+                summary.lastClose = event
                 break
             }
             guard case .message(let received) = item else { continue }
             handle(received, output: output)
         }
-        summary.seconds = monotonicSeconds() - start
+        summary.seconds += monotonicSeconds() - start
         summary.latency = histogram.summary
         summary.offset = offset.offset
         summary.offsetError = offset.offset == nil ? nil : offset.bestRoundTrip / 2
@@ -164,5 +173,40 @@ public final class FollowRunner {
         default:
             return r.text
         }
+    }
+}
+
+extension FollowRunner {
+    /// Goes on with `connection` after the previous one ended (counted in `reconnects`).
+    public func resume(with connection: HubConnection) {
+        self.connection.shutdown()
+        self.connection = connection
+        summary.disconnected = nil
+        summary.lastClose = nil
+        summary.reconnects += 1
+        nextPing = 0
+    }
+}
+
+/// When a client should come back after its connection ended, and how long to
+/// wait: the hub going away (1001), restarting (1012) or the connection dropping
+/// without a close frame (1006) are worth retrying; anything else (a refused
+/// hello, a protocol error) would fail again.
+public enum Reconnect {
+    ///
+    /// libwebsockets 4.1's client takes 1012 for an invalid close code and
+    /// reports 1002 instead (a browser or Python's websockets sees 1012), so
+    /// 1002 counts too: the hub itself never closes with it, and the attempts are bounded.
+    public static func worthRetrying(_ event: ClientCloseEvent) -> Bool {
+        guard event.wasOpen else { return true }  // the hub is not back yet
+        guard let code = event.code else { return true }
+        return [CloseCode.goingAway, .serviceRestart, .protocolError].contains(code) || code.rawValue == 1006
+    }
+
+    /// Exponential backoff with jitter: 0.25 s doubling per attempt up to 8 s,
+    /// each ±25 %, so that many clients of one hub do not come back at once.
+    public static func delay(attempt: Int, random: Double = Double.random(in: -1...1)) -> Double {
+        let base = min(8, 0.25 * pow(2, Double(min(attempt, 10))))
+        return base * (1 + 0.25 * random)
     }
 }

@@ -114,6 +114,10 @@ public final class PresentPrinter {
         }
         for p in r.problems { lines.append("  problem: \(p)") }
         if let d = r.disconnected { lines.append("  the hub connection ended: \(d)") }
+        if let close = r.lastClose, Reconnect.worthRetrying(close) {
+            lines.append("  the hub went away or restarted after step \(r.stepsRun): a script cannot resume where it was "
+                         + "(its animations ended with the connection, and waits would lose their timing); run it again")
+        }
         if let f = r.lastFrame { lines.append("final camera: \(f.camera)\(f.moving ? " (still moving)" : "")") }
         return lines.joined(separator: "\n")
     }

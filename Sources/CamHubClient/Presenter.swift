@@ -2,6 +2,7 @@ import CameraCore
 import CameraMotion
 import Foundation
 import HubCore
+import WebSocketTransport
 
 /// What a running presenter script reports as it goes (for progress output).
 public enum PresenterEvent: Sendable {
@@ -46,6 +47,8 @@ public struct PresentReport: Sendable {
     public var interrupted = false
     /// The connection ended before the script did.
     public var disconnected: String?
+    /// How it ended (for telling a hub restart from a refusal).
+    public var lastClose: ClientCloseEvent?
 
     public func count(_ status: String) -> Int { completions.filter { $0.status == status }.count }
     public var succeeded: Bool { errors.isEmpty && problems.isEmpty && disconnected == nil }
@@ -213,6 +216,7 @@ public final class PresenterRunner {
         case .closed(let event):
             closed = true
             report.disconnected = describe(event)
+            report.lastClose = event
         case .message(let received):
             switch received.message {
             case .frame(let frame):

@@ -1,5 +1,6 @@
 import HubCore
 import WebSocketTransport
+import Logging
 
 /// Everything `camhub serve` can set.
 public struct HubServerConfiguration: Sendable {
@@ -31,6 +32,12 @@ public struct HubServerConfiguration: Sendable {
     public var slowClientTimeout: Double = 10
     /// Caps on open and new WebSocket connections (whole hub, per address).
     public var limits = ConnectionLimits()
+    /// When set, `GET /metrics` needs `Authorization: Bearer <token>`.
+    public var metricsToken: String?
+    /// Where rooms are kept across restarts (`RoomStore`); nil keeps them in memory only.
+    public var dataDirectory: String?
+    /// Where the hub logs start, connections, refusals and shutdown (default: nowhere).
+    public var logger = Logger(label: "camhub", factory: { _ in SwiftLogNoOpLogHandler() })
 
     public init() {}
 }

@@ -18,6 +18,7 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let policyViolation = CloseCode(1008)
     public static let messageTooBig = CloseCode(1009)
     public static let internalError = CloseCode(1011)
+    public static let serviceRestart = CloseCode(1012)
 
     public var description: String { String(rawValue) }
 

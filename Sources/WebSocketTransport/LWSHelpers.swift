@@ -63,6 +63,13 @@ public enum WebSocketTransportSettings {
         LibraryLog.apply(.init(mask: mask, show: true))
     }
 
+    /// Sends lws's log lines at `mask` to `handler` (level bit, line without
+    /// newline; any thread) instead of stderr, whatever `CAMHUB_LWS_LOG` says.
+    /// Errors are always kept for start-up failures. Call before starting servers or clients.
+    public static func routeLibraryLog(mask: Int32, to handler: @escaping @Sendable (Int32, String) -> Void) {
+        LibraryLog.route(mask: mask | 1, to: handler)
+    }
+
     /// The libwebsockets version, e.g. "4.1.6" (Debian's build reports
     /// "4.1.6-": the dash of an empty git hash is dropped).
     public static let libraryVersion: String = {

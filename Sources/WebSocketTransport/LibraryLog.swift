@@ -24,6 +24,8 @@ enum LibraryLog {
 
     private struct State {
         var choice: Choice?
+        /// Where shown lines go instead of stderr (`routeLibraryLog`).
+        var handler: (@Sendable (Int32, String) -> Void)?
         var recent: [String] = []
         var count = 0
     }
@@ -48,6 +50,15 @@ enum LibraryLog {
         state.withLock { s in
             s.choice = choice
             lws_set_log_level(choice.mask, emit)
+        }
+    }
+
+    /// Shows every line at `mask` through `handler` (any thread).
+    static func route(mask: Int32, to handler: @escaping @Sendable (Int32, String) -> Void) {
+        state.withLock { s in
+            s.choice = Choice(mask: mask, show: true)
+            s.handler = handler
+            lws_set_log_level(mask, emit)
         }
     }
 
@@ -80,13 +91,17 @@ enum LibraryLog {
         guard let line else { return }
         var text = String(cString: line)
         while text.last == "\n" || text.last == "\r" { text.removeLast() }
-        let show = state.withLock { s -> Bool in
+        let (show, handler) = state.withLock { s -> (Bool, (@Sendable (Int32, String) -> Void)?) in
             s.count += 1
             s.recent.append(text)
             if s.recent.count > keep { s.recent.removeFirst(s.recent.count - keep) }
-            return s.choice?.show ?? false
+            return (s.choice?.show ?? false, s.handler)
         }
-        if show { writeStderr("lws \(letter(level)): \(text)\n") }
+        if let handler {
+            handler(level, text)
+        } else if show {
+            writeStderr("lws \(letter(level)): \(text)\n")
+        }
     }
 
     static func letter(_ level: Int32) -> String {

@@ -87,6 +87,13 @@ public struct HTTPRequest: Sendable, Hashable {
     public let method: Method
     /// Decoded, normalized path without the query string.
     public let path: String
+    /// The `Authorization` header, nil when absent.
+    public let authorization: String?
+    public init(method: Method, path: String, authorization: String? = nil) {
+        self.method = method
+        self.path = path
+        self.authorization = authorization
+    }
 }
 
 /// What a dynamic handler returns.

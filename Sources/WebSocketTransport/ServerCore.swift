@@ -27,6 +27,8 @@ final class ServerCore: @unchecked Sendable {
     /// How many lws callbacks are running on the loop thread right now (0 in
     /// timer ticks). Sends write through to the socket only at depth 0.
     var callbackDepth = 0
+    /// Frames replaced in a latest slot before being written, all connections.
+    var framesReplaced = 0
     /// The keepalive PING payload, with lws headroom. One per server: lws writes
     /// the frame header into the headroom on this loop thread. Not empty, since
     /// lws 4.1 does not report an empty PONG to the protocol callback.
@@ -163,6 +165,7 @@ final class ServerCore: @unchecked Sendable {
     func sendLatest(_ frame: SharedFrame, to id: ConnectionID) {
         guard let conn = connections[id.rawValue], conn.acceptsSends else { return }
         if writeThrough(frame, to: conn) { return }
+        if conn.slots.latest != nil { framesReplaced += 1 }
         conn.slots.setLatest(frame)
         conn.requestWrite()
     }
@@ -207,7 +210,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// Closes every WebSocket with 1001 and stops the loop once they are
     /// gone or after `shutdownGrace`, whichever comes first.
-    func beginShutdown() {
+    func beginShutdown(code: CloseCode = .goingAway, reason: String = "server shutting down") {
         guard !shuttingDown else { return }
         shuttingDown = true
         if connections.isEmpty {
@@ -216,7 +219,7 @@ final class ServerCore: @unchecked Sendable {
         }
         for conn in connections.values where !conn.closing {
             conn.slots.removeAll()
-            conn.pendingClose = .init(code: .goingAway, reason: "server shutting down", flushFirst: false)
+            conn.pendingClose = .init(code: code, reason: reason, flushFirst: false)
             conn.requestWrite()
         }
         let loop = self.loop

@@ -26,7 +26,7 @@ extension ServerCore {
         }
         let head = method == .head
         if let handler = config.httpHandlers[path] {
-            return respond(wsi, handler(HTTPRequest(method: method, path: path)), head: head)
+            return respond(wsi, handler(HTTPRequest(method: method, path: path, authorization: LWS.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION))), head: head)
         }
         if let route = routes[path] {
             let text = "\(path) is a WebSocket endpoint (\(route.endpoint.subprotocolText)): connect with a WebSocket client\n"

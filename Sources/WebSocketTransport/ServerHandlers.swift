@@ -9,6 +9,9 @@ public struct ServerHandlers: Sendable {
     /// The connection is gone; `code` as described on `CloseCode`. After
     /// this, sends to the id are ignored.
     public var onClose: @Sendable (ConnectionID, CloseCode?) -> Void
+    /// A WebSocket upgrade was refused: the peer's address, the HTTP status
+    /// and the reason sent in the response (for logs).
+    public var onRefused: @Sendable (_ remoteAddress: String, _ status: Int, _ reason: String) -> Void = { _, _, _ in }
 
     public init(
         onOpen: @escaping @Sendable (ConnectionInfo) -> Void = { _ in },

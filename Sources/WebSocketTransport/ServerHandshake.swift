@@ -40,10 +40,9 @@ extension ServerCore {
             version: LWS.header(wsi, WSI_TOKEN_VERSION),
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
             subprotocols: LWS.header(wsi, WSI_TOKEN_PROTOCOL))
-        if let refusal = upgradeRefusal(request) ?? limitRefusal(address: LWS.peerAddress(wsi)) {
-            return refuseUpgrade(wsi, refusal)
-        }
-        return 0
+        guard let refusal = upgradeRefusal(request) ?? limitRefusal(address: LWS.peerAddress(wsi)) else { return 0 }
+        handlers.onRefused(LWS.peerAddress(wsi), refusal.status, refusal.message)
+        return refuseUpgrade(wsi, refusal)
     }
 
     /// Why `request` cannot become a WebSocket here, or nil when it can.

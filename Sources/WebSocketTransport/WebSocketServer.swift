@@ -109,6 +109,13 @@ public final class WebSocketServer: Sendable {
         return core.stats(connection)
     }
 
+    /// Loop thread only: frames dropped so far, over all connections, because
+    /// a newer frame replaced them in the latest slot before they were written.
+    public var framesReplaced: Int {
+        precondition(loop.isCurrentThread, "framesReplaced is loop-thread only")
+        return core.framesReplaced
+    }
+
     /// Loop thread only: live WebSocket connections (echo included).
     public var connectionCount: Int {
         precondition(loop.isCurrentThread, "connectionCount is loop-thread only")
@@ -121,6 +128,12 @@ public final class WebSocketServer: Sendable {
     /// the loop thread it cannot join itself: it only starts the shutdown.
     /// Idempotent.
     public func shutdown() {
+        shutdown(closeCode: .goingAway, reason: "server shutting down")
+    }
+
+    /// `shutdown()`, closing every WebSocket with `closeCode` and `reason`
+    /// (e.g. 1012 "service restart" before a planned restart).
+    public func shutdown(closeCode: CloseCode, reason: String) {
         let proceed = state.withLock { s -> Bool in
             guard s.started, !s.stopped else { return false }
             s.stopped = true
@@ -128,7 +141,7 @@ public final class WebSocketServer: Sendable {
         }
         guard proceed else { return }
         let core = self.core
-        loop.onLoop { core.beginShutdown() }
+        loop.onLoop { core.beginShutdown(code: closeCode, reason: reason) }
         loop.join()
     }
 

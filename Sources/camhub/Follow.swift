@@ -23,6 +23,11 @@ struct Follow: ParsableCommand {
         e.g. --events steady,joined,left,significantChange,tap (--events all for
         every event and animation report; --events none for frames only).
 
+        When the hub goes away or restarts (close 1001 or 1012, or the connection
+        drops), follow joins the same room again, waiting 0.25 s doubling to 8 s
+        (±25 % jitter) between up to 10 attempts; --format json prints the new
+        welcome, and the summary counts "reconnects".
+
         Latency is the local wall clock when a frame arrives minus the hub's `time`
         in it. --clock local (the default for a hub on this machine) compares the
         two clocks directly; --clock pong (the default for a remote hub) corrects
@@ -120,13 +125,46 @@ struct Follow: ParsableCommand {
         stop.installSignalHandlers()
         let out = LineWriter()
         let runner = FollowRunner(connection: connection, clock: mode)
-        let summary = runner.run(duration: duration, shouldStop: { stop.isSet }) { received, latency in
-            guard !quiet else { return }
-            out.line(json ? received.text : FollowRunner.line(received, latency: latency))
+        let end = duration.map { monotonicSeconds() + $0 }
+        var summary: FollowSummary
+        while true {
+            summary = runner.run(duration: end.map { max(0, $0 - monotonicSeconds()) }, shouldStop: { stop.isSet }) { received, latency in
+                guard !quiet else { return }
+                out.line(json ? received.text : FollowRunner.line(received, latency: latency))
+            }
+            guard let close = summary.lastClose, Reconnect.worthRetrying(close),
+                  let again = rejoin(hubURL, after: summary.disconnected ?? "closed", until: end, stop: stop) else { break }
+            runner.resume(with: again)
+            if !quiet { say(json ? again.welcomeText ?? "" : "camhub follow: rejoined \(again.welcome!.room) as \(again.welcome!.client); camera \(again.welcome!.camera)") }
         }
         out.flush()
         say(json ? summary.json : summary.text)
         if summary.disconnected != nil { throw ExitCode(1) }
+    }
+}
+
+extension Follow {
+    /// After the hub closed with 1001/1012 or the connection dropped: joins the
+    /// same room again, waiting `Reconnect.delay` between attempts (backoff with
+    /// jitter), until `end`, a stop signal, a refused hello, or 10 failed attempts.
+    func rejoin(_ url: HubURL, after why: String, until end: Double?, stop: StopFlag) -> HubConnection? {
+        for attempt in 0..<10 {
+            let wait = Reconnect.delay(attempt: attempt)
+            if let end, monotonicSeconds() + wait >= end { return nil }
+            printErr("camhub follow: \(why); reconnecting in \(String(format: "%.2f", wait)) s (attempt \(attempt + 1) of 10)")
+            let until = monotonicSeconds() + wait
+            while monotonicSeconds() < until { if stop.isSet { return nil }; usleep(20_000) }
+            do {
+                return try HubConnection.join(url, hello: hello, timeout: 5)
+            } catch {
+                if error.hubError != nil {
+                    printErr("camhub follow: \(joinFailure(error, hello))")
+                    return nil
+                }
+            }
+        }
+        printErr("camhub follow: gave up reconnecting after 10 attempts")
+        return nil
     }
 }
 

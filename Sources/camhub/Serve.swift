@@ -5,11 +5,13 @@ import Dispatch
 import Foundation
 import HubCore
 import HubServer
+import Logging
+import Metrics
 import WebSocketTransport
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the hub: WebSocket endpoint /hub, the web viewer, and /healthz on one port.",
+        abstract: "Run the hub: WebSocket endpoint /hub, the web viewer, /healthz and /metrics on one port.",
         discussion: """
         Examples:
           camhub serve                                  # http://127.0.0.1:8080/
@@ -19,12 +21,17 @@ struct Serve: ParsableCommand {
           camhub serve --token-secret-file secret --public-follow   # signed room tokens (camhub token)
           camhub serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem   # https:// and wss://
 
-        Stops cleanly on SIGINT or SIGTERM: clients get close 1001, exit status 0.
+        Stops cleanly on SIGINT (clients get close 1001 "going away") or SIGTERM (close
+        1012 "service restart": clients such as the viewer and camhub follow reconnect),
+        exit status 0; with --data the rooms are saved last.
         A start-up failure (port taken, address not on this machine) is one line on
         standard error and exit status 1.
 
-        libwebsockets' own log lines are hidden; CAMHUB_LWS_LOG=error|warn|notice|info|debug
-        in the environment shows them on standard error ("lws E: …").
+        Logs go to standard error (--log-level, --log-format text|json); at debug and
+        trace they include libwebsockets' own lines. Otherwise those are hidden, unless
+        CAMHUB_LWS_LOG=error|warn|notice|info|debug shows them ("lws E: …").
+        GET /metrics answers in the Prometheus text format; --config reads every option
+        from a TOML file (see camhub.example.toml); --data DIR keeps rooms across restarts.
         """
     )
 
@@ -141,7 +148,40 @@ struct Serve: ParsableCommand {
 
     // MARK: End of the security options.
 
+    // Operations (issue 14): metrics, logs, data, config file.
+    @Option(help: ArgumentHelp("Token a scrape of /metrics must send as 'Authorization: Bearer <token>' (default: none needed).",
+                               valueName: "token"))
+    var metricsToken: String?
+
+    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error or critical (debug and trace add libwebsockets' own lines).",
+                               valueName: "level"))
+    var logLevel: Logger.Level = .info
+
+    @Option(help: ArgumentHelp("Log lines on standard error: text, or json (one JSON object per line).", valueName: "format"))
+    var logFormat: LogFormat = .text
+
+    @Option(help: ArgumentHelp("Folder where rooms (camera, limits, seq) are kept across restarts, in rooms.sqlite (default: memory only).",
+                               valueName: "dir"))
+    var data: String?
+
+    @Option(help: ArgumentHelp("A TOML file setting any of these options (flags override it; see camhub.example.toml).",
+                               valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Print the effective settings (file, environment and flags merged; secrets not shown) as TOML and exit.")
+    var printConfig = false
+
+    /// This command with `--config` and the `CAMHUB_*` secrets applied under the flags given.
+    func effective() throws -> Serve {
+        try ServeConfig.effective(self, arguments: Array(CommandLine.arguments.dropFirst()),
+                                  environment: ProcessInfo.processInfo.environment)
+    }
+
     func validate() throws {
+        try effective().check()
+    }
+
+    func check() throws {
         guard Self.isIPLiteral(host) else {
             throw ValidationError("--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::1 (got \(host))")
         }
@@ -157,7 +197,18 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        let settings = try effective()
+        if printConfig {
+            say(ServeConfig.text(settings))
+            return
+        }
+        try settings.start()
+    }
+
+    func start() throws {
+        let logger = LogSetup.bootstrap(level: logLevel, format: logFormat)
         var configuration = HubServerConfiguration()
+        configuration.logger = logger
         configuration.host = host
         configuration.port = port
         configuration.webRoot = web
@@ -171,16 +222,19 @@ struct Serve: ParsableCommand {
             printErr("camhub: \(error)")
             throw ExitCode(1)
         }
+        configuration.metricsToken = metricsToken
+        configuration.dataDirectory = data
         let server: HubServer
         let bound: Int
         do {
             server = try HubServer(configuration: configuration)
             bound = try server.start()
+            MetricsSystem.bootstrap(server.metricsFactory)
         } catch let error as ListenError {
-            printErr("camhub: \(error)\(Self.hint(for: error))")
+            LogSetup.startFailed("\(error)\(Self.hint(for: error))", format: logFormat, logger: logger)
             throw ExitCode(1)
         } catch {
-            printErr("camhub: cannot start the hub: \(error)")
+            LogSetup.startFailed("cannot start the hub: \(error)", format: logFormat, logger: logger)
             throw ExitCode(1)
         }
         let shown = host.contains(":") ? "[\(host)]" : host
@@ -191,8 +245,9 @@ struct Serve: ParsableCommand {
         }
         waitForSignal { signal in
             say("camhub: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), closing clients")
-                server.shutdown()
+                server.shutdown(restarting: signal == SIGTERM)
         }
+        logger.notice("stopped")
     }
 }
 

@@ -21,6 +21,9 @@ const DEFAULTS = {
   // A hub answers hello at once; one that has not welcomed us by then is
   // treated like a dropped connection (closed, retried with backoff).
   welcomeTimeoutMs: 15000,
+  // Each retry waits its backoff ±25 %, so that the viewers of a hub that
+  // restarts (close 1012) do not all come back in the same instant.
+  jitter: 0.25,
 };
 
 export class Connection {
@@ -34,12 +37,14 @@ export class Connection {
    * @param {Function} [o.WebSocket]    constructor (default globalThis.WebSocket)
    * @param {() => number} [o.now]      local clock in ms
    * @param {object} [o.timers]         {setTimeout, clearTimeout, setInterval, clearInterval}
+   * @param {() => number} [o.random]   0 ≤ x < 1 for the retry jitter (default Math.random)
    */
   constructor(o) {
     this.o = { ...DEFAULTS, ...o };
     this.WebSocket = o.WebSocket ?? globalThis.WebSocket;
     this.now = o.now ?? (() => performance.timeOrigin + performance.now());
     this.timers = o.timers ?? globalThis;
+    this.random = o.random ?? Math.random;
     this.latency = new LatencyEstimator();
     this.state = 'idle';
     this.detail = '';
@@ -168,7 +173,8 @@ export class Connection {
 
   scheduleRetry(why) {
     const delays = this.o.backoffMs;
-    const delay = delays[Math.min(this.attempt, delays.length - 1)];
+    const base = delays[Math.min(this.attempt, delays.length - 1)];
+    const delay = Math.round(base * (1 + this.o.jitter * (2 * this.random() - 1)));
     this.attempt++;
     this.nextRetryAt = this.now() + delay;
     this.setState('closed', why);

@@ -62,11 +62,13 @@ const STATE_LABELS = {
   stopped: 'stopped',
 };
 
-/** The connection line: "connected", "disconnected (…) · retry in 2 s", … */
+/** The connection line: "connected", "reconnecting… (…) · retry in 2 s", "disconnected (…)", … */
 export function connectionLabel(state, detail, retryInMs) {
   let s = STATE_LABELS[state] ?? state;
   if (detail) s += ` (${detail})`;
-  if (state === 'closed' && Number.isFinite(retryInMs)) s += ` · retry in ${Math.max(0, Math.ceil(retryInMs / 1000))} s`;
+  if (state === 'closed' && Number.isFinite(retryInMs)) {
+    s = `reconnecting…${detail ? ` (${detail})` : ''} · retry in ${Math.max(0, Math.ceil(retryInMs / 1000))} s`;
+  }
   return s;
 }
 

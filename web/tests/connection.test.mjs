@@ -50,7 +50,7 @@ function fakeTimers() {
 const camera = { lat: 1, lon: 2, zoom: 3, bearing: 0, tilt: 0 };
 const welcome = { type: 'welcome', client: 'c1', room: 'demo', role: 'driver', rate: 30, tick: 30, time: 1000, seq: 0, camera, limits: {}, presenter: null, roster: [], gestures: [] };
 
-function setup() {
+function setup(random = () => 0.5) {
   FakeSocket.all = [];
   const timers = fakeTimers();
   let clock = 5000;
@@ -66,6 +66,7 @@ function setup() {
     WebSocket: FakeSocket,
     now: () => clock,
     timers,
+    random,
   });
   return { conn, timers, got, states, bad, advance: (ms) => (clock += ms), socket: () => FakeSocket.all.at(-1) };
 }
@@ -129,6 +130,19 @@ test('reconnects with growing backoff and says hello again', () => {
   socket().close(1001);
   assert.deepEqual([...timers.timers.values()].map((t) => t.ms), [500], 'a welcome resets the backoff');
   assert.ok(states.includes('closed'));
+});
+
+test('a restart (close 1012) is retried, each wait jittered by ±25 %', () => {
+  for (const [r, ms] of [[0, 375], [0.999999, 625]]) {
+    const { conn, socket, timers } = setup(() => r);
+    conn.start();
+    socket().open();
+    socket().receive(welcome);
+    socket().close(1012, 'service restart');
+    assert.equal(conn.state, 'closed');
+    assert.match(conn.detail, /1012/);
+    assert.deepEqual([...timers.timers.values()].filter((t) => !t.repeat).map((t) => t.ms), [ms]);
+  }
 });
 
 test('a refused hello (error, then close 1008) says why and is not retried until restart', () => {

@@ -31,7 +31,8 @@ test('durations and rates', () => {
 
 test('connection line', () => {
   assert.equal(connectionLabel('joined'), 'connected');
-  assert.equal(connectionLabel('closed', 'closed (1006)', 1500), 'disconnected (closed (1006)) · retry in 2 s');
+  assert.equal(connectionLabel('closed', 'closed (1012: service restart)', 1500), 'reconnecting… (closed (1012: service restart)) · retry in 2 s');
+  assert.equal(connectionLabel('closed', 'closed (1008): refused by the hub'), 'disconnected (closed (1008): refused by the hub)');
   assert.equal(connectionLabel('connecting'), 'connecting…');
   assert.equal(connectionLabel('refused', 'forbidden: token: wrong token for role presenter', null),
     'refused by the hub (forbidden: token: wrong token for role presenter)');

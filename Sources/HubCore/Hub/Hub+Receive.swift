@@ -9,13 +9,17 @@ extension Hub {
         guard sessions[connection] != nil else { return }
         switch sessions[connection]!.limiter.admit(now: time.seconds) {
         case .accept: break
-        case .drop: return
+        case .drop:
+            sink.note(.rateLimited)
+            return
         case .dropAndReport:
+            sink.note(.rateLimited)
             sink.send(HubMessage.error(.rateLimited(ref: nil)), to: connection)
             return
         }
         do throws(ProtocolError) {
             let message = try ClientMessage.decode(bytes, tick: configuration.tick)
+            sink.note(.command(type: message.type))
             try handle(message, from: connection, at: time, sink: sink)
         } catch {
             sink.send(HubMessage.error(error), to: connection)

@@ -23,6 +23,8 @@ public struct Hub {
     var ticks = TickRate()
     /// Rooms whose send pass ran out of budget, in the order they did.
     var unfinishedPasses: [RoomName] = []
+    /// Rooms kept from before a restart, recreated as they were on their first join (`restore`).
+    var restorable: [RoomName: RoomState] = [:]
 
     public init(configuration: HubConfiguration = HubConfiguration()) {
         self.configuration = configuration
@@ -158,10 +160,7 @@ public struct Hub {
         let grant = try configuration.tokens.authorize(hello, now: time.epochMilliseconds / 1000)
         try checkCaps(joining: hello.room)
         let client = ids.next()
-        if rooms[hello.room] == nil {
-            rooms[hello.room] = Room(name: hello.room, camera: configuration.defaultCamera, limits: configuration.defaultLimits,
-                                     listedFollowers: configuration.listedFollowers, now: time.seconds)
-        }
+        if rooms[hello.room] == nil { rooms[hello.room] = newRoom(hello.room, at: time.seconds) }
         let outcome = try rooms[hello.room]!.roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
         session.client = client
         session.room = hello.room

@@ -26,9 +26,27 @@ public protocol HubSink {
     func sendFrame(_ frame: EncodedFrame, to connection: ConnectionKey)
     /// Sends queued control messages, then closes with `code`.
     func close(_ connection: ConnectionKey, code: UInt16, reason: String)
+    /// What the hub did besides its output, for metrics (default: ignored).
+    /// Called per command and per room per tick, never per frame.
+    func note(_ activity: HubActivity)
+}
+
+/// What the hub reports to its sink for counting (`HubSink.note`).
+public enum HubActivity: Sendable {
+    /// A message decoded and handed to the hub's logic (`type` as on the wire).
+    case command(type: String)
+    /// A message dropped by the per-connection rate limit.
+    case rateLimited
+    /// Followers of a room passed over in one tick although the room had a
+    /// newer frame: their rate is below the tick rate.
+    case framesThrottled(Int)
+    /// Brackets one room's frame sends in a tick (encoding and handing frames to the sink).
+    case sendPassStarted, sendPassEnded
 }
 
 extension HubSink {
+    public func note(_ activity: HubActivity) {}
+
     public func send(_ bytes: [UInt8], to connections: some Sequence<ConnectionKey>) {
         for connection in connections { send(bytes, to: connection) }
     }

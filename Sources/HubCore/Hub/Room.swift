@@ -137,15 +137,22 @@ struct Room {
     mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, headroom: Int, budget: inout Int,
                                 sink: some HubSink) -> SendPass {
         var i = sendCursor ?? 0
-        if sendCursor == nil { passMemberDue = .infinity }
+        if sendCursor == nil {
+            passMemberDue = .infinity
+            sink.note(.sendPassStarted)
+        }
+        var throttled = 0
         while i < members.count {
             if budget <= 0 {
                 sendCursor = i
+                if throttled > 0 { sink.note(.framesThrottled(throttled)) }
                 return .unfinished
             }
             if members[i].throttle.take(roomSeq: seq, now: tickTime) {
                 sink.sendFrame(currentFrame(time: epochMilliseconds, headroom: headroom), to: members[i].connection)
                 budget -= 1
+            } else if (members[i].throttle.lastSeq ?? 0) < seq {
+                throttled += 1  // owed the newest frame, held back by its rate
             }
             if frameMoving || (members[i].throttle.lastSeq ?? 0) < seq {
                 passMemberDue = min(passMemberDue, members[i].throttle.nextFrameTime)
@@ -153,6 +160,8 @@ struct Room {
             i += 1
         }
         sendCursor = nil
+        sink.note(.sendPassEnded)
+        if throttled > 0 { sink.note(.framesThrottled(throttled)) }
         return .finished(memberDue: passMemberDue.isFinite ? passMemberDue : nil)
     }
 

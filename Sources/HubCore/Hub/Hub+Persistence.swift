@@ -1,0 +1,54 @@
+import CameraCore
+import CameraMotion
+
+/// What of a room outlives the hub process (`camhub serve --data`): the
+/// camera, the limits, the tracking mode and `seq`.
+public struct RoomState: Hashable, Sendable {
+    public var name: String
+    public var camera: Camera
+    public var limits: CameraLimits
+    /// The mode when saved. A restored room does not track: tracking belongs to
+    /// the client feeding locations, which must send `track` again.
+    public var trackingMode: TrackingMode
+    public var seq: UInt64
+
+    public init(name: String, camera: Camera, limits: CameraLimits, trackingMode: TrackingMode, seq: UInt64) {
+        self.name = name; self.camera = camera; self.limits = limits; self.trackingMode = trackingMode; self.seq = seq
+    }
+}
+
+extension Hub {
+    /// Rooms from before a restart: each is recreated with its camera, limits
+    /// and `seq` when its first client joins (until then it costs nothing).
+    /// Names that are not valid room names are ignored.
+    public mutating func restore(_ states: [RoomState]) {
+        for state in states {
+            guard let name = try? RoomName(validating: state.name), rooms[name] == nil else { continue }
+            restorable[name] = state
+        }
+    }
+
+    /// Every room's state now, live rooms and those restored but not joined yet
+    /// (sorted by name). O(rooms): meant for once a second.
+    public var roomStates: [RoomState] {
+        var states = restorable
+        for (name, room) in rooms {
+            states[name] = RoomState(name: name.value, camera: room.manager.camera, limits: room.manager.limits,
+                                     trackingMode: room.manager.trackingMode, seq: room.seq)
+        }
+        return states.values.sorted { $0.name < $1.name }
+    }
+
+    /// A room for `name`'s first join: as it was before the restart if it was
+    /// kept, else with the configured camera and limits.
+    mutating func newRoom(_ name: RoomName, at now: Double) -> Room {
+        guard let state = restorable.removeValue(forKey: name) else {
+            return Room(name: name, camera: configuration.defaultCamera, limits: configuration.defaultLimits,
+                        listedFollowers: configuration.listedFollowers, now: now)
+        }
+        var room = Room(name: name, camera: state.camera, limits: state.limits,
+                        listedFollowers: configuration.listedFollowers, now: now)
+        room.seq = state.seq
+        return room
+    }
+}

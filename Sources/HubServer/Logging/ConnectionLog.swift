@@ -1,0 +1,104 @@
+import HubCore
+import Logging
+
+/// The hub's log lines about connections, on the loop thread: opened (debug),
+/// joined and closed (info, with client id, room, role, remote address, close
+/// code and reason, duration), refused handshakes (notice) and refused hellos
+/// (warning, with the hub's reason, which never repeats a token), errors sent
+/// to clients (debug). Nothing per frame. Loop thread only.
+final class ConnectionLog: @unchecked Sendable {
+    let logger: Logger
+
+    private struct Entry {
+        let remote: String
+        let opened: ContinuousClock.Instant
+        var joined = false
+        /// The close the hub asked for, and the last error it sent.
+        var hubClose: (code: UInt16, reason: String)?
+        var lastError: String?
+    }
+
+    private var entries: [ConnectionKey: Entry] = [:]
+
+    init(logger: Logger) { self.logger = logger }
+
+    func opened(_ connection: ConnectionKey, remote: String, origin: String?) {
+        entries[connection] = Entry(remote: remote, opened: .now)
+        logger.debug("connection opened", metadata: ["connection": "\(connection)", "remote": "\(remote)",
+                                                     "origin": "\(origin ?? "")"])
+    }
+
+    /// After each message: logs the join once, when the hub has just admitted the connection.
+    func received(on connection: ConnectionKey, hub: Hub) {
+        guard let entry = entries[connection], !entry.joined,
+              let info = hub.sessionInfo(connection), let client = info.client else { return }
+        entries[connection]!.joined = true
+        logger.info("client joined", metadata: ["client": "\(client)", "room": "\(info.room ?? "")",
+                                                "role": "\(info.role?.rawValue ?? "")", "remote": "\(entry.remote)",
+                                                "connection": "\(connection)"])
+    }
+
+    /// The hub sent an `error` message (encoded as `bytes`).
+    func errorSent(_ bytes: [UInt8], to connection: ConnectionKey) {
+        let parsed = try? JSONParser.parse(bytes)
+        let code = parsed?["code"]?.stringValue ?? "unknown"
+        let message = parsed?["message"]?.stringValue ?? ""
+        entries[connection]?.lastError = message
+        logger.debug("error sent", metadata: ["connection": "\(connection)", "code": "\(code)", "error": "\(message)"])
+    }
+
+    /// The hub is closing the connection.
+    func closing(_ connection: ConnectionKey, code: UInt16, reason: String) {
+        guard var entry = entries[connection] else { return }
+        entry.hubClose = (code, reason)
+        entries[connection] = entry
+        if !entry.joined {
+            logger.warning("hello refused", metadata: ["connection": "\(connection)", "remote": "\(entry.remote)",
+                                                       "code": .stringConvertible(Int(code)), "reason": "\(reason)",
+                                                       "error": "\(entry.lastError ?? "")"])
+        }
+    }
+
+    /// The server is closing every connection (shutdown or restart).
+    func serverClosing(code: UInt16, reason: String) {
+        for key in entries.keys where entries[key]?.hubClose == nil { entries[key]!.hubClose = (code, reason) }
+    }
+
+    /// The connection is gone (`info`: who it was in the hub, read before the hub forgets it).
+    func closed(_ connection: ConnectionKey, code: UInt16?, info: SessionInfo?) {
+        guard let entry = entries.removeValue(forKey: connection) else { return }
+        let elapsed = ContinuousClock.now - entry.opened
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        var metadata: Logger.Metadata = [
+            "connection": "\(connection)", "remote": "\(entry.remote)",
+            "code": code.map { .stringConvertible(Int($0)) } ?? "none",
+            "by": "\(entry.hubClose != nil ? "hub" : "client")",
+            "duration": .stringConvertible((seconds * 1000).rounded() / 1000),
+        ]
+        if let client = info?.client { metadata["client"] = "\(client)" }
+        if let room = info?.room { metadata["room"] = "\(room)" }
+        if let role = info?.role { metadata["role"] = "\(role.rawValue)" }
+        if let hubClose = entry.hubClose {
+            metadata["hubCode"] = .stringConvertible(Int(hubClose.code))
+            metadata["reason"] = "\(hubClose.reason)"
+        }
+        logger.info("connection closed", metadata: metadata)
+    }
+
+    /// A WebSocket upgrade refused by the transport (origin, path, subprotocol, …).
+    func refused(remote: String, status: Int, reason: String) {
+        logger.notice("handshake refused", metadata: ["remote": "\(remote)", "status": .stringConvertible(status), "reason": "\(reason)"])
+    }
+
+    /// Connections still open (for the shutdown line).
+    var openCount: Int { entries.count }
+}
+
+extension JSONValue {
+    fileprivate subscript(key: String) -> JSONValue? {
+        guard case .object(let object) = self else { return nil }
+        return object[key]
+    }
+
+    fileprivate var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+}

@@ -1,0 +1,118 @@
+import HubCore
+import Metrics
+import Prometheus
+
+/// The hub's metrics in swift-metrics, kept in a Prometheus registry of this
+/// server's own (so several servers in one process, as in tests, never mix).
+/// `flush` moves the loop thread's `HubTally` into the counters and histograms
+/// and reads the gauges off the hub: once a second and before each scrape.
+/// Everything but `registry` is loop-thread only.
+final class HubMetrics: @unchecked Sendable {
+    let registry = PrometheusCollectorRegistry()
+    let factory: PrometheusMetricsFactory
+    let tally = HubTally()
+    /// How many rooms get a `camhub_room_ticks_per_second` series (the busiest).
+    static let topRooms = 10
+
+    private let framesSent, bytesSent, rateLimited: Metrics.Counter
+    private let framesThrottled, framesCoalesced: Metrics.Counter
+    private let tickDuration, sendPassDuration: Metrics.Timer
+    private let rooms, awakeRooms, members, ticksPerSecond: Metrics.Gauge
+    private var connections: [String: Metrics.Gauge] = [:]
+    private var labelled: [String: [String: Metrics.Counter]] = [:]
+    private var roomTicks: [String: Metrics.Gauge] = [:]
+    private var lastFramesReplaced = 0
+
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        let tickBuckets: [Duration] = [.microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
+                                       .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+                                       .milliseconds(25), .milliseconds(50), .milliseconds(100)]
+        factory.durationHistogramBuckets = ["camhub_tick_duration_seconds": tickBuckets,
+                                            "camhub_send_pass_duration_seconds": tickBuckets]
+        self.factory = factory
+        framesSent = Metrics.Counter(label: "camhub_frames_sent_total", factory: factory)
+        bytesSent = Metrics.Counter(label: "camhub_bytes_sent_total", factory: factory)
+        rateLimited = Metrics.Counter(label: "camhub_rate_limited_total", factory: factory)
+        framesThrottled = Metrics.Counter(label: "camhub_frames_skipped_total", dimensions: [("reason", "throttle")], factory: factory)
+        framesCoalesced = Metrics.Counter(label: "camhub_frames_skipped_total", dimensions: [("reason", "coalesced")], factory: factory)
+        tickDuration = Metrics.Timer(label: "camhub_tick_duration_seconds", factory: factory)
+        sendPassDuration = Metrics.Timer(label: "camhub_send_pass_duration_seconds", factory: factory)
+        rooms = Metrics.Gauge(label: "camhub_rooms", factory: factory)
+        awakeRooms = Metrics.Gauge(label: "camhub_rooms_awake", factory: factory)
+        members = Metrics.Gauge(label: "camhub_members", factory: factory)
+        ticksPerSecond = Metrics.Gauge(label: "camhub_ticks_per_second", factory: factory)
+        for role in Self.roleLabels {
+            connections[role] = Metrics.Gauge(label: "camhub_connections", dimensions: [("role", role)], factory: factory)
+        }
+    }
+
+    /// `none`: connected, not joined yet.
+    static let roleLabels = Role.allCases.map(\.rawValue) + ["none"]
+
+    /// Moves the tally into the metrics and reads the gauges. `framesReplaced`
+    /// is the transport's running total of coalesced frames; `now` the hub's clock.
+    func flush(hub: Hub, framesReplaced: Int, now: Double) {
+        framesSent.increment(by: tally.framesSent)
+        bytesSent.increment(by: tally.frameBytes + tally.messageBytes)
+        rateLimited.increment(by: tally.rateLimited)
+        framesThrottled.increment(by: tally.framesThrottled)
+        framesCoalesced.increment(by: framesReplaced - lastFramesReplaced)
+        lastFramesReplaced = framesReplaced
+        add(tally.messagesByType, to: "camhub_messages_sent_total", label: "type")
+        if tally.framesSent > 0 { counter("camhub_messages_sent_total", "type", "frame").increment(by: tally.framesSent) }
+        add(tally.commandsByType, to: "camhub_commands_received_total", label: "type")
+        add(tally.errorsByCode, to: "camhub_errors_sent_total", label: "code")
+        add(tally.closesByCode, to: "camhub_closes_total", label: "code")
+        for d in tally.tickDurations { tickDuration.recordNanoseconds(Self.nanoseconds(d)) }
+        for d in tally.sendPassDurations { sendPassDuration.recordNanoseconds(Self.nanoseconds(d)) }
+        tally.reset()
+
+        let counts = hub.counts
+        rooms.record(counts.rooms)
+        members.record(counts.clients)
+        awakeRooms.record(hub.awakeRooms)
+        ticksPerSecond.record(hub.ticksPerSecond(at: now))
+        let byRole = hub.connectionsByRole
+        for role in Role.allCases { connections[role.rawValue]!.record(byRole[role] ?? 0) }
+        connections["none"]!.record(byRole[nil] ?? 0)
+        recordTopRooms(hub.roomTicksPerSecond(at: now))
+    }
+
+    /// Keeps one gauge per busy room, for the `topRooms` busiest (ties by name),
+    /// and removes the series of rooms that left the top or went to rest.
+    private func recordTopRooms(_ rates: [String: Int]) {
+        let top = rates.filter { $0.value > 0 }
+            .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .prefix(Self.topRooms)
+        let keep = Set(top.map(\.key))
+        for (room, gauge) in roomTicks where !keep.contains(room) {
+            gauge.destroy()
+            roomTicks[room] = nil
+        }
+        for (room, rate) in top {
+            if roomTicks[room] == nil {
+                roomTicks[room] = Metrics.Gauge(label: "camhub_room_ticks_per_second", dimensions: [("room", room)], factory: factory)
+            }
+            roomTicks[room]!.record(rate)
+        }
+    }
+
+    private func add(_ counts: [String: Int], to name: String, label: String) {
+        for (value, count) in counts where count > 0 { counter(name, label, value).increment(by: count) }
+    }
+
+    private func counter(_ name: String, _ label: String, _ value: String) -> Metrics.Counter {
+        if let counter = labelled[name]?[value] { return counter }
+        let counter = Metrics.Counter(label: name, dimensions: [(label, value)], factory: factory)
+        labelled[name, default: [:]][value] = counter
+        return counter
+    }
+
+    private static func nanoseconds(_ d: Duration) -> Int64 {
+        d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000
+    }
+
+    /// The Prometheus text exposition of everything recorded so far.
+    func exposition() -> [UInt8] { registry.emitToBuffer() }
+}

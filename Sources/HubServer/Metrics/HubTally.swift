@@ -1,0 +1,118 @@
+import HubCore
+
+/// What the hub sent, received and skipped since the last flush, in plain
+/// integers: the loop thread adds to it per message and per frame without a
+/// lock, and `HubMetrics` moves it into swift-metrics once a second (and on
+/// each scrape). Loop thread only.
+final class HubTally: @unchecked Sendable {
+    /// Added to once per frame per follower: no dynamic exclusivity check
+    /// (only the loop thread touches the tally, one access at a time).
+    @exclusivity(unchecked) var framesSent = 0
+    @exclusivity(unchecked) var frameBytes = 0
+    /// Ordered messages (welcome, event, animation, result, error, pong) by type.
+    var messagesByType: [String: Int] = [:]
+    var messageBytes = 0
+    var errorsByCode: [String: Int] = [:]
+    var commandsByType: [String: Int] = [:]
+    var rateLimited = 0
+    var framesThrottled = 0
+    /// Closes by code ("none" when the connection ended without a close frame).
+    var closesByCode: [String: Int] = [:]
+    /// Durations of ticks (and of their frame-send passes) not yet recorded.
+    var tickDurations: [Duration] = []
+    var sendPassDurations: [Duration] = []
+    /// The send pass of the tick running now.
+    var sendPassStarted: ContinuousClock.Instant?
+    var sendPassTotal: Duration = .zero
+    var sendPassRan = false
+
+    /// Caps the buffered durations if nobody flushes (a tick rate of 240 Hz fills it in ~4 s).
+    static let maxBufferedDurations = 1024
+
+    /// Counts `copies` sends of one encoded message; returns its type.
+    @discardableResult
+    func countMessage(_ bytes: [UInt8], copies: Int) -> String {
+        let type = Self.messageType(bytes)
+        messagesByType[type, default: 0] += copies
+        messageBytes += bytes.count * copies
+        if type == "error" { errorsByCode[Self.errorCode(bytes), default: 0] += copies }
+        return type
+    }
+
+    func note(_ activity: HubActivity) {
+        switch activity {
+        case .command(let type): commandsByType[type, default: 0] += 1
+        case .rateLimited: rateLimited += 1
+        case .framesThrottled(let count): framesThrottled += count
+        case .sendPassStarted:
+            sendPassStarted = .now
+        case .sendPassEnded:
+            if let started = sendPassStarted { sendPassTotal += .now - started }
+            sendPassStarted = nil
+            sendPassRan = true
+        }
+    }
+
+    /// After each tick: its duration, and how long its frame sends took (when any room sent).
+    func tickEnded(duration: Duration) {
+        if tickDurations.count < Self.maxBufferedDurations { tickDurations.append(duration) }
+        if sendPassRan, sendPassDurations.count < Self.maxBufferedDurations { sendPassDurations.append(sendPassTotal) }
+        sendPassRan = false
+        sendPassTotal = .zero
+    }
+
+    func countClose(code: UInt16?) {
+        closesByCode[Self.closeLabel(code), default: 0] += 1
+    }
+
+    /// A close code as a label value with bounded cardinality: the codes of
+    /// RFC 6455 as they are, application codes by range, "none" without a close frame.
+    static func closeLabel(_ code: UInt16?) -> String {
+        guard let code else { return "none" }
+        switch code {
+        case 1000...1015: return String(code)
+        case 3000...3999: return "3xxx"
+        case 4000...4999: return "4xxx"
+        default: return "other"
+        }
+    }
+
+    /// Forgets what was flushed, keeping the storage.
+    func reset() {
+        framesSent = 0; frameBytes = 0; messageBytes = 0; rateLimited = 0; framesThrottled = 0
+        messagesByType.removeAll(keepingCapacity: true)
+        errorsByCode.removeAll(keepingCapacity: true)
+        commandsByType.removeAll(keepingCapacity: true)
+        closesByCode.removeAll(keepingCapacity: true)
+        tickDurations.removeAll(keepingCapacity: true)
+        sendPassDurations.removeAll(keepingCapacity: true)
+    }
+
+    private static let typePrefix = Array(#"{"type":""#.utf8)
+    private static let errorPrefix = Array(#"{"type":"error","code":""#.utf8)
+
+    /// The `type` of a message the hub encoded (they all start `{"type":"`),
+    /// read from its first bytes without decoding or allocating.
+    static func messageType(_ bytes: [UInt8]) -> String {
+        let n = typePrefix.count
+        guard bytes.count > n + 1, bytes.starts(with: typePrefix) else { return "other" }
+        switch (bytes[n], bytes[n + 1]) {
+        case (UInt8(ascii: "f"), _): return "frame"
+        case (UInt8(ascii: "w"), _): return "welcome"
+        case (UInt8(ascii: "a"), _): return "animation"
+        case (UInt8(ascii: "e"), UInt8(ascii: "v")): return "event"
+        case (UInt8(ascii: "e"), UInt8(ascii: "r")): return "error"
+        case (UInt8(ascii: "r"), _): return "result"
+        case (UInt8(ascii: "p"), _): return "pong"
+        default: return "other"
+        }
+    }
+
+    /// The `code` of an encoded `error` message (`HubMessage.error` writes it right after the type).
+    static func errorCode(_ bytes: [UInt8]) -> String {
+        guard bytes.starts(with: errorPrefix) else { return "unknown" }
+        let rest = bytes[errorPrefix.count...]
+        guard let end = rest.firstIndex(of: UInt8(ascii: "\"")) else { return "unknown" }
+        return String(decoding: rest[..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import HubCore
+import Logging
+
+/// Keeps `RoomStore` in step with the hub: once a second (on the loop thread)
+/// the rooms whose state changed since they were last saved are handed to a
+/// writer queue, so a crash loses at most the last second; rooms the hub
+/// removed (empty past their TTL) are deleted. `finish` writes the last state
+/// and waits for it, once the loop has stopped.
+final class RoomPersistence: @unchecked Sendable {
+    let store: RoomStore
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "camhub.room-store")
+    /// What the store holds, as far as the loop thread knows (loop thread only).
+    private var saved: [String: RoomState]
+    /// Set by the writer queue when a write failed: the next flush writes every room.
+    private let failed = NSLockProtectedFlag()
+
+    init(store: RoomStore, loaded: [RoomState], logger: Logger) {
+        self.store = store
+        self.logger = logger
+        saved = Dictionary(loaded.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Loop thread: hands the changes since the last flush to the writer.
+    func flush(_ hub: Hub) {
+        if failed.take() { saved.removeAll() }
+        var changed: [RoomState] = []
+        var current: Set<String> = []
+        for state in hub.roomStates {
+            current.insert(state.name)
+            if saved[state.name] != state {
+                changed.append(state)
+                saved[state.name] = state
+            }
+        }
+        let removed = saved.keys.filter { !current.contains($0) }
+        for name in removed { saved[name] = nil }
+        guard !changed.isEmpty || !removed.isEmpty else { return }
+        let store = self.store, logger = self.logger, failed = self.failed
+        queue.async { [changed] in
+            do {
+                try store.save(changed, removing: removed)
+            } catch {
+                failed.set()
+                logger.error("cannot save rooms", metadata: ["path": "\(store.path)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// After the loop stopped (no other thread touches the hub): saves the
+    /// final state and returns once it is written.
+    func finish(_ hub: Hub) {
+        flush(hub)
+        queue.sync {}
+    }
+}
+
+/// A flag one thread sets and another takes.
+final class NSLockProtectedFlag: @unchecked Sendable {
+    private let value = NSLock.Protected(false)
+    func set() { value.withLock { $0 = true } }
+    func take() -> Bool { value.withLock { let was = $0; $0 = false; return was } }
+}

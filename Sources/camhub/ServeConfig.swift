@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TOMLKit
+
+/// `camhub serve --config FILE`: every serve option as a TOML key (the flag's
+/// name with `_` for `-`). Precedence, highest first: a flag given on the
+/// command line, a `CAMHUB_*` environment variable (secrets only), the file,
+/// the built-in default. Unknown keys and wrong types are errors naming them.
+enum ServeConfig {
+    /// Each key: its flag, and how it sets a `Serve`.
+    struct Key: Sendable {
+        let name: String
+        let set: @Sendable (inout Serve, any TOMLValueConvertible) throws -> Void
+        var flag: String { name.replacingOccurrences(of: "_", with: "-") }
+    }
+
+    static let keys: [Key] = [
+        Key(name: "host") { $0.host = try string($1, "host") },
+        Key(name: "port") { $0.port = try int($1, "port") },
+        Key(name: "tick") { $0.tick = try number($1, "tick") },
+        Key(name: "web") { $0.web = try string($1, "web") },
+        Key(name: "presenter_token") { $0.presenterToken = try string($1, "presenter_token") },
+        Key(name: "driver_token") { $0.driverToken = try string($1, "driver_token") },
+        Key(name: "room_ttl") { $0.roomTTL = try number($1, "room_ttl") },
+        Key(name: "allow_origin") { $0.allowOrigin = try strings($1, "allow_origin") },
+        Key(name: "echo") { $0.echo = try bool($1, "echo") },
+        Key(name: "metrics_token") { $0.metricsToken = try string($1, "metrics_token") },
+        Key(name: "data") { $0.data = try string($1, "data") },
+        Key(name: "log_level") {
+            let text = try string($1, "log_level")
+            guard let level = Logger.Level(rawValue: text) else { throw invalid("log_level", "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))") }
+            $0.logLevel = level
+        },
+        Key(name: "log_format") {
+            let text = try string($1, "log_format")
+            guard let format = LogFormat(rawValue: text) else { throw invalid("log_format", "text or json") }
+            $0.logFormat = format
+        },
+    ]
+
+    /// Secrets an environment variable may fill: key → variable.
+    static let secrets: [(key: String, variable: String, set: @Sendable (inout Serve, String) -> Void)] = [
+        ("presenter_token", "CAMHUB_PRESENTER_TOKEN", { $0.presenterToken = $1 }),
+        ("driver_token", "CAMHUB_DRIVER_TOKEN", { $0.driverToken = $1 }),
+        ("metrics_token", "CAMHUB_METRICS_TOKEN", { $0.metricsToken = $1 }),
+    ]
+
+    /// `serve` with the file's values and the environment's secrets applied
+    /// under the flags given in `arguments` (the command line after `serve`).
+    static func effective(_ serve: Serve, arguments: [String], environment: [String: String]) throws -> Serve {
+        var merged = serve
+        let given = givenFlags(arguments)
+        if let path = serve.config {
+            let table = try load(path)
+            let known = Set(keys.map(\.name))
+            let unknown = table.keys.filter { !known.contains($0) }.sorted()
+            guard unknown.isEmpty else {
+                throw ValidationError("--config \(path): unknown key\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (known: \(keys.map(\.name).joined(separator: ", ")))")
+            }
+            for key in keys where !given.contains(key.flag) {
+                guard let value = table[key.name] else { continue }
+                do { try key.set(&merged, value) } catch let error as ValidationError {
+                    throw ValidationError("--config \(path): \(error.message)")
+                }
+            }
+        }
+        for secret in secrets where !given.contains(secret.key.replacingOccurrences(of: "_", with: "-")) {
+            if let value = environment[secret.variable], !value.isEmpty { secret.set(&merged, value) }
+        }
+        return merged
+    }
+
+    /// Long option names present in `arguments` (`--port 1` and `--port=1` alike), up to a `--`.
+    static func givenFlags(_ arguments: [String]) -> Set<String> {
+        var given: Set<String> = []
+        for argument in arguments {
+            if argument == "--" { break }
+            guard argument.hasPrefix("--") else { continue }
+            given.insert(String(argument.dropFirst(2).prefix { $0 != "=" }))
+        }
+        return given
+    }
+
+    private static func load(_ path: String) throws -> TOMLTable {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("--config \(path): cannot read the file")
+        }
+        do { return try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw ValidationError("--config \(path): line \(error.source.begin.line), column \(error.source.begin.column): \(error.description)")
+        }
+    }
+
+    /// The effective settings as TOML, secrets left out (only whether each is set).
+    static func text(_ serve: Serve) -> String {
+        func quoted(_ s: String) -> String {
+            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        func secret(_ name: String, _ value: String?) -> String {
+            "# \(name) is \(value == nil ? "not set" : "set (not shown)")"
+        }
+        return [
+            "host = \(quoted(serve.host))",
+            "port = \(serve.port)",
+            "tick = \(serve.tick)",
+            "web = \(quoted(serve.web))",
+            secret("presenter_token", serve.presenterToken),
+            secret("driver_token", serve.driverToken),
+            "room_ttl = \(serve.roomTTL)",
+            "allow_origin = [\(serve.allowOrigin.map(quoted).joined(separator: ", "))]",
+            "echo = \(serve.echo)",
+            secret("metrics_token", serve.metricsToken),
+            serve.data.map { "data = \(quoted($0))" } ?? "# data is not set (rooms in memory only)",
+            "log_level = \(quoted(serve.logLevel.rawValue))",
+            "log_format = \(quoted(serve.logFormat.rawValue))",
+        ].joined(separator: "\n")
+    }
+
+    // MARK: typed values
+
+    private static func invalid(_ key: String, _ expected: String) -> ValidationError {
+        ValidationError("\(key) must be \(expected)")
+    }
+
+    private static func string(_ value: any TOMLValueConvertible, _ key: String) throws -> String {
+        guard let s = value.string else { throw invalid(key, "a string") }
+        return s
+    }
+
+    private static func int(_ value: any TOMLValueConvertible, _ key: String) throws -> Int {
+        guard let i = value.int else { throw invalid(key, "an integer") }
+        return i
+    }
+
+    private static func number(_ value: any TOMLValueConvertible, _ key: String) throws -> Double {
+        if let d = value.double { return d }
+        if let i = value.int { return Double(i) }
+        throw invalid(key, "a number")
+    }
+
+    private static func bool(_ value: any TOMLValueConvertible, _ key: String) throws -> Bool {
+        guard let b = value.bool else { throw invalid(key, "true or false") }
+        return b
+    }
+
+    private static func strings(_ value: any TOMLValueConvertible, _ key: String) throws -> [String] {
+        guard let array = value.array else { throw invalid(key, "an array of strings") }
+        return try array.map { element in
+            guard let s = element.string else { throw invalid(key, "an array of strings") }
+            return s
+        }
+    }
+}
