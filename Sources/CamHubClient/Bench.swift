@@ -21,6 +21,9 @@ public struct BenchOptions: Sendable {
     /// Seconds of hub CPU measured with every room joined and at rest, before
     /// anything moves (0: skip).
     public var idleSeconds = 0.0
+    /// Whether the rooms at rest get a presenter too (true), or only the moving
+    /// ones (false: half the sockets, for room counts near the open-file limit).
+    public var restingPresenters = true
     public var followers = 1000
     /// Frames per second each follower asks for.
     public var rate = 30.0
@@ -91,6 +94,8 @@ public struct BenchReport: Codable, Sendable {
     public var movingRooms: Int?
     /// Seconds of the idle measurement (nil: none).
     public var idleSeconds: Double?
+    /// Rooms at rest had a presenter too (nil in reports before this option).
+    public var restingPresenters: Bool?
     public var presenter: String
     public var followersRequested: Int
     /// Followers that were joined (had their `welcome`) when the window opened.
@@ -161,7 +166,8 @@ public struct BenchReport: Codable, Sendable {
             l.append(line)
         }
         if let r = hub.rssPerRoomBytes, let all = hub.rssRoomsIdleBytes {
-            l.append("hub RSS with every room joined: \(mib(all)) → \(fixed(r / 1024, 1)) KiB per room (its presenter and followers)")
+            let who = restingPresenters == false ? "its followers; presenters in moving rooms only" : "its presenter and followers"
+            l.append("hub RSS with every room joined: \(mib(all)) → \(fixed(r / 1024, 1)) KiB per room (\(who))")
         }
         if let b = hub.rssBaselineBytes, let i = hub.rssIdleBytes {
             var m = "hub RSS: baseline \(mib(b)), with \(connected) idle followers \(mib(i))"
@@ -319,14 +325,15 @@ public final class BenchRunner {
         let movingRooms = o.movingRooms
         var spinners: RoomSpinners?
         if roomNames.count > 1 {
-            let s = try RoomSpinners(request: o.url.connectRequest(), rooms: Array(roomNames.dropFirst()), token: o.token,
+            let presented = o.restingPresenters ? Array(roomNames.dropFirst()) : Array(roomNames.dropFirst().prefix(max(0, movingRooms - 1)))
+            let s = try RoomSpinners(request: o.url.connectRequest(), rooms: presented, token: o.token,
                                      spinning: max(0, movingRooms - 1), tls: o.url.clientTLS)
             spinners = s
             let joinDeadline = monotonicSeconds() + Double(roomNames.count) / o.connectRate + 10
-            while s.welcomedCount < roomNames.count - 1 && monotonicSeconds() < joinDeadline && !shouldStop() {
+            while s.welcomedCount < presented.count && monotonicSeconds() < joinDeadline && !shouldStop() {
                 usleep(20_000)
             }
-            progress("rooms: \(s.welcomedCount + 1)/\(roomNames.count) presenters joined")
+            progress("rooms: \(s.welcomedCount + 1)/\(presented.count + 1) presenters joined")
             if let pid = hub.pid, let b = hub.rssBaselineBytes, !hub.inProcess, let all = ProcStats.rssBytes(pid: pid) {
                 hub.rssRoomsIdleBytes = all
                 hub.rssPerRoomBytes = (Double(all) - Double(b)) / Double(roomNames.count)
@@ -495,7 +502,7 @@ public final class BenchRunner {
         }
         return BenchReport(
             url: o.url.description, room: o.room, rooms: o.rooms, movingRooms: movingRooms,
-            idleSeconds: hub.idleCores == nil ? nil : o.idleSeconds, presenter: presenterNote, followersRequested: o.followers,
+            idleSeconds: hub.idleCores == nil ? nil : o.idleSeconds, restingPresenters: o.restingPresenters, presenter: presenterNote, followersRequested: o.followers,
             connected: joinedAtWindow, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
             durationSeconds: windowLength.rounded() / 1000, threads: threads, clock: clock,
             expectedFrames: expected, receivedFrames: counted, excessFrames: excess, deliveredPercent: delivered,

@@ -73,6 +73,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of hub CPU measured with every room joined and at rest, before anything moves (0: skip).")
     var idle = 5.0
 
+    @Flag(help: "Give only the moving rooms a presenter (rooms at rest have their followers only): half the sockets, for room counts near the open-file limit.")
+    var noRestingPresenters = false
+
     @Option(help: "Follower sockets to open.")
     var followers = 1000
 
@@ -129,6 +132,7 @@ struct Bench: ParsableCommand {
         options.rooms = rooms
         options.moving = try Self.share(moving)
         options.idleSeconds = idle
+        options.restingPresenters = !noRestingPresenters
         options.followers = followers
         options.rate = rate
         options.duration = duration
