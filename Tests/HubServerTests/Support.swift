@@ -160,35 +160,31 @@ final class Connection: @unchecked Sendable {
     /// The next not yet consumed message of `type` (skipping others), waiting up to `timeout`.
     @discardableResult
     func next(_ type: String, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
-        var found: JSONValue?
-        waitUntil(timeout) {
-            let all = messages
-            guard let index = all.indices.dropFirst(cursor).first(where: { all[$0].type == type }) else { return false }
-            cursor = index + 1
-            found = all[index].json
-            return true
-        }
-        if found == nil {
-            Issue.record("no \(type) within \(timeout); got \(messages.dropFirst(cursor).map(\.text))", sourceLocation: sourceLocation)
-        }
-        return found
+        next(type, timeout: timeout, sourceLocation: sourceLocation) { $0.type == type }
     }
 
     /// The next `event` named `name` (skipping other messages and events, such
     /// as an `audience` count that may come first), waiting up to `timeout`.
     @discardableResult
     func nextEvent(_ name: String, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
+        next("\(name) event", timeout: timeout, sourceLocation: sourceLocation) {
+            $0.type == "event" && $0.json["event"]?.string == name
+        }
+    }
+
+    /// The next not yet consumed message that `matches` (skipping others), waiting up to `timeout`.
+    private func next(_ what: String, timeout: Duration, sourceLocation: SourceLocation,
+                      matching matches: (Received) -> Bool) -> JSONValue? {
         var found: JSONValue?
         waitUntil(timeout) {
             let all = messages
-            guard let index = all.indices.dropFirst(cursor).first(where: { all[$0].type == "event" && all[$0].json["event"]?.string == name })
-            else { return false }
+            guard let index = all.indices.dropFirst(cursor).first(where: { matches(all[$0]) }) else { return false }
             cursor = index + 1
             found = all[index].json
             return true
         }
         if found == nil {
-            Issue.record("no \(name) event within \(timeout); got \(messages.dropFirst(cursor).map(\.text))", sourceLocation: sourceLocation)
+            Issue.record("no \(what) within \(timeout); got \(messages.dropFirst(cursor).map(\.text))", sourceLocation: sourceLocation)
         }
         return found
     }
