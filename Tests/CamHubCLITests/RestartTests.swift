@@ -28,7 +28,12 @@ extension CLITests {
             present.set(result)
             done.signal()
         }
-        usleep(1_000_000)
+        // Both joined (a loaded machine may take more than a second to start them), then the restart.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline,
+              (try? JSONParser.parse(RawHTTP.request(port: port, path: "/healthz").body)["clients"]?.number) != 2 {
+            usleep(50_000)
+        }
         #expect(first.stop(SIGTERM) == 0)
         let closes = first.stderr.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
             .filter { $0["message"]?.string == "connection closed" }
