@@ -6,7 +6,7 @@ extension Hub {
     @discardableResult
     public mutating func continueSending(at time: HubTime, sink: some HubSink) -> Bool {
         var budget = configuration.sendBudget
-        let tickTime = (time.seconds * configuration.tick).rounded() / configuration.tick
+        let tickTime = gridTime(time.seconds)
         while budget > 0, let name = unfinishedPasses.first {
             guard rooms[name] != nil else { unfinishedPasses.removeFirst(); continue }
             let pass = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,

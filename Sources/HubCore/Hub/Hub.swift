@@ -83,8 +83,7 @@ public struct Hub {
     public mutating func tick(at time: HubTime, sink: some HubSink) -> Bool {
         ticks.record(at: time.seconds)
         var budget = configuration.sendBudget
-        // The throttle works on the tick grid, so that timer jitter never costs a frame.
-        let tickTime = (time.seconds * configuration.tick).rounded() / configuration.tick
+        let tickTime = gridTime(time.seconds)
         // Wake times are compared on the tick grid, as the throttles compare frame times.
         for entry in wakeQueue.takeDue(at: tickTime) where rooms[entry.room]?.scheduledWake == entry.time {
             rooms[entry.room]!.scheduledWake = nil
@@ -148,6 +147,13 @@ public struct Hub {
         rooms[name]!.rest()
     }
 
+    /// `seconds` on the tick grid (the nearest multiple of 1/tick): the time
+    /// throttles and wake times are compared at, so that timer jitter never
+    /// moves or costs a frame.
+    func gridTime(_ seconds: Double) -> Double {
+        (seconds * configuration.tick).rounded() / configuration.tick
+    }
+
     /// Visits `room` from the next tick on (a command, a join or a leave may have changed it).
     mutating func wake(_ room: RoomName) {
         awake.insert(room)
@@ -175,7 +181,7 @@ public struct Hub {
         // The welcome carries the current frame, so the throttle starts from its seq.
         var throttle = FollowerThrottle(rate: min(hello.rate, configuration.tick), tick: configuration.tick)
         // On the tick grid, as every later frame time: its frames then fall due on ticks.
-        throttle.didSend(seq: rooms[hello.room]!.seq, now: (time.seconds * configuration.tick).rounded() / configuration.tick)
+        throttle.didSend(seq: rooms[hello.room]!.seq, now: gridTime(time.seconds))
         let events = hello.events ?? EventSubscriptions.defaults(for: hello.role)
         rooms[hello.room]!.addMember(connection, throttle: throttle, events: events)
         rooms[hello.room]!.emptySince = nil
