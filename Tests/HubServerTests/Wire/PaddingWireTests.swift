@@ -9,7 +9,7 @@ import WebSocketTransport
 extension HubServerTests {
     @Test func aPaddedCamerasProjectMatchesMapLibreOnTheWire() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Vectors/projection.json")
+            .deletingLastPathComponent().appendingPathComponent("Vectors/projection.json")
         let vectors = try JSONParser.parse(Array(try Data(contentsOf: url)))
         let cases = (vectors["cases"]?.array ?? []).filter {
             $0["name"]?.string?.hasPrefix("pad_t45_z14_b30_p") == true || $0["name"]?.string?.hasPrefix("pad_t60_z16_b200_phone_p") == true

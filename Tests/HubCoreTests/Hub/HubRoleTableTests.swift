@@ -40,7 +40,7 @@ struct HubRoleTableTests {
     /// The table under `### Roles`: header roles, then one row per message.
     static func table() throws -> [Row] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/PROTOCOL.md")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/PROTOCOL.md")
         let text = try String(contentsOf: url, encoding: .utf8)
         let section = try #require(text.range(of: "\n### Roles\n"), "PROTOCOL.md has a Roles section")
         var lines = text[section.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
