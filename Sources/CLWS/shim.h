@@ -29,6 +29,7 @@ static inline uint64_t clws_option_disable_ipv6(void) { return LWS_SERVER_OPTION
 static inline uint64_t clws_option_fail_upon_unable_to_bind(void) { return LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND; }
 /* TLS (lws built with OpenSSL): initialise it for this context's vhosts. */
 static inline uint64_t clws_option_ssl_global_init(void) { return LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT; }
+static inline int clws_port_no_listen_server(void) { return CONTEXT_PORT_NO_LISTEN_SERVER; }
 /* Client: send the Origin header as given (lws would prefix "http://"). */
 static inline uint64_t clws_option_just_use_raw_origin(void) { return LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN; }
 

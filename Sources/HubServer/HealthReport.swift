@@ -1,18 +1,25 @@
 import HubCore
 
-/// `GET /healthz`: `{"status":"ok","connections":…,"clients":…,"ticksPerSecond":…,"activeRooms":…,
+/// `GET /healthz`: `{"status":"ok","connections":…,"clients":…,"loops":…,"connectionsPerLoop":[…],"ticksPerSecond":…,"activeRooms":…,
 /// "rooms":[{"name":…,"clients":…,"seq":…,"ticksPerSecond":…,"camera":{…}}]}`.
 /// `ticksPerSecond` counts the last whole second of the hub's clock `now`
 /// (seconds): the hub's own ticks, and per room the ticks that visited it
 /// (while it moves, as often as its members are due frames; 0 at rest);
 /// `activeRooms` counts the rooms visited in that second.
 enum HealthReport {
-    static func json(_ hub: Hub, now: Double) -> String {
+    static func json(_ hub: Hub, now: Double, connectionsPerLoop: [Int]) -> String {
         var w = JSONWriter(capacity: 256)
         let counts = hub.counts
         let roomTicks = hub.roomTicksPerSecond(at: now)
         w.raw("{\"status\":\"ok\",\"connections\":"); w.integer(UInt64(counts.connections))
         w.raw(",\"clients\":"); w.integer(UInt64(counts.clients))
+        w.raw(",\"loops\":"); w.integer(UInt64(connectionsPerLoop.count))
+        w.raw(",\"connectionsPerLoop\":[")
+        for (i, n) in connectionsPerLoop.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.integer(UInt64(max(0, n)))
+        }
+        w.raw("]")
         w.raw(",\"ticksPerSecond\":"); w.integer(UInt64(hub.ticksPerSecond(at: now)))
         w.raw(",\"activeRooms\":"); w.integer(UInt64(roomTicks.values.filter { $0 > 0 }.count))
         w.raw(",\"rooms\":[")

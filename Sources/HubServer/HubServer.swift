@@ -2,36 +2,41 @@ import Foundation
 import HubCore
 import Logging
 import Prometheus
+import Synchronization
 import WebSocketTransport
 
-/// The hub on the wire: one libwebsockets server serving `/hub` (protocol v1),
-/// the web viewer's files and `/healthz`, ticking every room on the server's
-/// loop thread. The `Hub` value lives in `state` and is touched only on that thread.
-public final class HubServer: @unchecked Sendable {
+/// The hub on the wire: `configuration.loops` libwebsockets servers sharing
+/// one port (`HubLoops`), serving `/hub` (protocol v1), the web viewer's
+/// files, `/healthz` and `/metrics`. The `Hub` and everything around it live
+/// in `State` on loop 0's thread, behind a `LoopBound` that checks every
+/// access; the other loops only own their sockets.
+public final class HubServer: Sendable {
     public let configuration: HubServerConfiguration
-    private let server: WebSocketServer
-    private let state: State
-    private var timer: LoopTimer?
-    private var metricsTimer: LoopTimer?
-    private let shutdownOnce = NSLock.Protected(false)
+    private let loops: HubLoops
+    private let state: LoopBound<State>
+    /// The swift-metrics factory behind `/metrics` (this server's own Prometheus
+    /// registry): bootstrap `MetricsSystem` with it to put other metrics there too.
+    public let metricsFactory: PrometheusMetricsFactory
+    /// The tick and metrics timers, set by `start`, cancelled by `shutdown`
+    /// (which a signal handler may call from its own thread).
+    private let timers = Mutex<[LoopTimer]>([])
+    private let shutdownOnce = Mutex(false)
 
-    /// Loop-thread-only state.
-    private final class State: @unchecked Sendable {
+    /// Everything on the hub's loop (loop 0): the hub, its output, its metrics,
+    /// log and persistence.
+    private final class State {
         var hub: Hub
         let metrics = HubMetrics()
         let log: ConnectionLog
         var persistence: RoomPersistence?
         let start = ContinuousClock.now
-        init(hub: Hub, logger: Logger) {
+        let sink: TransportSink
+
+        init(hub: Hub, logger: Logger, loops: HubLoops) {
             self.hub = hub
-            self.log = ConnectionLog(logger: logger)
-        }
-
-        /// Set once the server exists; weak, since the server's handlers hold this state.
-        weak var server: WebSocketServer?
-
-        func flushMetrics() {
-            metrics.flush(hub: hub, framesReplaced: server?.framesReplaced ?? 0, now: now().seconds)
+            log = ConnectionLog(logger: logger)
+            sink = TransportSink(loops: loops, batches: OutboundBatches(loops: loops.count),
+                                 tally: metrics.tally, log: log)
         }
 
         func now() -> HubTime {
@@ -43,10 +48,28 @@ public final class HubServer: @unchecked Sendable {
 
     public init(configuration: HubServerConfiguration) throws {
         self.configuration = configuration
+        let count = max(1, configuration.loops)
+        let admission = ConnectionAdmission(limits: configuration.limits)
+        func loopTransport(_ index: Int) -> ServerConfiguration {
+            var transport = Self.transport(configuration)
+            transport.loopIndex = UInt64(index)
+            transport.loopCount = UInt64(count)
+            transport.sharedAdmission = admission
+            return transport
+        }
+        // Loops 1… do not listen: loop 0 accepts and hands them every other connection.
+        var others: [WebSocketServer] = []
+        for index in 1..<count {
+            var transport = loopTransport(index)
+            transport.listens = false
+            others.append(try WebSocketServer(configuration: transport))
+        }
+        var first = loopTransport(0)
+        if !others.isEmpty { first.handOff = AcceptSpread(others: others).handOff }
+        loops = HubLoops(servers: [try WebSocketServer(configuration: first)] + others)
         var hubConfiguration = configuration.hub
         hubConfiguration.frameHeadroom = SharedFrame.headroom
-        let state = State(hub: Hub(configuration: hubConfiguration), logger: configuration.logger)
-        self.state = state
+        let state = State(hub: Hub(configuration: hubConfiguration), logger: configuration.logger, loops: loops)
         if let directory = configuration.dataDirectory {
             let store = try RoomStore(directory: directory)
             let rooms = try store.load()
@@ -54,6 +77,12 @@ public final class HubServer: @unchecked Sendable {
             state.persistence = RoomPersistence(store: store, loaded: rooms, logger: configuration.logger)
             configuration.logger.info("rooms restored", metadata: ["path": "\(store.path)", "rooms": .stringConvertible(rooms.count)])
         }
+        metricsFactory = state.metrics.factory
+        self.state = LoopBound(state, on: loops.hub.loop)
+    }
+
+    /// One loop's transport settings (the same for every loop).
+    private static func transport(_ configuration: HubServerConfiguration) -> ServerConfiguration {
         var transport = ServerConfiguration()
         transport.host = configuration.host
         transport.port = configuration.port
@@ -71,64 +100,123 @@ public final class HubServer: @unchecked Sendable {
         transport.slowClientTimeout = configuration.slowClientTimeout
         transport.echoMaxMessageSize = configuration.echoMaxMessage
         transport.contentSecurityPolicy = configuration.contentSecurityPolicy
-        transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds)) }
-        let endpoint = MetricsEndpoint(token: configuration.metricsToken)
-        transport.httpHandlers[MetricsEndpoint.path] = { request in
-            endpoint.respond(request) {
-                state.flushMetrics()
-                return state.metrics.exposition()
-            }
-        }
-        server = try WebSocketServer(configuration: transport)
-        state.server = server
+        return transport
     }
 
-    /// The swift-metrics factory behind `/metrics` (this server's own Prometheus
-    /// registry): bootstrap `MetricsSystem` with it to put other metrics there too.
-    public var metricsFactory: PrometheusMetricsFactory { state.metrics.factory }
-
-    /// Starts listening and ticking; returns the bound port.
     /// The event loop lws runs on ("libev/epoll", or "poll" as a fallback); known after `start`.
-    public var eventLoop: String { server.loop.backend }
+    public var eventLoop: String { loops.hub.loop.backend }
 
+    /// Starts listening and ticking; returns the bound port. The other loops
+    /// start first, so loop 0 can hand them connections from its first accept.
     public func start() throws -> Int {
+        let port: Int
+        do {
+            for index in 1..<loops.count { try loops.servers[index].start(handlers(loop: index)) }
+            port = try loops.hub.start(handlers(loop: 0))
+        } catch {
+            for server in loops.servers.dropFirst() { server.shutdown() }
+            throw error
+        }
+        logStart(port: port)
+        startTimers()
+        return port
+    }
+
+    /// The handlers of loop `index`: loop 0 calls the hub at once; the others
+    /// hand each event to loop 0, in order.
+    private func handlers(loop index: Int) -> ServerHandlers {
         let state = self.state
-        let server = self.server
-        let sink = TransportSink(server: server, tally: state.metrics.tally, log: state.log)
+        let hubLoop = loops.hub.loop
+        let onHub: @Sendable (@escaping @Sendable (State) -> Void) -> Void
+        if index == 0 {
+            onHub = { work in work(state.value) }
+        } else {
+            onHub = { work in hubLoop.execute { work(state.value) } }
+        }
         var handlers = ServerHandlers(
             onOpen: { info in
-                state.log.opened(info.id.rawValue, remote: info.remoteAddress, origin: info.origin)
-                state.hub.open(info.id.rawValue, at: state.now())
+                onHub { s in
+                    s.log.opened(info.id.rawValue, remote: info.remoteAddress, origin: info.origin)
+                    s.hub.open(info.id.rawValue, at: s.now())
+                    s.sink.flush()
+                }
             },
             onMessage: { id, message in
-                guard case .text = message.kind else {
-                    sink.send(HubMessage.error(ProtocolError(.badMessage, "message: binary messages are not part of protocol v1; send JSON text")), to: id.rawValue)
-                    return
+                onHub { s in
+                    Self.receive(message, from: id, s)
+                    s.sink.flush()
                 }
-                state.hub.receive(message.bytes, from: id.rawValue, at: state.now(), sink: sink)
-                state.log.received(on: id.rawValue, hub: state.hub)
             },
             onClose: { id, code in
-                state.metrics.tally.countClose(code: code?.rawValue)
-                state.log.closed(id.rawValue, code: code?.rawValue, info: state.hub.sessionInfo(id.rawValue))
-                state.hub.closed(id.rawValue, at: state.now(), sink: sink)
+                onHub { s in
+                    s.metrics.tally.countClose(code: code?.rawValue)
+                    s.log.closed(id.rawValue, code: code?.rawValue, info: s.hub.sessionInfo(id.rawValue))
+                    s.hub.closed(id.rawValue, at: s.now(), sink: s.sink)
+                    s.sink.flush()
+                }
             }
         )
-        handlers.onRefused = { remote, status, reason in state.log.refused(remote: remote, status: status, reason: reason) }
-        let port = try server.start(handlers)
-        logStart(port: port)
+        handlers.onRefused = { remote, status, reason in
+            onHub { s in s.log.refused(remote: remote, status: status, reason: reason) }
+        }
+        handlers.http = httpHandlers(loop: index)
+        return handlers
+    }
+
+    private static func receive(_ message: WebSocketMessage, from id: ConnectionID, _ s: State) {
+        guard case .text = message.kind else {
+            s.sink.send(HubMessage.error(ProtocolError(.badMessage, "message: binary messages are not part of protocol v1; send JSON text")), to: id.rawValue)
+            return
+        }
+        s.hub.receive(message.bytes, from: id.rawValue, at: s.now(), sink: s.sink)
+        s.log.received(on: id.rawValue, hub: s.hub)
+    }
+
+    /// `/healthz` and `/metrics`: answered on loop 0; a request that reached
+    /// another loop waits there for loop 0's answer (503 if it has none within 2 s).
+    private func httpHandlers(loop index: Int) -> [String: HTTPHandler] {
+        let state = self.state
+        let loops = self.loops
+        let endpoint = MetricsEndpoint(token: configuration.metricsToken)
+        let health: @Sendable () -> HTTPResponse = {
+            let s = state.value
+            return .json(HealthReport.json(s.hub, now: s.now().seconds, connectionsPerLoop: loops.servers.map(\.openConnections)))
+        }
+        let metrics: @Sendable (HTTPRequest) -> HTTPResponse = { request in
+            endpoint.respond(request) {
+                let s = state.value
+                s.metrics.flush(hub: s.hub, framesReplaced: loops.framesReplaced, now: s.now().seconds)
+                return s.metrics.exposition()
+            }
+        }
+        if index == 0 {
+            return ["/healthz": { _ in health() }, MetricsEndpoint.path: metrics]
+        }
+        let busy = HTTPResponse.text("the hub's loop did not answer in time; try again\n", status: 503)
+        return [
+            "/healthz": { _ in loops.answerOnHubLoop(health) ?? busy },
+            MetricsEndpoint.path: { request in loops.answerOnHubLoop { metrics(request) } ?? busy },
+        ]
+    }
+
+    private func startTimers() {
+        let state = self.state
+        let loops = self.loops
         let interval = Duration.nanoseconds(Int64(1e9 / configuration.hub.tick))
-        timer = server.loop.scheduleRepeating(every: interval) {
+        let tick = loops.hub.loop.scheduleRepeating(every: interval) {
+            let s = state.value
             let started = ContinuousClock.now
-            let more = state.hub.tick(at: state.now(), sink: sink)
-            state.metrics.tally.tickEnded(duration: .now - started)
-            if more { Self.continueSending(state, sink, on: server) }
+            let more = s.hub.tick(at: s.now(), sink: s.sink)
+            s.metrics.tally.tickEnded(duration: .now - started)
+            s.sink.flush()
+            if more { Self.continueSending(state) }
         }
-        metricsTimer = server.loop.scheduleRepeating(every: .seconds(1)) {
-            state.flushMetrics()
-            state.persistence?.flush(state.hub)
+        let metrics = loops.hub.loop.scheduleRepeating(every: .seconds(1)) {
+            let s = state.value
+            s.metrics.flush(hub: s.hub, framesReplaced: loops.framesReplaced, now: s.now().seconds)
+            s.persistence?.flush(s.hub)
         }
-        return port
+        timers.withLock { $0 = [tick, metrics] }
     }
 
     /// Loop thread: a tick ran out of its send budget. The rest goes out in
@@ -136,9 +224,12 @@ public final class HubServer: @unchecked Sendable {
     /// events already waiting (the next tick and incoming messages are never
     /// held up by a long pass) and, being outside any lws callback, may write
     /// straight to the sockets.
-    private static func continueSending(_ state: State, _ sink: TransportSink, on server: WebSocketServer) {
-        server.loop.schedule(after: .zero) {
-            if state.hub.continueSending(at: state.now(), sink: sink) { continueSending(state, sink, on: server) }
+    private static func continueSending(_ state: LoopBound<State>) {
+        state.loop.schedule(after: .zero) {
+            let s = state.value
+            let more = s.hub.continueSending(at: s.now(), sink: s.sink)
+            s.sink.flush()
+            if more { continueSending(state) }
         }
     }
 
@@ -146,6 +237,7 @@ public final class HubServer: @unchecked Sendable {
         let c = configuration
         configuration.logger.notice("hub started", metadata: [
             "host": "\(c.host)", "port": .stringConvertible(port), "eventLoop": "\(eventLoop)",
+            "loops": .stringConvertible(loops.count),
             "tick": .stringConvertible(c.hub.tick), "roomTTL": .stringConvertible(c.hub.roomTTL),
             "web": "\(c.webRoot ?? "")", "allowedOrigins": .array(c.allowedOrigins.map { .string($0) }),
             "presenterToken": "\(c.hub.tokens.roleTokens.presenter == nil ? "none" : "set")",
@@ -161,32 +253,23 @@ public final class HubServer: @unchecked Sendable {
     /// Stops accepting, closes every client with 1012 "service restart" when
     /// `restarting` (clients should come back) or 1001 "server shutting down",
     /// then saves the rooms (`--data`). Safe from any thread, idempotent.
+    /// The other loops stop first, so their clients' closes still reach the hub.
     public func shutdown(restarting: Bool) {
         let code: CloseCode = restarting ? .serviceRestart : .goingAway
         let reason = restarting ? "service restart" : "server shutting down"
         if shutdownOnce.withLock({ let first = !$0; $0 = true; return first }) {
             configuration.logger.notice("shutting down", metadata: ["closeCode": .stringConvertible(Int(code.rawValue)), "reason": "\(reason)"])
         }
-        timer?.cancel()
-        metricsTimer?.cancel()
-        let log = state.log
-        server.execute { log.serverClosing(code: code.rawValue, reason: reason) }  // runs before the closes
-        server.shutdown(closeCode: code, reason: reason)
-        // The loop thread has stopped: the hub is ours to read.
-        if server.loop.isCurrentThread == false { state.persistence?.finish(state.hub) }
-    }
-}
-
-extension NSLock {
-    /// A value behind a lock (for the few cross-thread flags of `HubServer`).
-    final class Protected<Value>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Value
-        init(_ value: Value) { self.value = value }
-        func withLock<T>(_ body: (inout Value) -> T) -> T {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&value)
+        for timer in timers.withLock({ $0 }) { timer.cancel() }
+        let state = self.state
+        loops.hub.execute { state.value.log.serverClosing(code: code.rawValue, reason: reason) }  // runs before the closes
+        let others = Array(loops.servers.dropFirst())
+        DispatchQueue.concurrentPerform(iterations: others.count) { others[$0].shutdown(closeCode: code, reason: reason) }
+        loops.hub.shutdown(closeCode: code, reason: reason)
+        // Loop 0 has ended: the hub is ours to read.
+        if loops.hub.loop.hasEnded {
+            let s = state.valueAfterLoopEnded()
+            s.persistence?.finish(s.hub)
         }
     }
 }

@@ -18,6 +18,9 @@ public struct HubServerConfiguration: Sendable {
     public var pingAfter: UInt16 = 30
     public var hangupAfter: UInt16 = 60
     public var hub = HubConfiguration()
+    /// Event loops sharing the port (`HubLoops`): loop 0 runs the hub and its
+    /// sockets, the others only sockets. 1 keeps everything on one thread.
+    public var loops = 1
     /// Certificate and key (PEM): serve https:// and wss:// instead of http:// and ws://.
     public var tls: ServerTLS?
     /// The viewer's Content-Security-Policy, sent with every static file: its

@@ -44,6 +44,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Room ticks per second (frames are sent at most this often).")
     var tick = HubProtocol.defaultTick
 
+    @Option(help: "Event loops sharing the port, each on its own thread (loop 0 also runs the hub); default: one per CPU.")
+    var loops = ProcessInfo.processInfo.activeProcessorCount
+
     @Option(help: ArgumentHelp("Folder of the web viewer.", valueName: "dir"))
     var web = "web"
 
@@ -186,6 +189,7 @@ struct Serve: ParsableCommand {
             throw ValidationError("--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::1 (got \(host))")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535 (got \(port))") }
+        guard (1...64).contains(loops) else { throw ValidationError("--loops must be 1…64 (got \(loops))") }
         guard tick.isFinite, (1...240).contains(tick) else { throw ValidationError("--tick must be 1…240 Hz (got \(tick))") }
         try validateSecurity()
         try validateCaps()
@@ -217,6 +221,7 @@ struct Serve: ParsableCommand {
         configuration.tls = serverTLS
         applyCaps(to: &configuration)
         configuration.hub.tick = tick
+        configuration.loops = loops
         configuration.hub.roomTTL = roomTTL
         do { configuration.hub.tokens = try security() } catch let error as SecretError {
             printErr("camhub: \(error)")

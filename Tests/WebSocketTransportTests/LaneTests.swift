@@ -66,19 +66,20 @@ extension TransportTests {
     }
 
     @Test func controlLaneOverflowClosesWith1008() throws {
-        let server = try ServerHarness {
+        // Sends made inside a callback (here: the message handler) queue, as
+        // nothing can drain before the callback returns.
+        let server = try ServerHarness({
             $0.endpoints = [WebSocketEndpoint(path: "/feed")]
             $0.sendQueueLimits = SendQueueLimits(maxMessages: 8, maxBytes: 1 << 20)
-        }
+        }, onMessage: { srv, id, _ in
+            for i in 0..<100 { srv.send(.text("event \(i)"), to: id) }
+        })
         let client = try ClientHarness()
         defer { client.client.shutdown(); server.server.shutdown() }
         let cid = client.connectAndWait(ConnectRequest(port: server.port, path: "/feed"))
         #expect(waitUntil { server.opened.count == 1 })
         let sid = try #require(server.opened.first?.id)
-        let srv = server.server
-        srv.execute { // one loop turn: nothing can drain in between
-            for i in 0..<100 { srv.send(.text("event \(i)"), to: sid) }
-        }
+        client.client.send(.text("go"), to: cid)
         #expect(waitUntil { client.closeEvent(cid) != nil })
         #expect(client.closeEvent(cid)?.code == .policyViolation)
         #expect(waitUntil { server.closeCode(of: sid) != nil })

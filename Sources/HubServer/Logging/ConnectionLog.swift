@@ -6,7 +6,7 @@ import Logging
 /// code and reason, duration), refused handshakes (notice) and refused hellos
 /// (warning, with the hub's reason, which never repeats a token), errors sent
 /// to clients (debug). Nothing per frame. Loop thread only.
-final class ConnectionLog: @unchecked Sendable {
+final class ConnectionLog {
     let logger: Logger
 
     private struct Entry {

@@ -7,7 +7,7 @@ import Prometheus
 /// `flush` moves the loop thread's `HubTally` into the counters and histograms
 /// and reads the gauges off the hub: once a second and before each scrape.
 /// Everything but `registry` is loop-thread only.
-final class HubMetrics: @unchecked Sendable {
+final class HubMetrics {
     let registry = PrometheusCollectorRegistry()
     let factory: PrometheusMetricsFactory
     let tally = HubTally()

@@ -4,7 +4,7 @@ import HubCore
 /// integers: the loop thread adds to it per message and per frame without a
 /// lock, and `HubMetrics` moves it into swift-metrics once a second (and on
 /// each scrape). Loop thread only.
-final class HubTally: @unchecked Sendable {
+final class HubTally {
     /// Added to once per frame per follower: no dynamic exclusivity check
     /// (only the loop thread touches the tally, one access at a time).
     @exclusivity(unchecked) var framesSent = 0

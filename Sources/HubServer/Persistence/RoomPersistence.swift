@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import HubCore
 import Logging
@@ -7,7 +8,7 @@ import Logging
 /// writer queue, so a crash loses at most the last second; rooms the hub
 /// removed (empty past their TTL) are deleted. `finish` writes the last state
 /// and waits for it, once the loop has stopped.
-final class RoomPersistence: @unchecked Sendable {
+final class RoomPersistence {
     let store: RoomStore
     private let logger: Logger
     private let queue = DispatchQueue(label: "camhub.room-store")
@@ -57,8 +58,8 @@ final class RoomPersistence: @unchecked Sendable {
 }
 
 /// A flag one thread sets and another takes.
-final class NSLockProtectedFlag: @unchecked Sendable {
-    private let value = NSLock.Protected(false)
+final class NSLockProtectedFlag: Sendable {
+    private let value = Mutex(false)
     func set() { value.withLock { $0 = true } }
     func take() -> Bool { value.withLock { let was = $0; $0 = false; return was } }
 }

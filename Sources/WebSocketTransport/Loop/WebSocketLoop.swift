@@ -1,4 +1,5 @@
 import CLWS
+import Synchronization
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -30,9 +31,14 @@ public final class WebSocketLoop: @unchecked Sendable {
     private struct ThreadState {
         var thread: pthread_t?
         var joined = false
+        /// The thread has returned from `pthread_join`: its state is quiet for good.
+        var ended = false
     }
     private let threadState = Locked(ThreadState())
     private let timerIDs = Locked<UInt64>(0)
+    /// The loop thread's `pthread_t` (0 before it starts): read on every
+    /// `isCurrentThread`, which sends ask per message, so an atomic, not a lock.
+    private let runningThread = Atomic<UInt>(0)
 
     // MARK: loop-thread state (touched only by the loop thread)
     /// The context; nil before start and after teardown. Loop thread only.
@@ -68,8 +74,8 @@ public final class WebSocketLoop: @unchecked Sendable {
 
     /// True when called on this loop's thread (any thread may ask).
     public var isCurrentThread: Bool {
-        guard let thread = threadState.withLock({ $0.thread }) else { return false }
-        return pthread_equal(thread, pthread_self()) != 0
+        let thread = runningThread.load(ordering: .acquiring)
+        return thread != 0 && pthread_equal(pthread_t(thread), pthread_self()) != 0
     }
 
     /// Any thread: run `work` on the loop thread, later (never inline, even
@@ -166,8 +172,14 @@ public final class WebSocketLoop: @unchecked Sendable {
             s.joined = true
             return t
         }
-        if let thread { pthread_join(thread, nil) }
+        if let thread {
+            pthread_join(thread, nil)
+            threadState.withLock { $0.ended = true }
+        }
     }
+
+    /// Any thread: true once a `join` has seen the loop thread end.
+    public var hasEnded: Bool { threadState.withLock { $0.ended } }
 
     /// Loop thread: run everything posted so far (called on EVENT_WAIT_CANCELLED).
     func runPostedWork() {
@@ -181,6 +193,7 @@ public final class WebSocketLoop: @unchecked Sendable {
         ready: (Bool) -> Void
     ) {
         threadState.withLock { $0.thread = pthread_self() }
+        runningThread.store(UInt(pthread_self()), ordering: .releasing)
         setThreadName()
         eventLoop = WebSocketTransportSettings.useLibev ? clws_ev_loop_new() : nil
         var created = createContext()

@@ -89,7 +89,7 @@ extension ServerCore {
     func createContext() -> OpaquePointer? {
         WebSocketTransportSettings.applyDefaultLogLevel()
         var info = lws_context_creation_info()
-        info.port = Int32(config.port)
+        info.port = config.listens ? Int32(config.port) : clws_port_no_listen_server()
         info.iface = UnsafePointer(native.iface)
         info.protocols = UnsafePointer(native.protocols)
         info.options = native.options
@@ -123,8 +123,17 @@ func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons,
     switch reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         // Broadcast once per protocol; drain on protocol 0 only.
-        if let proto = lws_get_protocol(wsi), proto.pointee.id == 0 { core.loop.runPostedWork() }
+        // Posted work runs as a timer does, outside any connection's callback,
+        // so the sends it makes (e.g. an `OutboundBatch` from the hub's loop)
+        // may write straight to their sockets.
+        if let proto = lws_get_protocol(wsi), proto.pointee.id == 0 {
+            core.callbackDepth -= 1
+            core.loop.runPostedWork()
+            core.callbackDepth += 1
+        }
         return 0
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return core.accepted(Int32(Int(bitPattern: input)))
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         return core.confirmUpgrade(wsi)
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:

@@ -8,6 +8,9 @@ public struct ConnectionID: Hashable, Sendable, Comparable, CustomStringConverti
     public init(rawValue: UInt64) { self.rawValue = rawValue }
     public static func < (a: ConnectionID, b: ConnectionID) -> Bool { a.rawValue < b.rawValue }
     public var description: String { "#\(rawValue)" }
+    /// The index of the loop that owns this connection, among `count` loops
+    /// sharing a port (`ServerConfiguration.loopIndex`).
+    public func loop(among count: Int) -> Int { Int(rawValue % UInt64(count)) }
 }
 
 /// What the server knows about a freshly opened WebSocket connection.
@@ -179,6 +182,25 @@ public struct ServerConfiguration: Sendable {
     /// Dynamic GET/HEAD handlers by exact path (e.g. "/healthz"); they win
     /// over static files.
     public var httpHandlers: [String: HTTPHandler] = [:]
+    /// Several servers may serve one port, each on its own loop thread: the
+    /// one that listens hands accepted connections to the others (`handOff`,
+    /// `WebSocketServer.adopt`). This server is number `loopIndex` of
+    /// `loopCount`; its connection ids are `loopIndex + loopCount × n`
+    /// (`ConnectionID.loop(among:)`).
+    public var loopIndex: UInt64 = 0
+    public var loopCount: UInt64 = 1
+    /// The caps' bookkeeping shared by the loops of one port (nil: this
+    /// server keeps its own, from `limits`).
+    public var sharedAdmission: ConnectionAdmission?
+    /// False: no listening socket; the server only serves the connections
+    /// handed to it with `WebSocketServer.adopt(socket:)`.
+    public var listens = true
+    /// Loop thread, for each TCP connection the server accepts, before lws
+    /// reads from it: offered a duplicate descriptor of the connection; return
+    /// true when it took that descriptor (e.g. passed it to another server's
+    /// `adopt`), and this server drops its own; false leaves the connection
+    /// here (the duplicate is closed). nil keeps every connection.
+    public var handOff: (@Sendable (_ socket: Int32) -> Bool)?
     /// Bytes lws reads per RECEIVE callback. lws allocates this buffer for
     /// every connection for its whole life, so it is most of an idle
     /// connection's memory: 128 B keeps an idle follower at ~2.2 KiB of hub

@@ -1,4 +1,8 @@
 import CLWS
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
 
 /// The loop-confined half of a `WebSocketServer`: lws context resources,
 /// connections and HTTP responses in flight. Every method and property is
@@ -18,17 +22,19 @@ final class ServerCore: @unchecked Sendable {
     let native: ServerNativeConfig
 
     var connections: [UInt64: ServerConnection] = [:]
-    /// Open WebSockets per peer address, and each address's new-connection bucket (`ServerLimits`).
-    var openPerAddress: [String: Int] = [:]
-    var connectBuckets: [String: ConnectBucket] = [:]
+    /// The caps' bookkeeping: this server's own, or shared by the loops of one port.
+    let admission: ConnectionAdmission
     var httpPending: [UInt64: PendingHTTPBody] = [:]
     private var lastID: UInt64 = 0
     var shuttingDown = false
     /// How many lws callbacks are running on the loop thread right now (0 in
     /// timer ticks). Sends write through to the socket only at depth 0.
     var callbackDepth = 0
-    /// Frames replaced in a latest slot before being written, all connections.
-    var framesReplaced = 0
+    /// Frames replaced in a latest slot before being written, all connections
+    /// (written on the loop thread, read from any).
+    let framesReplaced = Atomic<Int>(0)
+    /// WebSockets open on this loop (written on the loop thread, read from any).
+    let openConnections = Atomic<Int>(0)
     /// The keepalive PING payload, with lws headroom. One per server: lws writes
     /// the frame header into the headroom on this loop thread. Not empty, since
     /// lws 4.1 does not report an empty PONG to the protocol callback.
@@ -36,9 +42,11 @@ final class ServerCore: @unchecked Sendable {
     /// Written on the loop thread before `start` returns (then read-only).
     var boundPort = 0
 
+
     init(config: ServerConfiguration, loop: WebSocketLoop) throws {
         self.config = config
         self.loop = loop
+        admission = config.sharedAdmission ?? ConnectionAdmission(limits: config.limits)
         var routes: [String: Route] = [:]
         for endpoint in config.endpoints {
             routes[endpoint.path] = Route(endpoint: endpoint, isEcho: false)
@@ -58,9 +66,34 @@ final class ServerCore: @unchecked Sendable {
         native = ServerNativeConfig(config: config)
     }
 
+    /// The next connection (or pending HTTP body) id: `loopIndex + loopCount × n`,
+    /// so ids never collide among the loops of one port and name their loop.
     func nextID() -> UInt64 {
         lastID += 1
-        return lastID
+        return config.loopIndex + config.loopCount * lastID
+    }
+
+    /// FILTER_NETWORK_CONNECTION (a TCP connection was just accepted): offers
+    /// a duplicate of the descriptor to `config.handOff`; when another loop
+    /// took it, lws closes this one (the duplicate lives on there).
+    func accepted(_ socket: Int32) -> Int32 {
+        guard let handOff = config.handOff else { return 0 }
+        let copy = dup(socket)
+        guard copy >= 0 else { return 0 }
+        if handOff(copy) { return 1 }
+        Glibc.close(copy)
+        return 0
+    }
+
+    /// Loop thread: serve a socket another loop accepted.
+    func adopt(_ socket: Int32) {
+        guard !shuttingDown, let context = loop.context,
+              let vhost = lws_get_vhost_by_name(context, "default"),
+              lws_adopt_socket_vhost(vhost, socket) != nil
+        else {
+            Glibc.close(socket)
+            return
+        }
     }
 
     func connection(for wsi: OpaquePointer) -> ServerConnection? {
@@ -128,7 +161,8 @@ final class ServerCore: @unchecked Sendable {
     func closed(_ wsi: OpaquePointer) {
         guard let conn = connection(for: wsi) else { return }
         connections.removeValue(forKey: conn.id.rawValue)
-        countClosed(from: conn.info.remoteAddress)
+        openConnections.subtract(1, ordering: .relaxed)
+        admission.closed(from: conn.info.remoteAddress)
         conn.slots.removeAll()
         conn.closing = true
         if !conn.isEcho { handlers.onClose(conn.id, conn.closeCode) }
@@ -165,7 +199,7 @@ final class ServerCore: @unchecked Sendable {
     func sendLatest(_ frame: SharedFrame, to id: ConnectionID) {
         guard let conn = connections[id.rawValue], conn.acceptsSends else { return }
         if writeThrough(frame, to: conn) { return }
-        if conn.slots.latest != nil { framesReplaced += 1 }
+        if conn.slots.latest != nil { framesReplaced.add(1, ordering: .relaxed) }
         conn.slots.setLatest(frame)
         conn.requestWrite()
     }
@@ -188,6 +222,16 @@ final class ServerCore: @unchecked Sendable {
         }
         conn.messagesWritten += 1
         return true
+    }
+
+    func apply(_ batch: OutboundBatch) {
+        for operation in batch.operations {
+            switch operation {
+            case .send(let frame, let id): send(frame, to: id)
+            case .latest(let frame, let ids): for id in ids { sendLatest(frame, to: id) }
+            case .close(let id, let code, let reason): close(id, code: code, reason: reason)
+            }
+        }
     }
 
     func close(_ id: ConnectionID, code: CloseCode, reason: String) {

@@ -25,7 +25,7 @@ extension ServerCore {
             return respond(wsi, .text("method not allowed\n", status: 405), head: false, closeAfter: true)
         }
         let head = method == .head
-        if let handler = config.httpHandlers[path] {
+        if let handler = handlers.http[path] ?? config.httpHandlers[path] {
             return respond(wsi, handler(HTTPRequest(method: method, path: path, authorization: LWS.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION))), head: head)
         }
         if let route = routes[path] {

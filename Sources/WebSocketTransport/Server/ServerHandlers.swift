@@ -12,6 +12,10 @@ public struct ServerHandlers: Sendable {
     /// A WebSocket upgrade was refused: the peer's address, the HTTP status
     /// and the reason sent in the response (for logs).
     public var onRefused: @Sendable (_ remoteAddress: String, _ status: Int, _ reason: String) -> Void = { _, _, _ in }
+    /// Dynamic GET/HEAD handlers by exact path, given at start (so they may
+    /// capture what only exists once the server does); they win over
+    /// `ServerConfiguration.httpHandlers` and static files.
+    public var http: [String: HTTPHandler] = [:]
 
     public init(
         onOpen: @escaping @Sendable (ConnectionInfo) -> Void = { _ in },

@@ -40,7 +40,7 @@ extension ServerCore {
             version: LWS.header(wsi, WSI_TOKEN_VERSION),
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
             subprotocols: LWS.header(wsi, WSI_TOKEN_PROTOCOL))
-        guard let refusal = upgradeRefusal(request) ?? limitRefusal(address: LWS.peerAddress(wsi)) else { return 0 }
+        guard let refusal = upgradeRefusal(request) ?? admission.refusal(address: LWS.peerAddress(wsi)) else { return 0 }
         handlers.onRefused(LWS.peerAddress(wsi), refusal.status, refusal.message)
         return refuseUpgrade(wsi, refusal)
     }
@@ -147,7 +147,8 @@ extension ServerCore {
                                     limits: route.isEcho ? echoQueueLimits : config.sendQueueLimits,
                                     maxMessageSize: route.isEcho ? (config.echoMaxMessageSize ?? config.maxMessageSize) : config.maxMessageSize)
         connections[id] = conn
-        countOpened(from: info.remoteAddress)
+        openConnections.add(1, ordering: .relaxed)
+        admission.opened(from: info.remoteAddress)
         if shuttingDown {
             conn.pendingClose = .init(code: .goingAway, reason: "server shutting down", flushFirst: false)
             conn.requestWrite()

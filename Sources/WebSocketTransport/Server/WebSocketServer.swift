@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// A WebSocket + HTTP server on one libwebsockets context and one loop thread.
 ///
 /// Threading contract:
@@ -56,7 +59,7 @@ public final class WebSocketServer: Sendable {
         } catch {
             state.withLock { $0.stopped = true }
             // lws only logs why; say it in one line of our own.
-            if let listen = ListenError.probe(host: configuration.host, port: configuration.port) { throw listen }
+            if configuration.listens, let listen = ListenError.probe(host: configuration.host, port: configuration.port) { throw listen }
             if let said = LibraryLog.lines(since: logMark).first {
                 throw TransportError("\(error); libwebsockets said: \(said)")
             }
@@ -97,6 +100,23 @@ public final class WebSocketServer: Sendable {
         loop.onLoop { core.close(connection, code: code, reason: reason) }
     }
 
+    /// Applies `batch` on the loop thread, in order, with one mailbox post
+    /// (inline when called on the loop thread).
+    public func apply(_ batch: OutboundBatch) {
+        guard !batch.isEmpty else { return }
+        let core = self.core
+        loop.onLoop { core.apply(batch) }
+    }
+
+    /// Any thread: serve `socket`, a TCP connection another server accepted
+    /// (`ServerConfiguration.handOff`), as if this server had accepted it:
+    /// HTTP, upgrade, TLS and caps as for its own. Takes ownership of the
+    /// descriptor (closed if the server is stopping or lws cannot adopt it).
+    public func adopt(socket: Int32) {
+        let core = self.core
+        if !loop.execute({ core.adopt(socket) }) { Glibc.close(socket) }
+    }
+
     /// Runs `work` on the loop thread (always later, via the mailbox).
     @discardableResult
     public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
@@ -109,12 +129,13 @@ public final class WebSocketServer: Sendable {
         return core.stats(connection)
     }
 
-    /// Loop thread only: frames dropped so far, over all connections, because
-    /// a newer frame replaced them in the latest slot before they were written.
-    public var framesReplaced: Int {
-        precondition(loop.isCurrentThread, "framesReplaced is loop-thread only")
-        return core.framesReplaced
-    }
+    /// Any thread: frames dropped so far, over all connections, because a
+    /// newer frame replaced them in the latest slot before they were written.
+    public var framesReplaced: Int { core.framesReplaced.load(ordering: .relaxed) }
+
+    /// Any thread: live WebSocket connections (echo included), as of the
+    /// loop's last open or close.
+    public var openConnections: Int { core.openConnections.load(ordering: .relaxed) }
 
     /// Loop thread only: live WebSocket connections (echo included).
     public var connectionCount: Int {

@@ -1,0 +1,68 @@
+import Dispatch
+import Synchronization
+import WebSocketTransport
+
+/// The servers of one hub: `count` libwebsockets servers, each on its own loop
+/// thread, serving one port. Loop 0 listens and hands every other accepted
+/// connection to the other loops in turn (`AcceptSpread`). (lws 4.1 does not
+/// set SO_REUSEPORT, so the loops cannot each listen on the port.)
+///
+/// Who owns what:
+/// - Loop 0 (`hub`) owns the `Hub` and everything that touches it: the tick,
+///   the send passes, `/healthz`, `/metrics`, persistence, the connection log.
+/// - Every loop owns its own sockets and their send lanes. Loops 1… hand
+///   their connections' opens, messages and closes to loop 0 (a mailbox post
+///   each) and get back one `OutboundBatch` per flush.
+/// - Nothing else is shared but immutable frames' payload bytes and the caps'
+///   `ConnectionAdmission` (behind its lock).
+struct HubLoops: Sendable {
+    let servers: [WebSocketServer]
+
+    var count: Int { servers.count }
+    /// Loop 0: the hub's own loop.
+    var hub: WebSocketServer { servers[0] }
+
+    /// Which loop owns `connection`.
+    func index(of connection: ConnectionID) -> Int {
+        servers.count == 1 ? 0 : connection.loop(among: servers.count)
+    }
+
+    /// Frames replaced before being written, over every loop (any thread).
+    var framesReplaced: Int { servers.reduce(0) { $0 + $1.framesReplaced } }
+
+    /// Runs `body` on the hub's loop and waits for its answer, for at most
+    /// `timeout` seconds (nil when the loop is stopping or too slow). For an
+    /// HTTP request about the hub that arrived on another loop: that loop
+    /// waits, never the hub's.
+    func answerOnHubLoop<T: Sendable>(timeout: Double = 2, _ body: @escaping @Sendable () -> T) -> T? {
+        let answer = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let posted = hub.execute {
+            let value = body()
+            answer.withLock { $0 = value }
+            done.signal()
+        }
+        guard posted, done.wait(timeout: .now() + timeout) == .success else { return nil }
+        return answer.withLock { $0 }
+    }
+}
+
+/// Spreads accepted connections over the loops in turn: loop 0 keeps one,
+/// then each other loop gets one (`ServerConfiguration.handOff`). Round robin
+/// rather than least-loaded: a burst of accepts arrives before any of them
+/// is counted as open. Called on loop 0's thread; the counter is atomic only
+/// because the closure must be `Sendable`.
+final class AcceptSpread: Sendable {
+    private let others: [WebSocketServer]
+    private let accepted = Atomic<Int>(0)
+
+    init(others: [WebSocketServer]) { self.others = others }
+
+    /// Whether a loop other than 0 took `socket`.
+    func handOff(_ socket: Int32) -> Bool {
+        let turn = accepted.add(1, ordering: .relaxed).newValue % (others.count + 1)
+        guard turn > 0 else { return false }
+        others[turn - 1].adopt(socket: socket)
+        return true
+    }
+}

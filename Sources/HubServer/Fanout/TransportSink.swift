@@ -1,0 +1,116 @@
+import HubCore
+import WebSocketTransport
+
+/// The hub's output onto its server loops. Used on the hub's loop thread only
+/// (loop 0, where the `Hub` lives).
+///
+/// Connections on loop 0 are written at once. Those on the other loops
+/// (`HubServerConfiguration.loops`) are gathered into one `OutboundBatch` per
+/// loop and handed over by `flush()`, one mailbox post per loop, which the
+/// hub's loop calls after each tick, send slice and message. Frames go out as
+/// the payload the hub encoded (with the server's headroom:
+/// `HubConfiguration.frameHeadroom`): every follower on loop 0 writes those
+/// bytes, and each other loop gets one copy per frame (lws writes a frame's
+/// header into its headroom on the writing thread, so a payload belongs to
+/// one loop) shared by all its followers.
+///
+/// Counts what it hands over in `tally` (plain integers; see `HubMetrics`);
+/// tells `log` about errors and closes.
+struct TransportSink: HubSink {
+    let loops: HubLoops
+    let batches: OutboundBatches
+    let tally: HubTally
+    let log: ConnectionLog
+
+    func send(_ bytes: [UInt8], to connection: ConnectionKey) {
+        if tally.countMessage(bytes, copies: 1) == "error" { log.errorSent(bytes, to: connection) }
+        let id = ConnectionID(rawValue: connection)
+        let loop = loops.index(of: id)
+        if loop == 0 {
+            loops.hub.send(SharedFrame(kind: .text, bytes: bytes), to: id)
+        } else {
+            batches.batches[loop].send(SharedFrame(kind: .text, bytes: bytes), to: id)
+        }
+    }
+
+    func send(_ bytes: [UInt8], to connections: some Sequence<ConnectionKey>) {
+        var perLoop = [SharedFrame?](repeating: nil, count: loops.count)
+        var copies = 0
+        for connection in connections {
+            let id = ConnectionID(rawValue: connection)
+            let loop = loops.index(of: id)
+            let frame = perLoop[loop] ?? SharedFrame(kind: .text, bytes: bytes)
+            perLoop[loop] = frame
+            if loop == 0 {
+                loops.hub.send(frame, to: id)
+            } else {
+                batches.batches[loop].send(frame, to: id)
+            }
+            copies += 1
+        }
+        tally.countMessage(bytes, copies: copies)
+    }
+
+    func sendFrame(_ frame: EncodedFrame, to connection: ConnectionKey) {
+        tally.framesSent += 1
+        tally.frameBytes += frame.payload.count
+        let id = ConnectionID(rawValue: connection)
+        let loop = loops.index(of: id)
+        if loop == 0 {
+            loops.hub.sendLatest(SharedFrame(kind: .text, payload: frame.payload), to: id)
+        } else {
+            batches.batches[loop].sendLatest(batches.copy(of: frame, for: loop), to: id)
+        }
+    }
+
+    func close(_ connection: ConnectionKey, code: UInt16, reason: String) {
+        log.closing(connection, code: code, reason: reason)
+        let id = ConnectionID(rawValue: connection)
+        let loop = loops.index(of: id)
+        if loop == 0 {
+            loops.hub.close(id, code: CloseCode(code), reason: reason)
+        } else {
+            batches.batches[loop].close(id, code: CloseCode(code), reason: reason)
+        }
+    }
+
+    func note(_ activity: HubActivity) { tally.note(activity) }
+
+    /// Hands each other loop what was gathered for it since the last flush.
+    func flush() {
+        guard loops.count > 1 else { return }
+        for loop in 1..<loops.count where !batches.batches[loop].isEmpty {
+            loops.servers[loop].apply(batches.take(loop))
+        }
+    }
+}
+
+/// What the hub's loop has gathered for each other loop since the last
+/// flush (index 0 unused). Hub loop only.
+final class OutboundBatches {
+    var batches: [OutboundBatch]
+    /// Per loop, the last frame copied for it and its copy: a room's frame is
+    /// handed to its followers one after the other, so one entry per loop
+    /// makes one copy per room, tick and loop. Cleared with the batch.
+    private var copies: [(frame: EncodedFrame, copy: SharedFrame)?]
+
+    init(loops: Int) {
+        batches = Array(repeating: OutboundBatch(), count: loops)
+        copies = Array(repeating: nil, count: loops)
+    }
+
+    func copy(of frame: EncodedFrame, for loop: Int) -> SharedFrame {
+        if let last = copies[loop], last.frame === frame { return last.copy }
+        let copy = SharedFrame(kind: .text, count: frame.payload.count) { bytes in
+            frame.payload.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        }
+        copies[loop] = (frame, copy)
+        return copy
+    }
+
+    func take(_ loop: Int) -> OutboundBatch {
+        copies[loop] = nil
+        defer { batches[loop] = OutboundBatch() }
+        return batches[loop]
+    }
+}
