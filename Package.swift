@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "WebSocketTransport", dependencies: ["CLWS", "SharedBytes"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SharedBytes", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
-        .target(name: "SocketTestSupport", path: "Tests/Support"),
+        .target(name: "SocketTestSupport", dependencies: ["CamHubClient"], path: "Tests/Support"),
         .target(name: "HubServer", dependencies: [
             "HubCore", "WebSocketTransport",
             .product(name: "Metrics", package: "swift-metrics"),

@@ -12,11 +12,13 @@ bin=.build/release/camhub
 [ -x "$bin" ] || swift build -c release --product camhub
 # The hub to measure (default: this build's); BENCH_HUB=path runs another build's
 # `camhub serve` against this build's `camhub bench` (a before/after comparison).
+# HUB_ARGS adds options to `camhub serve` (e.g. HUB_ARGS="--loops 1").
 hub_bin=${BENCH_HUB:-$bin}
 # 10,000 rooms with a presenter and a follower each are 20,000 sockets per side.
 ulimit -n 65536 2>/dev/null || true
 mkdir -p "$(dirname "$out")"
-"$hub_bin" serve --host 127.0.0.1 --port "$port" --tick 60 --web web > "${out%.json}.hub.log" 2>&1 &
+# shellcheck disable=SC2086
+"$hub_bin" serve --host 127.0.0.1 --port "$port" --tick 60 --web web ${HUB_ARGS:-} > "${out%.json}.hub.log" 2>&1 &
 hub=$!
 trap 'kill "$hub" 2>/dev/null || true; wait "$hub" 2>/dev/null || true' EXIT
 for _ in $(seq 50); do grep -q listening "${out%.json}.hub.log" 2>/dev/null && break; sleep 0.1; done

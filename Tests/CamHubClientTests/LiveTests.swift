@@ -140,6 +140,11 @@ struct LiveHubTests {
         #expect(report.hub.inProcess && report.hub.pid == getpid())
         #expect((report.hub.cpuSeconds ?? -1) > 0)
         #expect(report.hub.rssPerConnectionBytes == nil)  // not meaningful in-process
+        // The hub's own pace, read off its /healthz each second: never above its tick rate.
+        let ticks = try #require(report.hub.ticksPerSecond, "a local camhub hub reports its ticks")
+        #expect(ticks > 0 && ticks <= 61 && (report.hub.ticksPerSecondMin ?? 0) > 0, "\(ticks)")
+        #expect(report.hub.connectionsPerLoop?.count == 1, "one event loop (the library default)")
+        #expect(lines.withLock { $0.contains { $0.contains("ticks/s") } })
         #expect(report.passed == (report.receivedFrames == report.expectedFrames && report.failed == 0 && report.disconnects == 0))
         #expect(report.presenterErrors.isEmpty, "\(report.presenterErrors)")
         #expect(lines.withLock { $0.contains { $0.hasPrefix("t 1/3 s") } })

@@ -84,6 +84,12 @@ public struct BenchReport: Codable, Sendable {
         public var rssRoomsIdleBytes: UInt64?
         /// (rooms idle − baseline) / rooms.
         public var rssPerRoomBytes: Double?
+        /// The hub's own ticks per second over the window (its `/healthz`, read
+        /// once a second; camhub hubs on 127.0.0.1 only): mean and lowest.
+        public var ticksPerSecond: Double?
+        public var ticksPerSecondMin: Int?
+        /// Its connections per event loop at the window's end (`--loops`).
+        public var connectionsPerLoop: [Int]?
     }
 
     public var url: String
@@ -160,6 +166,11 @@ public struct BenchReport: Codable, Sendable {
         if let c = hub.cpuCores { h += ", CPU \(fixed(c * 100, 1)) % of a core" }
         if let f = hub.cpuPerFrameMicros { h += " = \(fixed(f, 2)) µs per delivered frame" }
         l.append(h)
+        if let ticks = hub.ticksPerSecond, let low = hub.ticksPerSecondMin {
+            var t = "hub ticks: \(fixed(ticks, 1)) per second (lowest \(low))"
+            if let perLoop = hub.connectionsPerLoop { t += "; connections per event loop \(perLoop.map(String.init).joined(separator: " / "))" }
+            l.append(t)
+        }
         if let idle = hub.idleCores, let seconds = idleSeconds {
             var line = "hub at rest (every room joined, nothing moving, \(fixed(seconds, 0)) s): CPU \(fixed(idle * 100, 2)) % of a core"
             if let n = self.rooms { line += " = \(fixed(idle * 1e6 / Double(n), 2)) µs per room per second" }
@@ -411,6 +422,7 @@ public final class BenchRunner {
         var lastFrames = totals().0.framesTotal
         var lastTick = windowStart
         var lastHub = hubStart
+        var health = HubHealth()
         while monotonicSeconds() < windowEnd && !shouldStop() {
             usleep(UInt32(min(1, max(0.01, windowEnd - monotonicSeconds())) * 1_000_000))
             let now = monotonicSeconds()
@@ -423,6 +435,10 @@ public final class BenchRunner {
                 line += "  hub CPU \(Int(a.until(b).cores * 100)) %"
                 lastHub = b
             }
+            if hub.pid != nil, let sample = HubHealth.read(o.url) {
+                health.add(sample)
+                line += "  ticks/s \(sample.ticksPerSecond)"
+            }
             if c.disconnects > 0 { line += "  disconnects \(c.disconnects)" }
             progress(line)
             lastFrames = c.framesTotal
@@ -432,6 +448,11 @@ public final class BenchRunner {
         let selfEnd = CPUSample(pid: getpid())
         let machineEnd = ProcStats.machineJiffies()
         if let pid = hub.pid { hub.rssEndBytes = ProcStats.rssBytes(pid: pid) }
+        if let ticks = health.ticks {
+            hub.ticksPerSecond = ticks.mean
+            hub.ticksPerSecondMin = ticks.min
+            hub.connectionsPerLoop = health.samples.last?.connectionsPerLoop
+        }
 
         // Late frames of the window still count.
         let drainEnd = monotonicSeconds() + o.drain

@@ -1,9 +1,11 @@
 import Foundation
 
-/// A minimal HTTP/1.1 client over a raw TCP socket (no redirects, no
-/// normalization of the request path, bounded by a 5 s deadline).
+/// A minimal HTTP/1.1 client over a raw TCP socket to an IPv4 address (no
+/// TLS, no redirects, no normalization of the request path, bounded by a 5 s
+/// deadline): `camhub bench` reads a local hub's `/healthz` with it, and the
+/// tests use it to send requests a browser would not.
 public enum RawHTTP {
-    public struct Response {
+    public struct Response: Sendable {
         /// The whole first line, e.g. "HTTP/1.1 404 Not Found".
         public let statusLine: String
         public let status: Int
@@ -14,7 +16,7 @@ public enum RawHTTP {
 
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
-    public static func request(port: Int, path: String, method: String = "GET",
+    public static func request(host: String = "127.0.0.1", port: Int, path: String, method: String = "GET",
                         extraHeaders: [String] = []) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
@@ -25,14 +27,14 @@ public enum RawHTTP {
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_addr.s_addr = inet_addr(host)
         let connected = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard connected == 0 else { throw Failure(description: "connect failed") }
-        let lines = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"]
+        let lines = ["\(method) \(path) HTTP/1.1", "Host: \(host):\(port)", "Connection: close"]
             + extraHeaders + ["", ""]
         let request = Array(lines.joined(separator: "\r\n").utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else {

@@ -1,0 +1,4 @@
+import CamHubClient
+
+/// The tests' raw HTTP client is the one `camhub bench` uses.
+public typealias RawHTTP = CamHubClient.RawHTTP
