@@ -213,14 +213,16 @@ final class ServerCore: @unchecked Sendable {
     /// and sends it when the socket drains; until then sends take the slow
     /// path, so a slow follower still holds at most its newest frame. True
     /// when the frame was handed to lws (or the connection was found dead).
-    private func writeThrough(_ frame: SharedFrame, to conn: ServerConnection) -> Bool {
+    /// A keepalive PING goes the same way (`ping`), and is not counted as a message.
+    func writeThrough(_ frame: SharedFrame, to conn: ServerConnection, ping: Bool = false) -> Bool {
         guard callbackDepth == 0, conn.acceptsSends, !conn.writeRequested, conn.slots.isEmpty,
               lws_partial_buffered(conn.wsi) == 0 else { return false }
-        if lws_write(conn.wsi, frame.payloadForWrite, frame.count, LWS.writeProtocol(frame.kind)) < 0 {
+        let kind = ping ? LWS_WRITE_PING : LWS.writeProtocol(frame.kind)
+        if lws_write(conn.wsi, frame.payloadForWrite, frame.count, kind) < 0 {
             conn.drop() // the socket is gone
             return true
         }
-        conn.messagesWritten += 1
+        if !ping { conn.messagesWritten += 1 }
         return true
     }
 

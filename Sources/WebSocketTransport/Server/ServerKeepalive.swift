@@ -27,8 +27,12 @@ extension ServerCore {
                 conn.drop()
             } else if quiet >= pingAfter && !conn.pingSent && conn.pendingClose == nil {
                 conn.pingSent = true
-                conn.pingDue = true
-                conn.requestWrite()
+                // Straight to the socket when nothing is queued (the sweep runs
+                // from a timer): no writable round trip for a quiet connection.
+                if !writeThrough(pingPayload, to: conn, ping: true) {
+                    conn.pingDue = true
+                    conn.requestWrite()
+                }
             }
         }
     }
