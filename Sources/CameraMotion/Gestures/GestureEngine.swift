@@ -79,6 +79,10 @@ public struct GestureEngine: Sendable {
         self.settings = settings
     }
 
+    /// True when no gesture, pending zoom or long press is under way: the
+    /// engine then equals a fresh one with the same settings.
+    public var isAtRest: Bool { active.isEmpty && pendingZoom.isEmpty && longPresses.isEmpty }
+
     /// The continuous gestures `client` has begun and not ended (including
     /// ones taken over by a higher rank, until the client ends or re-begins them).
     public func activeGestures(of client: String) -> [GestureKind] {

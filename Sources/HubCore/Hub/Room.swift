@@ -17,7 +17,10 @@ enum Wake: Hashable {
 struct Room {
     let name: RoomName
     var manager: AnimatorManager
-    var gestures = GestureEngine()
+    /// The gesture engine while a gesture is under way, nil at rest: a room
+    /// at rest holds only its state (the engine is ~250 bytes, and rooms are
+    /// stored inline in the hub's table).
+    private var gestureBox: GestureBox?
     /// Who is in the room and in which role (the one place roles are kept).
     var roster: Roster
     /// A connection in the room and its frame throttle (kept here, in an
@@ -105,13 +108,31 @@ struct Room {
 
     /// Turns one gesture into camera motion (see `GestureEngine.handle`).
     mutating func gesture(_ input: GestureInput, client: GestureClient, at now: Double) -> Result<GestureOutcome, CommandError> {
-        gestures.handle(input, client: client, manager: &manager, at: now)
+        var engine = takeGestures()
+        defer { keepGestures(engine) }
+        return engine.handle(input, client: client, manager: &manager, at: now)
     }
 
     /// Ends everything `client` had going: its gestures, animations and tracking.
     mutating func clientLeft(_ client: String, at now: Double) {
-        gestures.clientLeft(client, manager: &manager, at: now)
+        if gestureBox != nil {
+            var engine = takeGestures()
+            engine.clientLeft(client, manager: &manager, at: now)
+            keepGestures(engine)
+        }
         manager.ownerLeft(client, at: now)
+    }
+
+    /// The room's gesture engine (a fresh one at rest), moved out of its box
+    /// so that it is changed in place, not copied.
+    private mutating func takeGestures() -> GestureEngine {
+        defer { gestureBox = nil }
+        return gestureBox?.engine ?? GestureEngine()
+    }
+
+    /// Keeps `engine` while gestures are under way; drops it at rest.
+    private mutating func keepGestures(_ engine: GestureEngine) {
+        gestureBox = engine.isAtRest ? nil : GestureBox(engine: engine)
     }
 
     /// Advances `seq` if the camera or `moving` changed since the last frame state.
@@ -207,4 +228,11 @@ struct Room {
         frame = encoded
         return encoded
     }
+}
+
+/// Heap storage for a room's gesture engine while gestures are under way.
+/// Immutable: a change makes a new box, so rooms copied by value never share one.
+final class GestureBox: Sendable {
+    let engine: GestureEngine
+    init(engine: GestureEngine) { self.engine = engine }
 }
