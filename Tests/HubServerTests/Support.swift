@@ -10,17 +10,6 @@ import WebSocketTransport
 @Suite(.serialized, .timeLimit(.minutes(1)), SocketSuiteLock())
 struct HubServerTests {}
 
-/// Polls `condition` every 2 ms until it holds or `timeout` passes; returns whether it held.
-@discardableResult
-func waitUntil(_ timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(2_000)
-    }
-    return condition()
-}
-
 /// A `HubServer` on 127.0.0.1, port 0, started in-process.
 final class RunningHub {
     let server: HubServer

@@ -1,3 +1,4 @@
+import SocketTestSupport
 import Testing
 @testable import WebSocketTransport
 

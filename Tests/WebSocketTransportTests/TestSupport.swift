@@ -30,17 +30,6 @@ final class Box<Value: Sendable>: @unchecked Sendable {
     func mutate(_ f: (inout Value) -> Void) { lock.lock(); f(&stored); lock.unlock() }
 }
 
-/// Polls `condition` every 2 ms until it holds or `timeout` passes.
-@discardableResult
-func waitUntil(_ timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(2_000)
-    }
-    return condition()
-}
-
 enum ServerEvent: Sendable, Equatable {
     case open(ConnectionInfo)
     case message(ConnectionID, WebSocketMessage)
