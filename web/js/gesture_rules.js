@@ -265,6 +265,7 @@ export class ContinuousGesture {
     this.pivot = this.kind === 'rotate' ? point : null;
     this.claims = claimsOf(this.kind, this.pivot !== null);
     this.grabbed = null;
+    this.beginPoint = point;
     const at = this.pivot ?? point;
     if (at) this.grabbed = groundPoint(start, viewport, at);
     this.rotationOffset = null;
@@ -274,18 +275,35 @@ export class ContinuousGesture {
   }
 
   /**
-   * The camera after the change `input` (its cumulative values), applied to
-   * `current` (the room's camera: what the gesture does not claim comes from
-   * it). Records the pointer for the release velocity.
+   * Restarts the gesture from `start`, the camera the hub says it began from
+   * (its acknowledgement of the `begin`): the grabbed point is taken again in
+   * it. The pointer track and the pinch's rotation threshold are input only
+   * and stay.
    */
-  apply(input, current, limits = DEFAULT_LIMITS) {
-    const s = this.settings;
+  rebase(start) {
+    this.start = { ...start };
+    const at = this.pivot ?? this.beginPoint;
+    this.grabbed = at ? groundPoint(start, this.viewport, at) : null;
+  }
+
+  /** Records a change's pointer position for the release velocity (pan). */
+  record(input) {
     this.lastInput = input;
+    if (this.kind === 'pan') this.track.add(input.t, input.x, input.y, this.settings.velocityWindow * 1000);
+  }
+
+  /**
+   * The camera after the change `input` (its cumulative values since begin),
+   * applied to `current` (the room's camera: what the gesture does not claim
+   * comes from it). Pure but for the grabbed point, taken at the first change
+   * that has ground under it when the begin had none (as the hub does).
+   */
+  step(input, current, limits = DEFAULT_LIMITS) {
+    const s = this.settings;
     let next = { ...current };
     let place = null;
     switch (this.kind) {
       case 'pan':
-        this.track.add(input.t, input.x, input.y, s.velocityWindow * 1000);
         place = { x: input.x, y: input.y };
         break;
       case 'pinch': {
@@ -318,13 +336,10 @@ export class ContinuousGesture {
     return clampCamera(take(current, next, this.claims), limits);
   }
 
-  /** The time-independent camera for the last input on top of `current` (no pointer recorded). */
-  replay(current, limits) {
-    const track = this.track;
-    this.track = new PointerTrack();
-    const out = this.lastInput.phase === 'begin' ? clampCamera(current, limits) : this.apply(this.lastInput, current, limits);
-    this.track = track;
-    return out;
+  /** record(input), then step(input, current). */
+  apply(input, current, limits = DEFAULT_LIMITS) {
+    this.record(input);
+    return this.step(input, current, limits);
   }
 
   /**
