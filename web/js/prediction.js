@@ -84,7 +84,7 @@ export class Predictor {
     this.limits = DEFAULT_LIMITS;
     this.nextSeq = 1;
     this.sentLog = []; // {seq, t (the input's time), kind, phase} of the last 600 gestures sent
-    this.ackLog = []; // {seq, time (hub ms)} of the last 600 acknowledgements
+    this.ackLog = []; // {seq, time (hub ms), at (local ms received)} of the last 600 acknowledgements
     this.stats = { acks: 0, errorPx: 0, maxErrorPx: 0, correctionPx: 0, maxCorrectionPx: 0, dropped: 0 };
     this.reset();
   }
@@ -210,7 +210,7 @@ export class Predictor {
 
   /** A `gestureAck` received at local time `t`. */
   ack(m, t) {
-    this.ackLog.push({ seq: m.seq, time: m.time });
+    this.ackLog.push({ seq: m.seq, time: m.time, at: t });
     if (this.ackLog.length > 600) this.ackLog.shift();
     this.stats.acks++;
     if (m.seq > this.lastAckSeq) this.lastAckSeq = m.seq;
