@@ -66,7 +66,7 @@ const state = {
   lastSample: null, // the playout buffer's last sample {camera, time, moving, seq}
 };
 /** The driver's own gestures, predicted at once and reconciled with the hub (?predict=0: numbered and measured only). */
-const prediction = new Predictor({ viewport: state.viewport, enabled: params.predict });
+const prediction = new Predictor({ viewport: state.viewport, enabled: params.predict, ackTimeoutMs: 1500 + 2 * params.lag });
 
 // ---------------------------------------------------------------------------
 // Toasts and fatal messages
@@ -264,7 +264,8 @@ function sameCamera(a, b) {
 function render(camera, rt, paintAt, seq = null) {
   state.rendered = camera;
   state.renderCount++;
-  state.renderLog.push({ t: now(), camera, rt, paintAt, seq });
+  const entry = { t: now(), camera, rt, paintAt, seq, drawn: null };
+  state.renderLog.push(entry);
   if (state.renderLog.length > 300) state.renderLog.shift();
   if (map) {
     map.jumpTo(toMapLibreCamera(camera, state.viewport));
@@ -273,7 +274,8 @@ function render(camera, rt, paintAt, seq = null) {
     if (state.mapLoaded && !document.hidden) {
       const t0 = now();
       map.redraw();
-      pacer.drawn(now() - t0);
+      entry.drawn = now();
+      pacer.drawn(entry.drawn - t0);
     }
   }
   $('#needle').style.transform = `rotate(${-camera.bearing}deg)`;
@@ -668,7 +670,8 @@ window.camhub = {
   },
   /**
    * Rendered cameras since local time `since` (ms, the page clock: performance.timeOrigin + performance.now()):
-   * {t, camera, rt (the hub time it shows), paintAt (when it was expected on screen)}.
+   * {t, camera, rt (the hub time it shows), paintAt (when it was expected on screen), seq (the newest of this
+   * page's gestures it shows), drawn (when the synchronous draw ended, null when not drawn)}.
    */
   renders(since = 0) {
     return state.renderLog.filter((r) => r.t >= since);
@@ -676,7 +679,7 @@ window.camhub = {
   now,
   /** The jitter buffer: delay, targetDelay, interval, jitter, lead, underruns, drySamples, samples, errorPx; frameMs. */
   get playout() {
-    return { ...buffer.stats, frameMs: pacer.frameMs };
+    return { ...buffer.stats, frameMs: pacer.frameMs, drawMs: pacer.drawMs };
   },
   get viewport() {
     return state.viewport;

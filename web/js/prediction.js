@@ -83,7 +83,7 @@ export class Predictor {
     this.settings = settings;
     this.limits = DEFAULT_LIMITS;
     this.nextSeq = 1;
-    this.sentLog = []; // {seq, t (the input's time), kind, phase} of the last 600 gestures sent
+    this.sentLog = []; // {seq, t (the input event's time), at (when the page sent it), kind, phase} of the last 600 gestures
     this.ackLog = []; // {seq, time (hub ms), at (local ms received)} of the last 600 acknowledgements
     this.stats = { acks: 0, errorPx: 0, maxErrorPx: 0, correctionPx: 0, maxCorrectionPx: 0, dropped: 0 };
     this.reset();
@@ -129,7 +129,7 @@ export class Predictor {
   outgoing(m, t, shown) {
     const seq = this.nextSeq++;
     const out = { ...m, seq };
-    this.sentLog.push({ seq, t: Number.isFinite(m.t) ? m.t : t, kind: m.kind, phase: m.phase ?? null });
+    this.sentLog.push({ seq, t: Number.isFinite(m.t) ? m.t : t, at: t, kind: m.kind, phase: m.phase ?? null });
     if (this.sentLog.length > 600) this.sentLog.shift();
     if (!this.enabled) return out;
     const continuous = CONTINUOUS_KINDS.includes(m.kind);
