@@ -129,7 +129,7 @@ export class Predictor {
   outgoing(m, t, shown) {
     const seq = this.nextSeq++;
     const out = { ...m, seq };
-    this.sentLog.push({ seq, t: Number.isFinite(m.t) ? m.t : t, at: t, kind: m.kind, phase: m.phase ?? null });
+    this.sentLog.push({ seq, t: Number.isFinite(m.t) ? m.t : t, at: t, kind: m.kind, phase: m.phase ?? null, x: m.x, y: m.y });
     if (this.sentLog.length > 600) this.sentLog.shift();
     if (!this.enabled) return out;
     const continuous = CONTINUOUS_KINDS.includes(m.kind);
@@ -161,8 +161,7 @@ export class Predictor {
       // A new touch stops what our own animation was doing with the same properties (the hub cancels it).
       const shown = this.predicted(t);
       if (this.anim) {
-        this.base = shown;
-        this.unacked = [];
+        this.base = shown; // (re-applying the unacknowledged steps on it again changes nothing: they are cumulative)
         this.anim = null;
       }
       if (index >= 0) this.gestures.splice(index, 1); // a second begin: the hub refuses it; forget the old one
@@ -236,6 +235,15 @@ export class Predictor {
       } else {
         this.anim = null; // the hub started nothing (the finger had stopped; nothing to zoom)
       }
+    } else if (m.animation && (!this.anim || this.anim.seq < m.seq)) {
+      // The hub started an animation the page did not predict (a fling it measured otherwise): play the
+      // hub's, from when the page sent the gesture.
+      const a = m.animation;
+      const sent = this.sentLog.find((e) => e.seq === m.seq);
+      const point = Number.isFinite(sent?.x) && Number.isFinite(sent?.y) ? { x: sent.x, y: sent.y } : null;
+      this.anim = { id: a.id, plan: planFromAck(a.id, hub, a.to, a.duration, point, this.viewport, this.settings), startT: sent?.at ?? t,
+        seq: m.seq, point };
+      this.releaseHubTime = Math.max(this.releaseHubTime, m.time + a.duration * 1000);
     } else if (this.anim && this.anim.seq < m.seq) {
       this.anim = null; // a later gesture of ours replaced it on the hub too
     }

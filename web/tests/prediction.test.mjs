@@ -145,3 +145,18 @@ test('after the gesture the page holds the prediction until the buffer reaches i
   assert.equal(p.sample(t + 20, late), null, 'the buffer has the final frame: the page shows it as it is');
   assert.equal(p.predicting, false);
 });
+
+test('a glide the hub started and the page did not predict is played from the release', () => {
+  const c = caseNamed('pan with momentum, north up');
+  const p = new Predictor({ viewport: vectors.viewport });
+  // The page released after a pause (no momentum of its own) ...
+  c.steps.slice(0, -1).forEach((s) => p.outgoing(s.gesture, s.at * 1000, c.camera));
+  const endT = c.steps.at(-1).at * 1000 + 200;
+  const end = p.outgoing({ ...c.steps.at(-1).gesture, t: endT }, endT, null);
+  c.steps.slice(0, -1).forEach((s, i) => p.ack(ackOf(c, i, i + 1, 50000 + i), endT + 10));
+  assert.equal(p.anim, null, 'nothing predicted');
+  // ... but the hub measured a fling: its path is played, from the release.
+  const to = c.samples.at(-1).camera;
+  p.ack({ ...ackOf(c, c.steps.length - 1, end.seq, 50100), animation: { id: 'momentum', duration: 0.5, to } }, endT + 60);
+  assertCamera(p.sample(endT + 500, null), to, 'where the hub said, when the hub said (from the release)');
+});
