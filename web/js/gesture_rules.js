@@ -55,7 +55,8 @@ export const ZOOM_KINDS = ['doubleTap', 'twoFingerTap', 'scroll'];
 // ---------------------------------------------------------------------------
 
 function maxTiltAt(limits, zoom) {
-  const table = limits.maxTiltByZoom ?? [];
+  // As on the wire ([zoom, tilt] pairs, sorted by zoom); {zoom, tilt} objects are taken too.
+  const table = (limits.maxTiltByZoom ?? []).map((e) => (Array.isArray(e) ? { zoom: e[0], tilt: e[1] } : e));
   if (!table.length) return limits.maxTilt;
   let tilt;
   if (zoom <= table[0].zoom) tilt = table[0].tilt;

@@ -141,25 +141,10 @@ struct GestureVectorTests {
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
+    /// The room's limits as `welcome.limits` carries them (maxTiltByZoom as [zoom, tilt] pairs).
     static func limitsText(_ l: CameraLimits) -> String {
         var w = JSONWriter(capacity: 256)
-        w.raw("{\"minZoom\":"); w.number(l.minZoom)
-        w.raw(",\"maxZoom\":"); w.number(l.maxZoom)
-        w.raw(",\"minTilt\":"); w.number(l.minTilt)
-        w.raw(",\"maxTilt\":"); w.number(l.maxTilt)
-        w.raw(",\"maxTiltByZoom\":[")
-        for (i, s) in l.maxTiltByZoom.enumerated() {
-            if i > 0 { w.raw(",") }
-            w.raw("{\"zoom\":"); w.number(s.zoom); w.raw(",\"tilt\":"); w.number(s.tilt); w.raw("}")
-        }
-        w.raw("],\"bounds\":")
-        if let b = l.bounds {
-            w.raw("{\"south\":"); w.number(b.south); w.raw(",\"west\":"); w.number(b.west)
-            w.raw(",\"north\":"); w.number(b.north); w.raw(",\"east\":"); w.number(b.east); w.raw("}")
-        } else {
-            w.null()
-        }
-        w.raw("}")
+        w.limits(l)
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
@@ -195,7 +180,7 @@ struct GestureVectorTests {
     }
 
     static func limits(_ v: JSONValue?) throws -> CameraLimits {
-        let table = try (v?["maxTiltByZoom"]?.array ?? []).map { CameraLimits.TiltStop(zoom: try number($0["zoom"], "zoom"), tilt: try number($0["tilt"], "tilt")) }
+        let table = try (v?["maxTiltByZoom"]?.array ?? []).map { CameraLimits.TiltStop(zoom: try number($0[0], "zoom"), tilt: try number($0[1], "tilt")) }
         var bounds: GeoBounds?
         if let b = v?["bounds"], !b.isNull {
             bounds = GeoBounds(south: try number(b["south"], "south"), west: try number(b["west"], "west"),
