@@ -86,6 +86,9 @@ def test_a_drivers_map_follows_its_drag_before_the_hub_answers(hub, browser, cli
     wait_page_camera(browser, final)  # the page ends on the hub's camera exactly
     assert js(browser, "camhub.prediction.mode") == "idle"
     assert js(browser, "camhub.prediction.stats.maxErrorPx") < 1.0
+    hud = wait_until(lambda: (lambda t: t if t.endswith("px") else None)(
+        js(browser, "document.querySelector('[data-hud=prediction]').textContent")), 2.0, "the HUD's prediction line")
+    assert hud.startswith("0.0 px · max 0.0 px"), hud
     assert severe_logs(browser) == []
 
 
