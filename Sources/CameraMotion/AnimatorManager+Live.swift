@@ -91,3 +91,16 @@ extension AnimatorManager {
         trackingMode == .none ? nil : lastLocation
     }
 }
+
+extension AnimatorManager {
+    /// Where `client`'s running animation `id` goes and for how long (its
+    /// planned final camera and duration in seconds), or nil when it does not
+    /// run. A gesture's acknowledgement tells the client this, so it can
+    /// predict the momentum or zoom its gesture started.
+    public func runningAnimation(_ id: String, of client: String) -> (to: Camera, duration: Double)? {
+        for motion in motions where motion.id == id && motion.owner.client == client {
+            if case .running(let segment) = motion.phase { return (segment.plan.destination, segment.duration) }
+        }
+        return nil
+    }
+}

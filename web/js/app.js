@@ -3,8 +3,10 @@
 //
 // The map never moves on its own authority: every MapLibre handler is off and
 // the only camera change is map.jumpTo() with a camera sampled from the
-// interpolation buffer of hub frames (followers and drivers alike), so nothing
-// the hub sends is ever echoed back. The buffer plays the frames out behind an
+// interpolation buffer of hub frames, or, while a driver's own gesture is under
+// way, the page's prediction of it (prediction.js: the hub's gesture rules,
+// reconciled with the hub's gestureAck), so nothing the hub sends is ever
+// echoed back. The buffer plays the frames out behind an
 // adaptive delay, for the time the camera will be painted (FramePacer), and
 // the map is drawn right away. Local input becomes `gesture` messages
 // (drivers, presenters) or a "take control?" prompt (followers).
@@ -26,6 +28,9 @@ import { PLACES, IdMaker, flyTo, resetNorth, demoTour } from './tour.js';
 import { keepToView, clearLimits } from './limits.js';
 import { RouteState } from './route.js';
 import { LiveAnimations } from './animations.js';
+import { Predictor } from './prediction.js';
+import { laggedWebSocket } from './lag.js';
+import { wrapLongitude } from './projection.js';
 
 const $ = (sel) => document.querySelector(sel);
 const now = () => performance.timeOrigin + performance.now();
@@ -58,7 +63,10 @@ const state = {
   taps: [], // labels of the tap markers shown
   viewport: { width: Math.max(1, container.clientWidth), height: Math.max(1, container.clientHeight) },
   mapLoaded: false,
+  lastSample: null, // the playout buffer's last sample {camera, time, moving, seq}
 };
+/** The driver's own gestures, predicted at once and reconciled with the hub (?predict=0: numbered and measured only). */
+const prediction = new Predictor({ viewport: state.viewport, enabled: params.predict, ackTimeoutMs: 1500 + 2 * params.lag });
 
 // ---------------------------------------------------------------------------
 // Toasts and fatal messages
@@ -253,10 +261,11 @@ function sameCamera(a, b) {
   return aa.x === ba.x && aa.y === ba.y;
 }
 
-function render(camera, rt, paintAt) {
+function render(camera, rt, paintAt, seq = null) {
   state.rendered = camera;
   state.renderCount++;
-  state.renderLog.push({ t: now(), camera, rt, paintAt });
+  const entry = { t: now(), camera, rt, paintAt, seq, drawn: null };
+  state.renderLog.push(entry);
   if (state.renderLog.length > 300) state.renderLog.shift();
   if (map) {
     map.jumpTo(toMapLibreCamera(camera, state.viewport));
@@ -265,7 +274,8 @@ function render(camera, rt, paintAt) {
     if (state.mapLoaded && !document.hidden) {
       const t0 = now();
       map.redraw();
-      pacer.drawn(now() - t0);
+      entry.drawn = now();
+      pacer.drawn(entry.drawn - t0);
     }
   }
   $('#needle').style.transform = `rotate(${-camera.bearing}deg)`;
@@ -291,6 +301,7 @@ function hello() {
 
 const conn = new Connection({
   url: hubUrl(location),
+  WebSocket: laggedWebSocket(globalThis.WebSocket, params.lag),
   hello,
   now,
   onMessage,
@@ -315,6 +326,8 @@ function onMessage(m, receivedAt) {
       animations.welcome(m);
       buffer.reset();
       buffer.setRate(m.rate ?? params.rate ?? 30);
+      prediction.reset();
+      prediction.setLimits(m.limits);
       fps.reset();
       frameLatency.reset();
       buffer.push({ seq: m.seq, time: m.time, camera: m.camera, moving: false, by: null }, receivedAt);
@@ -352,7 +365,11 @@ function onMessage(m, receivedAt) {
     case 'event':
       onEvent(m);
       break;
+    case 'gestureAck':
+      prediction.ack(m, receivedAt);
+      break;
     case 'error':
+      if (m.ref === 'gesture') prediction.rejected(m, receivedAt, state.lastSample?.camera ?? null);
       state.errors.push(m);
       toast(`${m.code}: ${m.message}`, 'error', 5000);
       break;
@@ -382,10 +399,12 @@ function onEvent(m) {
   }
   const wasRole = room.role;
   const note = room.apply(m);
+  if (m.event === 'limitsChanged') prediction.setLimits(room.limits);
   if (note && (m.event === 'joined' || m.event === 'left' || m.event === 'presenterChanged')) toast(note, 'info', 2500);
   if (room.role !== wasRole) {
     if (wasRole === 'presenter' && room.role === 'driver') toast('Another presenter took over: you are a driver now', 'warn', 5000);
     params.role = room.role;
+    if (!room.canDrive) prediction.reset();
     showAddress();
     updateControls();
   }
@@ -433,7 +452,8 @@ function send(message) {
 const input = new InputCapture(container, {
   canDrive: () => conn.joined && room.canDrive,
   onGesture: (g) => {
-    if (conn.send(build.gesture(g))) state.gesturesSent++;
+    const m = build.gesture(g);
+    if (conn.send(room.canDrive ? prediction.outgoing(m, now(), state.rendered) : m)) state.gesturesSent++;
   },
   onAttempt: () => {
     if (conn.joined) $('#takeover').hidden = false;
@@ -539,6 +559,7 @@ function onResize() {
   if (width === state.viewport.width && height === state.viewport.height) return;
   state.viewport = { width, height };
   input.setViewport(width, height);
+  prediction.setViewport(state.viewport);
   if (map) {
     map.resize();
     if (state.rendered) map.jumpTo(toMapLibreCamera(state.rendered, state.viewport)); // the anchor's padding depends on the size
@@ -557,8 +578,15 @@ new ResizeObserver(onResize).observe(container);
 let lastHud = 0;
 function step(t, paintAt) {
   const s = buffer.sample(t, paintAt);
-  if (s) {
-    if (!sameCamera(s.camera, state.rendered)) render(s.camera, s.time, paintAt);
+  state.lastSample = s;
+  const predicted = prediction.sample(paintAt, s);
+  if (predicted) {
+    const camera = { ...predicted, lon: wrapLongitude(predicted.lon) };
+    if (!sameCamera(camera, state.rendered)) render(camera, s?.time ?? null, paintAt, prediction.lastSentSeq);
+    state.renderedMoving = true;
+    state.renderedSeq = null;
+  } else if (s) {
+    if (!sameCamera(s.camera, state.rendered)) render(s.camera, s.time, paintAt, prediction.seqAt(s.time));
     state.renderedMoving = s.moving;
     state.renderedSeq = s.seq;
   }
@@ -578,6 +606,7 @@ function step(t, paintAt) {
       offset: conn.latency.offset,
       frameLatency: frameLatency.value,
       playout: buffer.stats,
+      prediction: room.canDrive ? prediction.stats : null,
       animations: animations.describe((c) => room.nameOf(c)),
     });
   }
@@ -641,7 +670,8 @@ window.camhub = {
   },
   /**
    * Rendered cameras since local time `since` (ms, the page clock: performance.timeOrigin + performance.now()):
-   * {t, camera, rt (the hub time it shows), paintAt (when it was expected on screen)}.
+   * {t, camera, rt (the hub time it shows), paintAt (when it was expected on screen), seq (the newest of this
+   * page's gestures it shows), drawn (when the synchronous draw ended, null when not drawn)}.
    */
   renders(since = 0) {
     return state.renderLog.filter((r) => r.t >= since);
@@ -649,13 +679,15 @@ window.camhub = {
   now,
   /** The jitter buffer: delay, targetDelay, interval, jitter, lead, underruns, drySamples, samples, errorPx; frameMs. */
   get playout() {
-    return { ...buffer.stats, frameMs: pacer.frameMs };
+    return { ...buffer.stats, frameMs: pacer.frameMs, drawMs: pacer.drawMs };
   },
   get viewport() {
     return state.viewport;
   },
+  /** The driver's prediction: mode, stats {acks, errorPx, maxErrorPx, correctionPx, maxCorrectionPx, dropped}, sentLog. */
+  prediction,
   get stats() {
-    const { rendered, hubCamera, lastFrame, renderLog, ...rest } = state;
+    const { rendered, hubCamera, lastFrame, renderLog, lastSample, ...rest } = state;
     return { ...rest, seq: lastFrame ? lastFrame.seq : null, sent: conn.sent, received: conn.received, gesturesCaptured: input.sentCount };
   },
   /** MapLibre's own view of the camera. */

@@ -47,6 +47,18 @@ export function formatPlayout(p) {
   return `${formatMs(p.delay)} · ${p.underruns ?? 0} dry · ${err}`;
 }
 
+/**
+ * The driver's prediction line: "0.0 px · max 0.4 px · 3 dropped": how far the
+ * last acknowledged gesture's hub camera was from the page's prediction of it
+ * (centre, px), the largest such error, and the predictions dropped for
+ * someone else's (a dash when not driving).
+ */
+export function formatPrediction(p) {
+  if (!p || !p.acks) return dash;
+  const dropped = p.dropped ? ` · ${p.dropped} dropped` : '';
+  return `${p.errorPx.toFixed(1)} px · max ${p.maxErrorPx.toFixed(1)} px${dropped}`;
+}
+
 export function formatRate(perSecond) {
   if (!Number.isFinite(perSecond)) return dash;
   return `${perSecond.toFixed(0)}/s`;
@@ -127,6 +139,7 @@ export class Hud {
     this.set('offset', formatMs(s.offset, { signed: true }));
     this.set('latency', formatMs(s.frameLatency));
     this.set('playout', formatPlayout(s.playout));
+    this.set('prediction', formatPrediction(s.prediction));
     if (s.animations !== undefined) this.set('animations', s.animations);
     this.renderPeople(room);
   }

@@ -23,6 +23,8 @@
 //                                            unknown_animation|rate_limited
 //   pong      {t, time}
 //   gestures  {disabled: [kinds]}      the answer to a `gestures` toggle: the kinds now disabled for you
+//   gestureAck {seq, kind, phase|null, time, camera, animation?: {id, duration, to}}  to a gesture's sender only,
+//             when it carried `seq`: the hub applied it and made `camera` (and started `animation`)
 //   event tap {by, x, y, lat, lon}; longPress {by, phase: begin|change|end|cancel, x, y, lat|null, lon|null};
 //         gesture {by, kind, phase|null, disabled, x?, y?, lat?, lon?} (every gesture of the room, opt-in)
 //
@@ -33,7 +35,7 @@
 //   fly       {camera, id?, duration?, speed?, curve?, minZoom?}
 //   animate   {to, duration, id?, curve?, delay?, after?}
 //   cancel    {id} | {all: true} | {}                one / every animation / this client's own
-//   gesture   {kind, phase?, x, y, t, scale?, rotation?, dy?, delta?}   one gesture per message
+//   gesture   {kind, phase?, x, y, t, scale?, rotation?, dy?, delta?, seq?}   one gesture per message (seq: see gestureAck)
 //   gestures  {disable?: [kinds], enable?: [kinds]}  switches default actions (not a batch)
 //   viewport  {width, height}
 //   limits    {minZoom?, maxZoom?, minTilt?, maxTilt?, maxTiltByZoom?, bounds?}   presenter only
@@ -53,7 +55,7 @@ export class ProtocolError extends Error {
   }
 }
 
-export const SERVER_MESSAGE_TYPES = ['welcome', 'frame', 'animation', 'event', 'result', 'error', 'pong', 'gestures'];
+export const SERVER_MESSAGE_TYPES = ['welcome', 'frame', 'animation', 'event', 'result', 'error', 'pong', 'gestures', 'gestureAck'];
 export const ROLES = ['presenter', 'driver', 'follower'];
 export const GESTURE_KINDS = ['pan', 'pinch', 'tilt', 'rotate', 'doubleTap', 'twoFingerTap', 'scroll', 'tap', 'longPress'];
 /** Kinds that happen at an instant: sent without a phase. */
@@ -287,6 +289,20 @@ const serverValidators = {
   },
   gestures(m) {
     arr('gestures', m, 'disabled', { each: kindName });
+  },
+  // To the sender of a gesture with `seq` only (prediction.js reconciles with it).
+  gestureAck(m) {
+    num('gestureAck', m, 'seq', { min: 0, integer: true });
+    str('gestureAck', m, 'kind', { oneOf: GESTURE_KINDS });
+    str('gestureAck', m, 'phase', { nullable: true, oneOf: GESTURE_PHASES });
+    num('gestureAck', m, 'time');
+    wireCamera(m.camera, 'gestureAck.camera');
+    if (m.animation !== undefined) {
+      obj('gestureAck', m, 'animation');
+      str('gestureAck.animation', m.animation, 'id');
+      num('gestureAck.animation', m.animation, 'duration', { min: 0 });
+      wireCamera(m.animation.to, 'gestureAck.animation.to');
+    }
   },
 };
 

@@ -1,4 +1,5 @@
 // The page's query string: ?room=…&role=follower|driver|presenter&name=…&token=…&rate=…
+// (and, for tests and demos, &lag=MS (lag.js) and &predict=0)
 // Pure: works on strings (URLSearchParams is in node and browsers).
 //
 // A value the page cannot use is replaced, and the replacement is reported as
@@ -6,11 +7,13 @@
 // sentence the page shows), so nobody is left wondering why the page joined
 // another room or role than the address asked for.
 
+import { parseLag } from './lag.js';
+
 export const DEFAULT_ROOM = 'demo';
 export const DEFAULT_ROLE = 'driver';
 export const ROLES = ['presenter', 'driver', 'follower'];
 /** The parameters the page reads. */
-export const PARAMS = ['room', 'role', 'name', 'token', 'rate'];
+export const PARAMS = ['room', 'role', 'name', 'token', 'rate', 'lag', 'predict'];
 /** The highest rate any hub sends: its tick (`camhub serve --tick`, 1…240 Hz). Each hub's own limit is its tick. */
 export const MAX_RATE = 240;
 const MAX_NAME = 64;
@@ -89,6 +92,16 @@ export function parseParams(search) {
     }
   }
 
+  // ?lag=MS delays the page's messages (MS/2 each way); ?predict=0 turns the driver's prediction off.
+  const l = parseLag(q.get('lag'));
+  if (l.problem) problems.push(l.problem);
+  const lag = l.lag;
+  const askedPredict = (q.get('predict') ?? '').trim();
+  const predict = !['0', 'false', 'off', 'no'].includes(askedPredict.toLowerCase());
+  if (askedPredict && !['0', 'false', 'off', 'no', '1', 'true', 'on', 'yes'].includes(askedPredict.toLowerCase())) {
+    problems.push({ param: 'predict', given: askedPredict, why: 'predict is 1 or 0', used: 'prediction on' });
+  }
+
   for (const key of new Set(q.keys())) {
     if (PARAMS.includes(key)) continue;
     const known = PARAMS.find((p) => p === key.toLowerCase());
@@ -98,7 +111,7 @@ export function parseParams(search) {
       used: 'nothing (ignored)',
     });
   }
-  return { room, role, name, token, rate, problems };
+  return { room, role, name, token, rate, lag, predict, problems };
 }
 
 /**

@@ -305,3 +305,26 @@ export function boundsContain(bounds, geo, epsilon = 1e-9) {
   if (offset < 0) offset += 360;
   return offset <= width + epsilon || offset >= 360 - epsilon;
 }
+
+/**
+ * The camera that puts the geo point `geo` at the view point `point`, with the
+ * same zoom, bearing, tilt, anchor and padding (the Swift core's
+ * `ViewTransform.camera(placing:at:)`): a pan that keeps a grabbed point under
+ * the finger. The longitude stays continuous with the camera's (not wrapped).
+ * Null when `point` is at or above the horizon.
+ */
+export function cameraPlacing(camera, viewport, geo, point) {
+  const f = frame(camera, viewport);
+  const o = groundOffset(f, point.x, point.y);
+  if (!o) return null;
+  const lon = nearestLongitude(geo.lon, camera.lon);
+  // The new centre puts `geo` at `point`; the target keeps its offset from the centre.
+  const x = mercatorX(lon, f.ws) - o.dx + (mercatorX(camera.lon, f.ws) - f.cx);
+  const y = mercatorY(geo.lat, f.ws) - o.dy + (mercatorY(camera.lat, f.ws) - f.cy);
+  return { ...camera, lat: latitudeFromMercatorY(y, f.ws), lon: longitudeFromMercatorX(x, f.ws) };
+}
+
+/** The geo point under the view point, its longitude continuous with the camera's; null at or above the horizon. */
+export function groundPoint(camera, viewport, point) {
+  return unprojectContinuous(camera, viewport, point);
+}

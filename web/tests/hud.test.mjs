@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatLat, formatLon, formatCamera, formatMs, formatRate, formatPlayout, connectionLabel, tapLabel } from '../js/hud.js';
+import { formatLat, formatLon, formatCamera, formatMs, formatRate, formatPlayout, formatPrediction, connectionLabel, tapLabel } from '../js/hud.js';
 
 test('coordinates with hemispheres', () => {
   assert.equal(formatLat(46.3), '46.30000° N');
@@ -53,4 +53,11 @@ test('playout line: delay, underruns, error estimate', () => {
   assert.equal(formatPlayout({ delay: null, underruns: 0, errorPx: null }), '—');
   assert.equal(formatPlayout({ delay: 127.6, underruns: 2, errorPx: 0.345 }), '128 ms · 2 dry · 0.3 px');
   assert.equal(formatPlayout({ delay: 95, underruns: 0, errorPx: null }), '95 ms · 0 dry · —');
+});
+
+test('the prediction line: last and largest error, predictions dropped', () => {
+  assert.equal(formatPrediction(null), '—');
+  assert.equal(formatPrediction({ acks: 0, errorPx: 0, maxErrorPx: 0, dropped: 0 }), '—', 'nothing acknowledged yet');
+  assert.equal(formatPrediction({ acks: 40, errorPx: 0.04, maxErrorPx: 1.26, dropped: 0 }), '0.0 px · max 1.3 px');
+  assert.equal(formatPrediction({ acks: 9, errorPx: 2, maxErrorPx: 2, dropped: 1 }), '2.0 px · max 2.0 px · 1 dropped');
 });

@@ -283,3 +283,13 @@ test('route: welcome.route, routeChanged events, the route builder and the route
   }
   assert.deepEqual(build.subscribe(['routeChanged']), { type: 'subscribe', events: ['routeChanged'] });
 });
+
+test('validates gestureAck as the hub sends it to a gesture\'s sender', () => {
+  const ack = { type: 'gestureAck', seq: 12, kind: 'pan', phase: 'end', time: 1700000000123.5,
+    camera: { lat: 1, lon: 2, zoom: 3, bearing: 0, tilt: 0 },
+    animation: { id: 'momentum', duration: 0.42, to: { lat: 1.1, lon: 2.2, zoom: 3, bearing: 0, tilt: 0 } } };
+  assert.deepEqual(parseMessage(JSON.stringify(ack)), ack);
+  assert.equal(parseMessage(JSON.stringify({ ...ack, phase: null, animation: undefined })).phase, null);
+  assert.throws(() => parseMessage(JSON.stringify({ ...ack, seq: 1.5 })), /gestureAck: "seq"/);
+  assert.throws(() => parseMessage(JSON.stringify({ ...ack, animation: { id: 'momentum', duration: 1 } })), /gestureAck.animation.to/);
+});

@@ -13,7 +13,7 @@ test('defaults: room demo, role driver', () => {
 
 test('reads room, role, name, token and rate', () => {
   const p = parseParams('?room=ops-wall_2&role=Follower&name=Big%20screen&token=t0k&rate=20');
-  assert.deepEqual(p, { room: 'ops-wall_2', role: 'follower', name: 'Big screen', token: 't0k', rate: 20, problems: [] });
+  assert.deepEqual(p, { room: 'ops-wall_2', role: 'follower', name: 'Big screen', token: 't0k', rate: 20, lag: 0, predict: true, problems: [] });
 });
 
 test('each unusable parameter is named with what the page uses instead', () => {
@@ -49,7 +49,7 @@ test('parameters the page does not read are named, with a hint for the wrong cas
   assert.equal(p.role, 'driver');
   assert.deepEqual(p.problems.map(describeProblem), [
     '?Role=follower: ignored; did you mean role? Parameters are lower case.',
-    '?zoom=3: ignored; the page reads room, role, name, token and rate.',
+    '?zoom=3: ignored; the page reads room, role, name, token, rate, lag and predict.',
   ]);
 });
 

@@ -77,6 +77,10 @@ public struct GestureInput: Hashable, Sendable {
     public var rotation: Double?
     public var dy: Double?
     public var delta: Double?
+    /// The client's sequence number for this message (0…2^53−1), when it
+    /// sent one: the hub answers such a gesture with `gestureAck` so the
+    /// client can reconcile its prediction. The engine itself ignores it.
+    public var seq: Int?
 
     public init(_ kind: GestureKind, _ phase: GesturePhase? = nil, x: Double? = nil, y: Double? = nil, t: Double? = nil,
                 scale: Double? = nil, rotation: Double? = nil, dy: Double? = nil, delta: Double? = nil) {

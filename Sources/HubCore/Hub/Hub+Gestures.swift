@@ -12,6 +12,7 @@ extension Hub {
         let client = GestureClient(owner: owner, viewport: session.viewport, disabled: session.disabledGestures)
         let result = rooms[room]!.gesture(gesture, client: client, at: time.seconds)
         let outcome = try Self.check(result, ref: "gesture")
+        if let seq = gesture.seq { acknowledge(gesture, seq: seq, effect: outcome.effect, to: session, owner: owner, room: room, at: time, sink: sink) }
         guard let event = outcome.event else { return }
         switch (outcome.effect, gesture.kind) {
         case (.reported, .tap):
@@ -24,5 +25,25 @@ extension Hub {
         }
         broadcast(.gesture(by: owner.client, kind: gesture.kind, phase: gesture.phase, point: event.point, at: event.geo,
                            disabled: event.disabled), in: room, at: time, sink: sink)
+    }
+
+    /// Tells the sender (only) that its gesture `seq` was applied and the
+    /// camera it made, with the animation it started (momentum, tap or scroll
+    /// zoom), so its local prediction can be reconciled. Followers never get this.
+    private func acknowledge(_ gesture: GestureMessage, seq: Int, effect: GestureEffect, to session: Session, owner: Owner, room: RoomName,
+                             at time: HubTime, sink: some HubSink) {
+        let manager = rooms[room]!.manager
+        var animationID: String?
+        switch effect {
+        case .ended(let momentum?): animationID = momentum
+        case .animation(let id): animationID = id
+        default: break
+        }
+        let animation = animationID.flatMap { id in
+            manager.runningAnimation(id, of: owner.client).map { GestureAck.Animation(id: id, duration: $0.duration, to: $0.to) }
+        }
+        let ack = GestureAck(seq: seq, kind: gesture.kind, phase: gesture.phase, time: time.epochMilliseconds,
+                             camera: manager.camera, animation: animation)
+        sink.send(HubMessage.gestureAck(ack), to: session.connection)
     }
 }

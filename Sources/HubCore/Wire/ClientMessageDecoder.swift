@@ -219,6 +219,12 @@ extension ClientMessage {
         g.rotation = try f.number("rotation")
         g.dy = try f.number("dy")
         g.delta = try f.number("delta")
+        if let seq = try f.number("seq") {
+            guard seq >= 0, seq <= 9_007_199_254_740_991, seq == seq.rounded() else {
+                throw f.fail("seq", "must be a whole number within 0…9007199254740991 (got \(seq))")
+            }
+            g.seq = Int(seq)
+        }
         if let scale = g.scale, scale <= 0 { throw f.fail("scale", "must be greater than 0 (got \(scale))") }
         if (g.x == nil) != (g.y == nil) { throw f.fail(g.x == nil ? "x" : "y", "missing (x and y come together)") }
 
