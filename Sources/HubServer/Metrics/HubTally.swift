@@ -92,21 +92,20 @@ final class HubTally {
     private static let errorPrefix = Array(#"{"type":"error","code":""#.utf8)
 
     /// The `type` of a message the hub encoded (they all start `{"type":"`),
-    /// read from its first bytes without decoding or allocating.
+    /// read from its first bytes without parsing (a small string: no heap allocation).
     static func messageType(_ bytes: [UInt8]) -> String {
-        let n = typePrefix.count
-        guard bytes.count > n + 1, bytes.starts(with: typePrefix) else { return "other" }
-        switch (bytes[n], bytes[n + 1]) {
-        case (UInt8(ascii: "f"), _): return "frame"
-        case (UInt8(ascii: "w"), _): return "welcome"
-        case (UInt8(ascii: "a"), _): return "animation"
-        case (UInt8(ascii: "e"), UInt8(ascii: "v")): return "event"
-        case (UInt8(ascii: "e"), UInt8(ascii: "r")): return "error"
-        case (UInt8(ascii: "r"), _): return "result"
-        case (UInt8(ascii: "p"), _): return "pong"
-        default: return "other"
-        }
+        guard bytes.starts(with: typePrefix) else { return "other" }
+        let rest = bytes[typePrefix.count...].prefix(maxTypeLength + 1)
+        guard let end = rest.firstIndex(of: UInt8(ascii: "\"")) else { return "other" }
+        let type = String(decoding: rest[..<end], as: UTF8.self)
+        return knownTypes.contains(type) ? type : "other"
     }
+
+    /// The hub's message types (a bounded label set: anything else is "other").
+    static let knownTypes: Set<String> = [
+        "welcome", "frame", "animation", "event", "error", "result", "pong", "gestures", "gestureAck",
+    ]
+    static let maxTypeLength = knownTypes.map(\.count).max() ?? 0
 
     /// The `code` of an encoded `error` message (`HubMessage.error` writes it right after the type).
     static func errorCode(_ bytes: [UInt8]) -> String {
