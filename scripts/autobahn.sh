@@ -47,6 +47,7 @@ if [ ! -x "$camhub" ]; then
 fi
 
 log=$dir/hub.log
+rm -f "$log"  # the port is read from it: never from an earlier run's
 "$camhub" serve --port 0 --echo --web web >"$log" 2>&1 &
 hub=$!
 trap 'kill "$hub" 2>/dev/null || true; wait "$hub" 2>/dev/null || true' EXIT
@@ -81,7 +82,9 @@ run()
 python3 - "$dir/reports/index.json" "$known_failed" <<'EOF'
 import json, sys
 from collections import Counter
-results = json.load(open(sys.argv[1]))["camhub"]
+results = json.load(open(sys.argv[1])).get("camhub")
+if not results:
+    sys.exit("autobahn: no results (see .build/autobahn/run.log)")
 known = set(sys.argv[2].split())
 def key(case):
     return [int(p) for p in case.split(".")]
