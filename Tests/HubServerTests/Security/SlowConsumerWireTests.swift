@@ -67,5 +67,27 @@ extension HubServerTests {
             #expect(watcher.closeEvent == nil && presenter.roundTrip())
             withExtendedLifetime(stuck) {}
         }
+
+        /// Before its timeout, a follower that stopped reading costs the hub one
+        /// frame: once its socket is full each new frame replaces the unwritten
+        /// one (counted as coalesced in /metrics) instead of queueing behind it.
+        @Test func aFollowerThatNeverReadsHoldsOnlyItsNewestFrameUntilItsTimeout() throws {
+            let hub = try RunningHub { $0.slowClientTimeout = 60; $0.hub.tick = 60 }
+            let clients = try HubClients(port: hub.port)
+            let presenter = clients.join(role: "presenter")
+            let watcher = clients.join(role: "follower", rate: 30)
+            let stuck = try NonReadingFollower(port: hub.port)
+            #expect(waitUntil { (try? hub.health()["clients"]?.number) == 3 }, "the non-reading follower joined")
+            let coalesced = #"camhub_frames_skipped_total{reason="coalesced"}"#
+            let before = try hub.scrape()[coalesced]
+            presenter.send(#"{"type":"fly","id":"f1","camera":{"lat":48,"lon":11,"zoom":12},"duration":20}"#)
+            // 60 frames a second go to the stuck follower: after its socket fills,
+            // a few seconds of them must have replaced one another.
+            #expect(waitUntil(.seconds(15)) { ((try? hub.scrape()[coalesced]) ?? 0) - before >= 120 },
+                    "frames for the stuck follower are replaced, not queued")
+            #expect(try hub.health()["connections"]?.number == 3, "not closed before its --slow-client-timeout")
+            #expect(watcher.frames.count > 30 && watcher.closeEvent == nil && presenter.roundTrip())
+            withExtendedLifetime(stuck) {}
+        }
     }
 }
