@@ -1,3 +1,4 @@
+import SocketTestSupport
 import Foundation
 import SharedBytes
 import Testing
