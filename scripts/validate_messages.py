@@ -264,6 +264,10 @@ def main(argv=None) -> int:
             missing.append(t)
     counts = ", ".join(f"{n} {c}" for (_, n), c in sorted(seen.items(), key=lambda kv: kv[0][1]))
     print(f"validate_messages: {checked} messages checked against {args.schema.name}, {failures} invalid ({counts})")
+    if args.files:
+        unseen = [m[0] for m in schema.messages[args.sender] if (args.sender, m[0]) not in seen]
+        if unseen:
+            print(f"validate_messages: {args.sender} messages of the schema not seen here: {', '.join(unseen)}")
     if missing:
         print(f"validate_messages: no {', '.join(missing)} message was seen (required)", file=sys.stderr)
     if checked < args.min:
