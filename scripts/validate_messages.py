@@ -17,6 +17,8 @@ Options:
   --schema PATH      the AsyncAPI document (default docs/asyncapi.yaml)
   --require TYPE,…   fail unless these message types were each seen at least once
   --min N            fail when fewer than N messages were checked (default 1: an empty capture fails)
+  --verdicts         print `valid` or `invalid: why` per message of the files and exit 0
+                     (for tests that compare the schema's verdicts with the hub decoder's)
 
 Why Python's jsonschema: see docs/ARCHITECTURE.md ("Protocol schema").
 """
@@ -218,6 +220,7 @@ def main(argv=None) -> int:
     ap.add_argument("--self-check", action="store_true")
     ap.add_argument("--require", default="")
     ap.add_argument("--min", type=int, default=1)
+    ap.add_argument("--verdicts", action="store_true")
     ap.add_argument("files", nargs="*", type=Path)
     args = ap.parse_args(argv)
     schema = Schema(args.schema)
@@ -240,6 +243,15 @@ def main(argv=None) -> int:
             senders = [s for s, ms in schema.messages.items() if any(m[0] == name for m in ms)]
             for k, example in enumerate(message.get("examples", [])):
                 items += [(f"{args.schema}#/components/messages/{name}/examples/{k}", s, example["payload"]) for s in senders]
+
+    if args.verdicts:
+        for _, sender, item in items:
+            try:
+                schema.check(sender, parse(item) if isinstance(item, str) else item)
+                print("valid")
+            except (ValueError, Invalid) as e:
+                print("invalid: " + " ".join(str(e).split())[:300])
+        return 0
 
     seen, failures = Counter(), 0
     for where, sender, item in items:

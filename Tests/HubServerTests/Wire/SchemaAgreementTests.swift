@@ -1,0 +1,142 @@
+import Foundation
+import HubCore
+import SocketTestSupport
+import Testing
+
+/// docs/asyncapi.yaml against the hub's decoder, message by message: each
+/// client message below is given to `ClientMessage.decode` and to the schema
+/// (scripts/validate_messages.py, Python's jsonschema), and both must accept it
+/// or both refuse it. The corpus keeps to what the decoder checks on its own
+/// (not room state, not the rules the schema leaves to the hub: `from` ⊆ `to`,
+/// `south ≤ north`, a kind in both `disable` and `enable`, `rate` ≤ the tick).
+@Suite("docs/asyncapi.yaml accepts exactly what the hub's decoder accepts")
+struct SchemaAgreementTests {
+    static let corpus: [String] = [
+        // accepted
+        #"{"type":"hello","room":"demo","role":"follower"}"#,
+        #"{"type":"hello","room":"a_b-9","role":"presenter","name":"ana","token":"s3cret","rate":60,"viewport":{"width":1280,"height":720},"events":["steady","roomAnimations"]}"#,
+        #"{"type":"set","camera":{"lat":48.8566,"lon":2.3522,"zoom":12}}"#,
+        #"{"type":"set","camera":{"padding":{"left":300}}}"#,
+        #"{"type":"set","camera":{"anchor":{"x":0.5,"y":0.8},"bearing":-30}}"#,
+        #"{"type":"ease","id":"e1","camera":{"zoom":14},"duration":60,"curve":[0,5,1,-2],"around":{"x":1,"y":2}}"#,
+        #"{"type":"fly","camera":{"lat":-90,"lon":500},"duration":0,"speed":100,"curve":10,"minZoom":24}"#,
+        #"{"type":"animate","id":"a1","to":{"bearing":180},"from":{"bearing":10},"duration":4,"delay":3600,"after":"a0"}"#,
+        #"{"type":"cancel"}"#, #"{"type":"cancel","id":"a1"}"#, #"{"type":"cancel","all":true}"#, #"{"type":"cancel","id":"a1","all":false}"#,
+        #"{"type":"gesture","kind":"pan","phase":"begin","x":1,"y":2,"t":3}"#,
+        #"{"type":"gesture","kind":"pan","phase":"end"}"#,
+        #"{"type":"gesture","kind":"pinch","phase":"change","x":1,"y":2,"scale":0.5,"rotation":4}"#,
+        #"{"type":"gesture","kind":"tilt","phase":"change","dy":-40}"#,
+        #"{"type":"gesture","kind":"rotate","phase":"begin","rotation":0}"#,
+        #"{"type":"gesture","kind":"scroll","x":1,"y":2,"delta":-120}"#,
+        #"{"type":"gesture","kind":"twoFingerTap"}"#,
+        #"{"type":"gesture","kind":"tap","x":1,"y":2}"#,
+        #"{"type":"gesture","kind":"longPress","phase":"end"}"#,
+        #"{"type":"gestures","disable":["tilt"]}"#, #"{"type":"gestures","enable":[]}"#,
+        #"{"type":"viewport","width":1,"height":16384}"#,
+        #"{"type":"limits","maxZoom":null}"#,
+        #"{"type":"limits","maxTiltByZoom":[[10,30],[14,60]],"bounds":{"south":40,"west":-10,"north":60,"east":20}}"#,
+        #"{"type":"limits","bounds":null,"maxTiltByZoom":null}"#,
+        #"{"type":"track","mode":"routeOverview"}"#,
+        #"{"type":"track","location":{"lat":52.5,"lon":13.4,"heading":400}}"#,
+        #"{"type":"route","points":[{"lat":1,"lon":2},{"lat":3,"lon":4}]}"#,
+        #"{"type":"route","points":[]}"#,
+        #"{"type":"route","points":[{"lat":1,"lon":2}],"append":true}"#,
+        #"{"type":"query","id":"q1","what":"project","points":[{"lat":48.85,"lon":2.35}]}"#,
+        #"{"type":"query","id":"q2","what":"unproject","points":[]}"#,
+        #"{"type":"query","id":"q3","what":"bounds"}"#,
+        #"{"type":"query","id":"q4","what":"fit","bounds":{"south":1,"west":2,"north":3,"east":4},"padding":{"top":5}}"#,
+        #"{"type":"ping"}"#, #"{"type":"ping","t":12345.6}"#,
+        #"{"type":"subscribe","events":[]}"#,
+        #"{"type":"ping","newField":{"anything":true}}"#,
+        // refused
+        #"{"room":"demo","role":"follower"}"#,
+        #"{"type":"jump","camera":{"zoom":3}}"#,
+        #"{"type":"hello","room":"demo"}"#,
+        #"{"type":"hello","room":"a b","role":"driver"}"#,
+        #"{"type":"hello","room":"demo","role":"pilot"}"#,
+        #"{"type":"hello","room":"demo","role":"driver","rate":0.5}"#,
+        #"{"type":"hello","room":"demo","role":"driver","name":""}"#,
+        #"{"type":"hello","room":"demo","role":"driver","viewport":{"width":0,"height":720}}"#,
+        #"{"type":"hello","room":"demo","role":"driver","viewport":{"width":800,"height":600,"dpr":2}}"#,
+        #"{"type":"hello","room":"demo","role":"driver","events":["moved"]}"#,
+        #"{"type":"set","camera":{}}"#,
+        #"{"type":"set","camera":{"lng":2}}"#,
+        #"{"type":"set","camera":{"lat":91}}"#,
+        #"{"type":"set","camera":{"zoom":"3"}}"#,
+        #"{"type":"set","camera":{"padding":{}}}"#,
+        #"{"type":"set","camera":{"padding":{"top":-1}}}"#,
+        #"{"type":"set","camera":{"anchor":{"x":1}}}"#,
+        #"{"type":"set"}"#,
+        #"{"type":"ease","camera":{"zoom":1},"duration":61}"#,
+        #"{"type":"ease","camera":{"zoom":1},"curve":"bouncy"}"#,
+        #"{"type":"ease","camera":{"zoom":1},"curve":[2,0,0,1]}"#,
+        #"{"type":"ease","camera":{"zoom":1},"curve":[0,0,1]}"#,
+        #"{"type":"ease","camera":{"lat":1},"around":{"x":1,"y":2}}"#,
+        #"{"type":"ease","id":"","camera":{"zoom":1}}"#,
+        #"{"type":"fly","camera":{"zoom":1},"speed":0}"#,
+        #"{"type":"fly","camera":{"zoom":1},"curve":"linear"}"#,
+        #"{"type":"fly","camera":{"zoom":1},"minZoom":25}"#,
+        #"{"type":"animate","to":{"zoom":1}}"#,
+        #"{"type":"animate","to":{"zoom":1},"duration":1,"delay":-1}"#,
+        #"{"type":"cancel","id":"a1","all":true}"#,
+        #"{"type":"cancel","all":"yes"}"#,
+        #"{"type":"gesture","kind":"swipe","x":1,"y":2}"#,
+        #"{"type":"gesture","kind":"pan","x":1,"y":2}"#,
+        #"{"type":"gesture","kind":"pinch","phase":"change","x":1,"y":2}"#,
+        #"{"type":"gesture","kind":"pan","phase":"change","x":1}"#,
+        #"{"type":"gesture","kind":"pinch","phase":"begin","x":1,"y":2,"scale":0}"#,
+        #"{"type":"gesture","kind":"doubleTap","phase":"end"}"#,
+        #"{"type":"gesture","kind":"scroll","x":1,"y":2}"#,
+        #"{"type":"gesture","kind":"tilt","phase":"begin"}"#,
+        #"{"type":"gestures"}"#,
+        #"{"type":"gestures","disable":["swipe"]}"#,
+        #"{"type":"viewport","width":1280,"height":20000}"#,
+        #"{"type":"limits"}"#,
+        #"{"type":"limits","maxTiltByZoom":[[1]]}"#,
+        #"{"type":"limits","bounds":{"south":1,"west":2,"north":3}}"#,
+        #"{"type":"limits","minZoom":"low"}"#,
+        #"{"type":"track"}"#,
+        #"{"type":"track","location":{"lat":91,"lon":0}}"#,
+        #"{"type":"track","mode":"orbit"}"#,
+        #"{"type":"route","points":[{"lat":1,"lon":2}]}"#,
+        #"{"type":"route","points":[],"append":true}"#,
+        #"{"type":"route","points":[{"lat":100,"lon":2},{"lat":1,"lon":2}]}"#,
+        #"{"type":"route","points":[{"lat":1,"lon":2,"alt":3},{"lat":1,"lon":2}]}"#,
+        #"{"type":"query","what":"bounds"}"#,
+        #"{"type":"query","id":"q","what":"nearest"}"#,
+        #"{"type":"query","id":"q","what":"project","points":[{"x":1,"y":2}]}"#,
+        #"{"type":"query","id":"q","what":"fit","bounds":{"south":1,"west":2,"north":3}}"#,
+        #"{"type":"query","id":"q","what":"fit","bounds":{"south":1,"west":2,"north":3,"east":4},"padding":-1}"#,
+        #"{"type":"query","id":"q","what":"fit","bounds":{"south":1,"west":200,"north":3,"east":4}}"#,
+        #"{"type":"ping","t":"now"}"#,
+        #"{"type":"subscribe"}"#,
+        #"{"type":"ping","t":1,"t":2}"#,
+        #"[{"type":"ping"}]"#,
+    ]
+
+    @Test func schemaAndDecoderAgreeOnEveryMessage() throws {
+        let dir = try TempDir()
+        try dir.write("corpus.jsonl", Self.corpus.joined(separator: "\n") + "\n")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/validate_messages.py").path
+        let run = try Subprocess.run("/usr/bin/env", ["python3", script, "--sender", "client", "--verdicts", dir.path + "/corpus.jsonl"],
+                                     timeout: .seconds(60), environment: ["PYTHONDONTWRITEBYTECODE": "1"])
+        try #require(run.status == 0, "validate_messages.py failed (pip install jsonschema pyyaml): \(run.stderr)")
+        let verdicts = run.stdout.split(separator: "\n").map(String.init)
+        try #require(verdicts.count == Self.corpus.count, "\(verdicts.count) verdicts for \(Self.corpus.count) messages: \(run.stdout)")
+        var accepted = 0
+        for (text, verdict) in zip(Self.corpus, verdicts) {
+            let decoder: String
+            do {
+                _ = try ClientMessage.decode(text)
+                decoder = "valid"
+                accepted += 1
+            } catch {
+                decoder = "invalid: \(error)"
+            }
+            #expect(decoder.hasPrefix("invalid") == verdict.hasPrefix("invalid"),
+                    "\(text)\n  decoder: \(decoder)\n  schema:  \(verdict)")
+        }
+        #expect(accepted > 30 && accepted < Self.corpus.count - 30, "the corpus needs both kinds (\(accepted) accepted)")
+    }
+}
