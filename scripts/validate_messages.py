@@ -17,6 +17,7 @@ Options:
   --schema PATH      the AsyncAPI document (default docs/asyncapi.yaml)
   --require TYPE,…   fail unless these message types were each seen at least once
   --min N            fail when fewer than N messages were checked (default 1: an empty capture fails)
+  --require-all      fail unless every message of the sender's operation was seen at least once
   --verdicts         print `valid` or `invalid: why` per message of the files and exit 0
                      (for tests that compare the schema's verdicts with the hub decoder's)
 
@@ -221,6 +222,7 @@ def main(argv=None) -> int:
     ap.add_argument("--require", default="")
     ap.add_argument("--min", type=int, default=1)
     ap.add_argument("--verdicts", action="store_true")
+    ap.add_argument("--require-all", action="store_true")
     ap.add_argument("files", nargs="*", type=Path)
     args = ap.parse_args(argv)
     schema = Schema(args.schema)
@@ -276,16 +278,18 @@ def main(argv=None) -> int:
             missing.append(t)
     counts = ", ".join(f"{n} {c}" for (_, n), c in sorted(seen.items(), key=lambda kv: kv[0][1]))
     print(f"validate_messages: {checked} messages checked against {args.schema.name}, {failures} invalid ({counts})")
+    unseen = []
     if args.files:
         unseen = [m[0] for m in schema.messages[args.sender] if (args.sender, m[0]) not in seen]
         if unseen:
-            print(f"validate_messages: {args.sender} messages of the schema not seen here: {', '.join(unseen)}")
+            print(f"validate_messages: {args.sender} messages of the schema not seen here: {', '.join(unseen)}",
+                  file=sys.stderr if args.require_all else sys.stdout)
     if missing:
         print(f"validate_messages: no {', '.join(missing)} message was seen (required)", file=sys.stderr)
     if checked < args.min:
         print(f"validate_messages: only {checked} messages (at least {args.min} expected): was the capture written?",
               file=sys.stderr)
-    return 1 if failures or missing or checked < args.min else 0
+    return 1 if failures or missing or checked < args.min or (args.require_all and unseen) else 0
 
 
 if __name__ == "__main__":
