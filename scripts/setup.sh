@@ -21,6 +21,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 # MapLibre GL JS for the web viewer, from the PyPI wheel (git-ignored, served by the hub).
 scripts/install_web_vendor.sh
+# The protocol schema check (scripts/validate_messages.py: docs/asyncapi.yaml with jsonschema).
+python3 -c 'import jsonschema, referencing, yaml' 2>/dev/null \
+  || python3 -m pip install --quiet jsonschema==4.26.0 PyYAML==6.0.3
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected Swift 6 at /opt/swift)"; exit 1; }
 # Debian's build reports "4.1.6-" (a dash before an empty git hash): show "4.1.6".
 echo "setup: ready (libwebsockets $(pkg-config --modversion libwebsockets | sed 's/-$//'))"

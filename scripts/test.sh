@@ -6,10 +6,21 @@ scripts/setup.sh
 # The Swift suite drives the hub with Python's websockets too (an independent client).
 python3 -c 'import websockets' 2>/dev/null || python3 -m pip install --quiet websockets==17.4
 swift build --build-tests
-swift test
+# Every message the hub sends to the Swift integration tests' clients, and every
+# message the viewer's node tests send, is recorded and then checked against
+# docs/asyncapi.yaml (the browser tests check theirs in-process, per test).
+wire=.build/wire
+mkdir -p "$wire"
+: > "$wire/hub-sent.jsonl"
+: > "$wire/viewer-sent.jsonl"
+CAMHUB_HUB_MESSAGES="$PWD/$wire/hub-sent.jsonl" swift test
+python3 scripts/validate_messages.py --sender hub --min 1000 \
+  --require welcome,frame,animation,event,result,gestures,error,pong "$wire/hub-sent.jsonl"
 if [ -d web/tests ]; then
-  node --test web/tests/
+  CAMHUB_VIEWER_MESSAGES="$PWD/$wire/viewer-sent.jsonl" node --import ./web/tests/support/wire_capture.mjs --test web/tests/
+  python3 scripts/validate_messages.py --sender client --require hello,ping "$wire/viewer-sent.jsonl"
 fi
+python3 scripts/validate_messages.py --self-check --examples docs/PROTOCOL.md
 # The viewer page in headless Chromium against the real hub (installs chromium,
 # chromium-driver and the Python packages when missing). SKIP_BROWSER_TESTS=1 skips.
 if [ -z "${SKIP_BROWSER_TESTS:-}" ]; then

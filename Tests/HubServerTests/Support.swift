@@ -75,6 +75,7 @@ final class HubClients: @unchecked Sendable {
             onOpen: { [weak self] id in self?.locked { $0.opened.insert(id) } },
             onMessage: { [weak self] id, message in
                 guard case .text(let text) = message else { return }
+                WireCapture.record(text)  // every hub message, for the schema check (scripts/test.sh)
                 let json = (try? JSONParser.parse(text)) ?? .null
                 let item = Received(text: text, json: json, at: .now)
                 self?.locked { $0.received[id, default: []].append(item) }

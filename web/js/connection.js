@@ -15,6 +15,17 @@ import { LatencyEstimator } from './clock.js';
 
 export const SUBPROTOCOL = 'camhub.v1';
 
+/**
+ * Test hook: when a test has set `globalThis.__camhubWireTap` to a function,
+ * it gets the JSON text of every message any Connection sends (this module is
+ * the one place messages leave the page). The node and browser tests record
+ * them and check each against docs/asyncapi.yaml. Unset in normal use.
+ */
+function tapSent(text) {
+  const tap = globalThis.__camhubWireTap;
+  if (typeof tap === 'function') tap(text);
+}
+
 const DEFAULTS = {
   pingIntervalMs: 3000,
   backoffMs: [500, 1000, 2000, 4000, 8000],
@@ -211,7 +222,9 @@ export class Connection {
 
   sendNow(message) {
     if (!this.ws || this.ws.readyState !== 1) return false;
-    this.ws.send(encode(message));
+    const text = encode(message);
+    this.ws.send(text);
+    tapSent(text);
     this.sent++;
     return true;
   }

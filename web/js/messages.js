@@ -491,7 +491,7 @@ export const build = {
       duration: seconds(60),
       speed: (w, v) => num(w, { speed: v }, 'speed', { above: 0, max: 100 }),
       curve: (w, v) => num(w, { curve: v }, 'curve', { above: 0, max: 10 }),
-      minZoom: (w, v) => num(w, { minZoom: v }, 'minZoom', { min: 0, max: 30 }),
+      minZoom: (w, v) => num(w, { minZoom: v }, 'minZoom', { min: 0, max: 24 }),
     });
   },
   animate(to, { id, duration, curve, delay, after } = {}) {
