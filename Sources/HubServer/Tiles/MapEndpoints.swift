@@ -1,0 +1,25 @@
+import WebSocketTransport
+
+extension MapEndpoints {
+    /// Adds the map's HTTP endpoints to `transport`: the tile archive (opened
+    /// and checked now: a missing or broken one throws `TileArchiveError`),
+    /// the `--style` file, `/map/config.json`; and lets the page's
+    /// Content-Security-Policy load a `--style` URL's origin.
+    static func install(tiles: String?, style: MapStyle?, tls: Bool, on transport: inout ServerConfiguration) throws {
+        if let tiles {
+            let endpoint = TileEndpoint(archive: try MBTilesArchive(path: tiles), scheme: tls ? "https" : "http")
+            transport.httpPrefixHandlers[TileEndpoint.prefix] = { endpoint.respond($0) }
+            transport.httpHandlers[TileEndpoint.tileJSONPath] = { endpoint.tileJSON($0) }
+        }
+        if case .file(_, let bytes) = style {
+            transport.httpHandlers[stylePath] = { _ in styleFile(bytes) }
+        }
+        let config = Self.config(style: style, hasTiles: tiles != nil)
+        transport.httpHandlers[configPath] = { _ in .json(config) }
+        if let origin = style?.origin, let csp = transport.contentSecurityPolicy {
+            transport.contentSecurityPolicy = csp
+                .replacingOccurrences(of: "connect-src 'self'", with: "connect-src 'self' \(origin)")
+                .replacingOccurrences(of: "img-src 'self'", with: "img-src 'self' \(origin)")
+        }
+    }
+}
