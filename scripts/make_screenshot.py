@@ -20,7 +20,7 @@ from hubtools import Hub, HubClient, chrome, js, severe_logs, wait_joined, wait_
 
 # Tilt within the default maxTilt of 60 (docs/PROTOCOL.md, `limits`): the picture shows
 # what anyone gets in a new room, and the hub would clamp anything steeper.
-CAMERA = {"lat": 38.7, "lon": -9.2, "zoom": 11, "bearing": -20, "tilt": 45}
+CAMERA = {"lat": 38.7, "lon": -9.2, "zoom": 11, "bearing": 340.0, "tilt": 45}
 
 
 def main():
