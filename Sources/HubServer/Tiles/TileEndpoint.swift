@@ -17,11 +17,11 @@ public struct TileEndpoint: Sendable {
     public static let contentType = "application/vnd.mapbox-vector-tile"
     public static let cacheControl = "public, max-age=3600"
 
-    let archive: MBTilesArchive
+    let archive: any TileArchive
     /// "https" with TLS, else "http": the scheme of the absolute tile URL in TileJSON.
     let scheme: String
 
-    public init(archive: MBTilesArchive, scheme: String) {
+    public init(archive: any TileArchive, scheme: String) {
         self.archive = archive
         self.scheme = scheme
     }
