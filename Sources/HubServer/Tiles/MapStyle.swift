@@ -51,25 +51,3 @@ public struct MapStyleError: Error, CustomStringConvertible, Equatable {
     public let problem: String
     public var description: String { "--style \(argument): \(problem)" }
 }
-
-/// `GET /map/config.json`: which style and tiles the viewer starts with, as
-/// `{"style": URL | null, "tiles": "/tiles.json" | null}` (a `?style=` on the
-/// page overrides `style`); and `GET /map/style.json`, the `--style` file.
-public enum MapEndpoints {
-    public static let configPath = "/map/config.json"
-    public static let stylePath = "/map/style.json"
-
-    public static func config(style: MapStyle?, hasTiles: Bool) -> String {
-        let styleText: String
-        switch style {
-        case .url(let url): styleText = TileArchiveMetadata.quoted(url)
-        case .file: styleText = "\"\(stylePath)\""
-        case nil: styleText = "null"
-        }
-        return "{\"style\":\(styleText),\"tiles\":\(hasTiles ? "\"\(TileEndpoint.tileJSONPath)\"" : "null")}"
-    }
-
-    public static func styleFile(_ bytes: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: 200, contentType: "application/json", body: bytes, headers: ["cache-control": "no-cache"])
-    }
-}

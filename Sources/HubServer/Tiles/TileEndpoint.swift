@@ -53,7 +53,7 @@ public struct TileEndpoint: Sendable {
         guard let bytes, !bytes.isEmpty else {
             return HTTPResponse(status: 204, contentType: Self.contentType, body: [], headers: ["cache-control": Self.cacheControl])
         }
-        var headers = ["cache-control": Self.cacheControl, "vary": "accept-encoding"]
+        var headers = ["cache-control": Self.cacheControl]
         if TileBytes.isGzip(bytes) { headers["content-encoding"] = "gzip" }
         return HTTPResponse(status: 200, contentType: Self.contentType, body: bytes, headers: headers)
     }
