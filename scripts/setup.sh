@@ -9,6 +9,8 @@ pkg-config --exists libwebsockets 2>/dev/null || need_apt+=(libwebsockets-dev)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 # lws runs on libev (epoll): the header and library, and lws's libev plugin.
 [ -f /usr/include/ev.h ] || need_apt+=(libev-dev)
+# zlib inflates PMTiles directories (camhub serve --tiles FILE.pmtiles).
+[ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 ls /usr/lib/*/libwebsockets-evlib_ev.so >/dev/null 2>&1 || need_apt+=(libwebsockets-evlib-ev)
 # The TLS tests make throwaway certificates with openssl and fetch https:// with curl.
 command -v openssl >/dev/null || need_apt+=(openssl)
