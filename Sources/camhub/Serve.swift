@@ -180,6 +180,22 @@ struct Serve: ParsableCommand {
                                   environment: ProcessInfo.processInfo.environment)
     }
 
+    // The map (issue 16): tiles and style.
+    @Option(help: ArgumentHelp("Vector tile archive (MBTiles) served at /tiles/{z}/{x}/{y}.pbf (default: \(Serve.defaultTiles) when it exists, built by scripts/make_tiles.py).",
+                               valueName: "file"))
+    var tiles: String?
+
+    @Option(help: ArgumentHelp("The viewer's default map style: an http(s) URL the page loads, or a style JSON file the hub serves (a page's ?style= overrides it).",
+                               valueName: "url|file"))
+    var style: String?
+
+    static let defaultTiles = ".build-tiles/basemap.mbtiles"
+
+    /// The archive to serve: --tiles, else the built basemap when it is there.
+    var tilesInEffect: String? {
+        tiles ?? (FileManager.default.fileExists(atPath: Self.defaultTiles) ? Self.defaultTiles : nil)
+    }
+
     func validate() throws {
         try effective().check()
     }
@@ -229,6 +245,11 @@ struct Serve: ParsableCommand {
         }
         configuration.metricsToken = metricsToken
         configuration.dataDirectory = data
+        configuration.tiles = tilesInEffect
+        do { configuration.style = try style.map(MapStyle.load) } catch {
+            LogSetup.startFailed("\(error)", format: logFormat, logger: logger)
+            throw ExitCode(1)
+        }
         let server: HubServer
         let bound: Int
         do {
@@ -237,6 +258,9 @@ struct Serve: ParsableCommand {
             MetricsSystem.bootstrap(server.metricsFactory)
         } catch let error as ListenError {
             LogSetup.startFailed("\(error)\(Self.hint(for: error))", format: logFormat, logger: logger)
+            throw ExitCode(1)
+        } catch let error as TileArchiveError {
+            LogSetup.startFailed("\(error)", format: logFormat, logger: logger)
             throw ExitCode(1)
         } catch {
             LogSetup.startFailed("cannot start the hub: \(error)", format: logFormat, logger: logger)
@@ -247,6 +271,9 @@ struct Serve: ParsableCommand {
         say("camhub: listening on \(http)://\(shown):\(bound)/ (WebSocket \(ws)://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), libwebsockets \(WebSocketTransportSettings.libraryVersion))")
         if FileManager.default.fileExists(atPath: web + "/vendor/maplibre/maplibre-gl.js") == false {
             say("camhub: note: \(web)/vendor/maplibre is missing; run scripts/install_web_vendor.sh for the map")
+        }
+        if configuration.tiles == nil {
+            say("camhub: note: no tile archive (\(Self.defaultTiles)); run scripts/make_tiles.py for the detailed offline map")
         }
         waitForSignal { signal in
             say("camhub: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), closing clients")

@@ -28,6 +28,8 @@ enum ServeConfig {
         Key(name: "echo") { $0.echo = try bool($1, "echo") },
         Key(name: "metrics_token") { $0.metricsToken = try string($1, "metrics_token") },
         Key(name: "data") { $0.data = try string($1, "data") },
+        Key(name: "tiles") { $0.tiles = try string($1, "tiles") },
+        Key(name: "style") { $0.style = try string($1, "style") },
         Key(name: "log_level") {
             let text = try string($1, "log_level")
             guard let level = Logger.Level(rawValue: text) else { throw invalid("log_level", "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))") }
@@ -113,6 +115,8 @@ enum ServeConfig {
             "echo = \(serve.echo)",
             secret("metrics_token", serve.metricsToken),
             serve.data.map { "data = \(quoted($0))" } ?? "# data is not set (rooms in memory only)",
+            serve.tiles.map { "tiles = \(quoted($0))" } ?? "# tiles is not set (\(Serve.defaultTiles) when it exists)",
+            serve.style.map { "style = \(quoted($0))" } ?? "# style is not set (the viewer's own style)",
             "log_level = \(quoted(serve.logLevel.rawValue))",
             "log_format = \(quoted(serve.logFormat.rawValue))",
         ].joined(separator: "\n")

@@ -13,7 +13,7 @@
 //
 // Tests read window.camhub (see the end of this file).
 
-import { buildStyle } from './style.js';
+import { chooseStyle, fetchJson } from './map_style.js';
 import { SUBSCRIPTIONS, build, toMapLibreCamera } from './messages.js';
 import { SnapshotBuffer } from './interpolation.js';
 import { FramePacer } from './playout.js';
@@ -203,18 +203,21 @@ function onRefused(refusal) {
 
 const HANDLERS = ['dragPan', 'scrollZoom', 'boxZoom', 'dragRotate', 'keyboard', 'doubleClickZoom', 'touchZoomRotate', 'touchPitch'];
 
+/** The style to start with (?style=, the hub's --style, its tiles, or the built-in one; see map_style.js). */
+const mapStyle = await chooseStyle({ search: location.search, base: new URL('./', document.baseURI).href, fetchJson });
+params.problems.push(...mapStyle.problems);
+
 function createMap() {
   if (typeof maplibregl === 'undefined') {
     showFatal('MapLibre GL JS is missing from <code>web/vendor/maplibre/</code>. '
       + 'Run <code>scripts/install_web_vendor.sh</code> (or <code>make run</code>) and reload this page.');
     return null;
   }
-  const base = new URL('./', document.baseURI).href;
   let m;
   try {
     m = new maplibregl.Map({
       container,
-      style: buildStyle({ dataUrl: base + 'data/', glyphsUrl: base + 'fonts/{fontstack}/{range}.pbf' }),
+      style: mapStyle.style,
       center: [10, 30],
       zoom: 1.5,
       maxPitch: 85,
@@ -638,6 +641,8 @@ updateControls();
 
 window.camhub = {
   map,
+  /** Where the map's style came from ('page' | 'hub' | 'tiles' | 'builtin') and its URL. */
+  mapStyle: { from: mapStyle.from, url: mapStyle.url, name: mapStyle.style.name },
   params,
   room,
   buffer,

@@ -92,10 +92,13 @@ public struct HTTPRequest: Sendable, Hashable {
     public let path: String
     /// The `Authorization` header, nil when absent.
     public let authorization: String?
-    public init(method: Method, path: String, authorization: String? = nil) {
+    /// The `Host` header (e.g. "127.0.0.1:8080"), nil when absent.
+    public var host: String?
+    public init(method: Method, path: String, authorization: String? = nil, host: String? = nil) {
         self.method = method
         self.path = path
         self.authorization = authorization
+        self.host = host
     }
 }
 
@@ -104,10 +107,14 @@ public struct HTTPResponse: Sendable, Hashable {
     public var status: Int
     public var contentType: String
     public var body: [UInt8]
-    public init(status: Int = 200, contentType: String, body: [UInt8]) {
+    /// More headers by lower-case name (e.g. "content-encoding"); a
+    /// "cache-control" here replaces the default "no-store".
+    public var headers: [String: String] = [:]
+    public init(status: Int = 200, contentType: String, body: [UInt8], headers: [String: String] = [:]) {
         self.status = status
         self.contentType = contentType
         self.body = body
+        self.headers = headers
     }
     public static func text(_ s: String, status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(s.utf8))
@@ -201,6 +208,9 @@ public struct ServerConfiguration: Sendable {
     /// `adopt`), and this server drops its own; false leaves the connection
     /// here (the duplicate is closed). nil keeps every connection.
     public var handOff: (@Sendable (_ socket: Int32) -> Bool)?
+    /// Dynamic GET/HEAD handlers by path prefix ending in "/" (e.g. "/tiles/"),
+    /// tried after the exact paths; the longest matching prefix wins.
+    public var httpPrefixHandlers: [String: HTTPHandler] = [:]
     /// Bytes lws reads per RECEIVE callback. lws allocates this buffer for
     /// every connection for its whole life, so it is most of an idle
     /// connection's memory: 128 B keeps an idle follower at ~2.2 KiB of hub

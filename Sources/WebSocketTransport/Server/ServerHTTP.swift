@@ -25,8 +25,10 @@ extension ServerCore {
             return respond(wsi, .text("method not allowed\n", status: 405), head: false, closeAfter: true)
         }
         let head = method == .head
-        if let handler = handlers.http[path] ?? config.httpHandlers[path] {
-            return respond(wsi, handler(HTTPRequest(method: method, path: path, authorization: LWS.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION))), head: head)
+        if let handler = handlers.http[path] ?? config.httpHandlers[path] ?? prefixHandler(for: path) {
+            let request = HTTPRequest(method: method, path: path, authorization: LWS.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+                                      host: LWS.header(wsi, WSI_TOKEN_HOST))
+            return respond(wsi, handler(request), head: head)
         }
         if let route = routes[path] {
             let text = "\(path) is a WebSocket endpoint (\(route.endpoint.subprotocolText)): connect with a WebSocket client\n"
@@ -50,7 +52,14 @@ extension ServerCore {
         }
     }
 
+    /// The handler of the longest `httpPrefixHandlers` prefix of `path`.
+    private func prefixHandler(for path: String) -> HTTPHandler? {
+        guard !config.httpPrefixHandlers.isEmpty else { return nil }
+        return config.httpPrefixHandlers.filter { path.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
+    }
+
     /// Writes status and headers now; the body follows on HTTP_WRITEABLE.
+    /// A 204 carries no Content-Length (RFC 9110 §8.6).
     func respond(_ wsi: OpaquePointer, _ response: HTTPResponse, head: Bool,
                  closeAfter: Bool = false, extraHeaders: [(String, String)] = []) -> Int32 {
         var buffer = [UInt8](repeating: 0, count: clws_pre() + 2048)
@@ -60,8 +69,10 @@ extension ServerCore {
             var p: UnsafeMutablePointer<UInt8>? = start
             guard addStatusLine(wsi, response.status, &p, end),
                   addHeader(wsi, "content-type:", response.contentType, &p, end),
-                  lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &p, end) == 0,
-                  addHeader(wsi, "cache-control:", "no-store", &p, end),
+                  response.status == 204 || lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &p, end) == 0,
+                  addHeader(wsi, "cache-control:", response.headers["cache-control"] ?? "no-store", &p, end),
+                  response.headers.filter({ $0.key != "cache-control" }).sorted(by: { $0.key < $1.key })
+                      .allSatisfy({ addHeader(wsi, $0.key + ":", $0.value, &p, end) }),
                   addHeader(wsi, "x-content-type-options:", "nosniff", &p, end),
                   extraHeaders.allSatisfy({ addHeader(wsi, $0.0 + ":", $0.1, &p, end) }),
                   lws_finalize_write_http_header(wsi, start, &p, end) == 0

@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import HubServer
+
+/// Small MBTiles files written by the tests (in a fresh temporary folder).
+enum TileFixtures {
+    static func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "camhub-tiles-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// An MBTiles file with `tiles` keyed by (z, x, TMS row), and `metadata`.
+    static func mbtiles(_ tiles: [(z: Int, x: Int, row: Int, bytes: [UInt8])],
+                        metadata: [String: String] = ["name": "test", "format": "pbf"]) throws -> String {
+        let path = try folder() + "/test.mbtiles"
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE metadata (name TEXT, value TEXT)")
+            try db.execute(sql: "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
+            try db.execute(sql: "CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row)")
+            for (name, value) in metadata {
+                try db.execute(sql: "INSERT INTO metadata VALUES (?, ?)", arguments: [name, value])
+            }
+            for t in tiles {
+                try db.execute(sql: "INSERT INTO tiles VALUES (?, ?, ?, ?)", arguments: [t.z, t.x, t.row, Data(t.bytes)])
+            }
+        }
+        try queue.close()
+        return path
+    }
+
+    /// Bytes that start like a gzip stream (the endpoint only looks at the magic number).
+    static let gzipped: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 1, 2, 3, 4]
+    /// Bytes of an uncompressed vector tile (a layer field tag first).
+    static let plain: [UInt8] = [0x1A, 0x02, 0x78, 0x01]
+}
+
+extension TileFixtures {
+    /// A PMTiles v3 file with uncompressed directories (internal compression 1),
+    /// one root directory entry per tile (`tiles` sorted by tile id), vector tiles.
+    static func pmtiles(_ tiles: [(id: UInt64, bytes: [UInt8])], minZoom: UInt8 = 0, maxZoom: UInt8 = 2) throws -> String {
+        func varint(_ value: UInt64, into out: inout [UInt8]) {
+            var v = value
+            while v >= 0x80 {
+                out.append(UInt8(v & 0x7F) | 0x80)
+                v >>= 7
+            }
+            out.append(UInt8(v))
+        }
+        var directory: [UInt8] = []
+        varint(UInt64(tiles.count), into: &directory)
+        var last: UInt64 = 0
+        for t in tiles {
+            varint(t.id - last, into: &directory)
+            last = t.id
+        }
+        for _ in tiles { varint(1, into: &directory) }
+        for t in tiles { varint(UInt64(t.bytes.count), into: &directory) }
+        var offset: UInt64 = 0
+        for t in tiles {
+            varint(offset + 1, into: &directory)
+            offset += UInt64(t.bytes.count)
+        }
+        let metadata = Array(#"{"name":"pm test"}"#.utf8)
+        let data = tiles.flatMap(\.bytes)
+        var header = [UInt8](repeating: 0, count: 127)
+        header.replaceSubrange(0..<7, with: Array("PMTiles".utf8))
+        header[7] = 3
+        func put(_ value: UInt64, at: Int) { for i in 0..<8 { header[at + i] = UInt8((value >> (8 * UInt64(i))) & 0xFF) } }
+        let rootOffset: UInt64 = 127
+        let metadataOffset = rootOffset + UInt64(directory.count)
+        let dataOffset = metadataOffset + UInt64(metadata.count)
+        put(rootOffset, at: 8); put(UInt64(directory.count), at: 16)
+        put(metadataOffset, at: 24); put(UInt64(metadata.count), at: 32)
+        put(dataOffset, at: 40); put(0, at: 48)
+        put(dataOffset, at: 56); put(UInt64(data.count), at: 64)
+        header[97] = 1; header[98] = 1; header[99] = 1
+        header[100] = minZoom; header[101] = maxZoom
+        let path = try folder() + "/test.pmtiles"
+        try Data(header + directory + metadata + data).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
