@@ -64,12 +64,17 @@ let package = Package(
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", path: "Tests/Support"),
         .target(name: "HubServer", dependencies: [
-            "HubCore", "WebSocketTransport",
+            "HubCore", "WebSocketTransport", "HubRecording",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        /// zlib (Debian `zlib1g-dev`) for compressed recordings.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        /// `camhub serve --record` and `camhub replay`: gzip JSON-lines recordings of rooms.
+        .target(name: "HubRecording", dependencies: ["HubCore", "CameraCore", "CZlib"]),
+        .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
         .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport"]),
         .target(name: "CamHubClient", dependencies: [
             "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport",
@@ -77,9 +82,9 @@ let package = Package(
         ]),
         .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer", "SocketTestSupport"]),
         /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).
-        .testTarget(name: "CamHubCLITests", dependencies: ["HubServer", "HubCore", "SocketTestSupport"]),
+        .testTarget(name: "CamHubCLITests", dependencies: ["HubServer", "HubCore", "HubRecording", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
-            "CameraCore", "HubCore", "HubServer", "CamHubClient", "WebSocketTransport",
+            "CameraCore", "HubCore", "HubServer", "CamHubClient", "WebSocketTransport", "HubRecording",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

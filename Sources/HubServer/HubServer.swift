@@ -1,5 +1,6 @@
 import Foundation
 import HubCore
+import HubRecording
 import Logging
 import Prometheus
 import WebSocketTransport
@@ -14,6 +15,7 @@ public final class HubServer: @unchecked Sendable {
     private var timer: LoopTimer?
     private var metricsTimer: LoopTimer?
     private let shutdownOnce = NSLock.Protected(false)
+    private let recorderFinished = NSLock.Protected(false)
 
     /// Loop-thread-only state.
     private final class State: @unchecked Sendable {
@@ -21,6 +23,8 @@ public final class HubServer: @unchecked Sendable {
         let metrics = HubMetrics()
         let log: ConnectionLog
         var persistence: RoomPersistence?
+        /// `--record`: set before the server starts, then only read.
+        var recorder: Recorder?
         let start = ContinuousClock.now
         init(hub: Hub, logger: Logger) {
             self.hub = hub
@@ -53,6 +57,12 @@ public final class HubServer: @unchecked Sendable {
             state.hub.restore(rooms)
             state.persistence = RoomPersistence(store: store, loaded: rooms, logger: configuration.logger)
             configuration.logger.info("rooms restored", metadata: ["path": "\(store.path)", "rooms": .stringConvertible(rooms.count)])
+        }
+        if let directory = configuration.recordDirectory {
+            let logger = configuration.logger
+            state.recorder = try Recorder(directory: directory, maxBytes: configuration.recordMaxBytes) { problem in
+                logger.error("recording failed", metadata: ["problem": "\(problem)"])
+            }
         }
         var transport = ServerConfiguration()
         transport.host = configuration.host
@@ -94,7 +104,7 @@ public final class HubServer: @unchecked Sendable {
     public func start() throws -> Int {
         let state = self.state
         let server = self.server
-        let sink = TransportSink(server: server, tally: state.metrics.tally, log: state.log)
+        let sink = TransportSink(server: server, tally: state.metrics.tally, log: state.log, recorder: state.recorder)
         var handlers = ServerHandlers(
             onOpen: { info in
                 state.log.opened(info.id.rawValue, remote: info.remoteAddress, origin: info.origin)
@@ -126,7 +136,8 @@ public final class HubServer: @unchecked Sendable {
         }
         metricsTimer = server.loop.scheduleRepeating(every: .seconds(1)) {
             state.flushMetrics()
-            state.persistence?.flush(state.hub)
+            state.persistence?.flush(&state.hub)
+            state.recorder?.flush()
         }
         return port
     }
@@ -152,6 +163,7 @@ public final class HubServer: @unchecked Sendable {
             "driverToken": "\(c.hub.tokens.roleTokens.driver == nil ? "none" : "set")",
             "tokenSecret": "\(c.hub.tokens.secret == nil ? "none" : "set")",
             "metricsToken": "\(c.metricsToken == nil ? "none" : "set")",
+            "data": "\(c.dataDirectory ?? "")", "record": "\(c.recordDirectory ?? "")",
         ])
     }
 
@@ -173,7 +185,10 @@ public final class HubServer: @unchecked Sendable {
         server.execute { log.serverClosing(code: code.rawValue, reason: reason) }  // runs before the closes
         server.shutdown(closeCode: code, reason: reason)
         // The loop thread has stopped: the hub is ours to read.
-        if server.loop.isCurrentThread == false { state.persistence?.finish(state.hub) }
+        if server.loop.isCurrentThread == false {
+            state.persistence?.finish(&state.hub)
+            if recorderFinished.withLock({ let first = !$0; $0 = true; return first }) { state.recorder?.finish() }
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import HubCore
+import HubRecording
 import WebSocketTransport
 
 /// The hub's output onto the libwebsockets server. Used on the loop thread only.
@@ -10,6 +11,8 @@ struct TransportSink: HubSink {
     let server: WebSocketServer
     let tally: HubTally
     let log: ConnectionLog
+    /// `--record`: accepted commands and animation ends go here (nil: not recording).
+    let recorder: Recorder?
 
     func send(_ bytes: [UInt8], to connection: ConnectionKey) {
         if tally.countMessage(bytes, copies: 1) == "error" { log.errorSent(bytes, to: connection) }
@@ -38,4 +41,8 @@ struct TransportSink: HubSink {
     }
 
     func note(_ activity: HubActivity) { tally.note(activity) }
+
+    var isRecording: Bool { recorder != nil }
+
+    func record(_ entry: RecordEntry) { recorder?.append(entry) }
 }

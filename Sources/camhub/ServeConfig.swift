@@ -5,7 +5,9 @@ import TOMLKit
 
 /// `camhub serve --config FILE`: every serve option as a TOML key (the flag's
 /// name with `_` for `-`). Precedence, highest first: a flag given on the
-/// command line, a `CAMHUB_*` environment variable (secrets only), the file,
+/// command line, a `CAMHUB_*` environment variable (secrets only: the role
+/// tokens, the metrics token and `CAMHUB_TOKEN_SECRET`, the token secret itself when no
+/// `token_secret_file` is given), the file,
 /// the built-in default. Unknown keys and wrong types are errors naming them.
 enum ServeConfig {
     /// Each key: its flag, and how it sets a `Serve`.
@@ -27,6 +29,22 @@ enum ServeConfig {
         Key(name: "echo") { $0.echo = try bool($1, "echo") },
         Key(name: "metrics_token") { $0.metricsToken = try string($1, "metrics_token") },
         Key(name: "data") { $0.data = try string($1, "data") },
+        // Security (docs/SECURITY.md)
+        Key(name: "token_secret_file") { $0.tokenSecretFile = try string($1, "token_secret_file") },
+        Key(name: "public_follow") { $0.publicFollow = try bool($1, "public_follow") },
+        Key(name: "tls_cert") { $0.tlsCert = try string($1, "tls_cert") },
+        Key(name: "tls_key") { $0.tlsKey = try string($1, "tls_key") },
+        Key(name: "max_connections") { $0.maxConnections = try int($1, "max_connections") },
+        Key(name: "max_connections_per_ip") { $0.maxConnectionsPerIp = try int($1, "max_connections_per_ip") },
+        Key(name: "max_connection_rate_per_ip") { $0.maxConnectionRatePerIp = try number($1, "max_connection_rate_per_ip") },
+        Key(name: "limit_loopback") { $0.limitLoopback = try bool($1, "limit_loopback") },
+        Key(name: "max_rooms") { $0.maxRooms = try int($1, "max_rooms") },
+        Key(name: "max_clients_per_room") { $0.maxClientsPerRoom = try int($1, "max_clients_per_room") },
+        Key(name: "slow_client_timeout") { $0.slowClientTimeout = try number($1, "slow_client_timeout") },
+        Key(name: "echo_max_message") { $0.echoMaxMessage = try int($1, "echo_max_message") },
+        // Recordings (docs/RECORDING.md)
+        Key(name: "record") { $0.record = try string($1, "record") },
+        Key(name: "record_max_bytes") { $0.recordMaxBytes = try int($1, "record_max_bytes") },
         Key(name: "log_level") {
             let text = try string($1, "log_level")
             guard let level = Logger.Level(rawValue: text) else { throw invalid("log_level", "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))") }
@@ -111,6 +129,21 @@ enum ServeConfig {
             "echo = \(serve.echo)",
             secret("metrics_token", serve.metricsToken),
             serve.data.map { "data = \(quoted($0))" } ?? "# data is not set (rooms in memory only)",
+            serve.tokenSecretFile.map { "token_secret_file = \(quoted($0))" }
+                ?? "# token_secret_file is not set (CAMHUB_TOKEN_SECRET \(ProcessInfo.processInfo.environment["CAMHUB_TOKEN_SECRET"]?.isEmpty == false ? "is set" : "is not set"))",
+            "public_follow = \(serve.publicFollow)",
+            serve.tlsCert.map { "tls_cert = \(quoted($0))" } ?? "# tls_cert is not set (plain http:// and ws://)",
+            serve.tlsKey.map { "tls_key = \(quoted($0))" } ?? "# tls_key is not set",
+            "max_connections = \(serve.maxConnections)",
+            "max_connections_per_ip = \(serve.maxConnectionsPerIp)",
+            "max_connection_rate_per_ip = \(serve.maxConnectionRatePerIp)",
+            "limit_loopback = \(serve.limitLoopback)",
+            "max_rooms = \(serve.maxRooms)",
+            "max_clients_per_room = \(serve.maxClientsPerRoom)",
+            "slow_client_timeout = \(serve.slowClientTimeout)",
+            "echo_max_message = \(serve.echoMaxMessage)",
+            serve.record.map { "record = \(quoted($0))" } ?? "# record is not set (nothing recorded)",
+            "record_max_bytes = \(serve.recordMaxBytes)",
             "log_level = \(quoted(serve.logLevel.rawValue))",
             "log_format = \(quoted(serve.logFormat.rawValue))",
         ].joined(separator: "\n")
