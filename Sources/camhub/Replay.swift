@@ -79,11 +79,12 @@ struct Replay: ParsableCommand {
         say("camhub replay: \(recording.entries.count) entries of room \(recording.room) (\(JSONText.number(last)) s) into room \(target) at \(JSONText.number(speed))×")
         let outcome = Replayer(recording: recording, speed: speed, from: from).run(on: connection) { say($0) }
         connection.shutdown()
-        var summary = "camhub replay: done: \(outcome.sent) commands sent, \(outcome.refused.count) refused"
+        var summary = "camhub replay: done: \(outcome.sent) command\(outcome.sent == 1 ? "" : "s") sent, \(outcome.refused.count) refused"
         if let recorded = recording.finalCamera, let camera = outcome.lastEndedCamera {
             summary += camera == recorded ? "; final camera as recorded" : "; final camera differs from the recording"
         }
+        if let closed = outcome.closed { summary += "; the hub ended the connection early (\(closed))" }
         say(summary)
-        if !outcome.refused.isEmpty { throw ExitCode(1) }
+        if !outcome.refused.isEmpty || outcome.closed != nil { throw ExitCode(1) }
     }
 }

@@ -3,6 +3,7 @@ import CameraCore
 import Foundation
 import HubCore
 import HubRecording
+import WebSocketTransport
 
 /// Plays a `Recording` into a room through one presenter connection, with the
 /// recorded timing scaled by `speed`, from `from` seconds on.
@@ -16,6 +17,8 @@ struct Replayer {
         var refused: [String] = []
         /// The camera of the last animation report that ended one of ours (as JSON).
         var lastEndedCamera: JSONValue?
+        /// Set when the hub closed the connection before the replay ended (its close code).
+        var closed: String?
     }
 
     /// The commands to send (t ≥ `from`) and, when starting later than 0, the
@@ -65,7 +68,10 @@ struct Replayer {
             while true {
                 let left = deadline - monotonicSeconds()
                 guard let item = connection.next(timeout: max(0, left)) else { return }
-                guard case .message(let r) = item else { return }
+                guard case .message(let r) = item else {
+                    if case .closed(let event) = item { outcome.closed = event.code.map { "close \($0.rawValue)" } ?? "the connection dropped" }
+                    return
+                }
                 switch r.message {
                 case .error(let failure):
                     outcome.refused.append("\(failure.code): \(failure.message)")
@@ -80,6 +86,7 @@ struct Replayer {
         }
         for command in commands {
             drain(until: start + (command.t - from) / speed)
+            if outcome.closed != nil { return outcome }
             if let viewport = command.viewport, viewport != declared {
                 connection.send(JSONText.encode(.object(["type": .string("viewport"), "width": .number(viewport.width),
                                                          "height": .number(viewport.height)])))

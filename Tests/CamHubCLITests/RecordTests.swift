@@ -67,6 +67,16 @@ extension CLITests {
         #expect(replay.stdout.contains("3 commands sent, 0 refused; final camera as recorded"), "\(replay.stdout)")
         let replayed = try joinedCamera(port: replayHub.port, room: "show")
         #expect(sameBits(replayed, original), "\(replayed) vs \(original)")
+
+        // --from the last command's time: the room first gets the camera the spin ended on, then the ease.
+        let easeAt = try #require(read.entries.first {
+            if case .command(_, _, _, let message) = $0.kind { (try? JSONParser.parse(message))?["type"]?.string == "ease" } else { false }
+        }?.t)
+        let partial = try camhub(["replay", file, "--url", "ws://127.0.0.1:\(replayHub.port)/hub", "--room", "later",
+                                  "--from", String(easeAt)], timeout: .seconds(30))
+        #expect(partial.status == 0, "\(partial.stdout)\(partial.stderr)")
+        #expect(partial.stdout.contains("1 command sent, 0 refused; final camera as recorded"), "\(partial.stdout)")
+        #expect(sameBits(try joinedCamera(port: replayHub.port, room: "later"), original))
         #expect(replayHub.stop() == 0)
     }
 
