@@ -75,7 +75,7 @@ struct Replay: ParsableCommand {
             printErr("camhub replay: \(error)")
             throw ExitCode(1)
         }
-        let last = recording.entries.last?.t ?? 0
+        let last = recording.entries.map(\.t).max() ?? 0
         say("camhub replay: \(recording.entries.count) entries of room \(recording.room) (\(JSONText.number(last)) s) into room \(target) at \(JSONText.number(speed))×")
         let outcome = Replayer(recording: recording, speed: speed, from: from).run(on: connection) { say($0) }
         connection.shutdown()

@@ -95,7 +95,7 @@ struct Replayer {
             connection.send(command.message)
             outcome.sent += 1
         }
-        let end = max(recording.entries.last?.t ?? 0, from)
+        let end = max(recording.entries.map(\.t).max() ?? 0, from)
         drain(until: start + (end - from) / speed + 0.3)
         return outcome
     }

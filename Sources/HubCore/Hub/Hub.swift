@@ -300,7 +300,8 @@ public struct Hub {
                 deliver(report, in: name, at: time, sink: sink)
                 if report.status != .started, sink.isRecording {
                     sink.record(.animationEnded(RecordEntry.AnimationEnd(room: name.value, id: report.id, owner: report.owner.client,
-                                                                         status: report.status, camera: report.camera, time: time)))
+                                                                         status: report.status, camera: report.camera,
+                                                                         time: HubTime(seconds: report.time, epochMilliseconds: time.epochMilliseconds(at: report.time)))))
                 }
             case .changed:
                 continue  // frames carry it

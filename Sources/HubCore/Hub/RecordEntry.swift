@@ -10,7 +10,8 @@ public enum RecordEntry: Sendable {
     /// as `ease` with `around` depend on it); nil when it never sent one.
     case command(Command)
     /// An animation ended (`finished`, `cancelled`, `superseded` or
-    /// `interrupted`); `camera` is the room's camera at that moment.
+    /// `interrupted`); `camera` is the room's camera at that moment, and its
+    /// `time` the exact moment (between ticks), not the tick that noticed it.
     case animationEnded(AnimationEnd)
 
     public struct Command: Sendable {
