@@ -6,8 +6,9 @@ import Logging
 /// the rooms the hub marked as changed, whose state differs from what was last saved, are handed to a
 /// writer queue, so a crash loses at most the last second; rooms the hub
 /// removed (empty past their TTL) are deleted. `finish` writes the last state
-/// and waits for it, once the loop has stopped.
-final class RoomPersistence: @unchecked Sendable {
+/// and waits for it, once the loop has stopped. Not Sendable: the loop thread owns it (inside
+/// `HubServer.State`), and the writer queue gets only the store, the logger and the flag.
+final class RoomPersistence {
     let store: RoomStore
     private let logger: Logger
     private let queue = DispatchQueue(label: "camhub.room-store")
