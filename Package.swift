@@ -60,18 +60,21 @@ let package = Package(
             providers: [.apt(["libwebsockets-dev", "libev-dev", "libwebsockets-evlib-ev"])]
         ),
         .target(name: "WebSocketTransport", dependencies: ["CLWS", "SharedBytes"]),
-        /// zlib (Debian `zlib1g-dev`, which libwebsockets-dev pulls in): PMTiles directories are gzip.
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SharedBytes", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", dependencies: ["CamHubClient"], path: "Tests/Support"),
         .target(name: "HubServer", dependencies: [
-            "HubCore", "WebSocketTransport", "CZlib",
+            "HubCore", "WebSocketTransport", "CZlib", "HubRecording",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        /// zlib (Debian `zlib1g-dev`): compressed recordings, and PMTiles directories (gzip).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        /// `camhub serve --record` and `camhub replay`: gzip JSON-lines recordings of rooms.
+        .target(name: "HubRecording", dependencies: ["HubCore", "CameraCore", "CZlib"]),
+        .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
         .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "CamHubClient", dependencies: [
@@ -80,9 +83,9 @@ let package = Package(
         ]),
         .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer", "SocketTestSupport"]),
         /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).
-        .testTarget(name: "CamHubCLITests", dependencies: ["HubServer", "HubCore", "SocketTestSupport"]),
+        .testTarget(name: "CamHubCLITests", dependencies: ["HubServer", "HubCore", "HubRecording", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
-            "CameraCore", "HubCore", "HubServer", "CamHubClient", "WebSocketTransport",
+            "CameraCore", "HubCore", "HubServer", "CamHubClient", "WebSocketTransport", "HubRecording",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

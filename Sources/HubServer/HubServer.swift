@@ -1,5 +1,6 @@
 import Foundation
 import HubCore
+import HubRecording
 import Logging
 import Prometheus
 import Synchronization
@@ -21,6 +22,7 @@ public final class HubServer: Sendable {
     /// (which a signal handler may call from its own thread).
     private let timers = Mutex<[LoopTimer]>([])
     private let shutdownOnce = Mutex(false)
+    private let recorderFinished = Mutex(false)
 
     /// Everything on the hub's loop (loop 0): the hub, its output, its metrics,
     /// log and persistence.
@@ -29,14 +31,17 @@ public final class HubServer: Sendable {
         let metrics = HubMetrics()
         let log: ConnectionLog
         var persistence: RoomPersistence?
+        /// `--record`: accepted commands and animation ends (nil: not recording).
+        let recorder: Recorder?
         let start = ContinuousClock.now
         let sink: TransportSink
 
-        init(hub: Hub, logger: Logger, loops: HubLoops) {
+        init(hub: Hub, logger: Logger, loops: HubLoops, recorder: Recorder?) {
             self.hub = hub
             log = ConnectionLog(logger: logger)
+            self.recorder = recorder
             sink = TransportSink(loops: loops, batches: OutboundBatches(loops: loops.count),
-                                 tally: metrics.tally, log: log)
+                                 tally: metrics.tally, log: log, recorder: recorder)
         }
 
         func now() -> HubTime {
@@ -70,7 +75,14 @@ public final class HubServer: Sendable {
         loops = HubLoops(servers: [try WebSocketServer(configuration: first)] + others)
         var hubConfiguration = configuration.hub
         hubConfiguration.frameHeadroom = SharedFrame.headroom
-        let state = State(hub: Hub(configuration: hubConfiguration), logger: configuration.logger, loops: loops)
+        var recorder: Recorder?
+        if let directory = configuration.recordDirectory {
+            let logger = configuration.logger
+            recorder = try Recorder(directory: directory, maxBytes: configuration.recordMaxBytes) { problem in
+                logger.error("recording failed", metadata: ["problem": "\(problem)"])
+            }
+        }
+        let state = State(hub: Hub(configuration: hubConfiguration), logger: configuration.logger, loops: loops, recorder: recorder)
         if let directory = configuration.dataDirectory {
             let store = try RoomStore(directory: directory)
             let rooms = try store.load()
@@ -217,7 +229,8 @@ public final class HubServer: Sendable {
         let metrics = loops.hub.loop.scheduleRepeating(every: .seconds(1)) {
             let s = state.value
             s.metrics.flush(hub: s.hub, framesReplaced: loops.framesReplaced, now: s.now().seconds)
-            s.persistence?.flush(s.hub)
+            s.persistence?.flush(&s.hub)
+            s.recorder?.flush()
         }
         timers.withLock { $0 = [tick, metrics] }
     }
@@ -247,6 +260,7 @@ public final class HubServer: Sendable {
             "driverToken": "\(c.hub.tokens.roleTokens.driver == nil ? "none" : "set")",
             "tokenSecret": "\(c.hub.tokens.secret == nil ? "none" : "set")",
             "metricsToken": "\(c.metricsToken == nil ? "none" : "set")",
+            "data": "\(c.dataDirectory ?? "")", "record": "\(c.recordDirectory ?? "")",
         ])
     }
 
@@ -272,7 +286,8 @@ public final class HubServer: Sendable {
         // Loop 0 has ended: the hub is ours to read.
         if loops.hub.loop.hasEnded {
             let s = state.valueAfterLoopEnded()
-            s.persistence?.finish(s.hub)
+            s.persistence?.finish(&s.hub)
+            if recorderFinished.withLock({ let first = !$0; $0 = true; return first }) { s.recorder?.finish() }
         }
     }
 }

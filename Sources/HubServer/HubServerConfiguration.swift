@@ -1,4 +1,5 @@
 import HubCore
+import HubRecording
 import WebSocketTransport
 import Logging
 
@@ -43,6 +44,10 @@ public struct HubServerConfiguration: Sendable {
     public var tiles: String?
     /// The viewer's default map style (`--style`); nil: the viewer's own style.
     public var style: MapStyle?
+    /// Where rooms are recorded (`camhub serve --record DIR`, docs/RECORDING.md); nil records nothing.
+    public var recordDirectory: String?
+    /// A recording file is rotated once it holds this many compressed bytes.
+    public var recordMaxBytes = Recorder.defaultMaxBytes
     /// Where the hub logs start, connections, refusals and shutdown (default: nowhere).
     public var logger = Logger(label: "camhub", factory: { _ in SwiftLogNoOpLogHandler() })
 

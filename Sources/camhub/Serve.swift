@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import HubCore
 import HubServer
+import HubRecording
 import Logging
 import Metrics
 import WebSocketTransport
@@ -31,7 +32,8 @@ struct Serve: ParsableCommand {
         trace they include libwebsockets' own lines. Otherwise those are hidden, unless
         CAMHUB_LWS_LOG=error|warn|notice|info|debug shows them ("lws E: …").
         GET /metrics answers in the Prometheus text format; --config reads every option
-        from a TOML file (see camhub.example.toml); --data DIR keeps rooms across restarts.
+        from a TOML file (see camhub.example.toml); --data DIR keeps rooms across restarts;
+        --record DIR records every room (camhub replay plays a recording into a room).
         """
     )
 
@@ -167,6 +169,13 @@ struct Serve: ParsableCommand {
                                valueName: "dir"))
     var data: String?
 
+    @Option(help: ArgumentHelp("Folder where every room's accepted commands and animation ends are recorded as gzip JSON lines, DIR/<room>/<start>-<part>.jsonl.gz (docs/RECORDING.md; play with camhub replay).",
+                               valueName: "dir"))
+    var record: String?
+
+    @Option(help: ArgumentHelp("A recording file is rotated (the next part begins) once it holds this many compressed bytes.", valueName: "bytes"))
+    var recordMaxBytes = Recorder.defaultMaxBytes
+
     @Option(help: ArgumentHelp("A TOML file setting any of these options (flags override it; see camhub.example.toml).",
                                valueName: "file"))
     var config: String?
@@ -209,6 +218,7 @@ struct Serve: ParsableCommand {
         guard tick.isFinite, (1...240).contains(tick) else { throw ValidationError("--tick must be 1…240 Hz (got \(tick))") }
         try validateSecurity()
         try validateCaps()
+        guard recordMaxBytes >= 1024 else { throw ValidationError("--record-max-bytes must be at least 1024 (got \(recordMaxBytes))") }
         guard roomTTL.isFinite, roomTTL >= 0 else { throw ValidationError("--room-ttl must be a number of seconds ≥ 0") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -250,6 +260,8 @@ struct Serve: ParsableCommand {
             LogSetup.startFailed("\(error)", format: logFormat, logger: logger)
             throw ExitCode(1)
         }
+        configuration.recordDirectory = record
+        configuration.recordMaxBytes = recordMaxBytes
         let server: HubServer
         let bound: Int
         do {

@@ -5,7 +5,9 @@ import TOMLKit
 
 /// `camhub serve --config FILE`: every serve option as a TOML key (the flag's
 /// name with `_` for `-`). Precedence, highest first: a flag given on the
-/// command line, a `CAMHUB_*` environment variable (secrets only), the file,
+/// command line, a `CAMHUB_*` environment variable (secrets only: the role
+/// tokens, the metrics token and `CAMHUB_TOKEN_SECRET`, the token secret itself when no
+/// `token_secret_file` is given), the file,
 /// the built-in default. Unknown keys and wrong types are errors naming them.
 enum ServeConfig {
     /// Each key: its flag, and how it sets a `Serve`.
@@ -30,6 +32,22 @@ enum ServeConfig {
         Key(name: "data") { $0.data = try string($1, "data") },
         Key(name: "tiles") { $0.tiles = try string($1, "tiles") },
         Key(name: "style") { $0.style = try string($1, "style") },
+        // Security (docs/SECURITY.md)
+        Key(name: "token_secret_file") { $0.tokenSecretFile = try string($1, "token_secret_file") },
+        Key(name: "public_follow") { $0.publicFollow = try bool($1, "public_follow") },
+        Key(name: "tls_cert") { $0.tlsCert = try string($1, "tls_cert") },
+        Key(name: "tls_key") { $0.tlsKey = try string($1, "tls_key") },
+        Key(name: "max_connections") { $0.maxConnections = try int($1, "max_connections") },
+        Key(name: "max_connections_per_ip") { $0.maxConnectionsPerIp = try int($1, "max_connections_per_ip") },
+        Key(name: "max_connection_rate_per_ip") { $0.maxConnectionRatePerIp = try number($1, "max_connection_rate_per_ip") },
+        Key(name: "limit_loopback") { $0.limitLoopback = try bool($1, "limit_loopback") },
+        Key(name: "max_rooms") { $0.maxRooms = try int($1, "max_rooms") },
+        Key(name: "max_clients_per_room") { $0.maxClientsPerRoom = try int($1, "max_clients_per_room") },
+        Key(name: "slow_client_timeout") { $0.slowClientTimeout = try number($1, "slow_client_timeout") },
+        Key(name: "echo_max_message") { $0.echoMaxMessage = try int($1, "echo_max_message") },
+        // Recordings (docs/RECORDING.md)
+        Key(name: "record") { $0.record = try string($1, "record") },
+        Key(name: "record_max_bytes") { $0.recordMaxBytes = try int($1, "record_max_bytes") },
         Key(name: "log_level") {
             let text = try string($1, "log_level")
             guard let level = Logger.Level(rawValue: text) else { throw invalid("log_level", "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))") }
@@ -102,7 +120,11 @@ enum ServeConfig {
         func secret(_ name: String, _ value: String?) -> String {
             "# \(name) is \(value == nil ? "not set" : "set (not shown)")"
         }
-        return [
+        func optional(_ key: String, _ value: String?, unset: String) -> String {
+            value.map { "\(key) = \(quoted($0))" } ?? "# \(key) is not set (\(unset))"
+        }
+        let secretFromEnvironment = ProcessInfo.processInfo.environment["CAMHUB_TOKEN_SECRET"]?.isEmpty == false
+        var lines: [String] = [
             "host = \(quoted(serve.host))",
             "port = \(serve.port)",
             "tick = \(serve.tick)",
@@ -114,12 +136,32 @@ enum ServeConfig {
             "allow_origin = [\(serve.allowOrigin.map(quoted).joined(separator: ", "))]",
             "echo = \(serve.echo)",
             secret("metrics_token", serve.metricsToken),
-            serve.data.map { "data = \(quoted($0))" } ?? "# data is not set (rooms in memory only)",
-            serve.tiles.map { "tiles = \(quoted($0))" } ?? "# tiles is not set (\(Serve.defaultTiles) when it exists)",
-            serve.style.map { "style = \(quoted($0))" } ?? "# style is not set (the viewer's own style)",
+        ]
+        lines += [
+            optional("data", serve.data, unset: "rooms in memory only"),
+            optional("tiles", serve.tiles, unset: "\(Serve.defaultTiles) when it exists"),
+            optional("style", serve.style, unset: "the viewer's own style"),
+            optional("token_secret_file", serve.tokenSecretFile,
+                     unset: "CAMHUB_TOKEN_SECRET \(secretFromEnvironment ? "is set" : "is not set")"),
+            "public_follow = \(serve.publicFollow)",
+            optional("tls_cert", serve.tlsCert, unset: "plain http:// and ws://"),
+            optional("tls_key", serve.tlsKey, unset: "no TLS"),
+        ]
+        lines += [
+            "max_connections = \(serve.maxConnections)",
+            "max_connections_per_ip = \(serve.maxConnectionsPerIp)",
+            "max_connection_rate_per_ip = \(serve.maxConnectionRatePerIp)",
+            "limit_loopback = \(serve.limitLoopback)",
+            "max_rooms = \(serve.maxRooms)",
+            "max_clients_per_room = \(serve.maxClientsPerRoom)",
+            "slow_client_timeout = \(serve.slowClientTimeout)",
+            "echo_max_message = \(serve.echoMaxMessage)",
+            optional("record", serve.record, unset: "nothing recorded"),
+            "record_max_bytes = \(serve.recordMaxBytes)",
             "log_level = \(quoted(serve.logLevel.rawValue))",
             "log_format = \(quoted(serve.logFormat.rawValue))",
-        ].joined(separator: "\n")
+        ]
+        return lines.joined(separator: "\n")
     }
 
     // MARK: typed values

@@ -81,6 +81,54 @@ extension CLITests {
         #expect(missing.stderr.hasPrefix("Error: --config \(dir.path)/none.toml: cannot read the file\n"))
     }
 
+    @Test func configFileSetsTheSecurityCapsAndRecordingOptions() throws {
+        let dir = try TempDir()
+        try dir.write("secret", String(repeating: "s", count: 40))
+        try dir.write("camhub.toml", """
+        web = "\(dir.path)"
+        token_secret_file = "\(dir.path)/secret"
+        public_follow = true
+        max_connections = 50
+        max_connections_per_ip = 7
+        max_connection_rate_per_ip = 3.5
+        limit_loopback = true
+        max_rooms = 9
+        max_clients_per_room = 1
+        slow_client_timeout = 2.5
+        echo_max_message = 4096
+        record = "\(dir.path)/rec"
+        record_max_bytes = 2048
+        """)
+        let config = dir.path + "/camhub.toml"
+        let printed = try camhub(["serve", "--config", config, "--max-rooms", "11", "--print-config"])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let lines = Set(printed.stdout.split(separator: "\n").map(String.init))
+        for line in ["token_secret_file = \"\(dir.path)/secret\"", "public_follow = true", "max_connections = 50",
+                     "max_connections_per_ip = 7", "max_connection_rate_per_ip = 3.5", "limit_loopback = true",
+                     "max_rooms = 11", "max_clients_per_room = 1", "slow_client_timeout = 2.5", "echo_max_message = 4096",
+                     "record = \"\(dir.path)/rec\"", "record_max_bytes = 2048"] {
+            #expect(lines.contains(line), "\(line) in \(printed.stdout)")
+        }
+        #expect(!printed.stdout.contains(String(repeating: "s", count: 40)), "the secret itself is never printed")
+
+        // They take effect: followers join without a token (public_follow), one per room (max_clients_per_room).
+        let serve = try ServeProcess(camhubPath, ["--config", config])
+        let url = "ws://127.0.0.1:\(serve.port)/hub"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: camhubPath)
+        holder.arguments = ["follow", "--url", url, "--room", "one", "--quiet", "--duration", "3"]
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        usleep(1_000_000)
+        let second = try camhub(["follow", "--url", url, "--room", "one", "--duration", "0.2"])
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("full"), "\(second.stderr)")
+        holder.waitUntilExit()
+        #expect(holder.terminationStatus == 0, "the first follower joined without a token")
+        #expect(serve.stop() == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/rec"), "record comes from the file")
+    }
+
     @Test func theExampleConfigParsesAndNamesEveryKey() throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../camhub.example.toml").path
         let web = try TempDir()
@@ -91,7 +139,7 @@ extension CLITests {
             let words = line.split(separator: " ")
             return line.hasPrefix("# ") ? words.dropFirst().first.map(String.init) : words.first.map(String.init)
         }
-        #expect(printedKeys.count >= 12)
+        #expect(printedKeys.count >= 27, "every serve option is printed: \(printedKeys)")
         for key in printedKeys {
             #expect(text.contains("\n\(key) = ") || text.contains("\n# \(key) = "), "camhub.example.toml documents \(key)")
         }

@@ -39,6 +39,25 @@ extension Hub {
         return states.values.sorted { $0.name < $1.name }
     }
 
+    /// The rooms that may have changed since the last call, and those gone
+    /// (expired) since: O(rooms changed), so O(1) while every room is at rest.
+    /// Drains the set; a restored room not joined yet is never in it.
+    public mutating func takeChangedRoomStates() -> (changed: [RoomState], removed: [String]) {
+        guard !changedRooms.isEmpty else { return ([], []) }
+        var changed: [RoomState] = [], removed: [String] = []
+        for name in changedRooms {
+            if let room = rooms[name] {
+                changed.append(RoomState(name: name.value, camera: room.manager.camera, limits: room.manager.limits,
+                                         trackingMode: room.manager.trackingMode, seq: room.seq))
+            } else if restorable[name] == nil {
+                removed.append(name.value)
+            }
+        }
+        roomStatesBuilt += changed.count
+        changedRooms.removeAll(keepingCapacity: true)
+        return (changed, removed)
+    }
+
     /// A room for `name`'s first join: as it was before the restart if it was
     /// kept, else with the configured camera and limits.
     mutating func newRoom(_ name: RoomName, at now: Double) -> Room {

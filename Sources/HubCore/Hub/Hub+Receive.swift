@@ -21,6 +21,7 @@ extension Hub {
             let message = try ClientMessage.decode(bytes, tick: configuration.tick)
             sink.note(.command(type: message.type))
             try handle(message, from: connection, at: time, sink: sink)
+            if sink.isRecording { record(message.type, bytes, from: connection, at: time, sink: sink) }
         } catch {
             sink.send(HubMessage.error(error), to: connection)
             if let close = error.close {
@@ -105,6 +106,14 @@ extension Hub {
         }
         deliverMotionEvents(in: roomName, at: time, sink: sink)
         wake(roomName)
+    }
+
+    /// Hands an accepted command to the recording sink (`RecordEntry.recordedTypes` only).
+    private func record(_ type: String, _ bytes: [UInt8], from connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
+        guard RecordEntry.recordedTypes.contains(type), let session = sessions[connection], let client = session.client,
+              let room = session.room, let role = role(of: session) else { return }
+        sink.record(.command(RecordEntry.Command(room: room.value, client: client, role: role, viewport: session.viewport,
+                                                 message: bytes, time: time)))
     }
 
     /// `conflict` when one of `owner`'s live animations already has `id` at `now`

@@ -25,6 +25,12 @@ public struct Hub {
     var unfinishedPasses: [RoomName] = []
     /// Rooms kept from before a restart, recreated as they were on their first join (`restore`).
     var restorable: [RoomName: RoomState] = [:]
+    /// Rooms that may have changed (camera, limits, tracking mode, `seq`) or
+    /// gone since `takeChangedRoomStates` last drained it: every room woken or
+    /// visited. Lets persistence cost nothing while all rooms are at rest.
+    var changedRooms: Set<RoomName> = []
+    /// How many `RoomState`s `takeChangedRoomStates` has built (for tests: a flush with nothing changed builds none).
+    public internal(set) var roomStatesBuilt = 0
 
     public init(configuration: HubConfiguration = HubConfiguration()) {
         self.configuration = configuration
@@ -104,6 +110,7 @@ public struct Hub {
     /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
     private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, budget: inout Int, sink: some HubSink) {
         guard rooms[name] != nil else { awake.remove(name); return }
+        changedRooms.insert(name)
         rooms[name]!.visits.record(at: time.seconds)
         rooms[name]!.visitCount += 1
         rooms[name]!.manager.advance(to: time.seconds)
@@ -157,6 +164,7 @@ public struct Hub {
     /// Visits `room` from the next tick on (a command, a join or a leave may have changed it).
     mutating func wake(_ room: RoomName) {
         awake.insert(room)
+        changedRooms.insert(room)
     }
 
     // MARK: Rooms
@@ -290,6 +298,11 @@ public struct Hub {
             switch event {
             case .animation(let report):
                 deliver(report, in: name, at: time, sink: sink)
+                if report.status != .started, sink.isRecording {
+                    sink.record(.animationEnded(RecordEntry.AnimationEnd(room: name.value, id: report.id, owner: report.owner.client,
+                                                                         status: report.status, camera: report.camera,
+                                                                         time: HubTime(seconds: report.time, epochMilliseconds: time.epochMilliseconds(at: report.time)))))
+                }
             case .changed:
                 continue  // frames carry it
             case .steady(let camera, _):

@@ -29,6 +29,12 @@ public protocol HubSink {
     /// What the hub did besides its output, for metrics (default: ignored).
     /// Called per command and per room per tick, never per frame.
     func note(_ activity: HubActivity)
+    /// True when the sink keeps a recording (`camhub serve --record`): the hub
+    /// then calls `record` per accepted command and per ended animation
+    /// (default: false, and nothing is built for it).
+    var isRecording: Bool { get }
+    /// One entry for the recording (default: ignored).
+    func record(_ entry: RecordEntry)
 }
 
 /// What the hub reports to its sink for counting (`HubSink.note`).
@@ -46,6 +52,8 @@ public enum HubActivity: Sendable {
 
 extension HubSink {
     public func note(_ activity: HubActivity) {}
+    public var isRecording: Bool { false }
+    public func record(_ entry: RecordEntry) {}
 
     public func send(_ bytes: [UInt8], to connections: some Sequence<ConnectionKey>) {
         for connection in connections { send(bytes, to: connection) }

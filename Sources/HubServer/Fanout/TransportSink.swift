@@ -1,4 +1,5 @@
 import HubCore
+import HubRecording
 import WebSocketTransport
 
 /// The hub's output onto its server loops. Used on the hub's loop thread only
@@ -21,6 +22,8 @@ struct TransportSink: HubSink {
     let batches: OutboundBatches
     let tally: HubTally
     let log: ConnectionLog
+    /// `--record`: accepted commands and animation ends go here (nil: not recording).
+    let recorder: Recorder?
 
     func send(_ bytes: [UInt8], to connection: ConnectionKey) {
         if tally.countMessage(bytes, copies: 1) == "error" { log.errorSent(bytes, to: connection) }
@@ -75,6 +78,10 @@ struct TransportSink: HubSink {
     }
 
     func note(_ activity: HubActivity) { tally.note(activity) }
+
+    var isRecording: Bool { recorder != nil }
+
+    func record(_ entry: RecordEntry) { recorder?.append(entry) }
 
     /// Hands each other loop what was gathered for it since the last flush.
     func flush() {

@@ -4,10 +4,11 @@ import HubCore
 import Logging
 
 /// Keeps `RoomStore` in step with the hub: once a second (on the loop thread)
-/// the rooms whose state changed since they were last saved are handed to a
+/// the rooms the hub marked as changed, whose state differs from what was last saved, are handed to a
 /// writer queue, so a crash loses at most the last second; rooms the hub
 /// removed (empty past their TTL) are deleted. `finish` writes the last state
-/// and waits for it, once the loop has stopped.
+/// and waits for it, once the loop has stopped. Not Sendable: the loop thread owns it (inside
+/// `HubServer.State`), and the writer queue gets only the store, the logger and the flag.
 final class RoomPersistence {
     let store: RoomStore
     private let logger: Logger
@@ -24,22 +25,29 @@ final class RoomPersistence {
     }
 
     /// Loop thread: hands the changes since the last flush to the writer.
-    func flush(_ hub: Hub) {
-        if failed.take() { saved.removeAll() }
+    /// Reads only the rooms the hub marked as changed (`Hub.takeChangedRoomStates`),
+    /// so a flush while every room rests costs O(1); after a failed write it
+    /// writes every room once (O(rooms)).
+    func flush(_ hub: inout Hub) {
         var changed: [RoomState] = []
-        var current: Set<String> = []
-        for state in hub.roomStates {
-            current.insert(state.name)
-            if saved[state.name] != state {
+        var removed: [String] = []
+        if failed.take() {
+            saved.removeAll()
+            _ = hub.takeChangedRoomStates()
+            let all = hub.roomStates
+            changed = all
+            for state in all { saved[state.name] = state }
+        } else {
+            let taken = hub.takeChangedRoomStates()
+            for state in taken.changed where saved[state.name] != state {
                 changed.append(state)
                 saved[state.name] = state
             }
+            for name in taken.removed where saved.removeValue(forKey: name) != nil { removed.append(name) }
         }
-        let removed = saved.keys.filter { !current.contains($0) }
-        for name in removed { saved[name] = nil }
         guard !changed.isEmpty || !removed.isEmpty else { return }
         let store = self.store, logger = self.logger, failed = self.failed
-        queue.async { [changed] in
+        queue.async { [changed, removed] in
             do {
                 try store.save(changed, removing: removed)
             } catch {
@@ -51,8 +59,8 @@ final class RoomPersistence {
 
     /// After the loop stopped (no other thread touches the hub): saves the
     /// final state and returns once it is written.
-    func finish(_ hub: Hub) {
-        flush(hub)
+    func finish(_ hub: inout Hub) {
+        flush(&hub)
         queue.sync {}
     }
 }

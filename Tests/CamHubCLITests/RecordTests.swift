@@ -1,0 +1,98 @@
+import Foundation
+import HubCore
+import HubRecording
+import SocketTestSupport
+import Testing
+
+/// `camhub serve --record DIR` and `camhub replay`: a presentation recorded
+/// on one hub and played into another ends on the same camera, to the bit.
+extension CLITests {
+    private func joinedCamera(port: Int, room: String) throws -> JSONValue {
+        let follow = try camhub(["follow", "--url", "ws://127.0.0.1:\(port)/hub", "--room", room, "--format", "json", "--duration", "0.2"])
+        #expect(follow.status == 0, "\(follow.stderr)")
+        let welcome = try JSONParser.parse(String(try #require(follow.stdout.split(separator: "\n").first)))
+        return try #require(welcome["camera"])
+    }
+
+    /// Every number of `a` and `b` equal bit for bit (so -0.0 differs from 0.0).
+    private func sameBits(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): x.bitPattern == y.bitPattern
+        case (.object(let x), .object(let y)): x.keys == y.keys && x.allSatisfy { sameBits($0.value, y[$0.key]!) }
+        default: a == b
+        }
+    }
+
+    @Test func aReplayedRecordingEndsOnTheRecordedCameraToTheBit() throws {
+        let dir = try TempDir()
+        let record = dir.path + "/recordings"
+        try dir.write("show.json", """
+        {"name": "show", "steps": [
+          {"type": "viewport", "width": 1024, "height": 700},
+          {"type": "fly", "id": "paris", "camera": {"lat": 48.85661234567, "lon": 2.35221987654, "zoom": 10.3}, "duration": 1},
+          {"type": "waitFor", "id": "paris"},
+          {"type": "animate", "id": "spin", "to": {"bearing": 77.7, "tilt": 33.3}, "duration": 0.6},
+          {"type": "waitFor", "id": "spin"},
+          {"type": "wait", "seconds": 0.3},
+          {"type": "ease", "id": "near", "camera": {"zoom": 12.123456789}, "around": {"x": 300.5, "y": 211.25}, "duration": 0.5},
+          {"type": "waitFor", "id": "near"}
+        ]}
+        """)
+        let recording = try ServeProcess(camhubPath, ["--web", dir.path, "--record", record])
+        let present = try camhub(["present", "--url", "ws://127.0.0.1:\(recording.port)/hub", "--room", "show",
+                                  "--script", dir.path + "/show.json", "--plain"], timeout: .seconds(20))
+        #expect(present.status == 0, "\(present.stderr)")
+        let original = try joinedCamera(port: recording.port, room: "show")
+        #expect(recording.stop(SIGTERM) == 0)
+
+        let files = try FileManager.default.contentsOfDirectory(atPath: record + "/show").map { record + "/show/" + $0 }
+        #expect(files.count == 1 && files[0].hasSuffix("-001.jsonl.gz"), "\(files)")
+        let file = try #require(files.first)
+        let read = try Recording.read([file])
+        #expect(read.room == "show")
+        #expect(!read.truncated, "SIGTERM ends the file")
+        let types: [String] = read.entries.compactMap {
+            guard case .command(_, let role, let viewport, let message) = $0.kind else { return nil }
+            #expect(role == "presenter")
+            #expect(viewport?.width == 1024 && viewport?.height == 700, "the sender's viewport with each command")
+            return (try? JSONParser.parse(message))?["type"]?.string
+        }
+        #expect(types == ["fly", "animate", "ease"], "viewport and hello are folded in or left out")
+        let recordedFinal = try #require(read.finalCamera)
+        #expect(sameBits(recordedFinal, original), "the recording's last camera is the room's: \(recordedFinal) vs \(original)")
+
+        let replayHub = try ServeProcess(camhubPath, ["--web", dir.path])
+        let replay = try camhub(["replay", file, "--url", "ws://127.0.0.1:\(replayHub.port)/hub"], timeout: .seconds(30))
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.contains("3 commands sent, 0 refused; final camera as recorded"), "\(replay.stdout)")
+        let replayed = try joinedCamera(port: replayHub.port, room: "show")
+        #expect(sameBits(replayed, original), "\(replayed) vs \(original)")
+
+        // --from the last command's time: the room first gets the camera the spin ended on, then the ease.
+        let easeAt = try #require(read.entries.first {
+            if case .command(_, _, _, let message) = $0.kind { (try? JSONParser.parse(message))?["type"]?.string == "ease" } else { false }
+        }?.t)
+        let partial = try camhub(["replay", file, "--url", "ws://127.0.0.1:\(replayHub.port)/hub", "--room", "later",
+                                  "--from", String(easeAt)], timeout: .seconds(30))
+        #expect(partial.status == 0, "\(partial.stdout)\(partial.stderr)")
+        #expect(partial.stdout.contains("1 command sent, 0 refused; final camera as recorded"), "\(partial.stdout)")
+        #expect(sameBits(try joinedCamera(port: replayHub.port, room: "later"), original))
+        #expect(replayHub.stop() == 0)
+    }
+
+    @Test func replayRefusesAFileThatIsNotARecording() throws {
+        let dir = try TempDir()
+        try dir.write("notes.txt", "hello\n")
+        let result = try camhub(["replay", dir.path + "/notes.txt", "--url", "ws://127.0.0.1:9/hub"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("camhub replay: \(dir.path)/notes.txt:1: "), "\(result.stderr)")
+    }
+
+    @Test func serveWithAnUnwritableRecordFolderSaysSoAndExits1() throws {
+        let dir = try TempDir()
+        try dir.write("file", "x")
+        let result = try camhub(["serve", "--port", "0", "--web", dir.path, "--record", dir.path + "/file/rec"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--record \(dir.path)/file/rec: cannot create the folder"), "\(result.stderr)")
+    }
+}
