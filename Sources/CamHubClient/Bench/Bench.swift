@@ -435,7 +435,7 @@ public final class BenchRunner {
                 line += "  hub CPU \(Int(a.until(b).cores * 100)) %"
                 lastHub = b
             }
-            if hub.pid != nil, let sample = HubHealth.read(o.url) {
+            if hub.pid != nil, HubHealth.cheapEachSecond(rooms: o.rooms), let sample = HubHealth.read(o.url) {
                 health.add(sample)
                 line += "  ticks/s \(sample.ticksPerSecond)"
             }
@@ -448,6 +448,7 @@ public final class BenchRunner {
         let selfEnd = CPUSample(pid: getpid())
         let machineEnd = ProcStats.machineJiffies()
         if let pid = hub.pid { hub.rssEndBytes = ProcStats.rssBytes(pid: pid) }
+        if hub.pid != nil { health.add(HubHealth.read(o.url)) }  // after the window's CPU sample: not counted
         if let ticks = health.ticks {
             hub.ticksPerSecond = ticks.mean
             hub.ticksPerSecondMin = ticks.min
