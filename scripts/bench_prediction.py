@@ -29,27 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
 
-from hubtools import Hub, HubClient, chrome, js, mouse, wait_joined, wait_page_camera  # noqa: E402
+from hubtools import Hub, page_drag, HubClient, chrome, js, mouse, wait_joined, wait_page_camera  # noqa: E402
 
-PAGE_DRAG = """
-const [points, interval, hold, done] = arguments;
-const el = document.querySelector('#map');
-const r = el.getBoundingClientRect();
-const fire = (type, [x, y], buttons) => el.dispatchEvent(new PointerEvent(type, {
-  bubbles: true, cancelable: true, pointerId: 7, pointerType: 'mouse', isPrimary: true, button: 0, buttons,
-  clientX: r.left + x, clientY: r.top + y }));
-fire('pointerdown', points[0], 1);
-let i = 1;
-const next = () => {
-  if (i < points.length) {
-    fire('pointermove', points[i++], 1);
-    setTimeout(next, interval);
-  } else {
-    setTimeout(() => { fire('pointerup', points.at(-1), 0); done(camhub.now()); }, hold);
-  }
-};
-setTimeout(next, interval);
-"""
 
 
 def percentile(values, q):
@@ -90,7 +71,7 @@ def run(hub, lag: int, predict: bool, drags: int, moves: int, via: str) -> dict:
             points = [[400 + 8 * i, 300 + 3 * i] for i in range(moves + 1)]
             mark = observer.mark()
             if via == "page":
-                browser.execute_async_script(PAGE_DRAG, points, 16, 200)
+                page_drag(browser, points, 16, 200)
             else:
                 cdp_drag(browser, points)
             final = observer.wait_quiet(0.5, 10, mark)

@@ -359,3 +359,28 @@ def key(driver, key_name: str, code: str, key_code: int):
     for kind in ("rawKeyDown", "keyUp"):
         driver.execute_cdp_cmd("Input.dispatchKeyEvent", {
             "type": kind, "key": key_name, "code": code, "windowsVirtualKeyCode": key_code})
+
+
+def page_drag(browser, points: list[tuple[float, float]], interval_ms: float = 16, hold_ms: float = 0) -> float:
+    """A mouse drag through `points`, dispatched by the page itself every `interval_ms` (CDP round trips on a
+    loaded machine are slower than a real mouse); released `hold_ms` after the last move. Returns the page
+    time of the release."""
+    return browser.execute_async_script("""
+        const [points, interval, hold, done] = arguments;
+        const el = document.querySelector('#map');
+        const r = el.getBoundingClientRect();
+        const fire = (type, [x, y], buttons) => el.dispatchEvent(new PointerEvent(type, {
+          bubbles: true, cancelable: true, pointerId: 7, pointerType: 'mouse', isPrimary: true, button: 0, buttons,
+          clientX: r.left + x, clientY: r.top + y }));
+        fire('pointerdown', points[0], 1);
+        let i = 1;
+        const next = () => {
+          if (i < points.length) {
+            fire('pointermove', points[i++], 1);
+            setTimeout(next, interval);
+          } else {
+            setTimeout(() => { fire('pointerup', points.at(-1), 0); done(camhub.now()); }, hold);
+          }
+        };
+        setTimeout(next, interval);
+    """, [list(p) for p in points], interval_ms, hold_ms)

@@ -4,7 +4,7 @@ reconciled with the hub's gestureAck), behind a remote-feeling hub (?lag=MS), in
 import math
 import time
 
-from hubtools import drag, flat_project, flat_unproject, js, mouse, severe_logs, wait_joined, wait_page_camera, wait_until
+from hubtools import page_drag, drag, flat_project, flat_unproject, js, mouse, severe_logs, wait_joined, wait_page_camera, wait_until
 
 VIEW = (1280, 720)
 
@@ -25,31 +25,6 @@ def rendered_since(browser, since: float) -> list[dict]:
 def ack_received(browser, seq: int) -> float | None:
     """Local time the page received the hub's acknowledgement of its gesture `seq` (None before)."""
     return browser.execute_script("const a = camhub.prediction.ackLog.find((a) => a.seq === arguments[0]); return a ? a.at : null;", seq)
-
-
-def page_drag(browser, points: list[tuple[float, float]], interval_ms: float = 16, hold_ms: float = 0) -> float:
-    """A mouse drag through `points`, dispatched by the page itself every `interval_ms` (CDP round trips on a
-    loaded machine are slower than a real mouse); released `hold_ms` after the last move. Returns the page
-    time of the release."""
-    return browser.execute_async_script("""
-        const [points, interval, hold, done] = arguments;
-        const el = document.querySelector('#map');
-        const r = el.getBoundingClientRect();
-        const fire = (type, [x, y], buttons) => el.dispatchEvent(new PointerEvent(type, {
-          bubbles: true, cancelable: true, pointerId: 7, pointerType: 'mouse', isPrimary: true, button: 0, buttons,
-          clientX: r.left + x, clientY: r.top + y }));
-        fire('pointerdown', points[0], 1);
-        let i = 1;
-        const next = () => {
-          if (i < points.length) {
-            fire('pointermove', points[i++], 1);
-            setTimeout(next, interval);
-          } else {
-            setTimeout(() => { fire('pointerup', points.at(-1), 0); done(camhub.now()); }, hold);
-          }
-        };
-        setTimeout(next, interval);
-    """, [list(p) for p in points], interval_ms, hold_ms)
 
 
 def test_a_drivers_map_follows_its_drag_before_the_hub_answers(hub, browser, clients):

@@ -24,7 +24,7 @@ struct HubLoops: Sendable {
 
     /// Which loop owns `connection`.
     func index(of connection: ConnectionID) -> Int {
-        servers.count == 1 ? 0 : connection.loop(among: servers.count)
+        connection.loop(among: servers.count)
     }
 
     /// Frames replaced before being written, over every loop (any thread).
