@@ -63,14 +63,18 @@ let package = Package(
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SharedBytes", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", path: "Tests/Support"),
+        /// hiredis 0.14 (Debian `libhiredis-dev`) and its libev adapter, for the Redis engine.
+        .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev", "libev-dev"])]),
+        /// The Redis engine: one room across many hubs (`camhub serve --redis`).
+        .target(name: "HubCluster", dependencies: ["CHiredis", "HubCore", "CameraCore"]),
         .target(name: "HubServer", dependencies: [
-            "HubCore", "WebSocketTransport",
+            "HubCore", "HubCluster", "WebSocketTransport",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport"]),
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "WebSocketTransport", "HubCore", "SocketTestSupport"]),
         .target(name: "CamHubClient", dependencies: [
             "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport",
             .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -52,10 +52,12 @@ public enum Role: String, Hashable, Sendable, CaseIterable, CustomStringConverti
 /// Hands out hub-wide client ids `c1`, `c2`, … (never reused while the hub runs).
 public struct ClientIDAllocator: Sendable {
     private var last: UInt64 = 0
+    /// Appended to every id (a cluster hub's own, so ids are unique across hubs; default none).
+    public var suffix = ""
     public init() {}
     public mutating func next() -> String {
         last += 1
-        return "c\(last)"
+        return "c\(last)\(suffix)"
     }
 }
 

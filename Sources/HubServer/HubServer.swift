@@ -1,4 +1,5 @@
 import Foundation
+import HubCluster
 import HubCore
 import Logging
 import Prometheus
@@ -13,11 +14,16 @@ public final class HubServer: @unchecked Sendable {
     private let state: State
     private var timer: LoopTimer?
     private var metricsTimer: LoopTimer?
+    private var leaseTimer: LoopTimer?
     private let shutdownOnce = NSLock.Protected(false)
 
     /// Loop-thread-only state.
-    private final class State: @unchecked Sendable {
+    final class State: @unchecked Sendable {
         var hub: Hub
+        /// The Redis engine (`--redis`); nil: the in-memory engine.
+        var cluster: ClusterEngine?
+        /// The hub's output, once `start` made it (the cluster's events need it).
+        var sink: TransportSink?
         let metrics = HubMetrics()
         let log: ConnectionLog
         var persistence: RoomPersistence?
@@ -71,7 +77,7 @@ public final class HubServer: @unchecked Sendable {
         transport.slowClientTimeout = configuration.slowClientTimeout
         transport.echoMaxMessageSize = configuration.echoMaxMessage
         transport.contentSecurityPolicy = configuration.contentSecurityPolicy
-        transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds)) }
+        transport.httpHandlers["/healthz"] = { _ in .json(HealthReport.json(state.hub, now: state.now().seconds, cluster: state.cluster)) }
         let endpoint = MetricsEndpoint(token: configuration.metricsToken)
         transport.httpHandlers[MetricsEndpoint.path] = { request in
             endpoint.respond(request) {
@@ -81,6 +87,7 @@ public final class HubServer: @unchecked Sendable {
         }
         server = try WebSocketServer(configuration: transport)
         state.server = server
+        if let endpoint = configuration.redis { try state.joinCluster(endpoint, leaseMilliseconds: configuration.leaseMilliseconds, server: server) }
     }
 
     /// The swift-metrics factory behind `/metrics` (this server's own Prometheus
@@ -94,7 +101,10 @@ public final class HubServer: @unchecked Sendable {
     public func start() throws -> Int {
         let state = self.state
         let server = self.server
-        let sink = TransportSink(server: server, tally: state.metrics.tally, log: state.log)
+        var transportSink = TransportSink(server: server, tally: state.metrics.tally, log: state.log)
+        if state.cluster != nil { transportSink.remote = { connection, bytes in state.cluster?.route(bytes, to: connection) ?? false } }
+        let sink = transportSink
+        state.sink = sink
         var handlers = ServerHandlers(
             onOpen: { info in
                 state.log.opened(info.id.rawValue, remote: info.remoteAddress, origin: info.origin)
@@ -105,6 +115,7 @@ public final class HubServer: @unchecked Sendable {
                     sink.send(HubMessage.error(ProtocolError(.badMessage, "message: binary messages are not part of protocol v1; send JSON text")), to: id.rawValue)
                     return
                 }
+                if state.cluster?.hold(message.bytes, from: id.rawValue, hub: state.hub) == true { return }
                 state.hub.receive(message.bytes, from: id.rawValue, at: state.now(), sink: sink)
                 state.log.received(on: id.rawValue, hub: state.hub)
             },
@@ -123,6 +134,12 @@ public final class HubServer: @unchecked Sendable {
             let more = state.hub.tick(at: state.now(), sink: sink)
             state.metrics.tally.tickEnded(duration: .now - started)
             if more { Self.continueSending(state, sink, on: server) }
+        }
+        if let cluster = state.cluster {
+            cluster.start()
+            leaseTimer = server.loop.scheduleRepeating(every: .milliseconds(Int64(cluster.renewInterval * 1000))) {
+                state.cluster?.renewLeases(hub: state.hub)
+            }
         }
         metricsTimer = server.loop.scheduleRepeating(every: .seconds(1)) {
             state.flushMetrics()
@@ -169,11 +186,15 @@ public final class HubServer: @unchecked Sendable {
         }
         timer?.cancel()
         metricsTimer?.cancel()
+        leaseTimer?.cancel()
         let log = state.log
         server.execute { log.serverClosing(code: code.rawValue, reason: reason) }  // runs before the closes
         server.shutdown(closeCode: code, reason: reason)
         // The loop thread has stopped: the hub is ours to read.
-        if server.loop.isCurrentThread == false { state.persistence?.finish(state.hub) }
+        if server.loop.isCurrentThread == false {
+            state.persistence?.finish(state.hub)
+            state.cluster?.stop(hub: state.hub)
+        }
     }
 }
 

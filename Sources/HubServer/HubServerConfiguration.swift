@@ -1,3 +1,4 @@
+import HubCluster
 import HubCore
 import WebSocketTransport
 import Logging
@@ -36,6 +37,10 @@ public struct HubServerConfiguration: Sendable {
     public var metricsToken: String?
     /// Where rooms are kept across restarts (`RoomStore`); nil keeps them in memory only.
     public var dataDirectory: String?
+    /// Joins the cluster of hubs sharing this Redis (`--redis`); nil: the in-memory engine, one hub alone.
+    public var redis: RedisEndpoint?
+    /// The Redis engine's lease on a room, in milliseconds (renewed every third of it).
+    public var leaseMilliseconds = 1500
     /// Where the hub logs start, connections, refusals and shutdown (default: nowhere).
     public var logger = Logger(label: "camhub", factory: { _ in SwiftLogNoOpLogHandler() })
 

@@ -10,8 +10,12 @@ struct TransportSink: HubSink {
     let server: WebSocketServer
     let tally: HubTally
     let log: ConnectionLog
+    /// The Redis engine's route for clients of other hubs (keys at `remoteConnectionBase`
+    /// and above): true when it took the message. nil without `--redis`.
+    var remote: (@Sendable (ConnectionKey, [UInt8]) -> Bool)?
 
     func send(_ bytes: [UInt8], to connection: ConnectionKey) {
+        if connection >= remoteConnectionBase, let remote, remote(connection, bytes) { return }
         if tally.countMessage(bytes, copies: 1) == "error" { log.errorSent(bytes, to: connection) }
         server.send(SharedFrame(kind: .text, bytes: bytes), to: ConnectionID(rawValue: connection))
     }
@@ -20,6 +24,7 @@ struct TransportSink: HubSink {
         let shared = SharedFrame(kind: .text, bytes: bytes)
         var copies = 0
         for connection in connections {
+            if connection >= remoteConnectionBase, let remote, remote(connection, bytes) { continue }
             server.send(shared, to: ConnectionID(rawValue: connection))
             copies += 1
         }

@@ -20,7 +20,7 @@ extension Hub {
         do throws(ProtocolError) {
             let message = try ClientMessage.decode(bytes, tick: configuration.tick)
             sink.note(.command(type: message.type))
-            try handle(message, from: connection, at: time, sink: sink)
+            try handle(message, bytes: bytes, from: connection, at: time, sink: sink)
         } catch {
             sink.send(HubMessage.error(error), to: connection)
             if let close = error.close {
@@ -30,7 +30,7 @@ extension Hub {
         }
     }
 
-    private mutating func handle(_ message: ClientMessage, from connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
+    mutating func handle(_ message: ClientMessage, bytes: [UInt8], from connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
         let session = sessions[connection]!
         guard let role = role(of: session), let owner = owner(of: session), let roomName = session.room else {
             guard case .hello(let hello) = message else { throw .notJoined(ref: message.ref) }
@@ -43,6 +43,10 @@ extension Hub {
         try message.authorize(role)
         let now = time.seconds
         let ref = message.ref
+        if rooms[roomName]!.mirror != nil, message.runsOnOwner, let broker {
+            broker.forward(ForwardedCommand(room: roomName, client: owner.client, role: role, viewport: session.viewport, message: bytes))
+            return
+        }
         switch message {
         case .hello:
             break
@@ -96,7 +100,7 @@ extension Hub {
                       in: roomName, at: time, sink: sink)
         case .query(let query):
             let room = rooms[roomName]!
-            let answer = try query.answer(camera: room.manager.camera, viewport: session.viewport, limits: room.manager.limits)
+            let answer = try query.answer(camera: room.camera, viewport: session.viewport, limits: room.limits)
             sink.send(HubMessage.result(id: query.id, answer), to: connection)
         case .subscribe(let events):
             rooms[roomName]!.setEvents(events, of: connection)
