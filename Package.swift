@@ -83,7 +83,7 @@ let package = Package(
         /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).
         .testTarget(name: "CamHubCLITests", dependencies: ["HubServer", "HubCore", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
-            "CameraCore", "HubCore", "HubServer", "CamHubClient", "WebSocketTransport",
+            "CameraCore", "HubCore", "HubServer", "HubCluster", "CamHubClient", "WebSocketTransport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

@@ -21,6 +21,8 @@ enum ClusterMessage: Hashable, Sendable {
             w.byte(UInt8(ascii: "F"))
             w.u64(f.seq); w.double(f.time); w.byte(f.moving ? 1 : 0)
             w.camera(f.camera); w.limits(f.limits); w.string(f.by)
+            w.u64(UInt64(f.animations.count))
+            for a in f.animations { w.string(a.id); w.string(a.owner) }
         case .command(let c, let replyTo):
             w.byte(UInt8(ascii: "C"))
             w.string(replyTo); w.string(c.room.value); w.string(c.client); w.string(c.role.rawValue)
@@ -40,8 +42,13 @@ enum ClusterMessage: Hashable, Sendable {
         switch kind {
         case UInt8(ascii: "F"):
             guard let seq = r.u64(), let time = r.double(), let moving = r.byte(), let camera = r.camera(),
-                  let limits = r.limits(), let by = r.string() else { return nil }
-            self = .frame(RoomFrame(seq: seq, time: time, camera: camera, limits: limits, moving: moving == 1, by: by))
+                  let limits = r.limits(), let by = r.string(), let count = r.u64(), count < 10_000 else { return nil }
+            var frame = RoomFrame(seq: seq, time: time, camera: camera, limits: limits, moving: moving == 1, by: by)
+            for _ in 0..<count {
+                guard let id = r.string() ?? nil, let owner = r.string() ?? nil else { return nil }
+                frame.animations.append(RunningAnimation(id: id, owner: owner))
+            }
+            self = .frame(frame)
         case UInt8(ascii: "C"):
             guard let replyTo = r.string() ?? nil, let roomText = r.string() ?? nil,
                   let room = try? RoomName(validating: roomText), let client = r.string() ?? nil,

@@ -159,7 +159,7 @@ public final class ClusterEngine: RoomBroker {
             leaseInFlight.remove(room)
             guard let owned = hub.owns(room) else { return }
             switch reply {
-            case .integer(1) where !owned: hub.adopt(room, at: time)
+            case .integer(1) where !owned: hub.adopt(room, at: time, sink: sink)
             case .integer(0) where owned: hub.demote(room)
             default: break  // kept, or Redis down (the hub keeps what it has)
             }
@@ -227,6 +227,11 @@ public final class ClusterEngine: RoomBroker {
 
     public func clientLeft(_ client: String, in room: RoomName) {
         publish(ClusterMessage.left(client: client), on: key(room, "cmd"))
+    }
+
+    public func deliver(_ message: [UInt8], toClient client: String) {
+        guard let dot = client.lastIndex(of: ".") else { return }
+        publish(ClusterMessage.reply(client: client, message: message), on: "hub:{\(client[client.index(after: dot)...])}")
     }
 
     public func roomRemoved(_ room: RoomName) {

@@ -90,6 +90,9 @@ public final class HubServer: @unchecked Sendable {
         if let endpoint = configuration.redis { try state.joinCluster(endpoint, leaseMilliseconds: configuration.leaseMilliseconds, server: server) }
     }
 
+    /// This hub's id in its Redis cluster (`--redis`); nil for the in-memory engine.
+    public var clusterHubID: String? { state.cluster?.hubID }
+
     /// The swift-metrics factory behind `/metrics` (this server's own Prometheus
     /// registry): bootstrap `MetricsSystem` with it to put other metrics there too.
     public var metricsFactory: PrometheusMetricsFactory { state.metrics.factory }
@@ -169,6 +172,7 @@ public final class HubServer: @unchecked Sendable {
             "driverToken": "\(c.hub.tokens.roleTokens.driver == nil ? "none" : "set")",
             "tokenSecret": "\(c.hub.tokens.secret == nil ? "none" : "set")",
             "metricsToken": "\(c.metricsToken == nil ? "none" : "set")",
+            "engine": "\(c.redis.map { "redis \($0) hub \(clusterHubID ?? "")" } ?? "memory")",
         ])
     }
 

@@ -3,6 +3,7 @@ import CamHubClient
 import CameraCore
 import Dispatch
 import Foundation
+import HubCluster
 import HubCore
 import HubServer
 import Logging
@@ -164,6 +165,10 @@ struct Serve: ParsableCommand {
                                valueName: "dir"))
     var data: String?
 
+    @Option(help: ArgumentHelp("Join the cluster of hubs sharing this Redis (7.0 or later): one room across hubs, each room's camera run by one of them (default: this hub alone, in memory). Also $CAMHUB_REDIS.",
+                               valueName: "redis://[:password@]host:port[/db]"))
+    var redis: String?
+
     @Option(help: ArgumentHelp("A TOML file setting any of these options (flags override it; see camhub.example.toml).",
                                valueName: "file"))
     var config: String?
@@ -190,6 +195,9 @@ struct Serve: ParsableCommand {
         try validateSecurity()
         try validateCaps()
         guard roomTTL.isFinite, roomTTL >= 0 else { throw ValidationError("--room-ttl must be a number of seconds ≥ 0") }
+        if let redis {
+            do { _ = try RedisEndpoint(url: redis) } catch { throw ValidationError(error.description) }
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--web \(web): no such folder (run from the repository root, or pass --web DIR)")
@@ -224,6 +232,7 @@ struct Serve: ParsableCommand {
         }
         configuration.metricsToken = metricsToken
         configuration.dataDirectory = data
+        configuration.redis = try redis.map { try RedisEndpoint(url: $0) }
         let server: HubServer
         let bound: Int
         do {
@@ -240,6 +249,9 @@ struct Serve: ParsableCommand {
         let shown = host.contains(":") ? "[\(host)]" : host
         let (http, ws) = serverTLS == nil ? ("http", "ws") : ("https", "wss")
         say("camhub: listening on \(http)://\(shown):\(bound)/ (WebSocket \(ws)://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), libwebsockets \(WebSocketTransportSettings.libraryVersion))")
+        if let endpoint = configuration.redis, let id = server.clusterHubID {
+            say("camhub: engine redis (\(endpoint)), hub \(id): rooms are shared with every hub on that Redis")
+        }
         if FileManager.default.fileExists(atPath: web + "/vendor/maplibre/maplibre-gl.js") == false {
             say("camhub: note: \(web)/vendor/maplibre is missing; run scripts/install_web_vendor.sh for the map")
         }

@@ -27,6 +27,7 @@ enum ServeConfig {
         Key(name: "echo") { $0.echo = try bool($1, "echo") },
         Key(name: "metrics_token") { $0.metricsToken = try string($1, "metrics_token") },
         Key(name: "data") { $0.data = try string($1, "data") },
+        Key(name: "redis") { $0.redis = try string($1, "redis") },
         Key(name: "log_level") {
             let text = try string($1, "log_level")
             guard let level = Logger.Level(rawValue: text) else { throw invalid("log_level", "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))") }
@@ -44,6 +45,7 @@ enum ServeConfig {
         ("presenter_token", "CAMHUB_PRESENTER_TOKEN", { $0.presenterToken = $1 }),
         ("driver_token", "CAMHUB_DRIVER_TOKEN", { $0.driverToken = $1 }),
         ("metrics_token", "CAMHUB_METRICS_TOKEN", { $0.metricsToken = $1 }),
+        ("redis", "CAMHUB_REDIS", { $0.redis = $1 }),
     ]
 
     /// `serve` with the file's values and the environment's secrets applied
@@ -111,6 +113,8 @@ enum ServeConfig {
             "echo = \(serve.echo)",
             secret("metrics_token", serve.metricsToken),
             serve.data.map { "data = \(quoted($0))" } ?? "# data is not set (rooms in memory only)",
+            serve.redis.map { $0.contains("@") ? "# redis is set (with a password: not shown)" : "redis = \(quoted($0))" }
+                ?? "# redis is not set (the in-memory engine: one hub alone)",
             "log_level = \(quoted(serve.logLevel.rawValue))",
             "log_format = \(quoted(serve.logFormat.rawValue))",
         ].joined(separator: "\n")

@@ -52,8 +52,9 @@ extension Hub {
     /// on from the last published frame, `seq` keeps increasing, and a frame
     /// that was moving is followed by a resting one (the old owner's
     /// animations ended with it).
-    public mutating func adopt(_ name: RoomName, at time: HubTime) {
+    public mutating func adopt(_ name: RoomName, at time: HubTime, sink: some HubSink) {
         guard let frame = rooms[name]?.mirror else { return }
+        reportFailover(of: frame, at: time, sink: sink)
         rooms[name]!.manager = AnimatorManager(camera: frame.camera, limits: frame.limits, time: time.seconds)
         rooms[name]!.frameRevision = rooms[name]!.manager.revision
         rooms[name]!.frameMoving = frame.moving
@@ -78,8 +79,28 @@ extension Hub {
     mutating func publishFrame(of name: RoomName, at time: HubTime) {
         guard let broker, let room = rooms[name], room.seq != room.publishedSeq else { return }
         rooms[name]!.publishedSeq = room.seq
-        broker.publish(RoomFrame(seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
-                                 moving: room.frameMoving, by: room.manager.lastMovedBy), in: name)
+        var frame = RoomFrame(seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
+                              moving: room.frameMoving, by: room.manager.lastMovedBy)
+        if room.frameMoving || room.manager.due != .never {
+            frame.animations = room.manager.liveAnimations.map { RunningAnimation(id: $0.id, owner: $0.owner.client) }
+        }
+        broker.publish(frame, in: name)
+    }
+
+    /// The animations of an owner that died ended with it: each is reported
+    /// `cancelled` (reason `failover`) to its client, here or on its own hub,
+    /// where the camera stands (the last published frame).
+    private func reportFailover(of frame: RoomFrame, at time: HubTime, sink: some HubSink) {
+        for animation in frame.animations {
+            let message = HubMessage.animation(AnimationMessage(id: animation.id, status: .cancelled, by: nil, camera: frame.camera,
+                                                                reason: "failover", owner: animation.owner),
+                                               time: time.epochMilliseconds)
+            if let connection = connectionOfClient[animation.owner], connection < remoteConnectionBase {
+                sink.send(message, to: connection)
+            } else {
+                broker?.deliver(message, toClient: animation.owner)
+            }
+        }
     }
 
     /// Owner: runs a command a mirror forwarded for one of its clients, as

@@ -19,6 +19,17 @@ public protocol RoomBroker: AnyObject {
     func clientLeft(_ client: String, in room: RoomName)
     /// A room was removed from this hub (empty past its TTL).
     func roomRemoved(_ room: RoomName)
+    /// A message for one client of another hub (ids end with their hub's id: `Hub.setClientIDSuffix`).
+    func deliver(_ message: [UInt8], toClient client: String)
+}
+
+/// An animation running when a frame was published: what a new owner reports
+/// `cancelled` (reason `failover`) when the old owner died with it.
+public struct RunningAnimation: Hashable, Sendable {
+    public var id: String
+    /// The client whose animation it is.
+    public var owner: String
+    public init(id: String, owner: String) { self.id = id; self.owner = owner }
 }
 
 /// One published frame: what a mirror needs to serve it (the encoded `frame`
@@ -34,6 +45,8 @@ public struct RoomFrame: Hashable, Sendable {
     public var moving: Bool
     /// Who moved the camera last (`frame.by`).
     public var by: String?
+    /// The animations running (or queued) at this frame.
+    public var animations: [RunningAnimation] = []
 
     public init(seq: UInt64, time: Double, camera: Camera, limits: CameraLimits, moving: Bool, by: String?) {
         self.seq = seq; self.time = time; self.camera = camera; self.limits = limits; self.moving = moving; self.by = by
