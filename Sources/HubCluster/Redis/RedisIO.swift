@@ -74,9 +74,12 @@ final class RedisIO {
         if let timer { chiredis_timer_stop(loop, timer) }
         wake = nil
         timer = nil
-        // Both close once their replies are in; the loop then has no watchers left and returns.
+        // The command connection closes once its replies are in (a lease given up
+        // reaches Redis); the subscriber at once (in the mode it runs in, hiredis
+        // would wait for a reply to every message forever). The loop then has no
+        // watchers left and returns.
         if let commands { redisAsyncDisconnect(commands) }
-        if let subscriber { redisAsyncDisconnect(subscriber) }
+        if let subscriber { redisAsyncFree(subscriber) }
     }
 
     // MARK: Connections
