@@ -11,6 +11,8 @@ enum ClusterMessage: Hashable, Sendable {
     case command(ForwardedCommand, replyTo: String)
     /// Mirror → `{room}:cmd`: a client that sent commands left.
     case left(client: String)
+    /// Owner → `{room}:events`: a room event about the camera, encoded, and its subscription bit.
+    case event(kind: UInt32, message: [UInt8])
     /// Owner → `hub:{id}`: a message for one client of that hub.
     case reply(client: String, message: [UInt8])
 
@@ -31,6 +33,8 @@ enum ClusterMessage: Hashable, Sendable {
             w.byte(UInt8(ascii: "L")); w.string(client)
         case .reply(let client, let message):
             w.byte(UInt8(ascii: "R")); w.string(client); w.bytes(message)
+        case .event(let kind, let message):
+            w.byte(UInt8(ascii: "E")); w.u64(UInt64(kind)); w.bytes(message)
         }
         return w.out
     }
@@ -62,6 +66,9 @@ enum ClusterMessage: Hashable, Sendable {
         case UInt8(ascii: "R"):
             guard let client = r.string() ?? nil, let message = r.bytes() else { return nil }
             self = .reply(client: client, message: message)
+        case UInt8(ascii: "E"):
+            guard let kind = r.u64(), kind <= UInt64(UInt32.max), let message = r.bytes() else { return nil }
+            self = .event(kind: UInt32(kind), message: message)
         default:
             return nil
         }

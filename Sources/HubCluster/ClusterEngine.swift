@@ -192,6 +192,9 @@ public final class ClusterEngine: RoomBroker {
             guard let room = roomOf(channel), hub.owns(room) == true else { return }
             hub.remoteClientLeft(client, in: room, at: time, sink: sink)
             if let key = remoteKeys.removeValue(forKey: client) { remoteClients[key] = nil }
+        case .event(let kind, let bytes):
+            guard let room = roomOf(channel) else { return }
+            hub.applyRemoteEvent(bytes, kind: EventSubscriptions(rawValue: kind), in: room, sink: sink)
         case .reply(let client, let bytes):
             guard let connection = hub.connection(ofClient: client) else { return }
             sink.send(bytes, to: connection)
@@ -227,6 +230,10 @@ public final class ClusterEngine: RoomBroker {
 
     public func clientLeft(_ client: String, in room: RoomName) {
         publish(ClusterMessage.left(client: client), on: key(room, "cmd"))
+    }
+
+    public func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName) {
+        publish(ClusterMessage.event(kind: kind.rawValue, message: event), on: key(room, "frames"))
     }
 
     public func deliver(_ message: [UInt8], toClient client: String) {

@@ -38,7 +38,11 @@ extension Hub {
     /// of owner), so followers here see `seq` only increase. Wakes the room so
     /// due followers get it.
     public mutating func applyRemoteFrame(_ frame: RoomFrame, in name: RoomName) {
-        guard let room = rooms[name], room.mirror != nil else { return }
+        guard let room = rooms[name], let mirror = room.mirror else { return }
+        if frame.seq == mirror.seq && !room.mirrorStale {
+            rooms[name]!.mirror = frame  // the same frame again, with new limits
+            return
+        }
         if frame.seq &+ room.mirrorSeqOffset <= room.seq { rooms[name]!.mirrorSeqOffset = room.seq + 1 - frame.seq }
         rooms[name]!.mirror = frame
         rooms[name]!.mirrorStale = false
@@ -77,8 +81,10 @@ extension Hub {
 
     /// Owner: hands a changed frame to the broker, once per `seq`.
     mutating func publishFrame(of name: RoomName, at time: HubTime) {
-        guard let broker, let room = rooms[name], room.seq != room.publishedSeq else { return }
+        guard let broker, let room = rooms[name],
+              room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits else { return }
         rooms[name]!.publishedSeq = room.seq
+        rooms[name]!.publishedLimits = room.manager.limits
         var frame = RoomFrame(seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
                               moving: room.frameMoving, by: room.manager.lastMovedBy)
         if room.frameMoving || room.manager.due != .never {
@@ -159,4 +165,21 @@ extension Hub {
 
     /// Gives this hub's client ids a suffix (a cluster hub's id: ids unique across hubs).
     public mutating func setClientIDSuffix(_ suffix: String) { ids.suffix = suffix }
+}
+
+extension EventSubscriptions {
+    /// Events that come from the room's camera state, which only its owner runs:
+    /// relayed to mirrors (`RoomBroker.relay`). The others (`joined`, `left`,
+    /// `audience`, `presenterChanged`, gestures) each hub makes for its own members.
+    public static let ofTheCamera: EventSubscriptions = [.steady, .significantChange, .limitsChanged, .trackingModeChanged, .routeChanged]
+}
+
+extension Hub {
+    /// Mirror: a room event the owner relayed, for the members subscribed to `kind`.
+    public func applyRemoteEvent(_ event: [UInt8], kind: EventSubscriptions, in name: RoomName, sink: some HubSink) {
+        guard let room = rooms[name], room.mirror != nil else { return }
+        let recipients = room.members.lazy.filter { $0.events.contains(kind) }.map(\.connection)
+        guard !recipients.isEmpty else { return }
+        sink.send(event, to: recipients)
+    }
 }

@@ -19,6 +19,8 @@ public protocol RoomBroker: AnyObject {
     func clientLeft(_ client: String, in room: RoomName)
     /// A room was removed from this hub (empty past its TTL).
     func roomRemoved(_ room: RoomName)
+    /// Owner: a room event about the camera (`EventSubscriptions.ofTheCamera`), for the members of every mirror.
+    func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName)
     /// A message for one client of another hub (ids end with their hub's id: `Hub.setClientIDSuffix`).
     func deliver(_ message: [UInt8], toClient client: String)
 }

@@ -89,6 +89,10 @@ extension Hub {
         case .limits(let change):
             // presenter only (`ClientMessage.requiredRole`)
             let limits = try Self.check(rooms[roomName]!.manager.setLimits(change, by: owner.client, at: now), ref: ref)
+            if broker != nil {  // mirrors have the new limits before the event announcing them
+                rooms[roomName]!.updateFrameState()
+                publishFrame(of: roomName, at: time)
+            }
             broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
         case .track(let track):
             let mode = track.mode ?? rooms[roomName]!.manager.trackingMode

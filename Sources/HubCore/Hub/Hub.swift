@@ -258,6 +258,9 @@ public struct Hub {
     func broadcast(_ event: HubEvent, in room: RoomName, except: ConnectionKey? = nil, at time: HubTime, sink: some HubSink) {
         guard let members = rooms[room]?.members else { return }
         let kind = event.subscription
+        if let broker, EventSubscriptions.ofTheCamera.contains(kind), rooms[room]?.mirror == nil {
+            broker.relay(HubMessage.event(event, time: time.epochMilliseconds), kind: kind, in: room)
+        }
         let recipients = members.lazy.filter { $0.events.contains(kind) && $0.connection != except }.map(\.connection)
         guard !recipients.isEmpty else { return }
         sink.send(HubMessage.event(event, time: time.epochMilliseconds), to: recipients)

@@ -69,6 +69,8 @@ struct Room {
     var mirrorStale = false
     /// The last `seq` handed to the broker (an owner publishes each frame once).
     var publishedSeq: UInt64 = 0
+    /// The limits last handed to the broker (a change of limits alone is published too).
+    var publishedLimits: CameraLimits?
 
     /// The camera members see: the owner's newest frame on a mirror.
     var camera: Camera { mirror?.camera ?? manager.camera }

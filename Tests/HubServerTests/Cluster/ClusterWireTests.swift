@@ -56,6 +56,18 @@ extension HubServerTests {
                 "answers meant for one client reach it only")
     }
 
+    @Test func limitsSetOnTheOwnerReachMembersOfAnotherHubAsEventAndInWelcome() throws {
+        let cluster = try TestCluster(hubs: 2)
+        defer { cluster.shutdown() }
+        let presenter = try HubClients(port: cluster.hubs[0].port).join(role: "presenter")
+        let clientsB = try HubClients(port: cluster.hubs[1].port)
+        let follower = clientsB.join(role: "follower")
+        presenter.send(#"{"type":"limits","maxZoom":10}"#)
+        #expect(follower.nextEvent("limitsChanged")?["limits"]?["maxZoom"]?.number == 10)
+        let later = clientsB.join(role: "follower")
+        #expect(later.messages("welcome").first?.json["limits"]?["maxZoom"]?.number == 10)
+    }
+
     @Test func clientIDsAreUniqueAcrossHubs() throws {
         let cluster = try TestCluster(hubs: 2)
         defer { cluster.shutdown() }
