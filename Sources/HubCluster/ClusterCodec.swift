@@ -13,6 +13,8 @@ enum ClusterMessage: Hashable, Sendable {
     case left(client: String)
     /// Owner → `{room}:events`: a room event about the camera, encoded, and its subscription bit.
     case event(kind: UInt32, message: [UInt8])
+    /// Every hub → `{room}:frames`, each second and when it changed: its own members of the room.
+    case presence(hub: String, HubPresence)
     /// Owner → `hub:{id}`: a message for one client of that hub.
     case reply(client: String, message: [UInt8])
 
@@ -35,6 +37,11 @@ enum ClusterMessage: Hashable, Sendable {
             w.byte(UInt8(ascii: "R")); w.string(client); w.bytes(message)
         case .event(let kind, let message):
             w.byte(UInt8(ascii: "E")); w.u64(UInt64(kind)); w.bytes(message)
+        case .presence(let hub, let p):
+            w.byte(UInt8(ascii: "P")); w.string(hub)
+            w.double(p.presenterSince ?? -1)
+            w.u64(UInt64(p.audience.clients)); w.u64(UInt64(p.audience.followers)); w.u64(UInt64(p.entries.count))
+            for e in p.entries { w.string(e.client); w.string(e.name); w.string(e.role.rawValue) }
         }
         return w.out
     }
@@ -66,6 +73,17 @@ enum ClusterMessage: Hashable, Sendable {
         case UInt8(ascii: "R"):
             guard let client = r.string() ?? nil, let message = r.bytes() else { return nil }
             self = .reply(client: client, message: message)
+        case UInt8(ascii: "P"):
+            guard let hub = r.string() ?? nil, let since = r.double(), let clients = r.u64(), let followers = r.u64(), let count = r.u64(),
+                  clients < 1 << 40, followers < 1 << 40, count < 100_000 else { return nil }
+            var entries: [RosterEntry] = []
+            for _ in 0..<count {
+                guard let client = r.string() ?? nil, let name = r.string() ?? nil, let roleText = r.string() ?? nil,
+                      let role = Role(rawValue: roleText) else { return nil }
+                entries.append(RosterEntry(client: client, name: name, role: role))
+            }
+            self = .presence(hub: hub, HubPresence(entries: entries, audience: Audience(clients: Int(clients), followers: Int(followers)),
+                                                   presenterSince: since < 0 ? nil : since))
         case UInt8(ascii: "E"):
             guard let kind = r.u64(), kind <= UInt64(UInt32.max), let message = r.bytes() else { return nil }
             self = .event(kind: UInt32(kind), message: message)

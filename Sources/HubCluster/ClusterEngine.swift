@@ -192,6 +192,9 @@ public final class ClusterEngine: RoomBroker {
             guard let room = roomOf(channel), hub.owns(room) == true else { return }
             hub.remoteClientLeft(client, in: room, at: time, sink: sink)
             if let key = remoteKeys.removeValue(forKey: client) { remoteClients[key] = nil }
+        case .presence(let hubID, let presence):
+            guard hubID != self.hubID, let room = roomOf(channel) else { return }
+            hub.applyRemotePresence(presence, from: hubID, in: room, at: time, sink: sink)
         case .event(let kind, let bytes):
             guard let room = roomOf(channel) else { return }
             hub.applyRemoteEvent(bytes, kind: EventSubscriptions(rawValue: kind), in: room, sink: sink)
@@ -203,9 +206,34 @@ public final class ClusterEngine: RoomBroker {
 
     // MARK: Leases (every `renewInterval`, from a loop timer)
 
+    /// Every `renewInterval` on the loop thread: leases, presence, and
+    /// forgetting the members of hubs not heard from for `presenceSilence` s.
+    public func tick(hub: inout Hub, at time: HubTime, sink: some HubSink) {
+        renewLeases(hub: hub)
+        announcePresence(hub: hub, at: time.seconds)
+        hub.expireRemotePresence(silence: presenceSilence, at: time, sink: sink)
+    }
+
+    /// Seconds without a presence message after which a hub's members count as gone (it died).
+    public var presenceSilence: Double = 3
+
+    /// What this hub last announced per room, and when (hub seconds).
+    private var announced: [RoomName: (presence: HubPresence, at: Double)] = [:]
+
+    /// Each room's local members, when they changed and at least once a second.
+    private func announcePresence(hub: Hub, at now: Double) {
+        guard link == .up else { return }
+        for room in hub.roomNames {
+            guard let presence = hub.localPresence(of: room) else { continue }
+            if let last = announced[room], last.presence == presence, now - last.at < 1 { continue }
+            announced[room] = (presence, now)
+            publish(ClusterMessage.presence(hub: hubID, presence), on: key(room, "frames"))
+        }
+    }
+
     /// Owner: renews each lease. Mirror with members here: tries to take the
     /// lease (it is free when the owner died or let go), and adopts the room.
-    public func renewLeases(hub: Hub) {
+    func renewLeases(hub: Hub) {
         guard link == .up else { return }
         for room in hub.roomNames where !leaseInFlight.contains(room) && (hub.owns(room) == true || hub.hasMembers(room)) {
             leaseInFlight.insert(room)
@@ -243,6 +271,7 @@ public final class ClusterEngine: RoomBroker {
 
     public func roomRemoved(_ room: RoomName) {
         subscribed.remove(room)
+        announced[room] = nil
         redis.unsubscribe(key(room, "frames"))
         redis.unsubscribe(key(room, "cmd"))
         send(["EVAL", Self.releaseScript, "1", key(room, "owner"), hubID], .ignore)

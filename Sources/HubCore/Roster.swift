@@ -234,3 +234,14 @@ public struct Roster: Hashable, Sendable {
         followerCount -= 1
     }
 }
+
+extension Roster {
+    /// The presenter became a driver because a presenter joined on another hub
+    /// of the cluster (nil: there was none here).
+    public mutating func demotePresenter() -> String? {
+        guard let previous = presenter else { return nil }
+        listed[previous]?.role = .driver
+        presenter = nil
+        return previous
+    }
+}

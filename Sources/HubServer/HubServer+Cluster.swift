@@ -21,3 +21,11 @@ extension HubServer.State {
         cluster.handle(event, hub: &hub, at: now(), sink: sink)
     }
 }
+
+extension HubServer.State {
+    /// Loop thread, every lease renewal interval: leases and presence.
+    func clusterTick() {
+        guard let cluster, let sink else { return }
+        cluster.tick(hub: &hub, at: now(), sink: sink)
+    }
+}

@@ -141,7 +141,7 @@ public final class HubServer: @unchecked Sendable {
         if let cluster = state.cluster {
             cluster.start()
             leaseTimer = server.loop.scheduleRepeating(every: .milliseconds(Int64(cluster.renewInterval * 1000))) {
-                state.cluster?.renewLeases(hub: state.hub)
+                state.clusterTick()
             }
         }
         metricsTimer = server.loop.scheduleRepeating(every: .seconds(1)) {

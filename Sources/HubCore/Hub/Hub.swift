@@ -175,7 +175,11 @@ public struct Hub {
         try checkCaps(joining: hello.room)
         let client = ids.next()
         if rooms[hello.room] == nil { rooms[hello.room] = newRoom(hello.room, at: time.seconds) }
-        let outcome = try rooms[hello.room]!.roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
+        let remotePresenter = rooms[hello.room]!.roster.presenter == nil ? rooms[hello.room]!.clusterPresenter : nil
+        var outcome = try rooms[hello.room]!.roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
+        if outcome.presenterChange != nil, outcome.presenterChange?.previous == nil, let remotePresenter {
+            outcome.presenterChange?.previous = remotePresenter  // taken over from another hub's presenter
+        }
         session.client = client
         session.room = hello.room
         session.viewport = hello.viewport
@@ -194,6 +198,7 @@ public struct Hub {
         rooms[hello.room]!.addMember(connection, throttle: throttle, events: events)
         rooms[hello.room]!.emptySince = nil
         connectionOfClient[client] = connection
+        if outcome.presenterChange != nil { rooms[hello.room]!.presenterSince = time.epochMilliseconds }
         if let demoted = outcome.presenterChange?.demoted {
             rooms[hello.room]!.manager.setRank(Role.driver.rank, of: demoted)
         }
@@ -201,7 +206,7 @@ public struct Hub {
         let room = rooms[hello.room]!
         var welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
                               seq: room.seq, camera: room.camera, limits: room.limits,
-                              presenter: room.roster.presenter, roster: room.roster.entries,
+                              presenter: room.clusterPresenter, roster: room.clusterRoster,
                               gestures: session.disabledGestures, audience: room.audience, events: events)
         if room.mirror == nil { welcome.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) } }
         welcome.trackingMode = room.manager.trackingMode

@@ -76,7 +76,27 @@ struct Room {
     var camera: Camera { mirror?.camera ?? manager.camera }
     var limits: CameraLimits { mirror?.limits ?? manager.limits }
 
-    var audience: Audience { roster.audience }
+    /// When this hub's presenter took the room (ms since the epoch).
+    var presenterSince = 0.0
+    /// Other hubs' members of this room, by hub id (the cluster's presence messages).
+    var remote: [String: HubPresence] = [:]
+
+    /// Head counts across the cluster (this hub's roster and every other hub's).
+    var audience: Audience {
+        remote.values.reduce(roster.audience) {
+            Audience(clients: $0.clients + $1.audience.clients, followers: $0.followers + $1.audience.followers)
+        }
+    }
+
+    /// The listed clients across the cluster: this hub's, then the other hubs'.
+    var clusterRoster: [RosterEntry] {
+        remote.isEmpty ? roster.entries : roster.entries + remote.keys.sorted().flatMap { remote[$0]!.entries }
+    }
+
+    /// The presenter, here or on another hub.
+    var clusterPresenter: String? {
+        roster.presenter ?? remote.values.lazy.flatMap(\.entries).first { $0.role == .presenter }?.client
+    }
 
     init(name: RoomName, camera: Camera, limits: CameraLimits, listedFollowers: Int, now: Double) {
         self.name = name

@@ -43,6 +43,26 @@ extension HubServerTests {
     }
 }
 
+extension HubServerTests {
+    @Test func theMembersOfAHubKilledWithSignal9LeaveEveryRosterWithinSeconds() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let doomed = try ServeProcess(camhubPath, ["--redis", redis.url])
+        defer { doomed.stop(SIGKILL) }
+        let gone = try HubClients(port: doomed.port).join(role: "driver")
+        let hub = try TestCluster.hub(on: redis)
+        defer { hub.shutdown() }
+        let watcher = try HubClients(port: hub.port).join(role: "driver")
+        #expect(watcher.messages("welcome").first?.json["roster"]?.array?.contains { $0["client"]?.string == gone.client } == true
+                || watcher.nextEvent("joined", timeout: .seconds(3))?["client"]?.string == gone.client)
+        doomed.stop(SIGKILL)
+        let killed = ContinuousClock.now
+        let left = watcher.nextEvent("left", timeout: .seconds(6))
+        #expect(left?["client"]?.string == gone.client)
+        #expect(ContinuousClock.now - killed < .seconds(5), "removed within a few seconds (3 s of silence)")
+    }
+}
+
 extension TestCluster {
     /// One in-process hub on an already running Redis (lease 600 ms).
     static func hub(on redis: RedisServer) throws -> RunningHub {
