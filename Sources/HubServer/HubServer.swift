@@ -105,7 +105,7 @@ public final class HubServer: @unchecked Sendable {
         let state = self.state
         let server = self.server
         var transportSink = TransportSink(server: server, tally: state.metrics.tally, log: state.log)
-        if state.cluster != nil { transportSink.remote = { connection, bytes in state.cluster?.route(bytes, to: connection) ?? false } }
+        if state.cluster != nil { transportSink.remote = { [weak state] connection, bytes in state?.cluster?.route(bytes, to: connection) ?? false } }
         let sink = transportSink
         state.sink = sink
         var handlers = ServerHandlers(
