@@ -15,7 +15,9 @@ import PackageDescription
 ///   client, each on its own loop thread). Knows nothing about cameras or rooms.
 /// - `CamHubClient` → HubCore, WebSocketTransport: scripted clients (presenter
 ///   scripts, followers) and the load tester behind `camhub present|follow|bench`.
-/// - `HubServer` → HubCore, WebSocketTransport: the hub on the wire; `camhub` is the CLI.
+/// - `HubCluster` → HubCore, `CHiredis`: the Redis engine (`camhub serve --redis`): one room
+///   across hubs; hiredis driven from a thread of its own (Debian `libhiredis-dev`).
+/// - `HubServer` → HubCore, HubCluster, WebSocketTransport: the hub on the wire; `camhub` is the CLI.
 /// - `CLWS`: system library module for libwebsockets 4.1 (Debian `libwebsockets-dev`) and
 ///   libev, the event loop lws runs on (`libev-dev`, `libwebsockets-evlib-ev`)
 ///   plus a tiny header of static inline helpers for macro-only APIs.
@@ -66,7 +68,7 @@ let package = Package(
         /// hiredis 0.14 (Debian `libhiredis-dev`) and its libev adapter, for the Redis engine.
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev", "libev-dev"])]),
         /// The Redis engine: one room across many hubs (`camhub serve --redis`).
-        .target(name: "HubCluster", dependencies: ["CHiredis", "HubCore", "CameraCore"]),
+        .target(name: "HubCluster", dependencies: ["CHiredis", "HubCore", "CameraCore", "CameraMotion"]),
         .target(name: "HubServer", dependencies: [
             "HubCore", "HubCluster", "WebSocketTransport",
             .product(name: "Metrics", package: "swift-metrics"),

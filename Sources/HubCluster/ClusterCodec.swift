@@ -1,4 +1,5 @@
 import CameraCore
+import CameraMotion
 import HubCore
 
 /// The hub-to-hub messages on Redis, in a small binary form (little-endian
@@ -27,6 +28,7 @@ enum ClusterMessage: Hashable, Sendable {
             w.camera(f.camera); w.limits(f.limits); w.string(f.by)
             w.u64(UInt64(f.animations.count))
             for a in f.animations { w.string(a.id); w.string(a.owner) }
+            w.string(f.trackingMode.rawValue)
         case .command(let c, let replyTo):
             w.byte(UInt8(ascii: "C"))
             w.string(replyTo); w.string(c.room.value); w.string(c.client); w.string(c.role.rawValue)
@@ -59,6 +61,8 @@ enum ClusterMessage: Hashable, Sendable {
                 guard let id = r.string() ?? nil, let owner = r.string() ?? nil else { return nil }
                 frame.animations.append(RunningAnimation(id: id, owner: owner))
             }
+            guard let mode = r.string() ?? nil, let tracking = TrackingMode(rawValue: mode) else { return nil }
+            frame.trackingMode = tracking
             self = .frame(frame)
         case UInt8(ascii: "C"):
             guard let replyTo = r.string() ?? nil, let roomText = r.string() ?? nil,

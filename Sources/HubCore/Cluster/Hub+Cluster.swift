@@ -82,11 +82,14 @@ extension Hub {
     /// Owner: hands a changed frame to the broker, once per `seq`.
     mutating func publishFrame(of name: RoomName, at time: HubTime) {
         guard let broker, let room = rooms[name],
-              room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits else { return }
+              room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
+                || room.publishedTracking != room.manager.trackingMode else { return }
         rooms[name]!.publishedSeq = room.seq
         rooms[name]!.publishedLimits = room.manager.limits
+        rooms[name]!.publishedTracking = room.manager.trackingMode
         var frame = RoomFrame(seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
                               moving: room.frameMoving, by: room.manager.lastMovedBy)
+        frame.trackingMode = room.manager.trackingMode
         if room.frameMoving || room.manager.due != .never {
             frame.animations = room.manager.liveAnimations.map { RunningAnimation(id: $0.id, owner: $0.owner.client) }
         }

@@ -1,4 +1,5 @@
 import CameraCore
+import CameraMotion
 
 /// The engine seam (Centrifugo's "engine"): where a room's traffic goes beyond
 /// this hub. With no broker (`Hub.broker == nil`, the default) the hub is the
@@ -49,6 +50,8 @@ public struct RoomFrame: Hashable, Sendable {
     public var by: String?
     /// The animations running (or queued) at this frame.
     public var animations: [RunningAnimation] = []
+    /// The room's tracking mode (`welcome.tracking` on a mirror).
+    public var trackingMode = TrackingMode.none
 
     public init(seq: UInt64, time: Double, camera: Camera, limits: CameraLimits, moving: Bool, by: String?) {
         self.seq = seq; self.time = time; self.camera = camera; self.limits = limits; self.moving = moving; self.by = by

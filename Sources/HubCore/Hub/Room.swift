@@ -71,6 +71,7 @@ struct Room {
     var publishedSeq: UInt64 = 0
     /// The limits last handed to the broker (a change of limits alone is published too).
     var publishedLimits: CameraLimits?
+    var publishedTracking = TrackingMode.none
 
     /// The camera members see: the owner's newest frame on a mirror.
     var camera: Camera { mirror?.camera ?? manager.camera }
