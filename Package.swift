@@ -15,7 +15,9 @@ import PackageDescription
 ///   client, each on its own loop thread). Knows nothing about cameras or rooms.
 /// - `CamHubClient` → HubCore, WebSocketTransport: scripted clients (presenter
 ///   scripts, followers) and the load tester behind `camhub present|follow|bench`.
-/// - `HubServer` → HubCore, WebSocketTransport: the hub on the wire; `camhub` is the CLI.
+/// - `HubCluster` → HubCore, `CHiredis`: the Redis engine (`camhub serve --redis`): one room
+///   across hubs; hiredis driven from a thread of its own (Debian `libhiredis-dev`).
+/// - `HubServer` → HubCore, HubCluster, WebSocketTransport: the hub on the wire; `camhub` is the CLI.
 /// - `CLWS`: system library module for libwebsockets 4.1 (Debian `libwebsockets-dev`) and
 ///   libev, the event loop lws runs on (`libev-dev`, `libwebsockets-evlib-ev`)
 ///   plus a tiny header of static inline helpers for macro-only APIs.
@@ -63,8 +65,12 @@ let package = Package(
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SharedBytes", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", dependencies: ["CamHubClient"], path: "Tests/Support"),
+        /// hiredis 0.14 (Debian `libhiredis-dev`) and its libev adapter, for the Redis engine.
+        .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev", "libev-dev"])]),
+        /// The Redis engine: one room across many hubs (`camhub serve --redis`).
+        .target(name: "HubCluster", dependencies: ["CHiredis", "HubCore", "CameraCore", "CameraMotion"]),
         .target(name: "HubServer", dependencies: [
-            "HubCore", "WebSocketTransport", "CZlib", "HubRecording",
+            "HubCore", "HubCluster", "WebSocketTransport", "CZlib", "HubRecording",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
@@ -75,7 +81,7 @@ let package = Package(
         /// `camhub serve --record` and `camhub replay`: gzip JSON-lines recordings of rooms.
         .target(name: "HubRecording", dependencies: ["HubCore", "CameraCore", "CZlib"]),
         .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
-        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "WebSocketTransport", "HubCore", "SocketTestSupport",
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "HubCore", "SocketTestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "CamHubClient", dependencies: [
             "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport",
@@ -85,7 +91,7 @@ let package = Package(
         /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).
         .testTarget(name: "CamHubCLITests", dependencies: ["HubServer", "HubCore", "HubRecording", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
-            "CameraCore", "HubCore", "HubServer", "CamHubClient", "WebSocketTransport", "HubRecording",
+            "CameraCore", "HubCore", "HubServer", "HubCluster", "CamHubClient", "WebSocketTransport", "HubRecording",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

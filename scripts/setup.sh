@@ -17,6 +17,11 @@ ls /usr/lib/*/libwebsockets-evlib_ev.so >/dev/null 2>&1 || need_apt+=(libwebsock
 # The TLS tests make throwaway certificates with openssl and fetch https:// with curl.
 command -v openssl >/dev/null || need_apt+=(openssl)
 command -v curl >/dev/null || need_apt+=(curl)
+# The Redis engine (camhub serve --redis): hiredis, and a real redis-server for its tests;
+# HAProxy for scripts/cluster.sh.
+[ -f /usr/include/hiredis/async.h ] || need_apt+=(libhiredis-dev)
+command -v redis-server >/dev/null || need_apt+=(redis-server)
+command -v haproxy >/dev/null || need_apt+=(haproxy)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -52,10 +52,12 @@ public enum Role: String, Hashable, Sendable, CaseIterable, CustomStringConverti
 /// Hands out hub-wide client ids `c1`, `c2`, … (never reused while the hub runs).
 public struct ClientIDAllocator: Sendable {
     private var last: UInt64 = 0
+    /// Appended to every id (a cluster hub's own, so ids are unique across hubs; default none).
+    public var suffix = ""
     public init() {}
     public mutating func next() -> String {
         last += 1
-        return "c\(last)"
+        return "c\(last)\(suffix)"
     }
 }
 
@@ -230,5 +232,16 @@ public struct Roster: Hashable, Sendable {
         guard unlistedFollowers > 0 else { return }
         unlistedFollowers -= 1
         followerCount -= 1
+    }
+}
+
+extension Roster {
+    /// The presenter became a driver because a presenter joined on another hub
+    /// of the cluster (nil: there was none here).
+    public mutating func demotePresenter() -> String? {
+        guard let previous = presenter else { return nil }
+        listed[previous]?.role = .driver
+        presenter = nil
+        return previous
     }
 }

@@ -1,3 +1,4 @@
+import HubCluster
 import HubCore
 
 /// `GET /healthz`: `{"status":"ok","connections":…,"clients":…,"loops":…,"connectionsPerLoop":[…],"ticksPerSecond":…,"activeRooms":…,
@@ -7,11 +8,22 @@ import HubCore
 /// (while it moves, as often as its members are due frames; 0 at rest);
 /// `activeRooms` counts the rooms visited in that second.
 enum HealthReport {
-    static func json(_ hub: Hub, now: Double, connectionsPerLoop: [Int]) -> String {
+    static func json(_ hub: Hub, now: Double, connectionsPerLoop: [Int], cluster: ClusterEngine? = nil) -> String {
         var w = JSONWriter(capacity: 256)
         let counts = hub.counts
         let roomTicks = hub.roomTicksPerSecond(at: now)
-        w.raw("{\"status\":\"ok\",\"connections\":"); w.integer(UInt64(counts.connections))
+        let degraded = cluster.map { $0.link != .up } ?? false
+        w.raw("{\"status\":"); w.string(degraded ? "degraded" : "ok")
+        w.raw(",\"engine\":"); w.string(cluster == nil ? "memory" : "redis")
+        if let cluster {
+            w.raw(",\"redis\":{\"state\":"); w.string(cluster.link.rawValue)
+            w.raw(",\"reason\":"); w.string(cluster.linkReason)
+            w.raw(",\"hub\":"); w.string(cluster.hubID)
+            w.raw(",\"published\":"); w.integer(cluster.published)
+            w.raw(",\"forwarded\":"); w.integer(cluster.forwarded)
+            w.raw("}")
+        }
+        w.raw(",\"connections\":"); w.integer(UInt64(counts.connections))
         w.raw(",\"clients\":"); w.integer(UInt64(counts.clients))
         w.raw(",\"loops\":"); w.integer(UInt64(connectionsPerLoop.count))
         w.raw(",\"connectionsPerLoop\":[")
@@ -28,6 +40,9 @@ enum HealthReport {
             w.raw("{\"name\":"); w.string(room.name)
             w.raw(",\"clients\":"); w.integer(UInt64(room.clients))
             w.raw(",\"seq\":"); w.integer(room.seq)
+            if cluster != nil, let name = try? RoomName(validating: room.name) {
+                w.raw(",\"owned\":"); w.bool(hub.owns(name) ?? false)
+            }
             w.raw(",\"ticksPerSecond\":"); w.integer(UInt64(roomTicks[room.name] ?? 0))
             w.raw(",\"camera\":"); w.camera(room.camera)
             w.raw("}")

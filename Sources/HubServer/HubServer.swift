@@ -1,4 +1,5 @@
 import Foundation
+import HubCluster
 import HubCore
 import HubRecording
 import Logging
@@ -25,16 +26,19 @@ public final class HubServer: Sendable {
     private let recorderFinished = Mutex(false)
 
     /// Everything on the hub's loop (loop 0): the hub, its output, its metrics,
-    /// log and persistence.
-    private final class State {
+    /// log, persistence and (with `--redis`) its cluster engine.
+    final class State {
         var hub: Hub
+        /// The Redis engine (`--redis`); nil: the in-memory engine. Lives on loop 0
+        /// like the hub; its Redis thread posts events here (`clusterEvent`).
+        var cluster: ClusterEngine?
         let metrics = HubMetrics()
         let log: ConnectionLog
         var persistence: RoomPersistence?
         /// `--record`: accepted commands and animation ends (nil: not recording).
         let recorder: Recorder?
         let start = ContinuousClock.now
-        let sink: TransportSink
+        var sink: TransportSink
 
         init(hub: Hub, logger: Logger, loops: HubLoops, recorder: Recorder?) {
             self.hub = hub
@@ -91,8 +95,26 @@ public final class HubServer: Sendable {
             configuration.logger.info("rooms restored", metadata: ["path": "\(store.path)", "rooms": .stringConvertible(rooms.count)])
         }
         metricsFactory = state.metrics.factory
-        self.state = LoopBound(state, on: loops.hub.loop)
+        let bound = LoopBound(state, on: loops.hub.loop)
+        if let endpoint = configuration.redis {
+            let hubLoop = loops.hub
+            // Nothing runs on loop 0 yet: the engine is set up here, its events go there.
+            let engine = try state.joinCluster(endpoint, leaseMilliseconds: configuration.leaseMilliseconds) { event in
+                _ = hubLoop.execute { bound.value.clusterEvent(event) }
+            }
+            clusterHubID = engine.hubID
+            clusterRenewInterval = engine.renewInterval
+        } else {
+            clusterHubID = nil
+            clusterRenewInterval = nil
+        }
+        self.state = bound
     }
+
+    /// This hub's id in its Redis cluster (`--redis`); nil for the in-memory engine.
+    public let clusterHubID: String?
+    /// Seconds between the cluster engine's lease renewals and presence (`--redis`).
+    private let clusterRenewInterval: Double?
 
     /// The transport settings every loop shares (the map's tile archive is
     /// opened and checked here, once: a missing or broken one throws).
@@ -183,6 +205,7 @@ public final class HubServer: Sendable {
             s.sink.send(HubMessage.error(ProtocolError(.badMessage, "message: binary messages are not part of protocol v1; send JSON text")), to: id.rawValue)
             return
         }
+        if s.cluster?.hold(message.bytes, from: id.rawValue, hub: s.hub) == true { return }
         s.hub.receive(message.bytes, from: id.rawValue, at: s.now(), sink: s.sink)
         s.log.received(on: id.rawValue, hub: s.hub)
     }
@@ -195,7 +218,7 @@ public final class HubServer: Sendable {
         let endpoint = MetricsEndpoint(token: configuration.metricsToken)
         let health: @Sendable () -> HTTPResponse = {
             let s = state.value
-            return .json(HealthReport.json(s.hub, now: s.now().seconds, connectionsPerLoop: loops.servers.map(\.openConnections)))
+            return .json(HealthReport.json(s.hub, now: s.now().seconds, connectionsPerLoop: loops.servers.map(\.openConnections), cluster: s.cluster))
         }
         let metrics: @Sendable (HTTPRequest) -> HTTPResponse = { request in
             endpoint.respond(request) {
@@ -232,7 +255,14 @@ public final class HubServer: Sendable {
             s.persistence?.flush(&s.hub)
             s.recorder?.flush()
         }
-        timers.withLock { $0 = [tick, metrics] }
+        var started = [tick, metrics]
+        if let renew = clusterRenewInterval {
+            _ = loops.hub.execute { state.value.cluster?.start() }
+            started.append(loops.hub.loop.scheduleRepeating(every: .milliseconds(Int64(renew * 1000))) {
+                state.value.clusterTick()
+            })
+        }
+        timers.withLock { $0 = started }
     }
 
     /// Loop thread: a tick ran out of its send budget. The rest goes out in
@@ -261,6 +291,7 @@ public final class HubServer: Sendable {
             "tokenSecret": "\(c.hub.tokens.secret == nil ? "none" : "set")",
             "metricsToken": "\(c.metricsToken == nil ? "none" : "set")",
             "data": "\(c.dataDirectory ?? "")", "record": "\(c.recordDirectory ?? "")",
+            "engine": "\(c.redis.map { "redis \($0) hub \(clusterHubID ?? "")" } ?? "memory")",
         ])
     }
 
@@ -288,6 +319,7 @@ public final class HubServer: Sendable {
             let s = state.valueAfterLoopEnded()
             s.persistence?.finish(&s.hub)
             if recorderFinished.withLock({ let first = !$0; $0 = true; return first }) { s.recorder?.finish() }
+            s.cluster?.stop(hub: s.hub)
         }
     }
 }

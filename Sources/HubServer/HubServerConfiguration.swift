@@ -1,3 +1,4 @@
+import HubCluster
 import HubCore
 import HubRecording
 import WebSocketTransport
@@ -48,6 +49,10 @@ public struct HubServerConfiguration: Sendable {
     public var recordDirectory: String?
     /// A recording file is rotated once it holds this many compressed bytes.
     public var recordMaxBytes = Recorder.defaultMaxBytes
+    /// Joins the cluster of hubs sharing this Redis (`--redis`); nil: the in-memory engine, one hub alone.
+    public var redis: RedisEndpoint?
+    /// The Redis engine's lease on a room, in milliseconds (renewed every third of it).
+    public var leaseMilliseconds = 1500
     /// Where the hub logs start, connections, refusals and shutdown (default: nowhere).
     public var logger = Logger(label: "camhub", factory: { _ in SwiftLogNoOpLogHandler() })
 

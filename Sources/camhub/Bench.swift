@@ -55,8 +55,8 @@ struct Bench: ParsableCommand {
         """
     )
 
-    @Option(help: "Hub WebSocket URL, ws:// or wss:// (loopback unless --allow-remote).")
-    var url = "ws://127.0.0.1:8080/hub"
+    @Option(help: "Hub WebSocket URL, ws:// or wss:// (loopback unless --allow-remote). Repeatable: hubs of one cluster (serve --redis), the followers spread over them round robin, the presenter on the first; hub CPU is the first hub's.")
+    var url: [String] = []
 
     @OptionGroup(title: "TLS (wss:// URLs)")
     var tls: TLSClientOptions
@@ -126,8 +126,10 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let hubURL: HubURL
-        hubURL = try tls.hubURL(url)
+        let urls = url.isEmpty ? ["ws://127.0.0.1:8080/hub"] : url
+        hubURL = try tls.hubURL(urls[0])
         var options = BenchOptions(url: hubURL)
+        options.moreURLs = try urls.dropFirst().map { try tls.hubURL($0) }
         options.room = room
         options.rooms = rooms
         options.moving = try Self.share(moving)

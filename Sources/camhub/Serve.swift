@@ -3,6 +3,7 @@ import CamHubClient
 import CameraCore
 import Dispatch
 import Foundation
+import HubCluster
 import HubCore
 import HubServer
 import HubRecording
@@ -175,6 +176,9 @@ struct Serve: ParsableCommand {
 
     @Option(help: ArgumentHelp("A recording file is rotated (the next part begins) once it holds this many compressed bytes.", valueName: "bytes"))
     var recordMaxBytes = Recorder.defaultMaxBytes
+    @Option(help: ArgumentHelp("Join the cluster of hubs sharing this Redis (7.0 or later): one room across hubs, each room's camera run by one of them (default: this hub alone, in memory). Also $CAMHUB_REDIS.",
+                               valueName: "redis://[:password@]host:port[/db]"))
+    var redis: String?
 
     @Option(help: ArgumentHelp("A TOML file setting any of these options (flags override it; see camhub.example.toml).",
                                valueName: "file"))
@@ -220,6 +224,9 @@ struct Serve: ParsableCommand {
         try validateCaps()
         guard recordMaxBytes >= 1024 else { throw ValidationError("--record-max-bytes must be at least 1024 (got \(recordMaxBytes))") }
         guard roomTTL.isFinite, roomTTL >= 0 else { throw ValidationError("--room-ttl must be a number of seconds ≥ 0") }
+        if let redis {
+            do { _ = try RedisEndpoint(url: redis) } catch { throw ValidationError(error.description) }
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--web \(web): no such folder (run from the repository root, or pass --web DIR)")
@@ -262,6 +269,7 @@ struct Serve: ParsableCommand {
         }
         configuration.recordDirectory = record
         configuration.recordMaxBytes = recordMaxBytes
+        configuration.redis = try redis.map { try RedisEndpoint(url: $0) }
         let server: HubServer
         let bound: Int
         do {
@@ -281,6 +289,9 @@ struct Serve: ParsableCommand {
         let shown = host.contains(":") ? "[\(host)]" : host
         let (http, ws) = serverTLS == nil ? ("http", "ws") : ("https", "wss")
         say("camhub: listening on \(http)://\(shown):\(bound)/ (WebSocket \(ws)://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), libwebsockets \(WebSocketTransportSettings.libraryVersion))")
+        if let endpoint = configuration.redis, let id = server.clusterHubID {
+            say("camhub: engine redis (\(endpoint)), hub \(id): rooms are shared with every hub on that Redis")
+        }
         if FileManager.default.fileExists(atPath: web + "/vendor/maplibre/maplibre-gl.js") == false {
             say("camhub: note: \(web)/vendor/maplibre is missing; run scripts/install_web_vendor.sh for the map")
         }

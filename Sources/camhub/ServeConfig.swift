@@ -48,6 +48,8 @@ enum ServeConfig {
         // Recordings (docs/RECORDING.md)
         Key(name: "record") { $0.record = try string($1, "record") },
         Key(name: "record_max_bytes") { $0.recordMaxBytes = try int($1, "record_max_bytes") },
+        // Several hubs, one room (ARCHITECTURE.md, issue 13)
+        Key(name: "redis") { $0.redis = try string($1, "redis") },
         Key(name: "log_level") {
             let text = try string($1, "log_level")
             guard let level = Logger.Level(rawValue: text) else { throw invalid("log_level", "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))") }
@@ -65,6 +67,7 @@ enum ServeConfig {
         ("presenter_token", "CAMHUB_PRESENTER_TOKEN", { $0.presenterToken = $1 }),
         ("driver_token", "CAMHUB_DRIVER_TOKEN", { $0.driverToken = $1 }),
         ("metrics_token", "CAMHUB_METRICS_TOKEN", { $0.metricsToken = $1 }),
+        ("redis", "CAMHUB_REDIS", { $0.redis = $1 }),
     ]
 
     /// `serve` with the file's values and the environment's secrets applied
@@ -158,6 +161,8 @@ enum ServeConfig {
             "echo_max_message = \(serve.echoMaxMessage)",
             optional("record", serve.record, unset: "nothing recorded"),
             "record_max_bytes = \(serve.recordMaxBytes)",
+            serve.redis.map { $0.contains("@") ? "# redis is set (with a password: not shown)" : "redis = \(quoted($0))" }
+                ?? "# redis is not set (the in-memory engine: one hub alone)",
             "log_level = \(quoted(serve.logLevel.rawValue))",
             "log_format = \(quoted(serve.logFormat.rawValue))",
         ]

@@ -45,9 +45,20 @@ public struct BenchOptions: Sendable {
     public var token: String?
     public var allowRemote = false
 
+    /// More hubs of one cluster (`camhub serve --redis`) the followers are
+    /// spread over with `url`'s hub, round robin (the presenter stays on `url`).
+    public var moreURLs: [HubURL] = []
+
     public init(url: HubURL) { self.url = url }
 
-    public var threadCount: Int { threads ?? min(4, max(1, (followers + 2499) / 2500)) }
+    /// Every hub the followers connect to, `url` first.
+    public var followerURLs: [HubURL] { [url] + moreURLs }
+
+    /// At least one client thread per hub URL.
+    public var threadCount: Int {
+        let wanted = threads ?? min(4, max(1, (followers + 2499) / 2500))
+        return max(wanted, followerURLs.count)
+    }
 
     /// The rooms' names: `room` alone, or `room-0` … `room-(rooms−1)`.
     public var roomNames: [String] { rooms == 1 ? [room] : (0..<rooms).map { "\(room)-\($0)" } }
@@ -216,8 +227,8 @@ public final class BenchRunner {
     }
 
     public static func validate(_ o: BenchOptions) throws(ClientError) {
-        if !o.url.isLoopback && !o.allowRemote {
-            throw ClientError("\(o.url) is not a loopback address: a benchmark loads only this machine unless --allow-remote is given")
+        if let remote = o.followerURLs.first(where: { !$0.isLoopback }), !o.allowRemote {
+            throw ClientError("\(remote) is not a loopback address: a benchmark loads only this machine unless --allow-remote is given")
         }
         guard o.followers >= 1 else { throw ClientError("--followers must be at least 1") }
         var limit = rlimit()
@@ -275,9 +286,10 @@ public final class BenchRunner {
         let hellos = roomNames.map { HelloOptions(room: $0, role: "follower", token: o.token, rate: o.rate).json }
         let threads = o.threadCount
         var shards: [FollowerShard] = []
-        for _ in 0..<threads {
-            let shard = FollowerShard(request: o.url.connectRequest(), hellos: hellos, clockOffset: offset,
-                                      maxConcurrentConnects: max(8, 256 / threads), tls: o.url.clientTLS)
+        for i in 0..<threads {
+            let target = o.followerURLs[i % o.followerURLs.count]  // shard i serves hub i mod N: round robin over hubs
+            let shard = FollowerShard(request: target.connectRequest(), hellos: hellos, clockOffset: offset,
+                                      maxConcurrentConnects: max(8, 256 / threads), tls: target.clientTLS)
             do { try shard.start() } catch { throw ClientError("could not start a client loop: \(error)") }
             shards.append(shard)
         }
@@ -523,7 +535,7 @@ public final class BenchRunner {
             verdict = "FAIL: " + why.joined(separator: "; ")
         }
         return BenchReport(
-            url: o.url.description, room: o.room, rooms: o.rooms, movingRooms: movingRooms,
+            url: o.followerURLs.map(\.description).joined(separator: " + "), room: o.room, rooms: o.rooms, movingRooms: movingRooms,
             idleSeconds: hub.idleCores == nil ? nil : o.idleSeconds, restingPresenters: o.restingPresenters, presenter: presenterNote, followersRequested: o.followers,
             connected: joinedAtWindow, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
             durationSeconds: windowLength.rounded() / 1000, threads: threads, clock: clock,

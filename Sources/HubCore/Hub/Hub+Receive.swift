@@ -20,7 +20,7 @@ extension Hub {
         do throws(ProtocolError) {
             let message = try ClientMessage.decode(bytes, tick: configuration.tick)
             sink.note(.command(type: message.type))
-            try handle(message, from: connection, at: time, sink: sink)
+            try handle(message, bytes: bytes, from: connection, at: time, sink: sink)
             if sink.isRecording { record(message.type, bytes, from: connection, at: time, sink: sink) }
         } catch {
             sink.send(HubMessage.error(error), to: connection)
@@ -31,7 +31,7 @@ extension Hub {
         }
     }
 
-    private mutating func handle(_ message: ClientMessage, from connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
+    mutating func handle(_ message: ClientMessage, bytes: [UInt8], from connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
         let session = sessions[connection]!
         guard let role = role(of: session), let owner = owner(of: session), let roomName = session.room else {
             guard case .hello(let hello) = message else { throw .notJoined(ref: message.ref) }
@@ -44,6 +44,10 @@ extension Hub {
         try message.authorize(role)
         let now = time.seconds
         let ref = message.ref
+        if rooms[roomName]!.mirror != nil, message.runsOnOwner, let broker {
+            broker.forward(ForwardedCommand(room: roomName, client: owner.client, role: role, viewport: session.viewport, message: bytes))
+            return
+        }
         switch message {
         case .hello:
             break
@@ -86,6 +90,10 @@ extension Hub {
         case .limits(let change):
             // presenter only (`ClientMessage.requiredRole`)
             let limits = try Self.check(rooms[roomName]!.manager.setLimits(change, by: owner.client, at: now), ref: ref)
+            if broker != nil {  // mirrors have the new limits before the event announcing them
+                rooms[roomName]!.updateFrameState()
+                publishFrame(of: roomName, at: time)
+            }
             broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
         case .track(let track):
             let mode = track.mode ?? rooms[roomName]!.manager.trackingMode
@@ -97,7 +105,7 @@ extension Hub {
                       in: roomName, at: time, sink: sink)
         case .query(let query):
             let room = rooms[roomName]!
-            let answer = try query.answer(camera: room.manager.camera, viewport: session.viewport, limits: room.manager.limits)
+            let answer = try query.answer(camera: room.camera, viewport: session.viewport, limits: room.limits)
             sink.send(HubMessage.result(id: query.id, answer), to: connection)
         case .subscribe(let events):
             rooms[roomName]!.setEvents(events, of: connection)
@@ -109,9 +117,11 @@ extension Hub {
     }
 
     /// Hands an accepted command to the recording sink (`RecordEntry.recordedTypes` only).
-    private func record(_ type: String, _ bytes: [UInt8], from connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
+    /// Records an accepted command where the room's camera runs: here, or on a
+    /// mirror's owner (`receiveForwarded`), never on the mirror that forwarded it.
+    func record(_ type: String, _ bytes: [UInt8], from connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
         guard RecordEntry.recordedTypes.contains(type), let session = sessions[connection], let client = session.client,
-              let room = session.room, let role = role(of: session) else { return }
+              let room = session.room, rooms[room]?.mirror == nil, let role = role(of: session) else { return }
         sink.record(.command(RecordEntry.Command(room: room.value, client: client, role: role, viewport: session.viewport,
                                                  message: bytes, time: time)))
     }

@@ -31,6 +31,10 @@ public struct Hub {
     var changedRooms: Set<RoomName> = []
     /// How many `RoomState`s `takeChangedRoomStates` has built (for tests: a flush with nothing changed builds none).
     public internal(set) var roomStatesBuilt = 0
+    /// Where room traffic goes beyond this hub (nil: the in-memory engine, every room local; see `RoomBroker`).
+    public var broker: (any RoomBroker)?
+    /// Clients of other hubs whose forwarded commands this hub (their room's owner) runs: client id → key.
+    var remoteConnections: [String: ConnectionKey] = [:]
 
     public init(configuration: HubConfiguration = HubConfiguration()) {
         self.configuration = configuration
@@ -44,7 +48,7 @@ public struct Hub {
     /// Per room: name, clients, the current camera (for `/healthz` and tests).
     public var roomSummaries: [(name: String, clients: Int, camera: Camera, seq: UInt64)] {
         rooms.values.sorted { $0.name.value < $1.name.value }
-            .map { ($0.name.value, $0.members.count, $0.manager.camera, $0.seq) }
+            .map { ($0.name.value, $0.members.count, $0.camera, $0.seq) }
     }
 
     /// Hub ticks in the last whole second before `seconds`.
@@ -113,9 +117,12 @@ public struct Hub {
         changedRooms.insert(name)
         rooms[name]!.visits.record(at: time.seconds)
         rooms[name]!.visitCount += 1
-        rooms[name]!.manager.advance(to: time.seconds)
-        deliverMotionEvents(in: name, at: time, sink: sink)
-        rooms[name]!.updateFrameState()
+        if rooms[name]!.mirror == nil {
+            rooms[name]!.manager.advance(to: time.seconds)
+            deliverMotionEvents(in: name, at: time, sink: sink)
+            rooms[name]!.updateFrameState()
+            publishFrame(of: name, at: time)
+        }
         let pass = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
                                               headroom: configuration.frameHeadroom, budget: &budget, sink: sink)
         let room = rooms[name]!
@@ -127,6 +134,7 @@ public struct Hub {
         if let since = room.emptySince, time.seconds - since >= configuration.roomTTL {
             rooms[name] = nil
             awake.remove(name)
+            broker?.roomRemoved(name)
             return
         }
         guard case .finished(let memberDue) = pass else {
@@ -175,7 +183,11 @@ public struct Hub {
         try checkCaps(joining: hello.room)
         let client = ids.next()
         if rooms[hello.room] == nil { rooms[hello.room] = newRoom(hello.room, at: time.seconds) }
-        let outcome = try rooms[hello.room]!.roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
+        let remotePresenter = rooms[hello.room]!.roster.presenter == nil ? rooms[hello.room]!.clusterPresenter : nil
+        var outcome = try rooms[hello.room]!.roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
+        if outcome.presenterChange != nil, outcome.presenterChange?.previous == nil, let remotePresenter {
+            outcome.presenterChange?.previous = remotePresenter  // taken over from another hub's presenter
+        }
         session.client = client
         session.room = hello.room
         session.viewport = hello.viewport
@@ -194,17 +206,18 @@ public struct Hub {
         rooms[hello.room]!.addMember(connection, throttle: throttle, events: events)
         rooms[hello.room]!.emptySince = nil
         connectionOfClient[client] = connection
+        if outcome.presenterChange != nil { rooms[hello.room]!.presenterSince = time.epochMilliseconds }
         if let demoted = outcome.presenterChange?.demoted {
             rooms[hello.room]!.manager.setRank(Role.driver.rank, of: demoted)
         }
         rooms[hello.room]!.audienceChanged = true
         let room = rooms[hello.room]!
         var welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
-                              seq: room.seq, camera: room.manager.camera, limits: room.manager.limits,
-                              presenter: room.roster.presenter, roster: room.roster.entries,
+                              seq: room.seq, camera: room.camera, limits: room.limits,
+                              presenter: room.clusterPresenter, roster: room.clusterRoster,
                               gestures: session.disabledGestures, audience: room.audience, events: events)
-        welcome.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) }
-        welcome.trackingMode = room.manager.trackingMode
+        if room.mirror == nil { welcome.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) } }
+        welcome.trackingMode = room.mirror?.trackingMode ?? room.manager.trackingMode
         welcome.trackedLocation = room.manager.trackedLocation
         welcome.route = room.manager.route?.points ?? []
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
@@ -221,6 +234,7 @@ public struct Hub {
     /// roster's for a listed client; a counted one is a follower.
     func role(of session: Session) -> Role? {
         guard let client = session.client, let room = session.room, let roster = rooms[room]?.roster else { return nil }
+        if let remoteRole = session.remoteRole { return remoteRole }
         return roster.role(of: client) ?? .follower
     }
 
@@ -233,6 +247,7 @@ public struct Hub {
     mutating func leaveRoom(_ session: Session, at time: HubTime, sink: some HubSink) {
         guard let client = session.client, let name = session.room, rooms[name] != nil else { return }
         connectionOfClient[client] = nil
+        if rooms[name]!.mirror != nil, session.connection < remoteConnectionBase { broker?.clientLeft(client, in: name) }
         rooms[name]!.removeMember(session.connection)
         rooms[name]!.clientLeft(client, at: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
@@ -256,6 +271,9 @@ public struct Hub {
     func broadcast(_ event: HubEvent, in room: RoomName, except: ConnectionKey? = nil, at time: HubTime, sink: some HubSink) {
         guard let members = rooms[room]?.members else { return }
         let kind = event.subscription
+        if let broker, EventSubscriptions.ofTheCamera.contains(kind), rooms[room]?.mirror == nil {
+            broker.relay(HubMessage.event(event, time: time.epochMilliseconds), kind: kind, in: room)
+        }
         let recipients = members.lazy.filter { $0.events.contains(kind) && $0.connection != except }.map(\.connection)
         guard !recipients.isEmpty else { return }
         sink.send(HubMessage.event(event, time: time.epochMilliseconds), to: recipients)
@@ -263,7 +281,8 @@ public struct Hub {
 
     /// Sends `event` to one member when it is subscribed to it.
     func send(_ event: HubEvent, to connection: ConnectionKey, in room: RoomName, at time: HubTime, sink: some HubSink) {
-        guard rooms[room]?.events(of: connection)?.contains(event.subscription) == true else { return }
+        // A client of another hub (`receiveForwarded`) is no member here: its own hub filters.
+        guard connection >= remoteConnectionBase || rooms[room]?.events(of: connection)?.contains(event.subscription) == true else { return }
         sink.send(HubMessage.event(event, time: time.epochMilliseconds), to: connection)
     }
 
@@ -281,6 +300,9 @@ public struct Hub {
             }
         } else if let ownerConnection, room.events(of: ownerConnection)?.contains(.animation) == true {
             recipients.append(ownerConnection)
+        }
+        if let ownerConnection, ownerConnection >= remoteConnectionBase {
+            recipients.append(ownerConnection)  // a client of another hub: its hub filters by its subscriptions
         }
         guard !recipients.isEmpty else { return }
         let message = AnimationMessage(id: report.id, status: AnimationMessage.Status(rawValue: report.status.rawValue)!,

@@ -61,8 +61,46 @@ struct Room {
     var visits = TickRate()
     /// Ticks that visited this room since it was created.
     var visitCount: UInt64 = 0
+    /// Set while another hub of the cluster owns this room (`RoomBroker`): its
+    /// newest published frame, which this hub's followers get instead of
+    /// frames of `manager` (which then stands still). nil: this hub runs the camera.
+    var mirror: RoomFrame?
+    /// Added to the owner's `seq` on a mirror, so that its own numbering only
+    /// ever increases (after a change of owner, the new owner's may be lower).
+    var mirrorSeqOffset: UInt64 = 0
+    /// Set when a mirror has no frame of the owner yet (it has only its own state).
+    var mirrorStale = false
+    /// The last `seq` handed to the broker (an owner publishes each frame once).
+    var publishedSeq: UInt64 = 0
+    /// The limits last handed to the broker (a change of limits alone is published too).
+    var publishedLimits: CameraLimits?
+    var publishedTracking = TrackingMode.none
 
-    var audience: Audience { roster.audience }
+    /// The camera members see: the owner's newest frame on a mirror.
+    var camera: Camera { mirror?.camera ?? manager.camera }
+    var limits: CameraLimits { mirror?.limits ?? manager.limits }
+
+    /// When this hub's presenter took the room (ms since the epoch).
+    var presenterSince = 0.0
+    /// Other hubs' members of this room, by hub id (the cluster's presence messages).
+    var remote: [String: HubPresence] = [:]
+
+    /// Head counts across the cluster (this hub's roster and every other hub's).
+    var audience: Audience {
+        remote.values.reduce(roster.audience) {
+            Audience(clients: $0.clients + $1.audience.clients, followers: $0.followers + $1.audience.followers)
+        }
+    }
+
+    /// The listed clients across the cluster: this hub's, then the other hubs'.
+    var clusterRoster: [RosterEntry] {
+        remote.isEmpty ? roster.entries : roster.entries + remote.keys.sorted().flatMap { remote[$0]!.entries }
+    }
+
+    /// The presenter, here or on another hub.
+    var clusterPresenter: String? {
+        roster.presenter ?? remote.values.lazy.flatMap(\.entries).first { $0.role == .presenter }?.client
+    }
 
     init(name: RoomName, camera: Camera, limits: CameraLimits, listedFollowers: Int, now: Double) {
         self.name = name
@@ -137,6 +175,7 @@ struct Room {
 
     /// Advances `seq` if the camera or `moving` changed since the last frame state.
     mutating func updateFrameState() {
+        if mirror != nil { return }  // `applyRemoteFrame` sets the frame state of a mirror
         let moving = manager.isMoving
         guard manager.revision != frameRevision || moving != frameMoving else { return }
         seq += 1
@@ -203,7 +242,8 @@ struct Room {
     /// empty room's TTL.
     func nextWake(memberDue: Double?, configuration: HubConfiguration) -> Wake {
         var earliest = memberDue ?? .infinity
-        switch manager.due {
+        // A mirror's camera moves by published frames, each of which wakes it.
+        switch mirror == nil ? manager.due : .never {
         case .moving(let next):
             guard memberDue != nil || next != nil else { return .everyTick }
             earliest = min(earliest, next ?? .infinity)
@@ -223,6 +263,12 @@ struct Room {
     /// The frame for `seq`, encoded on first use (with `headroom` bytes in front for the transport).
     mutating func currentFrame(time: Double, headroom: Int) -> EncodedFrame {
         if let frame, frame.seq == seq { return frame }
+        if let mirror {
+            let bytes = HubMessage.frame(seq: seq, time: mirror.time, camera: mirror.camera, moving: mirror.moving, by: mirror.by)
+            let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
+            frame = encoded
+            return encoded
+        }
         let bytes = HubMessage.frame(seq: seq, time: time, camera: manager.camera, moving: frameMoving, by: manager.lastMovedBy)
         let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
         frame = encoded

@@ -11,6 +11,8 @@ struct Session {
     var viewport = Viewport(width: 1280, height: 720)
     var limiter = CommandRateLimiter()
     var disabledGestures: Set<GestureMessage.Kind> = []
+    /// A client of another hub whose commands this hub runs (`Hub.receiveForwarded`): its role there.
+    var remoteRole: Role?
 
     init(connection: ConnectionKey, openedAt: Double) {
         self.connection = connection

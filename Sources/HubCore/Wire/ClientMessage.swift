@@ -264,3 +264,9 @@ extension GestureKind {
     /// Kinds that happen at an instant (phase optional).
     public var isInstantaneous: Bool { !isContinuous }
 }
+
+extension ClientMessage {
+    /// Changes the room's camera, limits or tracking: on a cluster hub that does
+    /// not own the room, it is forwarded to the owner (`RoomBroker.forward`).
+    public var runsOnOwner: Bool { requiredRole != .follower }
+}

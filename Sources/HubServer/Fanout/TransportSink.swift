@@ -1,3 +1,4 @@
+import HubCluster
 import HubCore
 import HubRecording
 import WebSocketTransport
@@ -24,8 +25,12 @@ struct TransportSink: HubSink {
     let log: ConnectionLog
     /// `--record`: accepted commands and animation ends go here (nil: not recording).
     let recorder: Recorder?
+    /// `--redis`: the route to clients of other hubs (keys at `remoteConnectionBase`
+    /// and above, whose commands this hub ran as their room's owner); nil alone.
+    var cluster: ClusterEngine?
 
     func send(_ bytes: [UInt8], to connection: ConnectionKey) {
+        if connection >= remoteConnectionBase, let cluster, cluster.route(bytes, to: connection) { return }
         if tally.countMessage(bytes, copies: 1) == "error" { log.errorSent(bytes, to: connection) }
         let id = ConnectionID(rawValue: connection)
         let loop = loops.index(of: id)
@@ -40,6 +45,7 @@ struct TransportSink: HubSink {
         var perLoop = [SharedFrame?](repeating: nil, count: loops.count)
         var copies = 0
         for connection in connections {
+            if connection >= remoteConnectionBase, let cluster, cluster.route(bytes, to: connection) { continue }
             let id = ConnectionID(rawValue: connection)
             let loop = loops.index(of: id)
             let frame = perLoop[loop] ?? SharedFrame(kind: .text, bytes: bytes)

@@ -1,0 +1,181 @@
+import CameraCore
+import CameraMotion
+import HubCore
+
+/// The hub-to-hub messages on Redis, in a small binary form (little-endian
+/// numbers, length-prefixed strings): hubs of one version talk to each other,
+/// so there is no versioning beyond the first byte, the message kind.
+enum ClusterMessage: Hashable, Sendable {
+    /// Owner → `{room}:frames` (and the `{room}:frame` checkpoint key).
+    case frame(RoomFrame)
+    /// Mirror → `{room}:cmd`: a driving message of one of its clients, answers to `replyTo`.
+    case command(ForwardedCommand, replyTo: String)
+    /// Mirror → `{room}:cmd`: a client that sent commands left.
+    case left(client: String)
+    /// Owner → `{room}:events`: a room event about the camera, encoded, and its subscription bit.
+    case event(kind: UInt32, message: [UInt8])
+    /// Every hub → `{room}:frames`, each second and when it changed: its own members of the room.
+    case presence(hub: String, HubPresence)
+    /// Owner → `hub:{id}`: a message for one client of that hub.
+    case reply(client: String, message: [UInt8])
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        switch self {
+        case .frame(let f):
+            w.byte(UInt8(ascii: "F"))
+            w.u64(f.seq); w.double(f.time); w.byte(f.moving ? 1 : 0)
+            w.camera(f.camera); w.limits(f.limits); w.string(f.by)
+            w.u64(UInt64(f.animations.count))
+            for a in f.animations { w.string(a.id); w.string(a.owner) }
+            w.string(f.trackingMode.rawValue)
+        case .command(let c, let replyTo):
+            w.byte(UInt8(ascii: "C"))
+            w.string(replyTo); w.string(c.room.value); w.string(c.client); w.string(c.role.rawValue)
+            w.double(c.viewport.width); w.double(c.viewport.height); w.bytes(c.message)
+        case .left(let client):
+            w.byte(UInt8(ascii: "L")); w.string(client)
+        case .reply(let client, let message):
+            w.byte(UInt8(ascii: "R")); w.string(client); w.bytes(message)
+        case .event(let kind, let message):
+            w.byte(UInt8(ascii: "E")); w.u64(UInt64(kind)); w.bytes(message)
+        case .presence(let hub, let p):
+            w.byte(UInt8(ascii: "P")); w.string(hub)
+            w.double(p.presenterSince ?? -1)
+            w.u64(UInt64(p.audience.clients)); w.u64(UInt64(p.audience.followers)); w.u64(UInt64(p.entries.count))
+            for e in p.entries { w.string(e.client); w.string(e.name); w.string(e.role.rawValue) }
+        }
+        return w.out
+    }
+
+    /// nil: not a message of this version (a clear log line, never a crash).
+    init?(decoding bytes: [UInt8]) {
+        var r = ByteReader(bytes)
+        guard let kind = r.byte() else { return nil }
+        switch kind {
+        case UInt8(ascii: "F"):
+            guard let seq = r.u64(), let time = r.double(), let moving = r.byte(), let camera = r.camera(),
+                  let limits = r.limits(), let by = r.string(), let count = r.u64(), count < 10_000 else { return nil }
+            var frame = RoomFrame(seq: seq, time: time, camera: camera, limits: limits, moving: moving == 1, by: by)
+            for _ in 0..<count {
+                guard let id = r.string() ?? nil, let owner = r.string() ?? nil else { return nil }
+                frame.animations.append(RunningAnimation(id: id, owner: owner))
+            }
+            guard let mode = r.string() ?? nil, let tracking = TrackingMode(rawValue: mode) else { return nil }
+            frame.trackingMode = tracking
+            self = .frame(frame)
+        case UInt8(ascii: "C"):
+            guard let replyTo = r.string() ?? nil, let roomText = r.string() ?? nil,
+                  let room = try? RoomName(validating: roomText), let client = r.string() ?? nil,
+                  let roleText = r.string() ?? nil, let role = Role(rawValue: roleText),
+                  let width = r.double(), let height = r.double(), let message = r.bytes() else { return nil }
+            self = .command(ForwardedCommand(room: room, client: client, role: role,
+                                             viewport: Viewport(width: width, height: height), message: message), replyTo: replyTo)
+        case UInt8(ascii: "L"):
+            guard let client = r.string() ?? nil else { return nil }
+            self = .left(client: client)
+        case UInt8(ascii: "R"):
+            guard let client = r.string() ?? nil, let message = r.bytes() else { return nil }
+            self = .reply(client: client, message: message)
+        case UInt8(ascii: "P"):
+            guard let hub = r.string() ?? nil, let since = r.double(), let clients = r.u64(), let followers = r.u64(), let count = r.u64(),
+                  clients < 1 << 40, followers < 1 << 40, count < 100_000 else { return nil }
+            var entries: [RosterEntry] = []
+            for _ in 0..<count {
+                guard let client = r.string() ?? nil, let name = r.string() ?? nil, let roleText = r.string() ?? nil,
+                      let role = Role(rawValue: roleText) else { return nil }
+                entries.append(RosterEntry(client: client, name: name, role: role))
+            }
+            self = .presence(hub: hub, HubPresence(entries: entries, audience: Audience(clients: Int(clients), followers: Int(followers)),
+                                                   presenterSince: since < 0 ? nil : since))
+        case UInt8(ascii: "E"):
+            guard let kind = r.u64(), kind <= UInt64(UInt32.max), let message = r.bytes() else { return nil }
+            self = .event(kind: UInt32(kind), message: message)
+        default:
+            return nil
+        }
+    }
+}
+
+struct ByteWriter {
+    var out: [UInt8] = []
+    mutating func byte(_ b: UInt8) { out.append(b) }
+    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+    mutating func double(_ v: Double) { u64(v.bitPattern) }
+    mutating func bytes(_ b: [UInt8]) { u64(UInt64(b.count)); out.append(contentsOf: b) }
+    /// A string or nil (a length of all ones).
+    mutating func string(_ s: String?) {
+        guard let s else { u64(.max); return }
+        bytes(Array(s.utf8))
+    }
+    mutating func camera(_ c: Camera) {
+        for v in [c.latitude, c.continuousLongitude, c.zoom, c.tilt, c.bearing, c.anchor.x, c.anchor.y,
+                  c.padding.top, c.padding.left, c.padding.bottom, c.padding.right] { double(v) }
+    }
+    mutating func limits(_ l: CameraLimits) {
+        for v in [l.minZoom, l.maxZoom, l.minTilt, l.maxTilt] { double(v) }
+        u64(UInt64(l.maxTiltByZoom.count))
+        for stop in l.maxTiltByZoom { double(stop.zoom); double(stop.tilt) }
+        if let b = l.bounds {
+            byte(1); double(b.south); double(b.west); double(b.north); double(b.east)
+        } else {
+            byte(0)
+        }
+    }
+}
+
+struct ByteReader {
+    let data: [UInt8]
+    var at = 0
+    init(_ data: [UInt8]) { self.data = data }
+
+    mutating func byte() -> UInt8? {
+        guard at < data.count else { return nil }
+        defer { at += 1 }
+        return data[at]
+    }
+    mutating func u64() -> UInt64? {
+        guard data.count - at >= 8 else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<8 { v |= UInt64(data[at + i]) << (8 * UInt64(i)) }
+        at += 8
+        return v
+    }
+    mutating func double() -> Double? { u64().map(Double.init(bitPattern:)) }
+    mutating func bytes() -> [UInt8]? {
+        guard let n = u64(), n <= UInt64(data.count - at) else { return nil }
+        defer { at += Int(n) }
+        return Array(data[at..<at + Int(n)])
+    }
+    /// .some(nil) for a nil string; nil when the input is cut short.
+    mutating func string() -> String?? {
+        guard data.count - at >= 8 else { return nil }
+        let save = at
+        if u64() == .max { return .some(nil) }
+        at = save
+        return bytes().map { .some(String(decoding: $0, as: UTF8.self)) }
+    }
+    mutating func camera() -> Camera? {
+        var v: [Double] = []
+        for _ in 0..<11 { guard let d = double() else { return nil }; v.append(d) }
+        return Camera(latitude: v[0], longitude: v[1], zoom: v[2], tilt: v[3], bearing: v[4], anchor: Anchor(x: v[5], y: v[6]),
+                      padding: EdgeInsets(top: v[7], left: v[8], bottom: v[9], right: v[10]))
+    }
+    mutating func limits() -> CameraLimits? {
+        guard let minZoom = double(), let maxZoom = double(), let minTilt = double(), let maxTilt = double(),
+              let count = u64(), count < 1000 else { return nil }
+        var stops: [CameraLimits.TiltStop] = []
+        for _ in 0..<count {
+            guard let z = double(), let t = double() else { return nil }
+            stops.append(.init(zoom: z, tilt: t))
+        }
+        var bounds: GeoBounds?
+        guard let hasBounds = byte() else { return nil }
+        if hasBounds == 1 {
+            guard let s = double(), let w = double(), let n = double(), let e = double() else { return nil }
+            bounds = GeoBounds(south: s, west: w, north: n, east: e)
+        }
+        return try? CameraLimits(minZoom: minZoom, maxZoom: maxZoom, minTilt: minTilt, maxTilt: maxTilt,
+                                 maxTiltByZoom: stops, bounds: bounds)
+    }
+}

@@ -1,0 +1,107 @@
+import CHiredis
+import Foundation
+import Synchronization
+
+/// A Redis client that never makes its caller wait: commands are queued from
+/// any thread and run on a thread of its own (the "Redis I/O thread"), which
+/// drives hiredis' async API on a libev loop of its own through hiredis'
+/// libev adapter. Replies, sharded pub/sub messages and link changes come
+/// back through `Handlers`, called on that thread (the hub hands them to its
+/// loop thread).
+///
+/// Two connections: one for commands, one for `SSUBSCRIBE` (a subscribed
+/// connection takes no other commands). Both reconnect with backoff
+/// (0.1 s doubling to 2 s); channels are subscribed again after a reconnect.
+/// A command issued while the command connection is down is answered
+/// `.disconnected` at once: nothing is queued for later (callers retry on
+/// their own clock, which keeps an outage from building a backlog).
+public final class RedisClient: Sendable {
+    public struct Handlers: Sendable {
+        /// The reply to `command(_:token:)` with the caller's token.
+        public var reply: @Sendable (_ token: Int, _ reply: RedisReply) -> Void
+        /// A message published on a subscribed channel (`SPUBLISH`).
+        public var message: @Sendable (_ channel: String, _ payload: [UInt8]) -> Void
+        /// The link changed (the string says why it is down).
+        public var state: @Sendable (_ state: RedisLinkState, _ reason: String?) -> Void
+        public init(reply: @escaping @Sendable (Int, RedisReply) -> Void,
+                    message: @escaping @Sendable (String, [UInt8]) -> Void,
+                    state: @escaping @Sendable (RedisLinkState, String?) -> Void) {
+            self.reply = reply; self.message = message; self.state = state
+        }
+    }
+
+    enum Work: Sendable {
+        case command([[UInt8]], token: Int)
+        case subscribe(String)
+        case unsubscribe(String)
+        case stop
+    }
+
+    public let endpoint: RedisEndpoint
+    let handlers: Handlers
+    /// Work for the I/O thread, in order; a byte on the wake pipe says there is some.
+    let inbox = Mutex<[Work]>([])
+    let wakeRead: Int32
+    let wakeWrite: Int32
+    /// Signalled when the I/O thread has ended.
+    let finished = DispatchSemaphore(value: 0)
+    private let started = Mutex(false)
+
+    public init(endpoint: RedisEndpoint, handlers: Handlers) throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0, fcntl(fds[0], F_SETFL, O_NONBLOCK) == 0, fcntl(fds[1], F_SETFL, O_NONBLOCK) == 0 else {
+            throw RedisURLError("cannot make the Redis thread's wake pipe: errno \(errno)")
+        }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        self.endpoint = endpoint
+        self.handlers = handlers
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// Starts the I/O thread, which connects (and keeps reconnecting).
+    public func start() {
+        guard started.withLock({ let first = !$0; $0 = true; return first }) else { return }
+        let thread = Thread { [self] in
+            let io = RedisIO(client: self)
+            io.run()
+            finished.signal()
+        }
+        thread.name = "camhub-redis"
+        thread.start()
+    }
+
+    /// Queues a command (`args[0]` is its name); its reply comes to `Handlers.reply` with `token`.
+    public func command(_ args: [String], token: Int) {
+        post(.command(args.map { Array($0.utf8) }, token: token))
+    }
+
+    /// Queues a command whose arguments are bytes.
+    public func command(bytes args: [[UInt8]], token: Int) {
+        post(.command(args, token: token))
+    }
+
+    /// Subscribes to a sharded channel (and again after every reconnect).
+    public func subscribe(_ channel: String) { post(.subscribe(channel)) }
+    public func unsubscribe(_ channel: String) { post(.unsubscribe(channel)) }
+
+    /// Sends what is queued, closes both connections and ends the thread
+    /// (waiting at most `timeout` for the commands in flight). Idempotent.
+    public func stop(timeout: Duration = .seconds(1)) {
+        guard started.withLock({ $0 }) else { return }
+        post(.stop)
+        let nanos = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        _ = finished.wait(timeout: .now() + .nanoseconds(Int(nanos)))
+        finished.signal()  // a second stop does not wait again
+    }
+
+    private func post(_ work: Work) {
+        inbox.withLock { $0.append(work) }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)  // a full pipe already says "wake up"
+    }
+}

@@ -1,0 +1,189 @@
+import CameraCore
+import CameraMotion
+
+/// The hub's side of the engine seam (`RoomBroker`): rooms owned here or
+/// mirrored from another hub, and commands run for clients of other hubs.
+/// All of it is called by the broker's owner on the hub's thread.
+extension Hub {
+    /// Whether this hub runs `room`'s camera (nil: no such room here).
+    public func owns(_ room: RoomName) -> Bool? {
+        rooms[room].map { $0.mirror == nil }
+    }
+
+    /// Creates `name` before its first local join, as the cluster has it:
+    /// owned here (continuing from `frame`, the last one published, if any) or
+    /// mirroring `frame`. Does nothing if the room exists.
+    public mutating func prepareRoom(_ name: RoomName, owned: Bool, frame: RoomFrame?, at time: HubTime) {
+        guard rooms[name] == nil else { return }
+        var room = newRoom(name, at: time.seconds)
+        room.emptySince = time.seconds
+        if let frame {
+            room.manager = AnimatorManager(camera: frame.camera, limits: frame.limits, time: time.seconds)
+            room.frameRevision = room.manager.revision
+            room.seq = frame.seq
+            room.publishedSeq = frame.seq
+            room.frameMoving = frame.moving  // a last frame that was moving is followed by a resting one
+        }
+        if !owned {
+            room.mirror = frame ?? RoomFrame(seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera,
+                                             limits: room.manager.limits, moving: false, by: nil)
+            room.mirrorStale = frame == nil
+        }
+        rooms[name] = room
+        wake(name)
+    }
+
+    /// Mirror: the owner's newest frame. Its `seq` is kept (plus an offset
+    /// that grows only when the owner's numbering would go back, after a change
+    /// of owner), so followers here see `seq` only increase. Wakes the room so
+    /// due followers get it.
+    public mutating func applyRemoteFrame(_ frame: RoomFrame, in name: RoomName) {
+        guard let room = rooms[name], let mirror = room.mirror else { return }
+        if frame.seq == mirror.seq && !room.mirrorStale {
+            rooms[name]!.mirror = frame  // the same frame again, with new limits
+            return
+        }
+        if frame.seq &+ room.mirrorSeqOffset <= room.seq { rooms[name]!.mirrorSeqOffset = room.seq + 1 - frame.seq }
+        rooms[name]!.mirror = frame
+        rooms[name]!.mirrorStale = false
+        rooms[name]!.seq = frame.seq &+ rooms[name]!.mirrorSeqOffset
+        rooms[name]!.frameMoving = frame.moving
+        rooms[name]!.frame = nil
+        wake(name)
+    }
+
+    /// This hub became the room's owner (it took the lease): the camera goes
+    /// on from the last published frame, `seq` keeps increasing, and a frame
+    /// that was moving is followed by a resting one (the old owner's
+    /// animations ended with it).
+    public mutating func adopt(_ name: RoomName, at time: HubTime, sink: some HubSink) {
+        guard let frame = rooms[name]?.mirror else { return }
+        reportFailover(of: frame, at: time, sink: sink)
+        rooms[name]!.manager = AnimatorManager(camera: frame.camera, limits: frame.limits, time: time.seconds)
+        rooms[name]!.frameRevision = rooms[name]!.manager.revision
+        rooms[name]!.frameMoving = frame.moving
+        rooms[name]!.publishedSeq = rooms[name]!.seq
+        rooms[name]!.mirror = nil
+        rooms[name]!.mirrorSeqOffset = 0
+        rooms[name]!.frame = nil
+        wake(name)
+    }
+
+    /// Another hub owns the room now (this one lost its lease): stop running
+    /// the camera and serve the owner's frames from here on.
+    public mutating func demote(_ name: RoomName) {
+        guard let room = rooms[name], room.mirror == nil else { return }
+        rooms[name]!.mirror = RoomFrame(seq: room.seq, time: 0, camera: room.manager.camera, limits: room.manager.limits,
+                                        moving: false, by: room.manager.lastMovedBy)
+        rooms[name]!.mirrorStale = true
+        wake(name)
+    }
+
+    /// Owner: hands a changed frame to the broker, once per `seq`.
+    mutating func publishFrame(of name: RoomName, at time: HubTime) {
+        guard let broker, let room = rooms[name],
+              room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
+                || room.publishedTracking != room.manager.trackingMode else { return }
+        rooms[name]!.publishedSeq = room.seq
+        rooms[name]!.publishedLimits = room.manager.limits
+        rooms[name]!.publishedTracking = room.manager.trackingMode
+        var frame = RoomFrame(seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
+                              moving: room.frameMoving, by: room.manager.lastMovedBy)
+        frame.trackingMode = room.manager.trackingMode
+        if room.frameMoving || room.manager.due != .never {
+            frame.animations = room.manager.liveAnimations.map { RunningAnimation(id: $0.id, owner: $0.owner.client) }
+        }
+        broker.publish(frame, in: name)
+    }
+
+    /// The animations of an owner that died ended with it: each is reported
+    /// `cancelled` (reason `failover`) to its client, here or on its own hub,
+    /// where the camera stands (the last published frame).
+    private func reportFailover(of frame: RoomFrame, at time: HubTime, sink: some HubSink) {
+        for animation in frame.animations {
+            let message = HubMessage.animation(AnimationMessage(id: animation.id, status: .cancelled, by: nil, camera: frame.camera,
+                                                                reason: "failover", owner: animation.owner),
+                                               time: time.epochMilliseconds)
+            if let connection = connectionOfClient[animation.owner], connection < remoteConnectionBase {
+                sink.send(message, to: connection)
+            } else {
+                broker?.deliver(message, toClient: animation.owner)
+            }
+        }
+    }
+
+    /// Owner: runs a command a mirror forwarded for one of its clients, as
+    /// `connection`: a key the broker gave that client (at `remoteConnectionBase`
+    /// and above), whose output (`error`, `clamped`, `animation`, `result`) the
+    /// sink hands back to the broker, which sends it to the client's hub.
+    public mutating func receiveForwarded(_ command: ForwardedCommand, as connection: ConnectionKey, at time: HubTime,
+                                          sink: some HubSink) {
+        guard connection >= remoteConnectionBase, let room = rooms[command.room], room.mirror == nil else { return }
+        remoteSession(connection, for: command)
+        do throws(ProtocolError) {
+            let message = try ClientMessage.decode(command.message, tick: configuration.tick)
+            sink.note(.command(type: message.type))
+            try handle(message, bytes: command.message, from: connection, at: time, sink: sink)
+            if sink.isRecording { record(message.type, command.message, from: connection, at: time, sink: sink) }
+        } catch {
+            sink.send(HubMessage.error(error), to: connection)
+        }
+    }
+
+    /// Owner: a client of another hub left; what it had going ends.
+    public mutating func remoteClientLeft(_ client: String, in name: RoomName, at time: HubTime, sink: some HubSink) {
+        guard let connection = remoteConnections.removeValue(forKey: client) else { return }
+        sessions[connection] = nil
+        connectionOfClient[client] = nil
+        guard rooms[name]?.mirror == nil, rooms[name] != nil else { return }
+        rooms[name]!.clientLeft(client, at: time.seconds)
+        deliverMotionEvents(in: name, at: time, sink: sink)
+        wake(name)
+    }
+
+    /// The local connection of `client` (nil: not on this hub).
+    public func connection(ofClient client: String) -> ConnectionKey? {
+        connectionOfClient[client]
+    }
+
+    private mutating func remoteSession(_ key: ConnectionKey, for command: ForwardedCommand) {
+        if sessions[key] == nil {
+            var session = Session(connection: key, openedAt: 0)
+            session.client = command.client
+            session.room = command.room
+            sessions[key] = session
+            remoteConnections[command.client] = key
+            connectionOfClient[command.client] = key
+        }
+        sessions[key]!.viewport = command.viewport
+        sessions[key]!.remoteRole = command.role
+    }
+}
+
+extension Hub {
+    /// The rooms this hub has (owned or mirrored), in no particular order.
+    public var roomNames: [RoomName] { Array(rooms.keys) }
+
+    /// Whether `room` has members on this hub.
+    public func hasMembers(_ room: RoomName) -> Bool { !(rooms[room]?.members.isEmpty ?? true) }
+
+    /// Gives this hub's client ids a suffix (a cluster hub's id: ids unique across hubs).
+    public mutating func setClientIDSuffix(_ suffix: String) { ids.suffix = suffix }
+}
+
+extension EventSubscriptions {
+    /// Events that come from the room's camera state, which only its owner runs:
+    /// relayed to mirrors (`RoomBroker.relay`). The others (`joined`, `left`,
+    /// `audience`, `presenterChanged`, gestures) each hub makes for its own members.
+    public static let ofTheCamera: EventSubscriptions = [.steady, .significantChange, .limitsChanged, .trackingModeChanged, .routeChanged]
+}
+
+extension Hub {
+    /// Mirror: a room event the owner relayed, for the members subscribed to `kind`.
+    public func applyRemoteEvent(_ event: [UInt8], kind: EventSubscriptions, in name: RoomName, sink: some HubSink) {
+        guard let room = rooms[name], room.mirror != nil else { return }
+        let recipients = room.members.lazy.filter { $0.events.contains(kind) }.map(\.connection)
+        guard !recipients.isEmpty else { return }
+        sink.send(event, to: recipients)
+    }
+}

@@ -1,0 +1,72 @@
+import CameraMotion
+
+/// What one other hub of the cluster has in a room: its listed clients and
+/// head counts, as it last announced them (`RoomBroker`'s presence messages).
+public struct HubPresence: Hashable, Sendable {
+    public var entries: [RosterEntry]
+    public var audience: Audience
+    /// When its presenter took the room (ms since the epoch; nil: it has none):
+    /// of two presenters on two hubs, the later one stays.
+    public var presenterSince: Double?
+    /// When this hub last heard it (hub seconds).
+    var heardAt: Double = 0
+    public init(entries: [RosterEntry], audience: Audience, presenterSince: Double? = nil) {
+        self.entries = entries; self.audience = audience; self.presenterSince = presenterSince
+    }
+}
+
+/// Cluster-wide rosters: each hub announces its own members of a room (its
+/// listed clients and counts), and shows every hub's to its members: in
+/// `welcome`, `audience`, `joined`/`left` and `presenterChanged`.
+extension Hub {
+    /// This hub's own members of `room`, to announce (nil: no such room here).
+    public func localPresence(of room: RoomName) -> HubPresence? {
+        rooms[room].map {
+            HubPresence(entries: $0.roster.entries, audience: $0.roster.audience,
+                        presenterSince: $0.roster.presenter == nil ? nil : $0.presenterSince)
+        }
+    }
+
+    /// Another hub's members of `room` as it announced them: who is new is
+    /// announced `joined`, who is gone `left`; a presenter there demotes this
+    /// hub's presenter to driver (a room has one presenter cluster-wide).
+    public mutating func applyRemotePresence(_ presence: HubPresence, from hub: String, in name: RoomName, at time: HubTime,
+                                             sink: some HubSink) {
+        guard rooms[name] != nil else { return }
+        var presence = presence
+        presence.heardAt = time.seconds
+        let before = rooms[name]!.remote[hub]?.entries ?? []
+        let audienceBefore = rooms[name]!.audience
+        rooms[name]!.remote[hub] = presence
+        announceChanges(from: before, to: presence.entries, in: name, at: time, sink: sink)
+        if let remotePresenter = presence.entries.first(where: { $0.role == .presenter }),
+           let since = presence.presenterSince, rooms[name]!.roster.presenter != nil, since > rooms[name]!.presenterSince,
+           let demoted = rooms[name]!.roster.demotePresenter() {
+            if rooms[name]!.mirror == nil { rooms[name]!.manager.setRank(Role.driver.rank, of: demoted) }
+            broadcast(.presenterChanged(PresenterChange(previous: demoted, current: remotePresenter.client, demoted: demoted),
+                                        by: remotePresenter.client), in: name, at: time, sink: sink)
+        }
+        if rooms[name]!.audience != audienceBefore { rooms[name]!.audienceChanged = true }
+        wake(name)
+    }
+
+    /// Forgets what hubs not heard from for `silence` seconds had (a hub that
+    /// died): their clients are announced `left`.
+    public mutating func expireRemotePresence(silence: Double, at time: HubTime, sink: some HubSink) {
+        for name in Array(rooms.keys) {
+            for (hub, presence) in rooms[name]!.remote where time.seconds - presence.heardAt > silence {
+                rooms[name]!.remote[hub] = nil
+                announceChanges(from: presence.entries, to: [], in: name, at: time, sink: sink)
+                rooms[name]!.audienceChanged = true
+                wake(name)
+            }
+        }
+    }
+
+    private func announceChanges(from before: [RosterEntry], to after: [RosterEntry], in name: RoomName, at time: HubTime,
+                                 sink: some HubSink) {
+        let old = Set(before.map(\.client)), new = Set(after.map(\.client))
+        for entry in after where !old.contains(entry.client) { broadcast(.joined(entry), in: name, at: time, sink: sink) }
+        for entry in before where !new.contains(entry.client) { broadcast(.left(entry), in: name, at: time, sink: sink) }
+    }
+}

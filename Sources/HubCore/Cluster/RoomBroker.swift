@@ -1,0 +1,78 @@
+import CameraCore
+import CameraMotion
+
+/// The engine seam (Centrifugo's "engine"): where a room's traffic goes beyond
+/// this hub. With no broker (`Hub.broker == nil`, the default) the hub is the
+/// in-memory engine of one process: it owns every room and nothing leaves it.
+/// With a broker (the Redis engine, module `HubCluster`) a room is *owned* by
+/// one hub of the cluster, which runs its camera and publishes each changed
+/// frame; on the other hubs the room is a *mirror* fed with those frames
+/// (`Hub.applyRemoteFrame`), whose driving messages go to the owner.
+///
+/// Called on the hub's thread, from inside `Hub`'s methods; an implementation
+/// must not call back into the hub from these calls (it queues work instead).
+public protocol RoomBroker: AnyObject {
+    /// Owner: `room` has a new frame (at most once per tick per room).
+    func publish(_ frame: RoomFrame, in room: RoomName)
+    /// Mirror: a driving message of a local client, for the room's owner.
+    func forward(_ command: ForwardedCommand)
+    /// Mirror: a local client that may have sent commands left; the owner ends what it had going.
+    func clientLeft(_ client: String, in room: RoomName)
+    /// A room was removed from this hub (empty past its TTL).
+    func roomRemoved(_ room: RoomName)
+    /// Owner: a room event about the camera (`EventSubscriptions.ofTheCamera`), for the members of every mirror.
+    func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName)
+    /// A message for one client of another hub (ids end with their hub's id: `Hub.setClientIDSuffix`).
+    func deliver(_ message: [UInt8], toClient client: String)
+}
+
+/// An animation running when a frame was published: what a new owner reports
+/// `cancelled` (reason `failover`) when the old owner died with it.
+public struct RunningAnimation: Hashable, Sendable {
+    public var id: String
+    /// The client whose animation it is.
+    public var owner: String
+    public init(id: String, owner: String) { self.id = id; self.owner = owner }
+}
+
+/// One published frame: what a mirror needs to serve it (the encoded `frame`
+/// message its followers get, byte for byte) and to answer queries and
+/// welcomes from it (camera, limits).
+public struct RoomFrame: Hashable, Sendable {
+    /// The owner's `seq` (a mirror may number its own frames higher: `Hub.applyRemoteFrame`).
+    public var seq: UInt64
+    /// The frame's `time` (ms since the epoch, the owner's clock).
+    public var time: Double
+    public var camera: Camera
+    public var limits: CameraLimits
+    public var moving: Bool
+    /// Who moved the camera last (`frame.by`).
+    public var by: String?
+    /// The animations running (or queued) at this frame.
+    public var animations: [RunningAnimation] = []
+    /// The room's tracking mode (`welcome.tracking` on a mirror).
+    public var trackingMode = TrackingMode.none
+
+    public init(seq: UInt64, time: Double, camera: Camera, limits: CameraLimits, moving: Bool, by: String?) {
+        self.seq = seq; self.time = time; self.camera = camera; self.limits = limits; self.moving = moving; self.by = by
+    }
+}
+
+/// A client message that must run on the room's owner (a mirror forwards it).
+public struct ForwardedCommand: Hashable, Sendable {
+    public var room: RoomName
+    /// The client's id, role and viewport on its own hub.
+    public var client: String
+    public var role: Role
+    public var viewport: Viewport
+    /// The message as the client sent it.
+    public var message: [UInt8]
+
+    public init(room: RoomName, client: String, role: Role, viewport: Viewport, message: [UInt8]) {
+        self.room = room; self.client = client; self.role = role; self.viewport = viewport; self.message = message
+    }
+}
+
+/// Connection keys the hub gives clients of other hubs whose commands it runs
+/// (at and above this value; the transport's own keys count up from 1).
+public let remoteConnectionBase: ConnectionKey = 1 << 62

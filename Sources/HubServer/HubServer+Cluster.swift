@@ -1,0 +1,33 @@
+import HubCluster
+import HubCore
+
+extension HubServer.State {
+    /// Makes this hub a member of the cluster sharing `endpoint` (`--redis`):
+    /// the Redis engine becomes the hub's broker and its output's route to
+    /// clients of other hubs, and its client ids get the hub's id as a suffix.
+    /// Called before loop 0 runs; `post` hands what the Redis thread reports
+    /// to loop 0, where `clusterEvent` takes it.
+    func joinCluster(_ endpoint: RedisEndpoint, leaseMilliseconds: Int,
+                     post: @escaping @Sendable (ClusterEngine.Event) -> Void) throws -> ClusterEngine {
+        let engine = try ClusterEngine(endpoint: endpoint, leaseMilliseconds: leaseMilliseconds, post: post)
+        cluster = engine
+        sink.cluster = engine
+        hub.broker = engine
+        hub.setClientIDSuffix(engine.clientIDSuffix)
+        return engine
+    }
+
+    /// Loop 0: one event from the Redis thread.
+    func clusterEvent(_ event: ClusterEngine.Event) {
+        guard let cluster else { return }
+        cluster.handle(event, hub: &hub, at: now(), sink: sink)
+        sink.flush()
+    }
+
+    /// Loop 0, every lease renewal interval: leases and presence.
+    func clusterTick() {
+        guard let cluster else { return }
+        cluster.tick(hub: &hub, at: now(), sink: sink)
+        sink.flush()
+    }
+}

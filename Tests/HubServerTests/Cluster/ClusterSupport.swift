@@ -1,0 +1,43 @@
+import Foundation
+import HubCluster
+import HubServer
+import SocketTestSupport
+import Testing
+
+/// A cluster for a test: one real `redis-server` and hubs joined to it.
+final class TestCluster {
+    let redis: RedisServer
+    var hubs: [RunningHub] = []
+
+    /// `loops`: event loops per hub (`--loops`).
+    init(hubs count: Int, lease: Int = 600, loops: Int = 1) throws {
+        redis = try RedisServer()
+        for _ in 0..<count { hubs.append(try addHub(lease: lease, loops: loops)) }
+        #expect(waitUntil { self.hubs.allSatisfy { (try? $0.health()["redis"]?["state"]?.string) == "up" } },
+                "every hub links to Redis")
+    }
+
+    /// One more hub on the same Redis (lease in ms).
+    /// `record`: the hub's `--record` folder (nil: it records nothing).
+    func addHub(lease: Int = 600, loops: Int = 1, record: String? = nil) throws -> RunningHub {
+        let endpoint = try RedisEndpoint(url: redis.url)
+        return try RunningHub {
+            $0.redis = endpoint
+            $0.leaseMilliseconds = lease
+            $0.loops = loops
+            $0.recordDirectory = record
+        }
+    }
+
+    func shutdown() {
+        for hub in hubs { hub.shutdown() }
+        redis.stop()
+    }
+}
+
+extension RunningHub {
+    /// Whether `/healthz` says this hub runs `room`'s camera.
+    func owns(_ room: String) -> Bool? {
+        (try? health()["rooms"]?.array?.first { $0["name"]?.string == room }?["owned"])??.bool
+    }
+}

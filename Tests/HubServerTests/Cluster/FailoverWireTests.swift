@@ -1,0 +1,77 @@
+import Foundation
+import HubCore
+import HubCluster
+import SocketTestSupport
+import Testing
+
+/// The `camhub` binary built beside this test bundle.
+private let camhubPath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    .deletingLastPathComponent().appendingPathComponent("camhub").path
+
+extension HubServerTests {
+    @Test func killingTheOwnerMidAnimationHandsTheRoomToAnotherHubWithinTwoSecondsWithoutAJump() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let owner = try ServeProcess(camhubPath, ["--redis", redis.url])
+        defer { owner.stop(SIGKILL) }
+        let presenter = try HubClients(port: owner.port).join(role: "presenter")
+        _ = presenter
+        let cluster = try TestCluster.hub(on: redis)
+        defer { cluster.shutdown() }
+        let clientsB = try HubClients(port: cluster.port)
+        let follower = clientsB.join(role: "follower", rate: 60)
+        let driver = clientsB.join(role: "driver")
+        #expect(cluster.owns("demo") == false, "the process hub owns the room")
+
+        driver.send(#"{"type":"animate","id":"slow","to":{"zoom":12,"lat":40,"lon":10},"duration":20}"#)
+        #expect(driver.next("animation")?["status"]?.string == "started")
+        #expect(waitUntil { follower.frames.count >= 10 }, "moving frames from the owner")
+        owner.stop(SIGKILL)
+        let killed = ContinuousClock.now
+        let lastBefore = try #require(follower.frames.last)
+
+        #expect(waitUntil(.seconds(3)) { cluster.owns("demo") == true }, "hub B took the room")
+        #expect(ContinuousClock.now - killed < .milliseconds(2_500), "within 2 s of the lease (1.5 s) running out, plus polling")
+        let report = driver.next("animation", timeout: .seconds(3))
+        #expect(report?["status"]?.string == "cancelled" && report?["reason"]?.string == "failover", "\(String(describing: report))")
+        #expect(waitUntil { follower.frames.last?.json["moving"]?.bool == false })
+        let after = follower.frames.drop { $0.json["seq"] != lastBefore.json["seq"] }.dropFirst()
+        let first = try #require(after.first, "a frame after the failover")
+        #expect((first.json["seq"]?.number ?? 0) > (lastBefore.json["seq"]?.number ?? 0), "seq keeps increasing")
+        #expect(first.json["camera"] == lastBefore.json["camera"], "no jump: \(lastBefore.text) → \(first.text)")
+        #expect(report?["camera"] == lastBefore.json["camera"], "ended where the camera stands")
+    }
+}
+
+extension HubServerTests {
+    @Test func theMembersOfAHubKilledWithSignal9LeaveEveryRosterWithinSeconds() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let doomed = try ServeProcess(camhubPath, ["--redis", redis.url])
+        defer { doomed.stop(SIGKILL) }
+        let gone = try HubClients(port: doomed.port).join(role: "driver")
+        let hub = try TestCluster.hub(on: redis)
+        defer { hub.shutdown() }
+        let watcher = try HubClients(port: hub.port).join(role: "driver")
+        #expect(watcher.messages("welcome").first?.json["roster"]?.array?.contains { $0["client"]?.string == gone.client } == true
+                || watcher.nextEvent("joined", timeout: .seconds(3))?["client"]?.string == gone.client)
+        doomed.stop(SIGKILL)
+        let killed = ContinuousClock.now
+        let left = watcher.nextEvent("left", timeout: .seconds(6))
+        #expect(left?["client"]?.string == gone.client)
+        #expect(ContinuousClock.now - killed < .seconds(5), "removed within a few seconds (3 s of silence)")
+    }
+}
+
+extension TestCluster {
+    /// One in-process hub on an already running Redis (lease 600 ms).
+    static func hub(on redis: RedisServer) throws -> RunningHub {
+        let endpoint = try RedisEndpoint(url: redis.url)
+        let hub = try RunningHub {
+            $0.redis = endpoint
+            $0.leaseMilliseconds = 600
+        }
+        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.string) == "up" })
+        return hub
+    }
+}

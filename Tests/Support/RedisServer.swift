@@ -1,0 +1,102 @@
+import Foundation
+
+/// A real `redis-server` for a test: loopback only, on a free port picked
+/// here (Redis does not accept `--port 0`), with no persistence. Stopped (or
+/// killed) by `stop`, and at the latest when the value goes away.
+public final class RedisServer {
+    public let port: Int
+    private let process = Process()
+
+    /// Starts it and waits (up to 5 s) until it answers `PING`.
+    public init(port: Int? = nil) throws {
+        self.port = try port ?? Self.freePort()
+        process.executableURL = URL(fileURLWithPath: try Self.executable())
+        process.arguments = ["--bind", "127.0.0.1", "--port", "\(self.port)", "--save", "", "--appendonly", "no",
+                             "--protected-mode", "yes", "--loglevel", "warning", "--daemonize", "no"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if (try? command("PING")) == "+PONG" { return }
+            usleep(10_000)
+        }
+        stop()
+        throw RedisServerError("redis-server on port \(self.port) did not answer PING within 5 s")
+    }
+
+    /// `redis://127.0.0.1:PORT`.
+    public var url: String { "redis://127.0.0.1:\(port)" }
+
+    /// Stops it (SIGTERM, then SIGKILL after 2 s) and waits until it has exited.
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = ContinuousClock.now + .seconds(2)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+
+    /// Sends one inline command over a fresh connection and returns the first
+    /// line of the reply (`+PONG`, `:1`, `$5` …), for checks from tests.
+    public func command(_ line: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RedisServerError("socket: errno \(errno)") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw RedisServerError("connect to \(port): errno \(errno)") }
+        let request = Array((line + "\r\n").utf8)
+        guard write(fd, request, request.count) == request.count else { throw RedisServerError("write: errno \(errno)") }
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !reply.contains(UInt8(ascii: "\n")) {
+            let n = read(fd, &buffer, buffer.count)
+            guard n > 0 else { throw RedisServerError("no reply to \(line)") }
+            reply += buffer[0..<n]
+        }
+        return String(decoding: reply.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+    }
+
+    /// A loopback TCP port nobody listens on right now.
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw RedisServerError("bind: errno \(errno)") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func executable() throws -> String {
+        for path in ["/usr/bin/redis-server", "/usr/local/bin/redis-server"] where FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        throw RedisServerError("redis-server is not installed (scripts/setup.sh installs Debian's redis-server)")
+    }
+}
+
+public struct RedisServerError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
