@@ -171,3 +171,26 @@ extension AnimatorManager {
         motions[index].phase = .tracking(mode: mode, segment: segment, lastFix: now)
     }
 }
+
+extension AnimatorManager {
+    /// Who runs the tracking mode (nil when nothing tracks).
+    public var trackingOwner: Owner? {
+        motions.first { if case .tracking = $0.phase { true } else { false } }?.owner
+    }
+
+    /// Takes over a tracking mode that ran elsewhere (a cluster's failover: the
+    /// new owner of a room goes on with the mode its old owner ran): as `track`,
+    /// but without a `trackingModeChanged` event, since the room's mode did not
+    /// change for anyone. Gliding to `location` starts from the current camera.
+    public mutating func resumeTracking(_ mode: TrackingMode, location: TrackedLocation?, owner: Owner,
+                                        at now: Double) -> Result<CommandAccepted, CommandError> {
+        let before = events.count
+        let result = track(mode, location: location, owner: owner, at: now)
+        var index = before
+        while index < events.count {
+            if case .trackingModeChanged = events[index] { events.remove(at: index) } else { index += 1 }
+        }
+        return result
+    }
+}
+

@@ -29,6 +29,12 @@ enum ClusterMessage: Hashable, Sendable {
             w.u64(UInt64(f.animations.count))
             for a in f.animations { w.string(a.id); w.string(a.owner) }
             w.string(f.trackingMode.rawValue)
+            w.string(f.trackingOwner?.client); w.byte(UInt8(f.trackingOwner?.rank.rawValue ?? 0))
+            if let fix = f.trackedLocation {
+                w.byte(1); w.double(fix.latitude); w.double(fix.longitude); w.double(fix.heading ?? .nan)
+            } else {
+                w.byte(0)
+            }
         case .command(let c, let replyTo):
             w.byte(UInt8(ascii: "C"))
             w.string(replyTo); w.string(c.room.value); w.string(c.client); w.string(c.role.rawValue)
@@ -63,6 +69,13 @@ enum ClusterMessage: Hashable, Sendable {
             }
             guard let mode = r.string() ?? nil, let tracking = TrackingMode(rawValue: mode) else { return nil }
             frame.trackingMode = tracking
+            guard let trackingOwner = r.string(), let rankValue = r.byte(), let rank = Rank(rawValue: Int(rankValue)),
+                  let hasFix = r.byte() else { return nil }
+            frame.trackingOwner = trackingOwner.map { Owner(client: $0, rank: rank) }
+            if hasFix == 1 {
+                guard let lat = r.double(), let lon = r.double(), let heading = r.double() else { return nil }
+                frame.trackedLocation = TrackedLocation(latitude: lat, longitude: lon, heading: heading.isNaN ? nil : heading)
+            }
             self = .frame(frame)
         case UInt8(ascii: "C"):
             guard let replyTo = r.string() ?? nil, let roomText = r.string() ?? nil,

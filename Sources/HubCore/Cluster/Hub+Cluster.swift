@@ -60,6 +60,10 @@ extension Hub {
         guard let frame = rooms[name]?.mirror else { return }
         reportFailover(of: frame, at: time, sink: sink)
         rooms[name]!.manager = AnimatorManager(camera: frame.camera, limits: frame.limits, time: time.seconds)
+        if frame.trackingMode != .none, let owner = frame.trackingOwner {
+            // The mode goes on (its owner, if it was on the dead hub, leaves with that hub's presence).
+            _ = rooms[name]!.manager.resumeTracking(frame.trackingMode, location: frame.trackedLocation, owner: owner, at: time.seconds)
+        }
         rooms[name]!.frameRevision = rooms[name]!.manager.revision
         rooms[name]!.frameMoving = frame.moving
         rooms[name]!.publishedSeq = rooms[name]!.seq
@@ -90,6 +94,8 @@ extension Hub {
         var frame = RoomFrame(seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
                               moving: room.frameMoving, by: room.manager.lastMovedBy)
         frame.trackingMode = room.manager.trackingMode
+        frame.trackingOwner = room.manager.trackingOwner
+        frame.trackedLocation = room.manager.trackedLocation
         if room.frameMoving || room.manager.due != .never {
             frame.animations = room.manager.liveAnimations.map { RunningAnimation(id: $0.id, owner: $0.owner.client) }
         }
@@ -131,10 +137,16 @@ extension Hub {
     }
 
     /// Owner: a client of another hub left; what it had going ends.
+    /// Also for a client of a hub that died (its presence expired), which may
+    /// never have sent this hub a command: what it ran (e.g. a tracking mode
+    /// taken over in a failover) ends all the same.
     public mutating func remoteClientLeft(_ client: String, in name: RoomName, at time: HubTime, sink: some HubSink) {
-        guard let connection = remoteConnections.removeValue(forKey: client) else { return }
-        sessions[connection] = nil
-        connectionOfClient[client] = nil
+        if let connection = remoteConnections.removeValue(forKey: client) {
+            sessions[connection] = nil
+            connectionOfClient[client] = nil
+        } else if connectionOfClient[client] != nil {
+            return  // a client of this hub: its own close ends what it ran
+        }
         guard rooms[name]?.mirror == nil, rooms[name] != nil else { return }
         rooms[name]!.clientLeft(client, at: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)

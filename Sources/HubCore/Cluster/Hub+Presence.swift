@@ -51,12 +51,14 @@ extension Hub {
     }
 
     /// Forgets what hubs not heard from for `silence` seconds had (a hub that
-    /// died): their clients are announced `left`.
+    /// died): their clients are announced `left`, and on the room's owner what
+    /// they ran ends (`ownerLeft`).
     public mutating func expireRemotePresence(silence: Double, at time: HubTime, sink: some HubSink) {
         for name in Array(rooms.keys) {
             for (hub, presence) in rooms[name]!.remote where time.seconds - presence.heardAt > silence {
                 rooms[name]!.remote[hub] = nil
                 announceChanges(from: presence.entries, to: [], in: name, at: time, sink: sink)
+                for entry in presence.entries { remoteClientLeft(entry.client, in: name, at: time, sink: sink) }
                 rooms[name]!.audienceChanged = true
                 wake(name)
             }

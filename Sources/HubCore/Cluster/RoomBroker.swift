@@ -52,6 +52,10 @@ public struct RoomFrame: Hashable, Sendable {
     public var animations: [RunningAnimation] = []
     /// The room's tracking mode (`welcome.tracking` on a mirror).
     public var trackingMode = TrackingMode.none
+    /// Who runs the tracking mode, and its last location fix: a new owner
+    /// goes on with it after a failover (`welcome.tracking` on a mirror).
+    public var trackingOwner: Owner?
+    public var trackedLocation: TrackedLocation?
 
     public init(seq: UInt64, time: Double, camera: Camera, limits: CameraLimits, moving: Bool, by: String?) {
         self.seq = seq; self.time = time; self.camera = camera; self.limits = limits; self.moving = moving; self.by = by

@@ -218,7 +218,7 @@ public struct Hub {
                               gestures: session.disabledGestures, audience: room.audience, events: events)
         if room.mirror == nil { welcome.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) } }
         welcome.trackingMode = room.mirror?.trackingMode ?? room.manager.trackingMode
-        welcome.trackedLocation = room.manager.trackedLocation
+        welcome.trackedLocation = room.mirror.map { $0.trackedLocation } ?? room.manager.trackedLocation
         welcome.route = room.manager.route?.points ?? []
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
