@@ -46,21 +46,11 @@ public final class HAProxyServer {
     }
 
     /// Stops it and waits until it has exited.
-    public func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = ContinuousClock.now + .seconds(2)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    public func stop() { ChildProcess.stop(process) }
 
     deinit { stop() }
 
     static func executable() throws -> String {
-        for path in ["/usr/sbin/haproxy", "/usr/bin/haproxy", "/usr/local/sbin/haproxy"] where FileManager.default.isExecutableFile(atPath: path) {
-            return path
-        }
-        throw RedisServerError("haproxy is not installed (scripts/setup.sh installs Debian's haproxy)")
+        try ChildProcess.executable(["/usr/sbin/haproxy", "/usr/bin/haproxy", "/usr/local/sbin/haproxy"], package: "haproxy")
     }
 }

@@ -30,14 +30,7 @@ public final class RedisServer {
     public var url: String { "redis://127.0.0.1:\(port)" }
 
     /// Stops it (SIGTERM, then SIGKILL after 2 s) and waits until it has exited.
-    public func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = ContinuousClock.now + .seconds(2)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    public func stop() { ChildProcess.stop(process) }
 
     deinit { stop() }
 
@@ -89,10 +82,7 @@ public final class RedisServer {
     }
 
     static func executable() throws -> String {
-        for path in ["/usr/bin/redis-server", "/usr/local/bin/redis-server"] where FileManager.default.isExecutableFile(atPath: path) {
-            return path
-        }
-        throw RedisServerError("redis-server is not installed (scripts/setup.sh installs Debian's redis-server)")
+        try ChildProcess.executable(["/usr/bin/redis-server", "/usr/local/bin/redis-server"], package: "redis-server")
     }
 }
 

@@ -4,6 +4,10 @@ import HubServer
 import SocketTestSupport
 import Testing
 
+/// The `camhub` binary built beside this test bundle (a hub to kill with signal 9).
+let camhubPath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    .deletingLastPathComponent().appendingPathComponent("camhub").path
+
 /// A cluster for a test: one real `redis-server` and hubs joined to it.
 final class TestCluster {
     let redis: RedisServer

@@ -3,10 +3,6 @@ import HubCore
 import SocketTestSupport
 import Testing
 
-/// The camera path after a failover: camhub binary beside this bundle.
-private let camhubPath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    .deletingLastPathComponent().appendingPathComponent("camhub").path
-
 /// A room's tracking mode across hubs: the same on every hub, and carried
 /// through a failover by the hub that takes the room over.
 extension HubServerTests {

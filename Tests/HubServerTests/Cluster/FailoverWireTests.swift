@@ -4,10 +4,6 @@ import HubCluster
 import SocketTestSupport
 import Testing
 
-/// The `camhub` binary built beside this test bundle.
-private let camhubPath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    .deletingLastPathComponent().appendingPathComponent("camhub").path
-
 extension HubServerTests {
     @Test func killingTheOwnerMidAnimationHandsTheRoomToAnotherHubWithinTwoSecondsWithoutAJump() throws {
         let redis = try RedisServer()
