@@ -32,6 +32,9 @@ public final class ClusterEngine: RoomBroker {
     /// Frames this hub published, commands it forwarded, since start (for `/healthz` and the benchmark).
     public private(set) var published: UInt64 = 0
     public private(set) var forwarded: UInt64 = 0
+    /// Messages on the room channels that this hub could not read (a hub of
+    /// another version shares the Redis): counted, shown in `/healthz`, dropped.
+    public private(set) var undecodable: UInt64 = 0
 
     private enum Pending {
         case claim(RoomName)
@@ -135,7 +138,10 @@ public final class ClusterEngine: RoomBroker {
             guard let purpose = pending.removeValue(forKey: token) else { return }
             replied(purpose, reply, hub: &hub, at: time, sink: sink)
         case .message(let channel, let payload):
-            guard let message = ClusterMessage(decoding: payload) else { return }
+            guard let message = ClusterMessage(decoding: payload) else {
+                undecodable += 1  // another version's hub on the same Redis, or not a hub at all
+                return
+            }
             received(message, on: channel, hub: &hub, at: time, sink: sink)
         }
     }

@@ -21,6 +21,7 @@ enum HealthReport {
             w.raw(",\"hub\":"); w.string(cluster.hubID)
             w.raw(",\"published\":"); w.integer(cluster.published)
             w.raw(",\"forwarded\":"); w.integer(cluster.forwarded)
+            w.raw(",\"undecodable\":"); w.integer(cluster.undecodable)
             w.raw("}")
         }
         w.raw(",\"connections\":"); w.integer(UInt64(counts.connections))

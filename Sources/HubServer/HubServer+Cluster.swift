@@ -1,5 +1,6 @@
 import HubCluster
 import HubCore
+import Logging
 
 extension HubServer.State {
     /// Makes this hub a member of the cluster sharing `endpoint` (`--redis`):
@@ -20,8 +21,21 @@ extension HubServer.State {
     /// Loop 0: one event from the Redis thread.
     func clusterEvent(_ event: ClusterEngine.Event) {
         guard let cluster else { return }
+        let before = cluster.link
         cluster.handle(event, hub: &hub, at: now(), sink: sink)
+        if cluster.link != before { logLink(cluster) }
         sink.flush()
+    }
+
+    /// One log line each time the link to Redis changes: an operator sees at
+    /// once that Redis is unreachable (the hub keeps serving, degraded).
+    private func logLink(_ cluster: ClusterEngine) {
+        let metadata: Logger.Metadata = ["state": "\(cluster.link.rawValue)", "reason": "\(cluster.linkReason ?? "")",
+                                         "hub": "\(cluster.hubID)"]
+        switch cluster.link {
+        case .up: log.logger.notice("redis linked", metadata: metadata)
+        case .down, .connecting: log.logger.warning("redis unreachable, retrying (clients stay connected; /healthz says degraded)", metadata: metadata)
+        }
     }
 
     /// Loop 0, every lease renewal interval: leases and presence.

@@ -76,3 +76,20 @@ extension CLITests {
         #expect(records.count < 40, "no line per frame: \(records.count) lines")
     }
 }
+
+extension CLITests {
+    @Test func serveWithRedisUnreachableStartsAndLogsOneWarningNamingWhy() throws {
+        let nobody = try RedisServer.freePort()
+        let serve = try ServeProcess(camhubPath, ["--redis", "redis://127.0.0.1:\(nobody)", "--log-format", "json"])
+        #expect(waitUntil(.seconds(3)) { serve.stderr.contains("redis unreachable") }, "\(serve.stderr)")
+        let health = try RawHTTP.request(port: serve.port, path: "/healthz")
+        #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self).contains(#""status":"degraded""#),
+                "the hub serves while Redis is down, and says so")
+        Thread.sleep(forTimeInterval: 2.5)  // a few reconnect attempts (backoff up to 2 s)
+        #expect(serve.stop(SIGTERM) == 0)
+        let warnings = serve.stderr.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+            .filter { $0["message"]?.string?.hasPrefix("redis unreachable") == true }
+        #expect(warnings.count == 1, "one line while it stays down, not one per retry: \(warnings.count)")
+        #expect(warnings.first?["reason"]?.string?.isEmpty == false, "the reason is named")
+    }
+}

@@ -129,3 +129,18 @@ extension HubServerTests {
         #expect(health["status"]?.string == "ok")
     }
 }
+
+extension HubServerTests {
+    @Test func aMessageNoHubCanReadOnARoomChannelIsCountedAndDroppedAndTheRoomGoesOn() throws {
+        let cluster = try TestCluster(hubs: 1)
+        defer { cluster.shutdown() }
+        let hub = cluster.hubs[0]
+        let clients = try HubClients(port: hub.port)
+        let presenter = clients.join(role: "presenter")
+        let follower = clients.join(role: "follower")
+        #expect(try cluster.redis.command("SPUBLISH {demo}:frames not-a-hub-message") == ":1", "the hub listens on the room's channel")
+        #expect(waitUntil { (try? hub.health()["redis"]?["undecodable"]?.number) == 1 }, "counted in /healthz")
+        presenter.send(#"{"type":"set","camera":{"zoom":3}}"#)
+        #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.number == 3 }, "and the room goes on")
+    }
+}
