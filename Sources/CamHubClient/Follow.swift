@@ -39,7 +39,9 @@ public struct FollowSummary: Sendable {
         case .pong:
             if let offset, let offsetError {
                 "hub time in frames vs the local wall clock corrected by the ping/pong offset \(fixed(offset, 2)) ms (± \(fixed(offsetError, 2)) ms)"
-            } else { "ping/pong offset not known yet: no latency" }
+            } else {
+                "ping/pong offset not known yet: no latency"
+            }
         }
     }
 
@@ -59,9 +61,11 @@ public struct FollowSummary: Sendable {
             "type": .string("summary"),
             "frames": .number(Double(frames)), "events": .number(Double(events)), "errors": .number(Double(errors)),
             "seconds": .number(seconds), "rate": .number(rate), "clock": .string(clock.rawValue),
-            "latencyMs": .object(["count": .number(Double(latency.count)), "p50": .number(latency.p50), "p90": .number(latency.p90),
-                                  "p99": .number(latency.p99), "p999": .number(latency.p999), "max": .number(latency.max),
-                                  "mean": .number(latency.mean), "negative": .number(Double(latency.negative))]),
+            "latencyMs": .object([
+                "count": .number(Double(latency.count)), "p50": .number(latency.p50), "p90": .number(latency.p90),
+                "p99": .number(latency.p99), "p999": .number(latency.p999), "max": .number(latency.max),
+                "mean": .number(latency.mean), "negative": .number(Double(latency.negative)),
+            ]),
         ]
         if let offset { o["offsetMs"] = .number(offset) }
         if let offsetError { o["offsetErrorMs"] = .number(offsetError) }

@@ -28,10 +28,17 @@ public struct HelloOptions: Sendable, Hashable {
     /// Event subscriptions (`hello.events`); nil: the role's default.
     public var events: [String]?
 
-    public init(room: String, role: String, name: String? = nil, token: String? = nil,
-                rate: Double? = nil, viewport: Viewport? = nil, events: [String]? = nil) {
-        self.room = room; self.role = role; self.name = name; self.token = token
-        self.rate = rate; self.viewport = viewport; self.events = events
+    public init(
+        room: String, role: String, name: String? = nil, token: String? = nil,
+        rate: Double? = nil, viewport: Viewport? = nil, events: [String]? = nil
+    ) {
+        self.room = room
+        self.role = role
+        self.name = name
+        self.token = token
+        self.rate = rate
+        self.viewport = viewport
+        self.events = events
     }
 
     /// Checks the `hello` with the hub's own decoder, as a hub ticking at
@@ -129,34 +136,43 @@ public final class HubConnection: @unchecked Sendable {
     }
 
     private func start() throws {
-        try client.start(ClientHandlers(
-            onOpen: { [weak self] _ in
-                guard let self else { return }
-                self.condition.lock(); self.isOpen = true; self.condition.broadcast(); self.condition.unlock()
-            },
-            onMessage: { [weak self] _, message in
-                guard let self, case .text(let text) = message else { return }
-                let now = wallClockMilliseconds()
-                let received = Received(text: text, message: Incoming.decode(text) ?? .other(type: nil, raw: .null), localTime: now)
-                self.condition.lock(); self.items.append(.message(received)); self.condition.broadcast(); self.condition.unlock()
-            },
-            onClose: { [weak self] _, event in
-                guard let self else { return }
-                self.condition.lock()
-                self.closeEvent = event
-                self.items.append(.closed(event))
-                self.condition.broadcast()
-                self.condition.unlock()
-            }))
+        try client.start(
+            ClientHandlers(
+                onOpen: { [weak self] _ in
+                    guard let self else { return }
+                    self.condition.lock()
+                    self.isOpen = true
+                    self.condition.broadcast()
+                    self.condition.unlock()
+                },
+                onMessage: { [weak self] _, message in
+                    guard let self, case .text(let text) = message else { return }
+                    let now = wallClockMilliseconds()
+                    let received = Received(text: text, message: Incoming.decode(text) ?? .other(type: nil, raw: .null), localTime: now)
+                    self.condition.lock()
+                    self.items.append(.message(received))
+                    self.condition.broadcast()
+                    self.condition.unlock()
+                },
+                onClose: { [weak self] _, event in
+                    guard let self else { return }
+                    self.condition.lock()
+                    self.closeEvent = event
+                    self.items.append(.closed(event))
+                    self.condition.broadcast()
+                    self.condition.unlock()
+                }))
     }
 
     private var closeReason: String? {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return closeEvent.map(describe)
     }
 
     private func waitOpen(until deadline: Double) -> Bool {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         while !isOpen && closeEvent == nil {
             let left = deadline - monotonicSeconds()
             if left <= 0 { return false }
@@ -173,7 +189,8 @@ public final class HubConnection: @unchecked Sendable {
 
     /// The next message or the close, waiting at most `timeout` seconds (nil: none in time).
     public func next(timeout: Double) -> Item? {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         let deadline = monotonicSeconds() + max(0, timeout)
         while head >= items.count {
             let left = deadline - monotonicSeconds()
@@ -182,13 +199,17 @@ public final class HubConnection: @unchecked Sendable {
         }
         let item = items[head]
         head += 1
-        if head > 1024 && head * 2 > items.count { items.removeFirst(head); head = 0 }
+        if head > 1024 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
         return item
     }
 
     /// True once the connection has ended.
     public var isClosed: Bool {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return closeEvent != nil
     }
 

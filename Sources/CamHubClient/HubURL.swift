@@ -11,14 +11,23 @@ public struct HubURL: Hashable, Sendable, CustomStringConvertible {
     public var tls = ClientTLS()
 
     public init(host: String, port: Int, path: String = "/hub", secure: Bool = false) {
-        self.host = host; self.port = port; self.path = path; self.secure = secure
+        self.host = host
+        self.port = port
+        self.path = path
+        self.secure = secure
     }
 
     /// Parses `ws://host[:port][/path]` or `wss://…` (port defaults to 80 or
     /// 443, path to `/hub`). IPv6 literals go in brackets: `ws://[::1]:8080/hub`.
     public init(parsing text: String) throws(ClientError) {
         let scheme: Int
-        if text.hasPrefix("ws://") { secure = false; scheme = 5 } else if text.hasPrefix("wss://") { secure = true; scheme = 6 } else {
+        if text.hasPrefix("ws://") {
+            secure = false
+            scheme = 5
+        } else if text.hasPrefix("wss://") {
+            secure = true
+            scheme = 6
+        } else {
             throw ClientError("\(text): expected ws://HOST:PORT/PATH or wss://HOST:PORT/PATH")
         }
         var rest = Substring(text.dropFirst(scheme))
@@ -36,7 +45,9 @@ public struct HubURL: Hashable, Sendable, CustomStringConvertible {
             guard let close = authority.firstIndex(of: "]") else { throw ClientError("\(text): unclosed [ in host") }
             host = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
                 throw ClientError("\(text): unexpected text after the host")
             }
         } else if let colon = authority.lastIndex(of: ":") {
@@ -79,8 +90,9 @@ public struct HubURL: Hashable, Sendable, CustomStringConvertible {
     public var clientTLS: ClientTLS? { secure ? tls : nil }
 
     public func connectRequest(origin: String? = nil) -> ConnectRequest {
-        ConnectRequest(host: dialHost, port: port, path: path, subprotocol: "camhub.v1", origin: origin,
-                       useTLS: secure, serverName: secure ? host : nil)
+        ConnectRequest(
+            host: dialHost, port: port, path: path, subprotocol: "camhub.v1", origin: origin,
+            useTLS: secure, serverName: secure ? host : nil)
     }
 }
 

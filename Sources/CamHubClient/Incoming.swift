@@ -15,17 +15,26 @@ public struct WireCamera: Hashable, Sendable, CustomStringConvertible {
     public struct Anchor: Hashable, Sendable {
         public var x: Double
         public var y: Double
-        public init(x: Double, y: Double) { self.x = x; self.y = y }
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
     }
 
     public init(lat: Double, lon: Double, zoom: Double, bearing: Double, tilt: Double, anchor: Anchor? = nil) {
-        self.lat = lat; self.lon = lon; self.zoom = zoom; self.bearing = bearing; self.tilt = tilt; self.anchor = anchor
+        self.lat = lat
+        self.lon = lon
+        self.zoom = zoom
+        self.bearing = bearing
+        self.tilt = tilt
+        self.anchor = anchor
     }
 
     init?(_ value: JSONValue?) {
         guard let value, let lat = value["lat"]?.numberValue, let lon = value["lon"]?.numberValue,
-              let zoom = value["zoom"]?.numberValue, let bearing = value["bearing"]?.numberValue,
-              let tilt = value["tilt"]?.numberValue else { return nil }
+            let zoom = value["zoom"]?.numberValue, let bearing = value["bearing"]?.numberValue,
+            let tilt = value["tilt"]?.numberValue
+        else { return nil }
         var anchor: Anchor?
         if let a = value["anchor"], let x = a["x"]?.numberValue, let y = a["y"]?.numberValue { anchor = Anchor(x: x, y: y) }
         self.init(lat: lat, lon: lon, zoom: zoom, bearing: bearing, tilt: tilt, anchor: anchor)
@@ -33,7 +42,8 @@ public struct WireCamera: Hashable, Sendable, CustomStringConvertible {
 
     /// The camera as wire JSON (same field order as the hub).
     public var json: String {
-        var s = "{\"lat\":\(lat.description),\"lon\":\(lon.description),\"zoom\":\(zoom.description),"
+        var s =
+            "{\"lat\":\(lat.description),\"lon\":\(lon.description),\"zoom\":\(zoom.description),"
             + "\"bearing\":\(bearing.description),\"tilt\":\(tilt.description)"
         if let anchor { s += ",\"anchor\":{\"x\":\(anchor.x.description),\"y\":\(anchor.y.description)}" }
         return s + "}"
@@ -112,30 +122,37 @@ public enum Incoming: Sendable {
         switch type {
         case "frame":
             if let seq = json["seq"]?.numberValue, let time = json["time"]?.numberValue,
-               let camera = WireCamera(json["camera"]), let moving = json["moving"]?.boolValue {
+                let camera = WireCamera(json["camera"]), let moving = json["moving"]?.boolValue
+            {
                 return .frame(Frame(seq: UInt64(max(0, seq)), time: time, camera: camera, moving: moving, by: json["by"]?.stringValue))
             }
         case "welcome":
             if let client = json["client"]?.stringValue, let camera = WireCamera(json["camera"]) {
-                return .welcome(Welcome(client: client, room: json["room"]?.stringValue ?? "", role: json["role"]?.stringValue ?? "",
-                                        rate: json["rate"]?.numberValue ?? 0, tick: json["tick"]?.numberValue ?? 0,
-                                        time: json["time"]?.numberValue ?? 0, seq: UInt64(max(0, json["seq"]?.numberValue ?? 0)),
-                                        camera: camera))
+                return .welcome(
+                    Welcome(
+                        client: client, room: json["room"]?.stringValue ?? "", role: json["role"]?.stringValue ?? "",
+                        rate: json["rate"]?.numberValue ?? 0, tick: json["tick"]?.numberValue ?? 0,
+                        time: json["time"]?.numberValue ?? 0, seq: UInt64(max(0, json["seq"]?.numberValue ?? 0)),
+                        camera: camera))
             }
         case "animation":
             if let status = json["status"]?.stringValue {
                 func names(_ key: String) -> [String] { json[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
-                return .animation(Animation(id: json["id"]?.stringValue, status: status, by: json["by"]?.stringValue,
-                                            lost: names("lost"), clamped: names("clamped"), camera: WireCamera(json["camera"]),
-                                            reason: json["reason"]?.stringValue, time: json["time"]?.numberValue ?? 0))
+                return .animation(
+                    Animation(
+                        id: json["id"]?.stringValue, status: status, by: json["by"]?.stringValue,
+                        lost: names("lost"), clamped: names("clamped"), camera: WireCamera(json["camera"]),
+                        reason: json["reason"]?.stringValue, time: json["time"]?.numberValue ?? 0))
             }
         case "event":
             if let event = json["event"]?.stringValue {
                 return .event(Event(event: event, time: json["time"]?.numberValue ?? 0, raw: json))
             }
         case "error":
-            return .error(Failure(code: json["code"]?.stringValue ?? "?", message: json["message"]?.stringValue ?? "",
-                                  ref: json["ref"]?.stringValue))
+            return .error(
+                Failure(
+                    code: json["code"]?.stringValue ?? "?", message: json["message"]?.stringValue ?? "",
+                    ref: json["ref"]?.stringValue))
         case "pong":
             if let time = json["time"]?.numberValue { return .pong(t: json["t"]?.numberValue, time: time) }
         case "result":

@@ -58,10 +58,16 @@ public enum JSONText {
 
     /// 1-based line and column of a byte offset in `text` (for script errors).
     public static func lineAndColumn(of offset: Int, in text: String) -> (line: Int, column: Int) {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for (i, byte) in text.utf8.enumerated() {
             if i >= offset { break }
-            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
         }
         return (line, column)
     }
@@ -74,10 +80,25 @@ extension JSONValue {
         return nil
     }
 
-    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
-    public var numberValue: Double? { if case .number(let d) = self { return d }; return nil }
-    public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
-    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+    public var numberValue: Double? {
+        if case .number(let d) = self { return d }
+        return nil
+    }
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
     public var isNull: Bool { self == .null }
 }

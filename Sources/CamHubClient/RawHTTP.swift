@@ -16,8 +16,10 @@ public enum RawHTTP {
 
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
-    public static func request(host: String = "127.0.0.1", port: Int, path: String, method: String = "GET",
-                        extraHeaders: [String] = []) throws -> Response {
+    public static func request(
+        host: String = "127.0.0.1", port: Int, path: String, method: String = "GET",
+        extraHeaders: [String] = []
+    ) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         defer { close(fd) }
@@ -34,7 +36,8 @@ public enum RawHTTP {
             }
         }
         guard connected == 0 else { throw Failure(description: "connect failed") }
-        let lines = ["\(method) \(path) HTTP/1.1", "Host: \(host):\(port)", "Connection: close"]
+        let lines =
+            ["\(method) \(path) HTTP/1.1", "Host: \(host):\(port)", "Connection: close"]
             + extraHeaders + ["", ""]
         let request = Array(lines.joined(separator: "\r\n").utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else {

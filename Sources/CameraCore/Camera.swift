@@ -22,8 +22,10 @@ public struct Camera: Hashable, Sendable {
     /// centre of what is left, and the anchor a fraction of it.
     public var padding: EdgeInsets
 
-    public init(latitude: Double = 0, longitude: Double = 0, zoom: Double = 1, tilt: Double = 0,
-                bearing: Double = 0, anchor: Anchor = .center, padding: EdgeInsets = .zero) {
+    public init(
+        latitude: Double = 0, longitude: Double = 0, zoom: Double = 1, tilt: Double = 0,
+        bearing: Double = 0, anchor: Anchor = .center, padding: EdgeInsets = .zero
+    ) {
         self.padding = padding
         self.latitude = latitude
         self.continuousLongitude = longitude
@@ -39,7 +41,10 @@ public struct Camera: Hashable, Sendable {
     /// The target as a geo coordinate (longitude continuous).
     public var target: GeoCoordinate {
         get { GeoCoordinate(latitude: latitude, longitude: continuousLongitude) }
-        set { latitude = newValue.latitude; continuousLongitude = newValue.longitude }
+        set {
+            latitude = newValue.latitude
+            continuousLongitude = newValue.longitude
+        }
     }
 
     /// The default camera of a new room: the whole world, north up, looking down.

@@ -7,7 +7,7 @@ extension Camera {
     /// returned as it is (it then turns around its own target). Not clamped.
     public func keeping(_ point: ViewPoint, fixedIn viewport: Viewport, whileChangingTo changed: Camera) -> Camera {
         guard let geo = ViewTransform(camera: self, viewport: viewport).viewToGeo(point),
-              let moved = ViewTransform(camera: changed, viewport: viewport).camera(placing: geo, at: point)
+            let moved = ViewTransform(camera: changed, viewport: viewport).camera(placing: geo, at: point)
         else { return changed }
         return moved
     }

@@ -16,17 +16,24 @@ extension Camera {
         let padding = self.padding + padding
         let availableWidth = viewport.width - padding.left - padding.right
         let availableHeight = viewport.height - padding.top - padding.bottom
-        guard availableWidth > 0 else { throw CameraInputError(field: "padding", message: "left + right padding leaves no room in a \(viewport.width) px wide view") }
-        guard availableHeight > 0 else { throw CameraInputError(field: "padding", message: "top + bottom padding leaves no room in a \(viewport.height) px high view") }
+        guard availableWidth > 0 else {
+            throw CameraInputError(field: "padding", message: "left + right padding leaves no room in a \(viewport.width) px wide view")
+        }
+        guard availableHeight > 0 else {
+            throw CameraInputError(field: "padding", message: "top + bottom padding leaves no room in a \(viewport.height) px high view")
+        }
 
         // The box in world pixels at zoom 0, east made continuous with west.
-        let south = max(bounds.south, -WebMercator.maxLatitude), north = min(bounds.north, WebMercator.maxLatitude)
+        let south = max(bounds.south, -WebMercator.maxLatitude)
+        let north = min(bounds.north, WebMercator.maxLatitude)
         let west = WebMercator.project(GeoCoordinate(latitude: north, longitude: bounds.west), zoom: 0)
         let east = WebMercator.project(GeoCoordinate(latitude: south, longitude: bounds.west + bounds.longitudeSpan), zoom: 0)
         let corners = [(west.x, west.y), (east.x, west.y), (east.x, east.y), (west.x, east.y)]
 
         // Extent of the box as the rotated view sees it.
-        let b = bearing * .pi / 180, c = cos(b), s = sin(b)
+        let b = bearing * .pi / 180
+        let c = cos(b)
+        let s = sin(b)
         let rotated = corners.map { (x, y) in (x * c + y * s, -x * s + y * c) }
         let width = rotated.map(\.0).max()! - rotated.map(\.0).min()!
         let height = rotated.map(\.1).max()! - rotated.map(\.1).min()!
@@ -39,7 +46,8 @@ extension Camera {
         var flat = self
         flat.tilt = 0
         let anchorPoint = ViewTransform(camera: flat, viewport: viewport).anchorPoint
-        let midX = (west.x + east.x) / 2 * size, midY = (west.y + east.y) / 2 * size
+        let midX = (west.x + east.x) / 2 * size
+        let midY = (west.y + east.y) / 2 * size
         let sx = padding.left + availableWidth / 2 - anchorPoint.x
         let sy = padding.top + availableHeight / 2 - anchorPoint.y
         let target = WebMercator.unproject(x: midX - (sx * c - sy * s), y: midY - (sx * s + sy * c), zoom: zoom)

@@ -16,7 +16,10 @@ public struct CameraLimits: Hashable, Sendable {
     public struct TiltStop: Hashable, Sendable {
         public var zoom: Double
         public var tilt: Double
-        public init(zoom: Double, tilt: Double) { self.zoom = zoom; self.tilt = tilt }
+        public init(zoom: Double, tilt: Double) {
+            self.zoom = zoom
+            self.tilt = tilt
+        }
     }
 
     public private(set) var minZoom: Double = defaultMinZoom
@@ -34,9 +37,11 @@ public struct CameraLimits: Hashable, Sendable {
     public init() {}
 
     /// Limits with the given values, validated as a whole.
-    public init(minZoom: Double = defaultMinZoom, maxZoom: Double = defaultMaxZoom,
-                minTilt: Double = defaultMinTilt, maxTilt: Double = defaultMaxTilt,
-                maxTiltByZoom: [TiltStop] = [], bounds: GeoBounds? = nil) throws(CameraInputError) {
+    public init(
+        minZoom: Double = defaultMinZoom, maxZoom: Double = defaultMaxZoom,
+        minTilt: Double = defaultMinTilt, maxTilt: Double = defaultMaxTilt,
+        maxTiltByZoom: [TiltStop] = [], bounds: GeoBounds? = nil
+    ) throws(CameraInputError) {
         var change = Change()
         change.minZoom = .set(minZoom)
         change.maxZoom = .set(maxZoom)
@@ -59,7 +64,8 @@ public struct CameraLimits: Hashable, Sendable {
         } else {
             var i = 1
             while maxTiltByZoom[i].zoom < zoom { i += 1 }
-            let a = maxTiltByZoom[i - 1], b = maxTiltByZoom[i]
+            let a = maxTiltByZoom[i - 1]
+            let b = maxTiltByZoom[i]
             tableTilt = a.tilt + (b.tilt - a.tilt) * (zoom - a.zoom) / (b.zoom - a.zoom)
         }
         return max(minTilt, min(maxTilt, tableTilt))
@@ -69,11 +75,15 @@ public struct CameraLimits: Hashable, Sendable {
     /// Mercator latitude range and within `bounds` (the short way round the
     /// antimeridian). The longitude stays on the copy nearest the input.
     public func clampTarget(_ geo: GeoCoordinate) -> GeoCoordinate {
-        var south = -WebMercator.maxLatitude, north = WebMercator.maxLatitude
+        var south = -WebMercator.maxLatitude
+        var north = WebMercator.maxLatitude
         if let bounds {
             south = max(south, bounds.south)
             north = min(north, bounds.north)
-            if south > north { south = (south + north) / 2; north = south }
+            if south > north {
+                south = (south + north) / 2
+                north = south
+            }
         }
         var out = geo
         out.latitude = min(max(geo.latitude, south), north)
@@ -137,8 +147,10 @@ extension CameraLimits {
         return next
     }
 
-    private static func resolve(_ change: LimitChange<Double>, current: Double, default def: Double,
-                                field: String, range: ClosedRange<Double>) throws(CameraInputError) -> Double {
+    private static func resolve(
+        _ change: LimitChange<Double>, current: Double, default def: Double,
+        field: String, range: ClosedRange<Double>
+    ) throws(CameraInputError) -> Double {
         switch change {
         case .keep: return current
         case .reset: return def
@@ -156,10 +168,12 @@ extension CameraLimits {
             try requireFinite(stop.zoom, "maxTiltByZoom[\(i)].zoom")
             try requireFinite(stop.tilt, "maxTiltByZoom[\(i)].tilt")
             guard zoomRange.contains(stop.zoom) else {
-                throw CameraInputError(field: "maxTiltByZoom[\(i)].zoom", message: "must be within \(zoomRange.lowerBound)…\(zoomRange.upperBound) (got \(stop.zoom))")
+                throw CameraInputError(
+                    field: "maxTiltByZoom[\(i)].zoom", message: "must be within \(zoomRange.lowerBound)…\(zoomRange.upperBound) (got \(stop.zoom))")
             }
             guard tiltRange.contains(stop.tilt) else {
-                throw CameraInputError(field: "maxTiltByZoom[\(i)].tilt", message: "must be within \(tiltRange.lowerBound)…\(tiltRange.upperBound) (got \(stop.tilt))")
+                throw CameraInputError(
+                    field: "maxTiltByZoom[\(i)].tilt", message: "must be within \(tiltRange.lowerBound)…\(tiltRange.upperBound) (got \(stop.tilt))")
             }
         }
         let sorted = stops.sorted { $0.zoom < $1.zoom }

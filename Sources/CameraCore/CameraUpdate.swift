@@ -9,8 +9,10 @@ public struct CameraUpdate: Hashable, Sendable {
     public var anchor: Anchor?
     public var padding: PaddingUpdate?
 
-    public init(latitude: Double? = nil, longitude: Double? = nil, zoom: Double? = nil,
-                tilt: Double? = nil, bearing: Double? = nil, anchor: Anchor? = nil, padding: PaddingUpdate? = nil) {
+    public init(
+        latitude: Double? = nil, longitude: Double? = nil, zoom: Double? = nil,
+        tilt: Double? = nil, bearing: Double? = nil, anchor: Anchor? = nil, padding: PaddingUpdate? = nil
+    ) {
         self.padding = padding
         self.latitude = latitude
         self.longitude = longitude
@@ -22,8 +24,9 @@ public struct CameraUpdate: Hashable, Sendable {
 
     /// An update that sets every field to `camera`'s values.
     public init(_ camera: Camera) {
-        self.init(latitude: camera.latitude, longitude: camera.continuousLongitude, zoom: camera.zoom,
-                  tilt: camera.tilt, bearing: camera.bearing, anchor: camera.anchor, padding: PaddingUpdate(camera.padding))
+        self.init(
+            latitude: camera.latitude, longitude: camera.continuousLongitude, zoom: camera.zoom,
+            tilt: camera.tilt, bearing: camera.bearing, anchor: camera.anchor, padding: PaddingUpdate(camera.padding))
     }
 
     public var isEmpty: Bool { properties.isEmpty }
@@ -101,18 +104,30 @@ extension Camera {
         var clamped: CameraProperties = []
 
         let zoom = min(max(next.zoom, limits.minZoom), limits.maxZoom)
-        if zoom != next.zoom { next.zoom = zoom; clamped.insert(.zoom) }
+        if zoom != next.zoom {
+            next.zoom = zoom
+            clamped.insert(.zoom)
+        }
 
         let tilt = min(max(next.tilt, limits.minTilt), limits.maxTilt(atZoom: next.zoom))
-        if tilt != next.tilt { next.tilt = tilt; clamped.insert(.tilt) }
+        if tilt != next.tilt {
+            next.tilt = tilt
+            clamped.insert(.tilt)
+        }
 
         next.bearing = normalizeBearing(next.bearing)
 
         let anchor = Anchor(x: min(max(next.anchor.x, 0), 1), y: min(max(next.anchor.y, 0), 1))
-        if anchor != next.anchor { next.anchor = anchor; clamped.insert(.anchor) }
+        if anchor != next.anchor {
+            next.anchor = anchor
+            clamped.insert(.anchor)
+        }
 
         let target = limits.clampTarget(next.target)
-        if target != next.target { next.target = target; clamped.insert(.center) }
+        if target != next.target {
+            next.target = target
+            clamped.insert(.center)
+        }
 
         return ClampedCamera(camera: next, clamped: clamped)
     }

@@ -7,13 +7,18 @@ public struct GeoBounds: Hashable, Sendable, CustomStringConvertible {
     public var east: Double
 
     public init(south: Double, west: Double, north: Double, east: Double) {
-        self.south = south; self.west = west; self.north = north; self.east = east
+        self.south = south
+        self.west = west
+        self.north = north
+        self.east = east
     }
 
     /// Checks every field (finite, latitudes within ±90, longitudes within
     /// ±180, south ≤ north). `prefix` is put before field names in errors.
-    public static func validated(south: Double, west: Double, north: Double, east: Double,
-                                 prefix: String = "bounds.") throws(CameraInputError) -> GeoBounds {
+    public static func validated(
+        south: Double, west: Double, north: Double, east: Double,
+        prefix: String = "bounds."
+    ) throws(CameraInputError) -> GeoBounds {
         for (name, value) in [("south", south), ("west", west), ("north", north), ("east", east)] {
             try requireFinite(value, prefix + name)
         }

@@ -2,7 +2,10 @@
 public struct ViewPoint: Hashable, Sendable, CustomStringConvertible {
     public var x: Double
     public var y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
     public var description: String { "(\(x), \(y))" }
 }
 
@@ -11,7 +14,10 @@ public struct ViewPoint: Hashable, Sendable, CustomStringConvertible {
 public struct Viewport: Hashable, Sendable {
     public var width: Double
     public var height: Double
-    public init(width: Double, height: Double) { self.width = width; self.height = height }
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
 
     /// Smallest and largest accepted side, in pixels.
     public static let sideRange: ClosedRange<Double> = 1...16384
@@ -34,7 +40,10 @@ public struct Viewport: Hashable, Sendable {
 public struct Anchor: Hashable, Sendable {
     public var x: Double
     public var y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
     public static let center = Anchor(x: 0.5, y: 0.5)
 }
 
@@ -46,7 +55,10 @@ public struct EdgeInsets: Hashable, Sendable {
     public var bottom: Double
     public var right: Double
     public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
-        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
     }
     public init(all: Double) { self.init(top: all, left: all, bottom: all, right: all) }
 
@@ -66,7 +78,10 @@ public struct PaddingUpdate: Hashable, Sendable {
     public var bottom: Double?
     public var right: Double?
     public init(top: Double? = nil, left: Double? = nil, bottom: Double? = nil, right: Double? = nil) {
-        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
     }
     /// Every side set.
     public init(_ insets: EdgeInsets) { self.init(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right) }

@@ -52,19 +52,25 @@ public struct ViewTransform: Sendable {
         principalY = min(max((padding.top + viewport.height - padding.bottom) / 2, 0), viewport.height)
         let paddedWidth = max(0, viewport.width - padding.left - padding.right)
         let paddedHeight = max(0, viewport.height - padding.top - padding.bottom)
-        let tilt = camera.tilt * .pi / 180, bearing = camera.bearing * .pi / 180
-        sinTilt = sin(tilt); cosTilt = cos(tilt)
-        sinBearing = sin(bearing); cosBearing = cos(bearing)
+        let tilt = camera.tilt * .pi / 180
+        let bearing = camera.bearing * .pi / 180
+        sinTilt = sin(tilt)
+        cosTilt = cos(tilt)
+        sinBearing = sin(bearing)
+        cosBearing = cos(bearing)
         // The anchor is a fraction of the padded area (with no padding, of the viewport).
-        var anchor = ViewPoint(x: principalX + (camera.anchor.x - 0.5) * paddedWidth,
-                               y: principalY + (camera.anchor.y - 0.5) * paddedHeight)
+        var anchor = ViewPoint(
+            x: principalX + (camera.anchor.x - 0.5) * paddedWidth,
+            y: principalY + (camera.anchor.y - 0.5) * paddedHeight)
         if sinTilt > 1e-12 {
             let highest = principalY - cameraDistance * cosTilt / sinTilt * Self.horizonClampFraction
             anchor.y = max(anchor.y, highest)
         }
         anchorPoint = anchor
-        targetOffset = Self.groundOffset(anchor, principalX: principalX, principalY: principalY, distance: cameraDistance,
-                                         sinTilt: sinTilt, cosTilt: cosTilt, sinBearing: sinBearing, cosBearing: cosBearing)
+        targetOffset =
+            Self.groundOffset(
+                anchor, principalX: principalX, principalY: principalY, distance: cameraDistance,
+                sinTilt: sinTilt, cosTilt: cosTilt, sinBearing: sinBearing, cosBearing: cosBearing)
             ?? (0, 0)
         let world = WebMercator.project(camera.target, zoom: camera.zoom)
         centerX = world.x - targetOffset.dx
@@ -104,12 +110,15 @@ public struct ViewTransform: Sendable {
     /// View point → ground offset from the centre (the ground point at the
     /// principal point) in world pixels, or nil at or above the horizon.
     public func viewToWorldOffset(_ point: ViewPoint) -> (dx: Double, dy: Double)? {
-        Self.groundOffset(point, principalX: principalX, principalY: principalY, distance: cameraDistance,
-                          sinTilt: sinTilt, cosTilt: cosTilt, sinBearing: sinBearing, cosBearing: cosBearing)
+        Self.groundOffset(
+            point, principalX: principalX, principalY: principalY, distance: cameraDistance,
+            sinTilt: sinTilt, cosTilt: cosTilt, sinBearing: sinBearing, cosBearing: cosBearing)
     }
 
-    private static func groundOffset(_ point: ViewPoint, principalX: Double, principalY: Double, distance: Double,
-                                     sinTilt: Double, cosTilt: Double, sinBearing: Double, cosBearing: Double) -> (dx: Double, dy: Double)? {
+    private static func groundOffset(
+        _ point: ViewPoint, principalX: Double, principalY: Double, distance: Double,
+        sinTilt: Double, cosTilt: Double, sinBearing: Double, cosBearing: Double
+    ) -> (dx: Double, dy: Double)? {
         let nx = (point.x - principalX) / distance
         let ny = (point.y - principalY) / distance
         let denominator = cosTilt + ny * sinTilt
@@ -133,8 +142,9 @@ public struct ViewTransform: Sendable {
         let lon = nearestLongitude(geo.longitude, to: camera.continuousLongitude)
         let world = WebMercator.project(GeoCoordinate(latitude: geo.latitude, longitude: lon), zoom: camera.zoom)
         // The new centre puts `geo` at `point`; the target keeps its offset from the centre.
-        let target = WebMercator.unproject(x: world.x - offset.dx + targetOffset.dx, y: world.y - offset.dy + targetOffset.dy,
-                                           zoom: camera.zoom)
+        let target = WebMercator.unproject(
+            x: world.x - offset.dx + targetOffset.dx, y: world.y - offset.dy + targetOffset.dy,
+            zoom: camera.zoom)
         var moved = camera
         moved.latitude = target.latitude
         moved.continuousLongitude = target.longitude

@@ -13,7 +13,8 @@ public struct VisibleRegion: Hashable, Sendable {
 extension ViewTransform {
     /// The visible quad and its bounding box.
     public var visibleRegion: VisibleRegion {
-        let w = viewport.width, h = viewport.height
+        let w = viewport.width
+        let h = viewport.height
         var top = 0.0
         if let horizon = horizonY {
             top = max(0, principalY - (principalY - horizon) * Self.horizonClampFraction)
@@ -30,9 +31,12 @@ extension ViewTransform {
 
     /// Bounding box of points whose longitudes are continuous (no wrap between them).
     static func boundingBox(of points: [GeoCoordinate]) -> GeoBounds {
-        let lats = points.map(\.latitude), lons = points.map(\.longitude)
-        let south = lats.min()!, north = lats.max()!
-        let low = lons.min()!, high = lons.max()!
+        let lats = points.map(\.latitude)
+        let lons = points.map(\.longitude)
+        let south = lats.min()!
+        let north = lats.max()!
+        let low = lons.min()!
+        let high = lons.max()!
         if high - low >= 360 { return GeoBounds(south: south, west: -180, north: north, east: 180) }
         let west = wrapLongitude(low)
         var east = wrapLongitude(high)

@@ -75,8 +75,9 @@ extension AnimatorManager {
             claims.insert(.center)
             groups = [claims.subtracting(.anchor)] + (claims.contains(.anchor) ? [.anchor] : [])
         }
-        return enqueue(.ease(request), highLevel: highLevel, claims: claims, groups: groups, id: id, owner: owner,
-                       delay: request.delay, after: request.after, update: request.update, at: now)
+        return enqueue(
+            .ease(request), highLevel: highLevel, claims: claims, groups: groups, id: id, owner: owner,
+            delay: request.delay, after: request.after, update: request.update, at: now)
     }
 
     /// A van Wijk & Nuij flight (MapLibre `flyTo`); center and zoom are claimed
@@ -87,15 +88,20 @@ extension AnimatorManager {
             try request.update.validate()
             if let duration = request.duration { try Self.requireDuration(duration, "duration") }
             try Self.requireDuration(request.delay, "delay")
-            guard request.speed.isFinite, request.speed > 0 else { throw CameraInputError(field: "speed", message: "must be a finite number above 0 (got \(request.speed))") }
-            guard request.rho.isFinite, request.rho > 0 else { throw CameraInputError(field: "curve", message: "must be a finite number above 0 (got \(request.rho))") }
+            guard request.speed.isFinite, request.speed > 0 else {
+                throw CameraInputError(field: "speed", message: "must be a finite number above 0 (got \(request.speed))")
+            }
+            guard request.rho.isFinite, request.rho > 0 else {
+                throw CameraInputError(field: "curve", message: "must be a finite number above 0 (got \(request.rho))")
+            }
             if let minZoom = request.minZoom, !minZoom.isFinite { throw CameraInputError.notFinite(field: "minZoom", value: minZoom) }
         } catch { return .failure(.bad(error)) }
         guard !request.update.isEmpty else { return .failure(CommandError(code: .badInput, message: "camera: names no field")) }
         let claims = request.update.properties.union([.center, .zoom])
         let groups = [CameraProperties([.center, .zoom])] + claims.subtracting([.center, .zoom]).names.compactMap(CameraProperties.init(name:))
-        return enqueue(.fly(request), highLevel: true, claims: claims, groups: groups, id: id, owner: owner,
-                       delay: request.delay, after: request.after, update: request.update, at: now)
+        return enqueue(
+            .fly(request), highLevel: true, claims: claims, groups: groups, id: id, owner: owner,
+            delay: request.delay, after: request.after, update: request.update, at: now)
     }
 
     private static func requireDuration(_ value: Double, _ field: String) throws(CameraInputError) {
@@ -104,8 +110,10 @@ extension AnimatorManager {
     }
 
     /// Registers an animation; starts it now unless it has a delay or a predecessor.
-    private mutating func enqueue(_ kind: Motion.Kind, highLevel: Bool, claims: CameraProperties, groups: [CameraProperties], id: String?,
-                                  owner: Owner, delay: Double, after: String?, update: CameraUpdate, at now: Double) -> Result<CommandAccepted, CommandError> {
+    private mutating func enqueue(
+        _ kind: Motion.Kind, highLevel: Bool, claims: CameraProperties, groups: [CameraProperties], id: String?,
+        owner: Owner, delay: Double, after: String?, update: CameraUpdate, at now: Double
+    ) -> Result<CommandAccepted, CommandError> {
         if let id, motions.contains(where: { $0.isAnimation && $0.owner.client == owner.client && $0.id == id }) {
             return .failure(CommandError(code: .badInput, message: "id: '\(id)' is already in use by a live animation"))
         }
@@ -126,8 +134,10 @@ extension AnimatorManager {
         let serial = nextSerial
         nextSerial += 1
         let phase: Motion.Phase = predecessor.map { .waiting(predecessor: $0) } ?? .delayed(until: now + delay)
-        motions.append(Motion(serial: serial, id: id ?? "#\(serial)", owner: owner, kind: kind, claims: claims, groups: groups, phase: phase,
-                              isHighLevel: highLevel))
+        motions.append(
+            Motion(
+                serial: serial, id: id ?? "#\(serial)", owner: owner, kind: kind, claims: claims, groups: groups, phase: phase,
+                isHighLevel: highLevel))
         if immediate, let i = index(of: serial) { start(at: i, time: now) }
         reportSteadyIfDue(at: now)
         let preview = (try? camera.applying(update, limits: limits))?.clamped.intersection(update.properties) ?? []

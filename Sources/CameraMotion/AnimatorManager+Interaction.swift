@@ -13,8 +13,9 @@ extension AnimatorManager {
         takeOver(claims, for: nil, by: owner, cancelReason: "gesture", at: now)
         let serial = nextSerial
         nextSerial += 1
-        var motion = Motion(serial: serial, id: "#\(serial)", owner: owner, kind: .interaction(name: name), claims: claims,
-                            groups: [claims], phase: .interaction)
+        var motion = Motion(
+            serial: serial, id: "#\(serial)", owner: owner, kind: .interaction(name: name), claims: claims,
+            groups: [claims], phase: .interaction)
         motion.held = claims
         motions.append(motion)
         return .success(serial)

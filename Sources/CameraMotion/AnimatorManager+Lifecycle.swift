@@ -27,10 +27,11 @@ extension AnimatorManager {
     }
 
     static func highLevelConflict(_ holder: Motion, _ owner: Owner) -> CommandError {
-        CommandError(code: .conflict,
-                     message: "animation '\(holder.id)' of \(holder.owner.client) (\(holder.owner.rank)) is running and a \(owner.rank) "
-                        + "cannot end it (one high-level animation at a time; animate can take the properties it does not hold)",
-                     property: holder.held, holder: holder.owner.client)
+        CommandError(
+            code: .conflict,
+            message: "animation '\(holder.id)' of \(holder.owner.client) (\(holder.owner.rank)) is running and a \(owner.rank) "
+                + "cannot end it (one high-level animation at a time; animate can take the properties it does not hold)",
+            property: holder.held, holder: holder.owner.client)
     }
 
     /// Ends every started high-level animation but `serial` as a whole
@@ -53,8 +54,9 @@ extension AnimatorManager {
         case .interaction(let name): what = "\(name) gesture"
         }
         let names = contested.names.joined(separator: ", ")
-        return CommandError(code: .conflict, message: "\(names) held by \(holder.owner.client) (\(holder.owner.rank)) \(what)",
-                            property: contested, holder: holder.owner.client)
+        return CommandError(
+            code: .conflict, message: "\(names) held by \(holder.owner.client) (\(holder.owner.rank)) \(what)",
+            property: contested, holder: holder.owner.client)
     }
 
     /// Takes `claims` from every other started motion. Animations lose the
@@ -99,7 +101,8 @@ extension AnimatorManager {
         takeOver(motion.claims, for: motion.serial, by: motion.owner, cancelReason: nil, at: t)
         guard let i = self.index(of: motion.serial) else { return }
         if case .ease(let request) = motion.kind, let from = request.from,
-           let jumped = try? camera.applying(from.reanchoring(camera, in: request.viewport), limits: limits) {  // validated when accepted
+            let jumped = try? camera.applying(from.reanchoring(camera, in: request.viewport), limits: limits)
+        {  // validated when accepted
             commit(jumped.camera, by: motion.owner.client, at: t)
         }
         let (segment, clamped) = plan(motion.kind, at: t)
@@ -124,7 +127,8 @@ extension AnimatorManager {
             let clamped = target.clamped.intersection(request.update.properties)
             var plan = MotionPlan.ease(from: camera, to: target.camera)
             if let point = request.around,
-               let geo = ViewTransform(camera: camera, viewport: request.viewport).viewToGeo(point) {
+                let geo = ViewTransform(camera: camera, viewport: request.viewport).viewToGeo(point)
+            {
                 var to = target.camera
                 to.target = camera.target
                 let end = camera.keeping(point, fixedIn: request.viewport, whileChangingTo: to)
@@ -142,8 +146,10 @@ extension AnimatorManager {
             let dy = (WebMercator.unitY(latitude: to.latitude) - WebMercator.unitY(latitude: camera.latitude)) * size
             let distance = (dx * dx + dy * dy).squareRoot()
             let minZoom = request.minZoom.map { min(max($0, limits.minZoom), limits.maxZoom) }
-            if let path = FlightPath(startZoom: camera.zoom, endZoom: to.zoom, distance: distance, viewport: request.viewport,
-                                     rho: request.rho, minZoom: minZoom) {
+            if let path = FlightPath(
+                startZoom: camera.zoom, endZoom: to.zoom, distance: distance, viewport: request.viewport,
+                rho: request.rho, minZoom: minZoom)
+            {
                 let duration = request.duration ?? path.duration(speed: request.speed)
                 return (Motion.Segment(start: t, duration: duration, curve: request.curve, plan: .fly(path: path, from: camera, to: to)), clamped)
             }
@@ -154,10 +160,13 @@ extension AnimatorManager {
         }
     }
 
-    func report(_ motion: Motion, _ status: AnimationStatus, by: String?, reason: String?, lost: CameraProperties? = nil,
-                time: Double) -> AnimationReport {
-        AnimationReport(id: motion.id, owner: motion.owner, status: status, by: by, reason: reason,
-                        lost: lost ?? motion.lost, clamped: motion.clamped, camera: camera, time: time)
+    func report(
+        _ motion: Motion, _ status: AnimationStatus, by: String?, reason: String?, lost: CameraProperties? = nil,
+        time: Double
+    ) -> AnimationReport {
+        AnimationReport(
+            id: motion.id, owner: motion.owner, status: status, by: by, reason: reason,
+            lost: lost ?? motion.lost, clamped: motion.clamped, camera: camera, time: time)
     }
 
     /// Removes the motion at `index` and reports how it ended; then starts its

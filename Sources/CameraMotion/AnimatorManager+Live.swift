@@ -36,10 +36,17 @@ public struct LiveAnimation: Hashable, Sendable {
     /// duration from the path when it starts.
     public var requestedDuration: Double?
 
-    public init(id: String, owner: Owner, kind: Kind, state: State, properties: CameraProperties, after: String?,
-                requestedDuration: Double?) {
-        self.id = id; self.owner = owner; self.kind = kind; self.state = state; self.properties = properties
-        self.after = after; self.requestedDuration = requestedDuration
+    public init(
+        id: String, owner: Owner, kind: Kind, state: State, properties: CameraProperties, after: String?,
+        requestedDuration: Double?
+    ) {
+        self.id = id
+        self.owner = owner
+        self.kind = kind
+        self.state = state
+        self.properties = properties
+        self.after = after
+        self.requestedDuration = requestedDuration
     }
 }
 
@@ -80,8 +87,9 @@ extension AnimatorManager {
             case .tracking, .interaction:
                 return nil
             }
-            return LiveAnimation(id: motion.id, owner: motion.owner, kind: kind, state: state, properties: properties,
-                                 after: after, requestedDuration: duration)
+            return LiveAnimation(
+                id: motion.id, owner: motion.owner, kind: kind, state: state, properties: properties,
+                after: after, requestedDuration: duration)
         }
     }
 

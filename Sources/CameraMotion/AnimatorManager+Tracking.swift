@@ -7,7 +7,9 @@ public struct TrackedLocation: Hashable, Sendable {
     public var longitude: Double
     public var heading: Double?
     public init(latitude: Double, longitude: Double, heading: Double? = nil) {
-        self.latitude = latitude; self.longitude = longitude; self.heading = heading
+        self.latitude = latitude
+        self.longitude = longitude
+        self.heading = heading
     }
 
     func validate() throws(CameraInputError) {
@@ -49,15 +51,21 @@ extension AnimatorManager {
     /// The box around points whose longitudes are continuous.
     static func bounds(of points: [GeoCoordinate]) -> GeoBounds? {
         guard let first = points.first else { return nil }
-        var south = first.latitude, north = first.latitude, west = first.longitude, east = first.longitude
+        var south = first.latitude
+        var north = first.latitude
+        var west = first.longitude
+        var east = first.longitude
         for p in points {
             let lon = nearestLongitude(p.longitude, to: first.longitude)
-            south = min(south, p.latitude); north = max(north, p.latitude)
-            west = min(west, lon); east = max(east, lon)
+            south = min(south, p.latitude)
+            north = max(north, p.latitude)
+            west = min(west, lon)
+            east = max(east, lon)
         }
         guard east - west < 360 else { return nil }
-        return try? GeoBounds.validated(south: max(south, -WebMercator.maxLatitude), west: wrapLongitude(west),
-                                        north: min(north, WebMercator.maxLatitude), east: wrapLongitude(east))
+        return try? GeoBounds.validated(
+            south: max(south, -WebMercator.maxLatitude), west: wrapLongitude(west),
+            north: min(north, WebMercator.maxLatitude), east: wrapLongitude(east))
     }
 
     /// Sets, extends (`append`) or clears (no points, no append) the room's
@@ -74,7 +82,8 @@ extension AnimatorManager {
             }
         } catch { return .failure(.bad(error)) }
         if let i = motions.firstIndex(where: { if case .tracking(let mode, _, _) = $0.phase { mode.followsRoute } else { false } }),
-           let fix = lastLocation {
+            let fix = lastLocation
+        {
             glide(trackingAt: i, to: fix, at: now)
         }
         return .success(route)
@@ -88,8 +97,10 @@ extension AnimatorManager {
     /// with a location is a plain location update (no mode event).
     ///
     /// `viewport` (the sender's) is where `routeOverview` fits the route.
-    public mutating func track(_ mode: TrackingMode, location: TrackedLocation?, owner: Owner, viewport: Viewport? = nil,
-                               at now: Double) -> Result<CommandAccepted, CommandError> {
+    public mutating func track(
+        _ mode: TrackingMode, location: TrackedLocation?, owner: Owner, viewport: Viewport? = nil,
+        at now: Double
+    ) -> Result<CommandAccepted, CommandError> {
         advance(to: now)
         if let location {
             do throws(CameraInputError) { try location.validate() } catch { return .failure(.bad(error)) }
@@ -120,8 +131,9 @@ extension AnimatorManager {
         takeOver(claims, for: nil, by: owner, cancelReason: nil, at: now)
         let serial = nextSerial
         nextSerial += 1
-        var motion = Motion(serial: serial, id: "#\(serial)", owner: owner, kind: .tracking, claims: claims, groups: [claims],
-                            phase: .tracking(mode: mode, segment: nil, lastFix: nil))
+        var motion = Motion(
+            serial: serial, id: "#\(serial)", owner: owner, kind: .tracking, claims: claims, groups: [claims],
+            phase: .tracking(mode: mode, segment: nil, lastFix: nil))
         motion.held = claims
         motions.append(motion)
         events.append(.trackingModeChanged(mode: mode, by: owner.client, time: now))
@@ -159,7 +171,8 @@ extension AnimatorManager {
             target.bearing = 0
             target.tilt = 0
             if let route, let bounds = Self.bounds(of: route.remaining(from: match?.along ?? 0) + [location]),
-               let fitted = try? target.fitting(bounds, padding: EdgeInsets(), viewport: trackingViewport) {
+                let fitted = try? target.fitting(bounds, padding: EdgeInsets(), viewport: trackingViewport)
+            {
                 target = fitted
                 target.zoom = min(target.zoom, Self.routeOverviewMaxZoom)
             }
@@ -182,8 +195,10 @@ extension AnimatorManager {
     /// new owner of a room goes on with the mode its old owner ran): as `track`,
     /// but without a `trackingModeChanged` event, since the room's mode did not
     /// change for anyone. Gliding to `location` starts from the current camera.
-    public mutating func resumeTracking(_ mode: TrackingMode, location: TrackedLocation?, owner: Owner,
-                                        at now: Double) -> Result<CommandAccepted, CommandError> {
+    public mutating func resumeTracking(
+        _ mode: TrackingMode, location: TrackedLocation?, owner: Owner,
+        at now: Double
+    ) -> Result<CommandAccepted, CommandError> {
         let before = events.count
         let result = track(mode, location: location, owner: owner, at: now)
         var index = before
@@ -193,4 +208,3 @@ extension AnimatorManager {
         return result
     }
 }
-

@@ -176,8 +176,9 @@ public struct SignificanceThresholds: Hashable, Sendable {
         if abs(shortestTurn(from: a.bearing, to: b.bearing)) >= bearing { return true }
         if abs(b.tilt - a.tilt) >= tilt { return true }
         let size = WebMercator.worldSize(zoom: b.zoom)
-        let dx = (WebMercator.unitX(longitude: nearestLongitude(b.continuousLongitude, to: a.continuousLongitude))
-                  - WebMercator.unitX(longitude: a.continuousLongitude)) * size
+        let dx =
+            (WebMercator.unitX(longitude: nearestLongitude(b.continuousLongitude, to: a.continuousLongitude))
+                - WebMercator.unitX(longitude: a.continuousLongitude)) * size
         let dy = (WebMercator.unitY(latitude: b.latitude) - WebMercator.unitY(latitude: a.latitude)) * size
         let limit = positionFraction * min(referenceViewport.width, referenceViewport.height)
         return dx * dx + dy * dy >= limit * limit

@@ -36,7 +36,10 @@ public struct FlightPath: Hashable, Sendable {
             let b = (w1 * w1 - w0 * w0 + (i == 0 ? 1 : -1) * rho2 * rho2 * u1 * u1) / (2 * wi * rho2 * u1)
             return log((b * b + 1).squareRoot() - b)
         }
-        self.w0 = w0; self.w1 = w1; self.u1 = u1; self.rho = rho
+        self.w0 = w0
+        self.w1 = w1
+        self.u1 = u1
+        self.rho = rho
         let r0 = r(0)
         let length = (r(1) - r0) / rho
         if abs(u1) < 1e-6 || !length.isFinite {

@@ -80,7 +80,10 @@ public struct CommandError: Error, Hashable, Sendable, CustomStringConvertible {
     public var holder: String?
 
     public init(code: Code, message: String, property: CameraProperties? = nil, holder: String? = nil) {
-        self.code = code; self.message = message; self.property = property; self.holder = holder
+        self.code = code
+        self.message = message
+        self.property = property
+        self.holder = holder
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

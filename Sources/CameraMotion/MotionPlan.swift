@@ -23,9 +23,9 @@ enum MotionPlan: Hashable, Sendable {
     /// Writes the `held` properties at progress `p` (0…1, already eased) into `camera`.
     func write(_ held: CameraProperties, progress p: Double, into camera: inout Camera) {
         switch self {
-        case let .ease(from, to):
+        case .ease(let from, let to):
             Self.interpolate(held, from: from, to: to, p: p, into: &camera)
-        case let .around(from, to, geo, point, viewport):
+        case .around(let from, let to, let geo, let point, let viewport):
             Self.interpolate(held.subtracting(.center), from: from, to: to, p: p, into: &camera)
             if held.contains(.center) {
                 if p >= 1 {
@@ -34,7 +34,7 @@ enum MotionPlan: Hashable, Sendable {
                     camera.target = moved.target
                 }
             }
-        case let .fly(path, from, to):
+        case .fly(let path, let from, let to):
             Self.interpolate(held.subtracting([.center, .zoom]), from: from, to: to, p: p, into: &camera)
             guard held.contains(.center) else { return }
             if p >= 1 {
@@ -45,8 +45,10 @@ enum MotionPlan: Hashable, Sendable {
             let s = p * path.length
             camera.zoom = from.zoom + log2(1 / path.width(s))
             let k = path.travelled(s)
-            let x0 = WebMercator.unitX(longitude: from.continuousLongitude), x1 = WebMercator.unitX(longitude: to.continuousLongitude)
-            let y0 = WebMercator.unitY(latitude: from.latitude), y1 = WebMercator.unitY(latitude: to.latitude)
+            let x0 = WebMercator.unitX(longitude: from.continuousLongitude)
+            let x1 = WebMercator.unitX(longitude: to.continuousLongitude)
+            let y0 = WebMercator.unitY(latitude: from.latitude)
+            let y1 = WebMercator.unitY(latitude: to.latitude)
             camera.continuousLongitude = WebMercator.longitude(unitX: x0 + (x1 - x0) * k)
             camera.latitude = WebMercator.latitude(unitY: y0 + (y1 - y0) * k)
         }
@@ -59,8 +61,10 @@ enum MotionPlan: Hashable, Sendable {
                 camera.target = to.target
             } else {
                 let k = centerProgress(p, fromZoom: from.zoom, toZoom: to.zoom)
-                let x0 = WebMercator.unitX(longitude: from.continuousLongitude), x1 = WebMercator.unitX(longitude: to.continuousLongitude)
-                let y0 = WebMercator.unitY(latitude: from.latitude), y1 = WebMercator.unitY(latitude: to.latitude)
+                let x0 = WebMercator.unitX(longitude: from.continuousLongitude)
+                let x1 = WebMercator.unitX(longitude: to.continuousLongitude)
+                let y0 = WebMercator.unitY(latitude: from.latitude)
+                let y1 = WebMercator.unitY(latitude: to.latitude)
                 camera.continuousLongitude = WebMercator.longitude(unitX: x0 + (x1 - x0) * k)
                 camera.latitude = WebMercator.latitude(unitY: y0 + (y1 - y0) * k)
             }
@@ -71,12 +75,19 @@ enum MotionPlan: Hashable, Sendable {
             camera.bearing = p >= 1 ? to.bearing : normalizeBearing(from.bearing + shortestTurn(from: from.bearing, to: to.bearing) * p)
         }
         if held.contains(.padding) {
-            let a = from.padding, b = to.padding
-            camera.padding = p >= 1 ? b : EdgeInsets(top: a.top + (b.top - a.top) * p, left: a.left + (b.left - a.left) * p,
-                                                     bottom: a.bottom + (b.bottom - a.bottom) * p, right: a.right + (b.right - a.right) * p)
+            let a = from.padding
+            let b = to.padding
+            camera.padding =
+                p >= 1
+                ? b
+                : EdgeInsets(
+                    top: a.top + (b.top - a.top) * p, left: a.left + (b.left - a.left) * p,
+                    bottom: a.bottom + (b.bottom - a.bottom) * p, right: a.right + (b.right - a.right) * p)
         }
         if held.contains(.anchor) {
-            camera.anchor = p >= 1 ? to.anchor
+            camera.anchor =
+                p >= 1
+                ? to.anchor
                 : Anchor(x: from.anchor.x + (to.anchor.x - from.anchor.x) * p, y: from.anchor.y + (to.anchor.y - from.anchor.y) * p)
         }
     }

@@ -22,11 +22,19 @@ public struct EaseRequest: Hashable, Sendable {
     /// The owner's animation id to wait for: this one starts the moment that one finishes.
     public var after: String?
 
-    public init(update: CameraUpdate, duration: Double = 1.5, curve: TimingCurve = .easeInOut, around: ViewPoint? = nil,
-                viewport: Viewport = Viewport(width: 1280, height: 720), delay: Double = 0, after: String? = nil,
-                from: CameraUpdate? = nil) {
-        self.update = update; self.duration = duration; self.curve = curve; self.around = around
-        self.viewport = viewport; self.delay = delay; self.after = after; self.from = from
+    public init(
+        update: CameraUpdate, duration: Double = 1.5, curve: TimingCurve = .easeInOut, around: ViewPoint? = nil,
+        viewport: Viewport = Viewport(width: 1280, height: 720), delay: Double = 0, after: String? = nil,
+        from: CameraUpdate? = nil
+    ) {
+        self.update = update
+        self.duration = duration
+        self.curve = curve
+        self.around = around
+        self.viewport = viewport
+        self.delay = delay
+        self.after = after
+        self.from = from
     }
 }
 
@@ -66,10 +74,19 @@ public struct FlyRequest: Hashable, Sendable {
     public var delay: Double
     public var after: String?
 
-    public init(update: CameraUpdate, duration: Double? = nil, speed: Double = 1.2, rho: Double = 1.42, minZoom: Double? = nil,
-                curve: TimingCurve = .mapDefault, viewport: Viewport = Viewport(width: 1280, height: 720),
-                delay: Double = 0, after: String? = nil) {
-        self.update = update; self.duration = duration; self.speed = speed; self.rho = rho; self.minZoom = minZoom
-        self.curve = curve; self.viewport = viewport; self.delay = delay; self.after = after
+    public init(
+        update: CameraUpdate, duration: Double? = nil, speed: Double = 1.2, rho: Double = 1.42, minZoom: Double? = nil,
+        curve: TimingCurve = .mapDefault, viewport: Viewport = Viewport(width: 1280, height: 720),
+        delay: Double = 0, after: String? = nil
+    ) {
+        self.update = update
+        self.duration = duration
+        self.speed = speed
+        self.rho = rho
+        self.minZoom = minZoom
+        self.curve = curve
+        self.viewport = viewport
+        self.delay = delay
+        self.after = after
     }
 }

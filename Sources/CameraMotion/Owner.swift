@@ -19,6 +19,9 @@ public enum Rank: Int, Comparable, Hashable, Sendable, CustomStringConvertible {
 public struct Owner: Hashable, Sendable, CustomStringConvertible {
     public var client: String
     public var rank: Rank
-    public init(client: String, rank: Rank) { self.client = client; self.rank = rank }
+    public init(client: String, rank: Rank) {
+        self.client = client
+        self.rank = rank
+    }
     public var description: String { "\(client) (\(rank))" }
 }

@@ -49,9 +49,11 @@ public struct Route: Hashable, Sendable {
 
     /// Great-circle distance in metres (haversine).
     static func metres(from a: GeoCoordinate, to b: GeoCoordinate) -> Double {
-        let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
-        let dφ = φ2 - φ1, dλ = (b.longitude - a.longitude) * .pi / 180
-        let h = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
+        let lat1 = a.latitude * .pi / 180
+        let lat2 = b.latitude * .pi / 180
+        let dLat = lat2 - lat1
+        let dLon = (b.longitude - a.longitude) * .pi / 180
+        let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1) * cos(lat2) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * earthRadius * asin(min(1, h.squareRoot()))
     }
 
@@ -79,22 +81,29 @@ public struct Route: Hashable, Sendable {
         var a = plane(points[0])
         for i in 1..<points.count {
             let b = plane(points[i])
-            let dx = b.0 - a.0, dy = b.1 - a.1
+            let dx = b.0 - a.0
+            let dy = b.1 - a.1
             let lengthSquared = dx * dx + dy * dy
             let t = lengthSquared > 0 ? min(max(-(a.0 * dx + a.1 * dy) / lengthSquared, 0), 1) : 0
-            let x = a.0 + dx * t, y = a.1 + dy * t
+            let x = a.0 + dx * t
+            let y = a.1 + dy * t
             let squared = x * x + y * y
             if squared < bestSquared {
                 bestSquared = squared
-                let p0 = points[i - 1], p1 = points[i]
-                let point = GeoCoordinate(latitude: p0.latitude + (p1.latitude - p0.latitude) * t,
-                                          longitude: p0.longitude + (p1.longitude - p0.longitude) * t)
+                let p0 = points[i - 1]
+                let p1 = points[i]
+                let point = GeoCoordinate(
+                    latitude: p0.latitude + (p1.latitude - p0.latitude) * t,
+                    longitude: p0.longitude + (p1.longitude - p0.longitude) * t)
                 best = Match(point: point, along: distances[i - 1] + (distances[i] - distances[i - 1]) * t, offset: 0)
             }
             a = b
         }
-        best.offset = Self.metres(from: location, to: GeoCoordinate(latitude: best.point.latitude,
-                                                                     longitude: nearestLongitude(best.point.longitude, to: lon0)))
+        best.offset = Self.metres(
+            from: location,
+            to: GeoCoordinate(
+                latitude: best.point.latitude,
+                longitude: nearestLongitude(best.point.longitude, to: lon0)))
         return best
     }
 
@@ -102,14 +111,16 @@ public struct Route: Hashable, Sendable {
     public func point(along: Double) -> GeoCoordinate {
         guard along > 0 else { return points[0] }
         guard along < length else { return points[points.count - 1] }
-        var lo = 0, hi = distances.count - 1
+        var lo = 0
+        var hi = distances.count - 1
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
             if distances[mid] <= along { lo = mid } else { hi = mid }
         }
         let span = distances[hi] - distances[lo]
         let t = span > 0 ? (along - distances[lo]) / span : 0
-        let p0 = points[lo], p1 = points[hi]
+        let p0 = points[lo]
+        let p1 = points[hi]
         return GeoCoordinate(latitude: p0.latitude + (p1.latitude - p0.latitude) * t, longitude: p0.longitude + (p1.longitude - p0.longitude) * t)
     }
 
@@ -120,10 +131,11 @@ public struct Route: Hashable, Sendable {
 
     /// Compass bearing (degrees clockwise from north) from `a` to `b`.
     static func bearing(from a: GeoCoordinate, to b: GeoCoordinate) -> Double {
-        let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
-        let dλ = (b.longitude - a.longitude) * .pi / 180
-        let y = sin(dλ) * cos(φ2)
-        let x = cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(dλ)
+        let lat1 = a.latitude * .pi / 180
+        let lat2 = b.latitude * .pi / 180
+        let dLon = (b.longitude - a.longitude) * .pi / 180
+        let y = sin(dLon) * cos(lat2)
+        let x = cos(lat1) * sin(lat2) - sin(lat1) * cos(lat2) * cos(dLon)
         return normalizeBearing(atan2(y, x) * 180 / .pi)
     }
 }

@@ -29,8 +29,10 @@ public enum TimingCurve: Hashable, Sendable {
     }
 
     /// A validated Bézier curve: finite numbers, x1 and x2 in [0, 1].
-    public static func bezier(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double,
-                              field: String = "curve") throws(CameraInputError) -> TimingCurve {
+    public static func bezier(
+        _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double,
+        field: String = "curve"
+    ) throws(CameraInputError) -> TimingCurve {
         for (i, v) in [x1, y1, x2, y2].enumerated() where !v.isFinite {
             throw CameraInputError(field: "\(field)[\(i)]", message: "must be a finite number (got \(v))")
         }
@@ -47,7 +49,7 @@ public enum TimingCurve: Hashable, Sendable {
         case .easeIn: return Self.solve(0.42, 0, 1, 1, t)
         case .easeOut: return Self.solve(0, 0, 0.58, 1, t)
         case .easeInOut: return Self.solve(0.42, 0, 0.58, 1, t)
-        case let .cubicBezier(x1, y1, x2, y2): return Self.solve(x1, y1, x2, y2, t)
+        case .cubicBezier(let x1, let y1, let x2, let y2): return Self.solve(x1, y1, x2, y2, t)
         }
     }
 
@@ -55,8 +57,12 @@ public enum TimingCurve: Hashable, Sendable {
     private static func solve(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ x: Double) -> Double {
         if x <= 0 { return 0 }
         if x >= 1 { return 1 }
-        let cx = 3 * x1, bx = 3 * (x2 - x1) - cx, ax = 1 - cx - bx
-        let cy = 3 * y1, by = 3 * (y2 - y1) - cy, ay = 1 - cy - by
+        let cx = 3 * x1
+        let bx = 3 * (x2 - x1) - cx
+        let ax = 1 - cx - bx
+        let cy = 3 * y1
+        let by = 3 * (y2 - y1) - cy
+        let ay = 1 - cy - by
         func curveX(_ s: Double) -> Double { ((ax * s + bx) * s + cx) * s }
         func curveY(_ s: Double) -> Double { ((ay * s + by) * s + cy) * s }
         func slopeX(_ s: Double) -> Double { (3 * ax * s + 2 * bx) * s + cx }
@@ -68,7 +74,8 @@ public enum TimingCurve: Hashable, Sendable {
             if abs(d) < 1e-9 { break }
             s -= error / d
         }
-        var lo = 0.0, hi = 1.0
+        var lo = 0.0
+        var hi = 1.0
         s = x
         for _ in 0..<60 {
             let value = curveX(s)

@@ -41,7 +41,6 @@ func checkCameras(_ hub: Hub) {
     }
 }
 
-
 let fuzzOne: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt = { data, size in
     let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     var hub = Hub()

@@ -7,7 +7,7 @@ import Glibc
 public typealias FuzzBody = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 
 @_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
+private func runFuzzerDriver(
     _ argc: UnsafeMutablePointer<CInt>,
     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
     _ body: FuzzBody
@@ -17,7 +17,7 @@ private func LLVMFuzzerRunDriver(
 public func runFuzzer(_ body: FuzzBody) -> Never {
     var argc = CommandLine.argc
     var argv = CommandLine.unsafeArgv
-    exit(LLVMFuzzerRunDriver(&argc, &argv, body))
+    exit(runFuzzerDriver(&argc, &argv, body))
 }
 
 /// Like `precondition`, but says why in release builds too (libFuzzer then saves the input).

@@ -24,32 +24,60 @@ enum ClusterMessage: Hashable, Sendable {
         switch self {
         case .frame(let f):
             w.byte(UInt8(ascii: "F"))
-            w.u64(f.seq); w.double(f.time); w.byte(f.moving ? 1 : 0)
-            w.camera(f.camera); w.limits(f.limits); w.string(f.by)
+            w.u64(f.seq)
+            w.double(f.time)
+            w.byte(f.moving ? 1 : 0)
+            w.camera(f.camera)
+            w.limits(f.limits)
+            w.string(f.by)
             w.u64(UInt64(f.animations.count))
-            for a in f.animations { w.string(a.id); w.string(a.owner) }
+            for a in f.animations {
+                w.string(a.id)
+                w.string(a.owner)
+            }
             w.string(f.trackingMode.rawValue)
-            w.string(f.trackingOwner?.client); w.byte(UInt8(f.trackingOwner?.rank.rawValue ?? 0))
+            w.string(f.trackingOwner?.client)
+            w.byte(UInt8(f.trackingOwner?.rank.rawValue ?? 0))
             if let fix = f.trackedLocation {
-                w.byte(1); w.double(fix.latitude); w.double(fix.longitude); w.double(fix.heading ?? .nan)
+                w.byte(1)
+                w.double(fix.latitude)
+                w.double(fix.longitude)
+                w.double(fix.heading ?? .nan)
             } else {
                 w.byte(0)
             }
         case .command(let c, let replyTo):
             w.byte(UInt8(ascii: "C"))
-            w.string(replyTo); w.string(c.room.value); w.string(c.client); w.string(c.role.rawValue)
-            w.double(c.viewport.width); w.double(c.viewport.height); w.bytes(c.message)
+            w.string(replyTo)
+            w.string(c.room.value)
+            w.string(c.client)
+            w.string(c.role.rawValue)
+            w.double(c.viewport.width)
+            w.double(c.viewport.height)
+            w.bytes(c.message)
         case .left(let client):
-            w.byte(UInt8(ascii: "L")); w.string(client)
+            w.byte(UInt8(ascii: "L"))
+            w.string(client)
         case .reply(let client, let message):
-            w.byte(UInt8(ascii: "R")); w.string(client); w.bytes(message)
+            w.byte(UInt8(ascii: "R"))
+            w.string(client)
+            w.bytes(message)
         case .event(let kind, let message):
-            w.byte(UInt8(ascii: "E")); w.u64(UInt64(kind)); w.bytes(message)
+            w.byte(UInt8(ascii: "E"))
+            w.u64(UInt64(kind))
+            w.bytes(message)
         case .presence(let hub, let p):
-            w.byte(UInt8(ascii: "P")); w.string(hub)
+            w.byte(UInt8(ascii: "P"))
+            w.string(hub)
             w.double(p.presenterSince ?? -1)
-            w.u64(UInt64(p.audience.clients)); w.u64(UInt64(p.audience.followers)); w.u64(UInt64(p.entries.count))
-            for e in p.entries { w.string(e.client); w.string(e.name); w.string(e.role.rawValue) }
+            w.u64(UInt64(p.audience.clients))
+            w.u64(UInt64(p.audience.followers))
+            w.u64(UInt64(p.entries.count))
+            for e in p.entries {
+                w.string(e.client)
+                w.string(e.name)
+                w.string(e.role.rawValue)
+            }
         }
         return w.out
     }
@@ -61,7 +89,8 @@ enum ClusterMessage: Hashable, Sendable {
         switch kind {
         case UInt8(ascii: "F"):
             guard let seq = r.u64(), let time = r.double(), let moving = r.byte(), let camera = r.camera(),
-                  let limits = r.limits(), let by = r.string(), let count = r.u64(), count < 10_000 else { return nil }
+                let limits = r.limits(), let by = r.string(), let count = r.u64(), count < 10_000
+            else { return nil }
             var frame = RoomFrame(seq: seq, time: time, camera: camera, limits: limits, moving: moving == 1, by: by)
             for _ in 0..<count {
                 guard let id = r.string() ?? nil, let owner = r.string() ?? nil else { return nil }
@@ -70,7 +99,8 @@ enum ClusterMessage: Hashable, Sendable {
             guard let mode = r.string() ?? nil, let tracking = TrackingMode(rawValue: mode) else { return nil }
             frame.trackingMode = tracking
             guard let trackingOwner = r.string(), let rankValue = r.byte(), let rank = Rank(rawValue: Int(rankValue)),
-                  let hasFix = r.byte() else { return nil }
+                let hasFix = r.byte()
+            else { return nil }
             frame.trackingOwner = trackingOwner.map { Owner(client: $0, rank: rank) }
             if hasFix == 1 {
                 guard let lat = r.double(), let lon = r.double(), let heading = r.double() else { return nil }
@@ -79,11 +109,14 @@ enum ClusterMessage: Hashable, Sendable {
             self = .frame(frame)
         case UInt8(ascii: "C"):
             guard let replyTo = r.string() ?? nil, let roomText = r.string() ?? nil,
-                  let room = try? RoomName(validating: roomText), let client = r.string() ?? nil,
-                  let roleText = r.string() ?? nil, let role = Role(rawValue: roleText),
-                  let width = r.double(), let height = r.double(), let message = r.bytes() else { return nil }
-            self = .command(ForwardedCommand(room: room, client: client, role: role,
-                                             viewport: Viewport(width: width, height: height), message: message), replyTo: replyTo)
+                let room = try? RoomName(validating: roomText), let client = r.string() ?? nil,
+                let roleText = r.string() ?? nil, let role = Role(rawValue: roleText),
+                let width = r.double(), let height = r.double(), let message = r.bytes()
+            else { return nil }
+            self = .command(
+                ForwardedCommand(
+                    room: room, client: client, role: role,
+                    viewport: Viewport(width: width, height: height), message: message), replyTo: replyTo)
         case UInt8(ascii: "L"):
             guard let client = r.string() ?? nil else { return nil }
             self = .left(client: client)
@@ -92,15 +125,20 @@ enum ClusterMessage: Hashable, Sendable {
             self = .reply(client: client, message: message)
         case UInt8(ascii: "P"):
             guard let hub = r.string() ?? nil, let since = r.double(), let clients = r.u64(), let followers = r.u64(), let count = r.u64(),
-                  clients < 1 << 40, followers < 1 << 40, count < 100_000 else { return nil }
+                clients < 1 << 40, followers < 1 << 40, count < 100_000
+            else { return nil }
             var entries: [RosterEntry] = []
             for _ in 0..<count {
                 guard let client = r.string() ?? nil, let name = r.string() ?? nil, let roleText = r.string() ?? nil,
-                      let role = Role(rawValue: roleText) else { return nil }
+                    let role = Role(rawValue: roleText)
+                else { return nil }
                 entries.append(RosterEntry(client: client, name: name, role: role))
             }
-            self = .presence(hub: hub, HubPresence(entries: entries, audience: Audience(clients: Int(clients), followers: Int(followers)),
-                                                   presenterSince: since < 0 ? nil : since))
+            self = .presence(
+                hub: hub,
+                HubPresence(
+                    entries: entries, audience: Audience(clients: Int(clients), followers: Int(followers)),
+                    presenterSince: since < 0 ? nil : since))
         case UInt8(ascii: "E"):
             guard let kind = r.u64(), kind <= UInt64(UInt32.max), let message = r.bytes() else { return nil }
             self = .event(kind: UInt32(kind), message: message)
@@ -115,22 +153,37 @@ struct ByteWriter {
     mutating func byte(_ b: UInt8) { out.append(b) }
     mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
     mutating func double(_ v: Double) { u64(v.bitPattern) }
-    mutating func bytes(_ b: [UInt8]) { u64(UInt64(b.count)); out.append(contentsOf: b) }
+    mutating func bytes(_ b: [UInt8]) {
+        u64(UInt64(b.count))
+        out.append(contentsOf: b)
+    }
     /// A string or nil (a length of all ones).
     mutating func string(_ s: String?) {
-        guard let s else { u64(.max); return }
+        guard let s else {
+            u64(.max)
+            return
+        }
         bytes(Array(s.utf8))
     }
     mutating func camera(_ c: Camera) {
-        for v in [c.latitude, c.continuousLongitude, c.zoom, c.tilt, c.bearing, c.anchor.x, c.anchor.y,
-                  c.padding.top, c.padding.left, c.padding.bottom, c.padding.right] { double(v) }
+        for v in [
+            c.latitude, c.continuousLongitude, c.zoom, c.tilt, c.bearing, c.anchor.x, c.anchor.y,
+            c.padding.top, c.padding.left, c.padding.bottom, c.padding.right,
+        ] { double(v) }
     }
     mutating func limits(_ l: CameraLimits) {
         for v in [l.minZoom, l.maxZoom, l.minTilt, l.maxTilt] { double(v) }
         u64(UInt64(l.maxTiltByZoom.count))
-        for stop in l.maxTiltByZoom { double(stop.zoom); double(stop.tilt) }
+        for stop in l.maxTiltByZoom {
+            double(stop.zoom)
+            double(stop.tilt)
+        }
         if let b = l.bounds {
-            byte(1); double(b.south); double(b.west); double(b.north); double(b.east)
+            byte(1)
+            double(b.south)
+            double(b.west)
+            double(b.north)
+            double(b.east)
         } else {
             byte(0)
         }
@@ -170,13 +223,18 @@ struct ByteReader {
     }
     mutating func camera() -> Camera? {
         var v: [Double] = []
-        for _ in 0..<11 { guard let d = double() else { return nil }; v.append(d) }
-        return Camera(latitude: v[0], longitude: v[1], zoom: v[2], tilt: v[3], bearing: v[4], anchor: Anchor(x: v[5], y: v[6]),
-                      padding: EdgeInsets(top: v[7], left: v[8], bottom: v[9], right: v[10]))
+        for _ in 0..<11 {
+            guard let d = double() else { return nil }
+            v.append(d)
+        }
+        return Camera(
+            latitude: v[0], longitude: v[1], zoom: v[2], tilt: v[3], bearing: v[4], anchor: Anchor(x: v[5], y: v[6]),
+            padding: EdgeInsets(top: v[7], left: v[8], bottom: v[9], right: v[10]))
     }
     mutating func limits() -> CameraLimits? {
         guard let minZoom = double(), let maxZoom = double(), let minTilt = double(), let maxTilt = double(),
-              let count = u64(), count < 1000 else { return nil }
+            let count = u64(), count < 1000
+        else { return nil }
         var stops: [CameraLimits.TiltStop] = []
         for _ in 0..<count {
             guard let z = double(), let t = double() else { return nil }
@@ -188,7 +246,8 @@ struct ByteReader {
             guard let s = double(), let w = double(), let n = double(), let e = double() else { return nil }
             bounds = GeoBounds(south: s, west: w, north: n, east: e)
         }
-        return try? CameraLimits(minZoom: minZoom, maxZoom: maxZoom, minTilt: minTilt, maxTilt: maxTilt,
-                                 maxTiltByZoom: stops, bounds: bounds)
+        return try? CameraLimits(
+            minZoom: minZoom, maxZoom: maxZoom, minTilt: minTilt, maxTilt: maxTilt,
+            maxTiltByZoom: stops, bounds: bounds)
     }
 }

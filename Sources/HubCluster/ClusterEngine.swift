@@ -64,14 +64,18 @@ public final class ClusterEngine: RoomBroker {
     private var leaseInFlight: Set<RoomName> = []
 
     /// `post` hands an event to the hub's loop thread (the server wraps its loop's `execute`).
-    public init(endpoint: RedisEndpoint, hubID: String = ClusterEngine.randomID(), leaseMilliseconds: Int = 1500,
-                post: @escaping @Sendable (Event) -> Void) throws {
+    public init(
+        endpoint: RedisEndpoint, hubID: String = ClusterEngine.randomID(), leaseMilliseconds: Int = 1500,
+        post: @escaping @Sendable (Event) -> Void
+    ) throws {
         self.hubID = hubID
         self.leaseMilliseconds = leaseMilliseconds
-        redis = try RedisClient(endpoint: endpoint, handlers: .init(
-            reply: { post(.reply(token: $0, $1)) },
-            message: { post(.message(channel: $0, payload: $1)) },
-            state: { post(.link($0, reason: $1)) }))
+        redis = try RedisClient(
+            endpoint: endpoint,
+            handlers: .init(
+                reply: { post(.reply(token: $0, $1)) },
+                message: { post(.message(channel: $0, payload: $1)) },
+                state: { post(.link($0, reason: $1)) }))
         redis.subscribe("hub:{\(hubID)}")
     }
 
@@ -105,7 +109,8 @@ public final class ClusterEngine: RoomBroker {
             return true
         }
         guard case .hello(let hello)? = try? ClientMessage.decode(bytes, tick: hub.configuration.tick),
-              hub.owns(hello.room) == nil else { return false }
+            hub.owns(hello.room) == nil
+        else { return false }
         heldConnections[connection] = hello.room
         if preparing[hello.room] != nil {
             preparing[hello.room]!.held.append((connection, bytes))
@@ -187,10 +192,12 @@ public final class ClusterEngine: RoomBroker {
             hub.applyRemoteFrame(frame, in: room)
         case .command(let command, let replyTo):
             guard hub.owns(command.room) == true else { return }
-            let key = remoteKeys[command.client] ?? {
-                nextRemoteKey += 1
-                return nextRemoteKey
-            }()
+            let key =
+                remoteKeys[command.client]
+                ?? {
+                    nextRemoteKey += 1
+                    return nextRemoteKey
+                }()
             remoteKeys[command.client] = key
             remoteClients[key] = (command.client, replyTo)
             hub.receiveForwarded(command, as: key, at: time, sink: sink)
@@ -252,8 +259,9 @@ public final class ClusterEngine: RoomBroker {
     public func publish(_ frame: RoomFrame, in room: RoomName) {
         published += 1
         let bytes = ClusterMessage.frame(frame).encoded()
-        redis.command(bytes: [Array("SET".utf8), Array(key(room, "frame").utf8), bytes, Array("PX".utf8), Array("86400000".utf8)],
-                      token: token(.ignore))
+        redis.command(
+            bytes: [Array("SET".utf8), Array(key(room, "frame").utf8), bytes, Array("PX".utf8), Array("86400000".utf8)],
+            token: token(.ignore))
         redis.command(bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore))
     }
 

@@ -44,8 +44,10 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
 
     public static let all: EventSubscriptions = named.reduce([]) { $0.union($1.kind) }
     /// A follower's default: what it needs to render and stay in step.
-    public static let followerDefault: EventSubscriptions = [.steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience,
-                                                              .routeChanged]
+    public static let followerDefault: EventSubscriptions = [
+        .steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience,
+        .routeChanged,
+    ]
 
     /// A driver's or presenter's default: everything but `roomAnimations` and
     /// `gesture` (every gesture of the room, as a HERE gesture listener hears

@@ -13,7 +13,7 @@ public struct RoomName: Hashable, Sendable, CustomStringConvertible {
         for b in value.utf8 {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
                 continue
             default:
                 throw CameraInputError(field: field, message: "may only contain A-Z, a-z, 0-9, '_' and '-'")
@@ -90,18 +90,21 @@ public struct RoleTokens: Hashable, Sendable {
             for expected in accepted where Self.constantTimeEqual(token, expected) { ok = true }
         }
         guard ok else {
-            throw ProtocolError(.forbidden, "token: \(token == nil ? "missing" : "wrong") token for role \(role)",
-                                ref: "hello", close: .policyViolation)
+            throw ProtocolError(
+                .forbidden, "token: \(token == nil ? "missing" : "wrong") token for role \(role)",
+                ref: "hello", close: .policyViolation)
         }
     }
 
     /// Compares without returning early on the first differing byte.
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         var diff = UInt8(truncatingIfNeeded: x.count ^ y.count)
         diff |= UInt8(truncatingIfNeeded: (x.count ^ y.count) >> 8)
         for i in 0..<max(x.count, y.count) {
-            let p = i < x.count ? x[i] : 0, q = i < y.count ? y[i] : 0
+            let p = i < x.count ? x[i] : 0
+            let q = i < y.count ? y[i] : 0
             diff |= p ^ q
         }
         return diff == 0 && x.count == y.count
@@ -113,7 +116,11 @@ public struct RosterEntry: Hashable, Sendable {
     public var client: String
     public var name: String
     public var role: Role
-    public init(client: String, name: String, role: Role) { self.client = client; self.name = name; self.role = role }
+    public init(client: String, name: String, role: Role) {
+        self.client = client
+        self.name = name
+        self.role = role
+    }
 }
 
 /// A change of a room's presenter, to announce as a `presenterChanged` event.
@@ -125,7 +132,9 @@ public struct PresenterChange: Hashable, Sendable {
     /// The previous presenter, still in the room and now a driver (nil when it left).
     public var demoted: String?
     public init(previous: String?, current: String?, demoted: String?) {
-        self.previous = previous; self.current = current; self.demoted = demoted
+        self.previous = previous
+        self.current = current
+        self.demoted = demoted
     }
 }
 

@@ -43,7 +43,11 @@ final class GzipFileWriter {
     /// Ends the gzip stream and closes the file.
     func finish() throws {
         guard open else { return }
-        defer { deflateEnd(&stream); fclose(file); open = false }
+        defer {
+            deflateEnd(&stream)
+            fclose(file)
+            open = false
+        }
         try deflate([], mode: Z_FINISH)
     }
 

@@ -73,8 +73,9 @@ final class RecordingFiles {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let stamp = Self.stamp(epochMilliseconds: time.epochMilliseconds)
         let writer = try newPart(room, stamp: stamp, part: 1, startedEpochMilliseconds: time.epochMilliseconds)
-        return RoomFile(writer: writer, part: 1, startSeconds: time.seconds, startEpochMilliseconds: time.epochMilliseconds,
-                        stamp: stamp, unflushed: true)
+        return RoomFile(
+            writer: writer, part: 1, startSeconds: time.seconds, startEpochMilliseconds: time.epochMilliseconds,
+            stamp: stamp, unflushed: true)
     }
 
     private func rotate(_ room: String) throws {
@@ -104,7 +105,8 @@ final class RecordingFiles {
         var seconds = time_t(epochMilliseconds / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 }

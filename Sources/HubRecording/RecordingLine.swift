@@ -12,10 +12,14 @@ enum RecordingLine {
     /// file's first line. `started` is the wall clock (ms) of the room's first entry.
     static func header(room: String, startedEpochMilliseconds: Double, part: Int) -> [UInt8] {
         var w = JSONWriter(capacity: 128)
-        w.raw("{\"type\":\"recording\",\"version\":"); w.integer(UInt64(version))
-        w.raw(",\"room\":"); w.string(room)
-        w.raw(",\"started\":"); w.number(startedEpochMilliseconds)
-        w.raw(",\"part\":"); w.integer(UInt64(part))
+        w.raw("{\"type\":\"recording\",\"version\":")
+        w.integer(UInt64(version))
+        w.raw(",\"room\":")
+        w.string(room)
+        w.raw(",\"started\":")
+        w.number(startedEpochMilliseconds)
+        w.raw(",\"part\":")
+        w.integer(UInt64(part))
         w.raw("}\n")
         return w.bytes
     }
@@ -25,22 +29,36 @@ enum RecordingLine {
         var w = JSONWriter(capacity: 256)
         switch entry {
         case .command(let c):
-            w.raw("{\"type\":\"command\",\"t\":"); w.number(t)
-            w.raw(",\"time\":"); w.number(c.time.epochMilliseconds)
-            w.raw(",\"client\":"); w.string(c.client)
-            w.raw(",\"role\":"); w.string(c.role.rawValue)
+            w.raw("{\"type\":\"command\",\"t\":")
+            w.number(t)
+            w.raw(",\"time\":")
+            w.number(c.time.epochMilliseconds)
+            w.raw(",\"client\":")
+            w.string(c.client)
+            w.raw(",\"role\":")
+            w.string(c.role.rawValue)
             if let v = c.viewport {
-                w.raw(",\"viewport\":{\"width\":"); w.number(v.width)
-                w.raw(",\"height\":"); w.number(v.height); w.raw("}")
+                w.raw(",\"viewport\":{\"width\":")
+                w.number(v.width)
+                w.raw(",\"height\":")
+                w.number(v.height)
+                w.raw("}")
             }
-            w.raw(",\"message\":"); w.string(String(decoding: c.message, as: UTF8.self))
+            w.raw(",\"message\":")
+            w.string(String(decoding: c.message, as: UTF8.self))
         case .animationEnded(let a):
-            w.raw("{\"type\":\"animationEnded\",\"t\":"); w.number(t)
-            w.raw(",\"time\":"); w.number(a.time.epochMilliseconds)
-            w.raw(",\"id\":"); w.string(a.id)
-            w.raw(",\"owner\":"); w.string(a.owner)
-            w.raw(",\"status\":"); w.string(a.status.rawValue)
-            w.raw(",\"camera\":"); w.camera(a.camera)
+            w.raw("{\"type\":\"animationEnded\",\"t\":")
+            w.number(t)
+            w.raw(",\"time\":")
+            w.number(a.time.epochMilliseconds)
+            w.raw(",\"id\":")
+            w.string(a.id)
+            w.raw(",\"owner\":")
+            w.string(a.owner)
+            w.raw(",\"status\":")
+            w.string(a.status.rawValue)
+            w.raw(",\"camera\":")
+            w.camera(a.camera)
         }
         w.raw("}\n")
         return w.bytes

@@ -81,12 +81,20 @@ public struct Recording: Sendable {
             if case .object(let v)? = o["viewport"], case .number(let w)? = v["width"], case .number(let h)? = v["height"] {
                 viewport = Viewport(width: w, height: h)
             }
-            entries.append(Entry(t: t, kind: .command(client: try text("client"), role: try text("role"), viewport: viewport,
-                                                      message: try text("message"))))
+            entries.append(
+                Entry(
+                    t: t,
+                    kind: .command(
+                        client: try text("client"), role: try text("role"), viewport: viewport,
+                        message: try text("message"))))
         case "animationEnded":
             guard let camera = o["camera"], case .object = camera else { throw fail("camera must be an object") }
-            entries.append(Entry(t: t, kind: .animationEnded(id: try text("id"), owner: try text("owner"), status: try text("status"),
-                                                             camera: camera)))
+            entries.append(
+                Entry(
+                    t: t,
+                    kind: .animationEnded(
+                        id: try text("id"), owner: try text("owner"), status: try text("status"),
+                        camera: camera)))
         default:
             throw fail("unknown entry type \(type)")
         }

@@ -8,8 +8,10 @@ extension HubServer.State {
     /// clients of other hubs, and its client ids get the hub's id as a suffix.
     /// Called before loop 0 runs; `post` hands what the Redis thread reports
     /// to loop 0, where `clusterEvent` takes it.
-    func joinCluster(_ endpoint: RedisEndpoint, leaseMilliseconds: Int,
-                     post: @escaping @Sendable (ClusterEngine.Event) -> Void) throws -> ClusterEngine {
+    func joinCluster(
+        _ endpoint: RedisEndpoint, leaseMilliseconds: Int,
+        post: @escaping @Sendable (ClusterEngine.Event) -> Void
+    ) throws -> ClusterEngine {
         let engine = try ClusterEngine(endpoint: endpoint, leaseMilliseconds: leaseMilliseconds, post: post)
         cluster = engine
         sink.cluster = engine
@@ -30,8 +32,10 @@ extension HubServer.State {
     /// One log line each time the link to Redis changes: an operator sees at
     /// once that Redis is unreachable (the hub keeps serving, degraded).
     private func logLink(_ cluster: ClusterEngine) {
-        let metadata: Logger.Metadata = ["state": "\(cluster.link.rawValue)", "reason": "\(cluster.linkReason ?? "")",
-                                         "hub": "\(cluster.hubID)"]
+        let metadata: Logger.Metadata = [
+            "state": "\(cluster.link.rawValue)", "reason": "\(cluster.linkReason ?? "")",
+            "hub": "\(cluster.hubID)",
+        ]
         switch cluster.link {
         case .up: log.logger.notice("redis linked", metadata: metadata)
         case .down, .connecting: log.logger.warning("redis unreachable, retrying (clients stay connected; /healthz says degraded)", metadata: metadata)

@@ -44,8 +44,9 @@ public final class HubServer: Sendable {
             self.hub = hub
             log = ConnectionLog(logger: logger)
             self.recorder = recorder
-            sink = TransportSink(loops: loops, batches: OutboundBatches(loops: loops.count),
-                                 tally: metrics.tally, log: log, recorder: recorder)
+            sink = TransportSink(
+                loops: loops, batches: OutboundBatches(loops: loops.count),
+                tally: metrics.tally, log: log, recorder: recorder)
         }
 
         func now() -> HubTime {
@@ -258,9 +259,10 @@ public final class HubServer: Sendable {
         var started = [tick, metrics]
         if let renew = clusterRenewInterval {
             _ = loops.hub.execute { state.value.cluster?.start() }
-            started.append(loops.hub.loop.scheduleRepeating(every: .milliseconds(Int64(renew * 1000))) {
-                state.value.clusterTick()
-            })
+            started.append(
+                loops.hub.loop.scheduleRepeating(every: .milliseconds(Int64(renew * 1000))) {
+                    state.value.clusterTick()
+                })
         }
         timers.withLock { $0 = started }
     }
@@ -281,18 +283,20 @@ public final class HubServer: Sendable {
 
     private func logStart(port: Int) {
         let c = configuration
-        configuration.logger.notice("hub started", metadata: [
-            "host": "\(c.host)", "port": .stringConvertible(port), "eventLoop": "\(eventLoop)",
-            "loops": .stringConvertible(loops.count),
-            "tick": .stringConvertible(c.hub.tick), "roomTTL": .stringConvertible(c.hub.roomTTL),
-            "web": "\(c.webRoot ?? "")", "allowedOrigins": .array(c.allowedOrigins.map { .string($0) }),
-            "presenterToken": "\(c.hub.tokens.roleTokens.presenter == nil ? "none" : "set")",
-            "driverToken": "\(c.hub.tokens.roleTokens.driver == nil ? "none" : "set")",
-            "tokenSecret": "\(c.hub.tokens.secret == nil ? "none" : "set")",
-            "metricsToken": "\(c.metricsToken == nil ? "none" : "set")",
-            "data": "\(c.dataDirectory ?? "")", "record": "\(c.recordDirectory ?? "")",
-            "engine": "\(c.redis.map { "redis \($0) hub \(clusterHubID ?? "")" } ?? "memory")",
-        ])
+        configuration.logger.notice(
+            "hub started",
+            metadata: [
+                "host": "\(c.host)", "port": .stringConvertible(port), "eventLoop": "\(eventLoop)",
+                "loops": .stringConvertible(loops.count),
+                "tick": .stringConvertible(c.hub.tick), "roomTTL": .stringConvertible(c.hub.roomTTL),
+                "web": "\(c.webRoot ?? "")", "allowedOrigins": .array(c.allowedOrigins.map { .string($0) }),
+                "presenterToken": "\(c.hub.tokens.roleTokens.presenter == nil ? "none" : "set")",
+                "driverToken": "\(c.hub.tokens.roleTokens.driver == nil ? "none" : "set")",
+                "tokenSecret": "\(c.hub.tokens.secret == nil ? "none" : "set")",
+                "metricsToken": "\(c.metricsToken == nil ? "none" : "set")",
+                "data": "\(c.dataDirectory ?? "")", "record": "\(c.recordDirectory ?? "")",
+                "engine": "\(c.redis.map { "redis \($0) hub \(clusterHubID ?? "")" } ?? "memory")",
+            ])
     }
 
     /// Closes every client with 1001 and stops. Safe from any thread, idempotent.
@@ -305,7 +309,11 @@ public final class HubServer: Sendable {
     public func shutdown(restarting: Bool) {
         let code: CloseCode = restarting ? .serviceRestart : .goingAway
         let reason = restarting ? "service restart" : "server shutting down"
-        if shutdownOnce.withLock({ let first = !$0; $0 = true; return first }) {
+        if shutdownOnce.withLock({
+            let first = !$0
+            $0 = true
+            return first
+        }) {
             configuration.logger.notice("shutting down", metadata: ["closeCode": .stringConvertible(Int(code.rawValue)), "reason": "\(reason)"])
         }
         for timer in timers.withLock({ $0 }) { timer.cancel() }
@@ -318,7 +326,13 @@ public final class HubServer: Sendable {
         if loops.hub.loop.hasEnded {
             let s = state.valueAfterLoopEnded()
             s.persistence?.finish(&s.hub)
-            if recorderFinished.withLock({ let first = !$0; $0 = true; return first }) { s.recorder?.finish() }
+            if recorderFinished.withLock({
+                let first = !$0
+                $0 = true
+                return first
+            }) {
+                s.recorder?.finish()
+            }
             s.cluster?.stop(hub: s.hub)
         }
     }

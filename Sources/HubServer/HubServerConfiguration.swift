@@ -1,8 +1,8 @@
 import HubCluster
 import HubCore
 import HubRecording
-import WebSocketTransport
 import Logging
+import WebSocketTransport
 
 /// Everything `camhub serve` can set.
 public struct HubServerConfiguration: Sendable {
@@ -28,7 +28,8 @@ public struct HubServerConfiguration: Sendable {
     /// The viewer's Content-Security-Policy, sent with every static file: its
     /// own scripts, styles, images and fonts only, MapLibre's workers from
     /// blob: URLs, WebSockets to this host, no plugins, frames or inline script.
-    public var contentSecurityPolicy = "default-src 'self'; script-src 'self'; worker-src 'self' blob:; child-src 'self' blob:; "
+    public var contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; worker-src 'self' blob:; child-src 'self' blob:; "
         + "img-src 'self' data: blob:; style-src 'self'; font-src 'self'; connect-src 'self'; object-src 'none'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     /// Largest message `/echo` accepts (`/hub` keeps `HubProtocol.maxMessageBytes`).

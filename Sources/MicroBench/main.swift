@@ -34,9 +34,10 @@ let viewport = Viewport(width: 1280, height: 720)
 let camera = Camera(latitude: 48.85, longitude: 2.35, zoom: 12.5, tilt: 45, bearing: 30, anchor: Anchor(x: 0.5, y: 0.6))
 let transform = ViewTransform(camera: camera, viewport: viewport)
 let points = (0..<1000).map { i in GeoCoordinate(latitude: 48.85 + Double(i % 40) * 0.001, longitude: 2.35 + Double(i / 40) * 0.001) }
-let limits = try! CameraLimits(minZoom: 2, maxZoom: 20, maxTilt: 70,
-                               maxTiltByZoom: [.init(zoom: 4, tilt: 20), .init(zoom: 10, tilt: 50), .init(zoom: 16, tilt: 70)],
-                               bounds: GeoBounds(south: 30, west: -20, north: 70, east: 40))
+let limits = try! CameraLimits(
+    minZoom: 2, maxZoom: 20, maxTilt: 70,
+    maxTiltByZoom: [.init(zoom: 4, tilt: 20), .init(zoom: 10, tilt: 50), .init(zoom: 16, tilt: 70)],
+    bounds: GeoBounds(south: 30, west: -20, north: 70, east: 40))
 
 print("camhub-microbench on \(ProcessInfo.processInfo.activeProcessorCount) cores; best of 5 rounds")
 let sinCost = measure("baseline: Foundation sin()", batch: 1000) {
@@ -142,7 +143,10 @@ for key in 1...10_000 as ClosedRange<UInt64> {
 let hubBytesPerRoom = Double(residentBytes() - rssBeforeRooms) / 10_000
 print(String(format: "Hub state per room with one follower (no sockets): %.0f bytes of RSS.", hubBytesPerRoom))
 var restTime = 1.0
-for _ in 0..<120 { restTime += 1.0 / 60; restingHub.tick(at: hubTime(restTime), sink: sink) }
+for _ in 0..<120 {
+    restTime += 1.0 / 60
+    restingHub.tick(at: hubTime(restTime), sink: sink)
+}
 let restingTick = measure("Hub.tick: 10,000 rooms at rest, one follower each", batch: 1, seconds: 1) {
     restTime += 1.0 / 60
     restingHub.tick(at: hubTime(restTime), sink: sink)

@@ -6,56 +6,59 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load-test a hub: N follower sockets, a presenter that keeps the camera moving, delivery and latency figures.",
         discussion: """
-        Opens --followers follower WebSockets (spread over a few client loop
-        threads, --connect-rate per second), joins the room as presenter and keeps
-        the camera moving (--presenter spin: a built-in endless animation chain; or a
-        script file, looped), warms up, then measures for --duration seconds:
+            Opens --followers follower WebSockets (spread over a few client loop
+            threads, --connect-rate per second), joins the room as presenter and keeps
+            the camera moving (--presenter spin: a built-in endless animation chain; or a
+            script file, looped), warms up, then measures for --duration seconds:
 
-        - connected/failed followers, disconnects, hub errors;
-        - frames expected vs received, per second and in total. Each follower
-          should get rate × duration frames of the window (counted from its first
-          frame in the window, so its phase does not matter); delivered % counts at
-          most that many per follower;
-        - hub→follower latency (p50, p90, p99, p99.9, max; HdrHistogram): the local
-          wall clock when a frame arrives minus the hub's `time` in it — the same
-          clock when the hub is on this machine;
-        - when the hub is local: its CPU (per delivered frame) and RSS (baseline,
-          with idle followers, per connection), found by the port in /proc/net/tcp
-          and /proc/*/fd (or --hub-pid); and this process's own CPU, so you can see
-          whether the hub or the load generator was the bottleneck.
+            - connected/failed followers, disconnects, hub errors;
+            - frames expected vs received, per second and in total. Each follower
+              should get rate × duration frames of the window (counted from its first
+              frame in the window, so its phase does not matter); delivered % counts at
+              most that many per follower;
+            - hub→follower latency (p50, p90, p99, p99.9, max; HdrHistogram): the local
+              wall clock when a frame arrives minus the hub's `time` in it — the same
+              clock when the hub is on this machine;
+            - when the hub is local: its CPU (per delivered frame) and RSS (baseline,
+              with idle followers, per connection), found by the port in /proc/net/tcp
+              and /proc/*/fd (or --hub-pid); and this process's own CPU, so you can see
+              whether the hub or the load generator was the bottleneck.
 
-        Connecting: at most --connect-rate new connections per second, and at most
-        64 handshakes in flight.
+            Connecting: at most --connect-rate new connections per second, and at most
+            64 handshakes in flight.
 
-        Many rooms: --rooms N spreads the followers round robin over rooms
-        ROOM-0 … ROOM-(N−1), each kept moving by its own spin presenter (the
-        extra presenters share one client thread); the figures are totals over
-        all rooms. --moving P% keeps only the first P % of the rooms moving (the
-        others' presenters join and stay still; only followers of moving rooms
-        are owed frames), and --idle S first measures the hub's CPU for S seconds
-        with every room joined and nothing moving (µs per room per second, RSS
-        per room). --moving 0% measures rooms at rest only.
+            Many rooms: --rooms N spreads the followers round robin over rooms
+            ROOM-0 … ROOM-(N−1), each kept moving by its own spin presenter (the
+            extra presenters share one client thread); the figures are totals over
+            all rooms. --moving P% keeps only the first P % of the rooms moving (the
+            others' presenters join and stay still; only followers of moving rooms
+            are owed frames), and --idle S first measures the hub's CPU for S seconds
+            with every room joined and nothing moving (µs per room per second, RSS
+            per room). --moving 0% measures rooms at rest only.
 
-        Only loopback URLs are accepted unless --allow-remote. Every phase has a
-        deadline: connecting (followers / connect-rate + 30 s; --connect-timeout),
-        settling (30 s), warm-up, the window, and a 2 s
-        drain for late frames.
+            Only loopback URLs are accepted unless --allow-remote. Every phase has a
+            deadline: connecting (followers / connect-rate + 30 s; --connect-timeout),
+            settling (30 s), warm-up, the window, and a 2 s
+            drain for late frames.
 
-        Exit status: 0 when every connected follower got every frame of the window
-        and none failed or disconnected; 1 otherwise.
+            Exit status: 0 when every connected follower got every frame of the window
+            and none failed or disconnected; 1 otherwise.
 
-        Examples:
-          camhub serve --port 8080 &                     # the hub (release build for real figures)
-          camhub bench --followers 1000 --duration 10
-          camhub bench --followers 5000 --rate 30 --duration 30 --json bench-5000.json
-          camhub bench --followers 2000 --rate 60 --presenter examples/world-tour.json
-          camhub bench --followers 2000 --rooms 200 --duration 20   # 200 rooms of 10
-          camhub bench --followers 5000 --rooms 5000 --moving 5% --idle 10 --duration 20
-          camhub bench --url ws://127.0.0.1:9000/hub --hub-pid 4242 --followers 200 --duration 5
-        """
+            Examples:
+              camhub serve --port 8080 &                     # the hub (release build for real figures)
+              camhub bench --followers 1000 --duration 10
+              camhub bench --followers 5000 --rate 30 --duration 30 --json bench-5000.json
+              camhub bench --followers 2000 --rate 60 --presenter examples/world-tour.json
+              camhub bench --followers 2000 --rooms 200 --duration 20   # 200 rooms of 10
+              camhub bench --followers 5000 --rooms 5000 --moving 5% --idle 10 --duration 20
+              camhub bench --url ws://127.0.0.1:9000/hub --hub-pid 4242 --followers 200 --duration 5
+            """
     )
 
-    @Option(help: "Hub WebSocket URL, ws:// or wss:// (loopback unless --allow-remote). Repeatable: hubs of one cluster (serve --redis), the followers spread over them round robin, the presenter on the first; hub CPU is the first hub's.")
+    @Option(
+        help:
+            "Hub WebSocket URL, ws:// or wss:// (loopback unless --allow-remote). Repeatable: hubs of one cluster (serve --redis), the followers spread over them round robin, the presenter on the first; hub CPU is the first hub's."
+    )
     var url: [String] = []
 
     @OptionGroup(title: "TLS (wss:// URLs)")
@@ -159,13 +162,14 @@ struct Bench: ParsableCommand {
         let stop = StopFlag()
         stop.installSignalHandlers()
         let live = isatty(1) == 1
-        let runner = BenchRunner(options: options, shouldStop: { stop.isSet }) { line in
+        let progress: (String) -> Void = { line in
             if live {
                 FileHandle.standardOutput.write(Data(("\r\u{1B}[2K" + line).utf8))
             } else {
                 say(line)
             }
         }
+        let runner = BenchRunner(options: options, shouldStop: { stop.isSet }, progress: progress)
         let report: BenchReport
         do { report = try runner.run() } catch {
             if live { say("") }

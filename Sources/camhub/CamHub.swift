@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import CamHubClient
+import Foundation
 
 @main
 struct CamHub: ParsableCommand {
@@ -8,16 +8,16 @@ struct CamHub: ParsableCommand {
         commandName: "camhub",
         abstract: "One authoritative map camera per room, synced to many clients over WebSocket.",
         discussion: """
-        Start a hub and open the viewer:
-          camhub serve                      # http://localhost:8080/?room=demo
-        Drive it and watch it from the command line:
-          camhub present --room demo --script examples/world-tour.json
-          camhub follow --room demo
-        Load-test it:
-          camhub bench --followers 1000 --duration 10
-        Sign a room token for a hub started with --token-secret-file:
-          camhub token --secret-file secret --room demo --role presenter --ttl 2h
-        """,
+            Start a hub and open the viewer:
+              camhub serve                      # http://localhost:8080/?room=demo
+            Drive it and watch it from the command line:
+              camhub present --room demo --script examples/world-tour.json
+              camhub follow --room demo
+            Load-test it:
+              camhub bench --followers 1000 --duration 10
+            Sign a room token for a hub started with --token-secret-file:
+              camhub token --secret-file secret --room demo --role presenter --ttl 2h
+            """,
         subcommands: [Serve.self, Present.self, Follow.self, Bench.self, Token.self, Replay.self]
     )
 }
@@ -52,8 +52,10 @@ private func flagWords(_ message: String) -> String? {
 func joinFailure(_ error: ClientError, _ hello: HelloOptions) -> String {
     guard let hub = error.hubError else { return error.message }
     if let colon = hub.message.firstIndex(of: ":"), let flag = helloFlags[String(hub.message[..<colon])] {
-        let values = ["--room": hello.room, "--role": hello.role, "--name": hello.name,
-                      "--rate": hello.rate.map { JSONText.number($0) }]
+        let values = [
+            "--room": hello.room, "--role": hello.role, "--name": hello.name,
+            "--rate": hello.rate.map { JSONText.number($0) },
+        ]
         let shown = values[flag].flatMap { $0 }.map { " \($0)" } ?? ""
         return "the hub refused \(flag)\(shown): \(hub.message)"
     }
@@ -75,7 +77,7 @@ func writeStdout(_ text: String) {
         } else if n < 0 && errno == EPIPE {
             exit(0)
         } else {
-            return // stdout closed or broken otherwise: nothing more to do with it
+            return  // stdout closed or broken otherwise: nothing more to do with it
         }
     }
 }

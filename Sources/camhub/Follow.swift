@@ -7,39 +7,39 @@ struct Follow: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Follow a room: print its frames and events as they arrive, and a latency summary on exit.",
         discussion: """
-        Joins as a follower at --rate frames per second and prints every frame and
-        event. --format json prints each hub message exactly as received, one JSON
-        object per line (for jq and other pipelines), starting with the hub's
-        {"type":"welcome",…} and ending with a {"type":"summary",…} line. With
-        --quiet only the summary is printed, on Ctrl-C or after --duration seconds.
+            Joins as a follower at --rate frames per second and prints every frame and
+            event. --format json prints each hub message exactly as received, one JSON
+            object per line (for jq and other pipelines), starting with the hub's
+            {"type":"welcome",…} and ending with a {"type":"summary",…} line. With
+            --quiet only the summary is printed, on Ctrl-C or after --duration seconds.
 
-        --rate must lie within 1…the hub's tick (60 Hz unless the hub was started
-        with another --tick; at most 240). Flags are checked with the hub's own
-        rules before connecting; a rate above this hub's tick is refused by the
-        hub, and both say so in the hub's words.
+            --rate must lie within 1…the hub's tick (60 Hz unless the hub was started
+            with another --tick; at most 240). Flags are checked with the hub's own
+            rules before connecting; a rate above this hub's tick is refused by the
+            hub, and both say so in the hub's words.
 
-        A follower gets by default the events a map needs (steady, limitsChanged,
-        presenterChanged, trackingModeChanged, audience); --events chooses others,
-        e.g. --events steady,joined,left,significantChange,tap (--events all for
-        every event and animation report; --events none for frames only).
+            A follower gets by default the events a map needs (steady, limitsChanged,
+            presenterChanged, trackingModeChanged, audience); --events chooses others,
+            e.g. --events steady,joined,left,significantChange,tap (--events all for
+            every event and animation report; --events none for frames only).
 
-        When the hub goes away or restarts (close 1001 or 1012, or the connection
-        drops), follow joins the same room again, waiting 0.25 s doubling to 8 s
-        (±25 % jitter) between up to 10 attempts; --format json prints the new
-        welcome, and the summary counts "reconnects".
+            When the hub goes away or restarts (close 1001 or 1012, or the connection
+            drops), follow joins the same room again, waiting 0.25 s doubling to 8 s
+            (±25 % jitter) between up to 10 attempts; --format json prints the new
+            welcome, and the summary counts "reconnects".
 
-        Latency is the local wall clock when a frame arrives minus the hub's `time`
-        in it. --clock local (the default for a hub on this machine) compares the
-        two clocks directly; --clock pong (the default for a remote hub) corrects
-        by the hub − local offset measured with ping/pong (accurate to half the
-        best round trip). The summary says which was used.
+            Latency is the local wall clock when a frame arrives minus the hub's `time`
+            in it. --clock local (the default for a hub on this machine) compares the
+            two clocks directly; --clock pong (the default for a remote hub) corrects
+            by the hub − local offset measured with ping/pong (accurate to half the
+            best round trip). The summary says which was used.
 
-        Examples:
-          camhub follow --room demo
-          camhub follow --room demo --format json | jq -c 'select(.type=="frame") | .camera'
-          camhub follow --room demo --rate 10 --quiet --duration 30
-          camhub follow --url ws://10.0.0.5:8080/hub --room demo --clock pong
-        """
+            Examples:
+              camhub follow --room demo
+              camhub follow --room demo --format json | jq -c 'select(.type=="frame") | .camera'
+              camhub follow --room demo --rate 10 --quiet --duration 30
+              camhub follow --url ws://10.0.0.5:8080/hub --room demo --clock pong
+            """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
@@ -75,7 +75,8 @@ struct Follow: ParsableCommand {
     @Option(help: "Token, when the hub requires one of followers (a signed room token).")
     var token: String?
 
-    @Option(help: ArgumentHelp("Events to get besides frames, comma-separated (all, none, or names from PROTOCOL.md); default: a follower's.", valueName: "list"))
+    @Option(
+        help: ArgumentHelp("Events to get besides frames, comma-separated (all, none, or names from PROTOCOL.md); default: a follower's.", valueName: "list"))
     var events: String?
 
     var hello: HelloOptions {
@@ -99,11 +100,12 @@ struct Follow: ParsableCommand {
     func run() throws {
         let hubURL: HubURL
         hubURL = try tls.hubURL(url)
-        let mode: LatencyClock = switch clock {
-        case .auto: hubURL.isLoopback ? .local : .pong
-        case .local: .local
-        case .pong: .pong
-        }
+        let mode: LatencyClock =
+            switch clock {
+            case .auto: hubURL.isLoopback ? .local : .pong
+            case .local: .local
+            case .pong: .pong
+            }
         let connection: HubConnection
         do {
             connection = try HubConnection.join(hubURL, hello: hello)
@@ -118,7 +120,9 @@ struct Follow: ParsableCommand {
             if json {
                 say(connection.welcomeText ?? "")
             } else {
-                say("camhub follow: joined \(w.room) as \(w.client) at \(JSONText.number(w.rate)) frames/s (tick \(JSONText.number(w.tick)) Hz); camera \(w.camera)")
+                say(
+                    "camhub follow: joined \(w.room) as \(w.client) at \(JSONText.number(w.rate)) frames/s (tick \(JSONText.number(w.tick)) Hz); camera \(w.camera)"
+                )
             }
         }
         let stop = StopFlag()
@@ -128,14 +132,22 @@ struct Follow: ParsableCommand {
         let end = duration.map { monotonicSeconds() + $0 }
         var summary: FollowSummary
         while true {
-            summary = runner.run(duration: end.map { max(0, $0 - monotonicSeconds()) }, shouldStop: { stop.isSet }) { received, latency in
-                guard !quiet else { return }
-                out.line(json ? received.text : FollowRunner.line(received, latency: latency))
-            }
+            summary = runner.run(
+                duration: end.map { max(0, $0 - monotonicSeconds()) }, shouldStop: { stop.isSet },
+                output: { received, latency in
+                    guard !quiet else { return }
+                    out.line(json ? received.text : FollowRunner.line(received, latency: latency))
+                })
             guard let close = summary.lastClose, Reconnect.worthRetrying(close),
-                  let again = rejoin(hubURL, after: summary.disconnected ?? "closed", until: end, stop: stop) else { break }
+                let again = rejoin(hubURL, after: summary.disconnected ?? "closed", until: end, stop: stop)
+            else { break }
             runner.resume(with: again)
-            if !quiet { say(json ? again.welcomeText ?? "" : "camhub follow: rejoined \(again.welcome!.room) as \(again.welcome!.client); camera \(again.welcome!.camera)") }
+            if !quiet {
+                say(
+                    json
+                        ? again.welcomeText ?? ""
+                        : "camhub follow: rejoined \(again.welcome!.room) as \(again.welcome!.client); camera \(again.welcome!.camera)")
+            }
         }
         out.flush()
         say(json ? summary.json : summary.text)
@@ -153,7 +165,10 @@ extension Follow {
             if let end, monotonicSeconds() + wait >= end { return nil }
             printErr("camhub follow: \(why); reconnecting in \(String(format: "%.2f", wait)) s (attempt \(attempt + 1) of 10)")
             let until = monotonicSeconds() + wait
-            while monotonicSeconds() < until { if stop.isSet { return nil }; usleep(20_000) }
+            while monotonicSeconds() < until {
+                if stop.isSet { return nil }
+                usleep(20_000)
+            }
             do {
                 return try HubConnection.join(url, hello: hello, timeout: 5)
             } catch {

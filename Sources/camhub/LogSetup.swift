@@ -8,6 +8,9 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json
 }
 
+/// `--log-level` takes swift-log's own levels (both packages are this CLI's
+/// dependencies, neither will add the conformance).
+// swift-format-ignore: AvoidRetroactiveConformances
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// Sets up swift-log for `camhub serve`: every logger writes to standard
@@ -18,10 +21,11 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 enum LogSetup {
     static func bootstrap(level: Logger.Level, format: LogFormat) -> Logger {
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler = switch format {
-            case .text: StreamLogHandler.standardError(label: label)
-            case .json: JSONLogHandler(label: label)
-            }
+            var handler: any LogHandler =
+                switch format {
+                case .text: StreamLogHandler.standardError(label: label)
+                case .json: JSONLogHandler(label: label)
+                }
             handler.logLevel = level
             return handler
         }

@@ -7,38 +7,38 @@ struct Present: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a presenter script: fly, ease, animate, set, wait, waitFor and gestures, with progress and a report.",
         discussion: """
-        A script is a JSON object {"name": "...", "steps": [...]} (as in examples/),
-        or just the list of steps. Command steps have the protocol's fields
-        (docs/PROTOCOL.md) and are checked by the hub's own decoder before anything
-        connects; a bad step is reported with its number and field, and nothing runs.
+            A script is a JSON object {"name": "...", "steps": [...]} (as in examples/),
+            or just the list of steps. Command steps have the protocol's fields
+            (docs/PROTOCOL.md) and are checked by the hub's own decoder before anything
+            connects; a bad step is reported with its number and field, and nothing runs.
 
-          {"name": "Paris, then a spin",
-           "steps": [
-            {"type": "fly", "id": "paris", "camera": {"lat": 48.8566, "lon": 2.3522, "zoom": 11}},
-            {"type": "waitFor", "id": "paris"},
-            {"type": "wait", "seconds": 1.5},
-            {"type": "animate", "id": "spin", "to": {"bearing": 90, "tilt": 50}, "duration": 3},
-            {"type": "gesture", "kind": "pan", "from": {"x": 640, "y": 360}, "to": {"x": 400, "y": 360}, "duration": 1},
-            {"type": "gesture", "kind": "doubleTap", "x": 640, "y": 360}
-          ]}
+              {"name": "Paris, then a spin",
+               "steps": [
+                {"type": "fly", "id": "paris", "camera": {"lat": 48.8566, "lon": 2.3522, "zoom": 11}},
+                {"type": "waitFor", "id": "paris"},
+                {"type": "wait", "seconds": 1.5},
+                {"type": "animate", "id": "spin", "to": {"bearing": 90, "tilt": 50}, "duration": 3},
+                {"type": "gesture", "kind": "pan", "from": {"x": 640, "y": 360}, "to": {"x": 400, "y": 360}, "duration": 1},
+                {"type": "gesture", "kind": "doubleTap", "x": 640, "y": 360}
+              ]}
 
-        Steps: set, ease, fly, animate, cancel, gesture, gestures, limits, track,
-        route, viewport (protocol messages); wait {seconds}; waitFor {id, timeout?} (until
-        that animation finished, was superseded, cancelled or refused). A gesture
-        with a duration is a stroke: pan {from, to}, pinch {x, y, scale, rotation?},
-        tilt {dy, x?, y?}, rotate {rotation, x?, y?}, sent as begin/change…/end at
-        60 Hz (momentum: true lets a pan fling). fly/ease/animate without an id get
-        one ("step3"); every step may have a "label".
+            Steps: set, ease, fly, animate, cancel, gesture, gestures, limits, track,
+            route, viewport (protocol messages); wait {seconds}; waitFor {id, timeout?} (until
+            that animation finished, was superseded, cancelled or refused). A gesture
+            with a duration is a stroke: pan {from, to}, pinch {x, y, scale, rotation?},
+            tilt {dy, x?, y?}, rotate {rotation, x?, y?}, sent as begin/change…/end at
+            60 Hz (momentum: true lets a pan fling). fly/ease/animate without an id get
+            one ("step3"); every step may have a "label".
 
-        Examples:
-          camhub present --room demo --script examples/world-tour.json
-          camhub present --room demo --script examples/tilt-and-spin.json --loop
-          camhub present --url ws://127.0.0.1:8080/hub --room demo --script tour.json --token s3cret --name ana
-          camhub present --script tour.json --check      # validate only, do not connect
+            Examples:
+              camhub present --room demo --script examples/world-tour.json
+              camhub present --room demo --script examples/tilt-and-spin.json --loop
+              camhub present --url ws://127.0.0.1:8080/hub --room demo --script tour.json --token s3cret --name ana
+              camhub present --script tour.json --check      # validate only, do not connect
 
-        Exit status: 0 when every step ran and the hub reported no error; 1
-        otherwise; 2 for a script that does not validate.
-        """
+            Exit status: 0 when every step ran and the hub reported no error; 1
+            otherwise; 2 for a script that does not validate.
+            """
     )
 
     @Option(help: "Hub WebSocket URL: ws://HOST:PORT/hub, or wss://… for a hub with TLS.")
@@ -89,8 +89,9 @@ struct Present: ParsableCommand {
             throw ExitCode(2)
         }
         if check {
-            say("\(script): \(parsed.steps.count) steps OK" + (parsed.name.map { " (\($0))" } ?? "")
-                + ", at least \(JSONText.number((parsed.plannedSeconds * 10).rounded() / 10)) s of waits and strokes")
+            say(
+                "\(script): \(parsed.steps.count) steps OK" + (parsed.name.map { " (\($0))" } ?? "")
+                    + ", at least \(JSONText.number((parsed.plannedSeconds * 10).rounded() / 10)) s of waits and strokes")
             return
         }
         let hubURL: HubURL
@@ -126,9 +127,17 @@ final class StopFlag: @unchecked Sendable {
     private var set = false
     private var sources: [DispatchSourceSignal] = []
 
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return set }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return set
+    }
 
-    func raise() { lock.lock(); set = true; lock.unlock() }
+    func raise() {
+        lock.lock()
+        set = true
+        lock.unlock()
+    }
 
     func installSignalHandlers() {
         for sig in [SIGINT, SIGTERM] {

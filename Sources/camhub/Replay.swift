@@ -8,25 +8,25 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a recording (camhub serve --record) into a room as a presenter, with its original timing.",
         discussion: """
-        FILE is one part of a recording, DIR/<room>/<start>-<part>.jsonl.gz; give
-        several parts in order to play them as one. Every recorded command is sent
-        as it was, at its recorded time (divided by --speed), with the sender's
-        viewport declared before it when it changes. Replaying into a room at the
-        hub's defaults reproduces the recorded camera path and, once the last
-        animation ended, the recorded final camera exactly (docs/RECORDING.md says
-        when it cannot: several senders, gestures, --speed other than 1).
+            FILE is one part of a recording, DIR/<room>/<start>-<part>.jsonl.gz; give
+            several parts in order to play them as one. Every recorded command is sent
+            as it was, at its recorded time (divided by --speed), with the sender's
+            viewport declared before it when it changes. Replaying into a room at the
+            hub's defaults reproduces the recorded camera path and, once the last
+            animation ended, the recorded final camera exactly (docs/RECORDING.md says
+            when it cannot: several senders, gestures, --speed other than 1).
 
-        --from T starts T seconds into the recording: the room first gets the last
-        limits and the last camera an animation ended with before T, then the
-        commands from T on play with their timing.
+            --from T starts T seconds into the recording: the room first gets the last
+            limits and the last camera an animation ended with before T, then the
+            commands from T on play with their timing.
 
-        Examples:
-          camhub replay recordings/demo/20261123T220000Z-001.jsonl.gz --room demo
-          camhub replay part1.jsonl.gz part2.jsonl.gz --url ws://10.0.0.5:8080/hub --room rerun --speed 2 --from 30
+            Examples:
+              camhub replay recordings/demo/20261123T220000Z-001.jsonl.gz --room demo
+              camhub replay part1.jsonl.gz part2.jsonl.gz --url ws://10.0.0.5:8080/hub --room rerun --speed 2 --from 30
 
-        Exit status: 0 when every command was accepted; 1 when the hub refused one
-        or the connection failed; 2 for a file that is not a recording.
-        """
+            Exit status: 0 when every command was accepted; 1 when the hub refused one
+            or the connection failed; 2 for a file that is not a recording.
+            """
     )
 
     @Argument(help: ArgumentHelp("Recording file(s), in order (gzip or plain JSON lines).", valueName: "file"))
@@ -76,7 +76,9 @@ struct Replay: ParsableCommand {
             throw ExitCode(1)
         }
         let last = recording.entries.map(\.t).max() ?? 0
-        say("camhub replay: \(recording.entries.count) entries of room \(recording.room) (\(JSONText.number(last)) s) into room \(target) at \(JSONText.number(speed))×")
+        say(
+            "camhub replay: \(recording.entries.count) entries of room \(recording.room) (\(JSONText.number(last)) s) into room \(target) at \(JSONText.number(speed))×"
+        )
         let outcome = Replayer(recording: recording, speed: speed, from: from).run(on: connection) { say($0) }
         connection.shutdown()
         var summary = "camhub replay: done: \(outcome.sent) command\(outcome.sent == 1 ? "" : "s") sent, \(outcome.refused.count) refused"

@@ -88,8 +88,12 @@ struct Replayer {
             drain(until: start + (command.t - from) / speed)
             if outcome.closed != nil { return outcome }
             if let viewport = command.viewport, viewport != declared {
-                connection.send(JSONText.encode(.object(["type": .string("viewport"), "width": .number(viewport.width),
-                                                         "height": .number(viewport.height)])))
+                connection.send(
+                    JSONText.encode(
+                        .object([
+                            "type": .string("viewport"), "width": .number(viewport.width),
+                            "height": .number(viewport.height),
+                        ])))
                 declared = viewport
             }
             connection.send(command.message)

@@ -5,8 +5,8 @@ import Dispatch
 import Foundation
 import HubCluster
 import HubCore
-import HubServer
 import HubRecording
+import HubServer
 import Logging
 import Metrics
 import WebSocketTransport
@@ -15,27 +15,27 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the hub: WebSocket endpoint /hub, the web viewer, /healthz and /metrics on one port.",
         discussion: """
-        Examples:
-          camhub serve                                  # http://127.0.0.1:8080/
-          camhub serve --port 0                         # a free port, printed on start
-          camhub serve --host 0.0.0.0 --allow-origin https://maps.example.org
-          camhub serve --presenter-token s3cret         # presenters need the token
-          camhub serve --token-secret-file secret --public-follow   # signed room tokens (camhub token)
-          camhub serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem   # https:// and wss://
+            Examples:
+              camhub serve                                  # http://127.0.0.1:8080/
+              camhub serve --port 0                         # a free port, printed on start
+              camhub serve --host 0.0.0.0 --allow-origin https://maps.example.org
+              camhub serve --presenter-token s3cret         # presenters need the token
+              camhub serve --token-secret-file secret --public-follow   # signed room tokens (camhub token)
+              camhub serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem   # https:// and wss://
 
-        Stops cleanly on SIGINT (clients get close 1001 "going away") or SIGTERM (close
-        1012 "service restart": clients such as the viewer and camhub follow reconnect),
-        exit status 0; with --data the rooms are saved last.
-        A start-up failure (port taken, address not on this machine) is one line on
-        standard error and exit status 1.
+            Stops cleanly on SIGINT (clients get close 1001 "going away") or SIGTERM (close
+            1012 "service restart": clients such as the viewer and camhub follow reconnect),
+            exit status 0; with --data the rooms are saved last.
+            A start-up failure (port taken, address not on this machine) is one line on
+            standard error and exit status 1.
 
-        Logs go to standard error (--log-level, --log-format text|json); at debug and
-        trace they include libwebsockets' own lines. Otherwise those are hidden, unless
-        CAMHUB_LWS_LOG=error|warn|notice|info|debug shows them ("lws E: …").
-        GET /metrics answers in the Prometheus text format; --config reads every option
-        from a TOML file (see camhub.example.toml); --data DIR keeps rooms across restarts;
-        --record DIR records every room (camhub replay plays a recording into a room).
-        """
+            Logs go to standard error (--log-level, --log-format text|json); at debug and
+            trace they include libwebsockets' own lines. Otherwise those are hidden, unless
+            CAMHUB_LWS_LOG=error|warn|notice|info|debug shows them ("lws E: …").
+            GET /metrics answers in the Prometheus text format; --config reads every option
+            from a TOML file (see camhub.example.toml); --data DIR keeps rooms across restarts;
+            --record DIR records every room (camhub replay plays a recording into a room).
+            """
     )
 
     @Option(help: "Address to listen on (an IP address).")
@@ -70,7 +70,10 @@ struct Serve: ParsableCommand {
 
     // MARK: Security options (docs/SECURITY.md): kept together in this block.
 
-    @Option(help: ArgumentHelp("File holding the secret of signed room tokens (HS256 JWTs, see `camhub token`); default: $CAMHUB_TOKEN_SECRET. With a secret every role needs a token.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "File holding the secret of signed room tokens (HS256 JWTs, see `camhub token`); default: $CAMHUB_TOKEN_SECRET. With a secret every role needs a token.",
+            valueName: "file"))
     var tokenSecretFile: String?
 
     @Flag(help: "With a token secret: followers may join without a token.")
@@ -119,8 +122,10 @@ struct Serve: ParsableCommand {
         guard slowClientTimeout.isFinite, slowClientTimeout >= 0 else {
             throw ValidationError("--slow-client-timeout must be a number of seconds ≥ 0 (got \(slowClientTimeout))")
         }
-        for (flag, value) in [("--max-connections", maxConnections), ("--max-connections-per-ip", maxConnectionsPerIp),
-                              ("--max-rooms", maxRooms), ("--max-clients-per-room", maxClientsPerRoom)] where value < 1 {
+        for (flag, value) in [
+            ("--max-connections", maxConnections), ("--max-connections-per-ip", maxConnectionsPerIp),
+            ("--max-rooms", maxRooms), ("--max-clients-per-room", maxClientsPerRoom),
+        ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1 (got \(value))")
         }
         guard maxConnectionRatePerIp.isFinite, maxConnectionRatePerIp >= 1 else {
@@ -130,8 +135,9 @@ struct Serve: ParsableCommand {
 
     /// The caps as the transport and the hub take them.
     func applyCaps(to configuration: inout HubServerConfiguration) {
-        configuration.limits = ConnectionLimits(maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
-                                                newConnectionsPerSecondPerAddress: maxConnectionRatePerIp, exemptLoopback: !limitLoopback)
+        configuration.limits = ConnectionLimits(
+            maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
+            newConnectionsPerSecondPerAddress: maxConnectionRatePerIp, exemptLoopback: !limitLoopback)
         configuration.slowClientTimeout = slowClientTimeout
         configuration.echoMaxMessage = echoMaxMessage
         configuration.hub.maxRooms = maxRooms
@@ -147,7 +153,8 @@ struct Serve: ParsableCommand {
     func security() throws -> TokenPolicy {
         let secret = try loadTokenSecret(file: tokenSecretFile)
         if publicFollow && secret == nil {
-            throw ValidationError("--public-follow needs a token secret (--token-secret-file or CAMHUB_TOKEN_SECRET); without one followers need no token anyway")
+            throw ValidationError(
+                "--public-follow needs a token secret (--token-secret-file or CAMHUB_TOKEN_SECRET); without one followers need no token anyway")
         }
         return TokenPolicy(roleTokens: RoleTokens(presenter: presenterToken, driver: driverToken), secret: secret, publicFollow: publicFollow)
     }
@@ -155,33 +162,45 @@ struct Serve: ParsableCommand {
     // MARK: End of the security options.
 
     // Operations (issue 14): metrics, logs, data, config file.
-    @Option(help: ArgumentHelp("Token a scrape of /metrics must send as 'Authorization: Bearer <token>' (default: none needed).",
-                               valueName: "token"))
+    @Option(
+        help: ArgumentHelp(
+            "Token a scrape of /metrics must send as 'Authorization: Bearer <token>' (default: none needed).",
+            valueName: "token"))
     var metricsToken: String?
 
-    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error or critical (debug and trace add libwebsockets' own lines).",
-                               valueName: "level"))
+    @Option(
+        help: ArgumentHelp(
+            "Log level: trace, debug, info, notice, warning, error or critical (debug and trace add libwebsockets' own lines).",
+            valueName: "level"))
     var logLevel: Logger.Level = .info
 
     @Option(help: ArgumentHelp("Log lines on standard error: text, or json (one JSON object per line).", valueName: "format"))
     var logFormat: LogFormat = .text
 
-    @Option(help: ArgumentHelp("Folder where rooms (camera, limits, seq) are kept across restarts, in rooms.sqlite (default: memory only).",
-                               valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Folder where rooms (camera, limits, seq) are kept across restarts, in rooms.sqlite (default: memory only).",
+            valueName: "dir"))
     var data: String?
 
-    @Option(help: ArgumentHelp("Folder where every room's accepted commands and animation ends are recorded as gzip JSON lines, DIR/<room>/<start>-<part>.jsonl.gz (docs/RECORDING.md; play with camhub replay).",
-                               valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Folder where every room's accepted commands and animation ends are recorded as gzip JSON lines, DIR/<room>/<start>-<part>.jsonl.gz (docs/RECORDING.md; play with camhub replay).",
+            valueName: "dir"))
     var record: String?
 
     @Option(help: ArgumentHelp("A recording file is rotated (the next part begins) once it holds this many compressed bytes.", valueName: "bytes"))
     var recordMaxBytes = Recorder.defaultMaxBytes
-    @Option(help: ArgumentHelp("Join the cluster of hubs sharing this Redis (7.0 or later): one room across hubs, each room's camera run by one of them (default: this hub alone, in memory). Also $CAMHUB_REDIS.",
-                               valueName: "redis://[:password@]host:port[/db]"))
+    @Option(
+        help: ArgumentHelp(
+            "Join the cluster of hubs sharing this Redis (7.0 or later): one room across hubs, each room's camera run by one of them (default: this hub alone, in memory). Also $CAMHUB_REDIS.",
+            valueName: "redis://[:password@]host:port[/db]"))
     var redis: String?
 
-    @Option(help: ArgumentHelp("A TOML file setting any of these options (flags override it; see camhub.example.toml).",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A TOML file setting any of these options (flags override it; see camhub.example.toml).",
+            valueName: "file"))
     var config: String?
 
     @Flag(help: "Print the effective settings (file, environment and flags merged; secrets not shown) as TOML and exit.")
@@ -189,17 +208,22 @@ struct Serve: ParsableCommand {
 
     /// This command with `--config` and the `CAMHUB_*` secrets applied under the flags given.
     func effective() throws -> Serve {
-        try ServeConfig.effective(self, arguments: Array(CommandLine.arguments.dropFirst()),
-                                  environment: ProcessInfo.processInfo.environment)
+        try ServeConfig.effective(
+            self, arguments: Array(CommandLine.arguments.dropFirst()),
+            environment: ProcessInfo.processInfo.environment)
     }
 
     // The map (issue 16): tiles and style.
-    @Option(help: ArgumentHelp("Vector tile archive (MBTiles) served at /tiles/{z}/{x}/{y}.pbf (default: \(Serve.defaultTiles) when it exists, built by scripts/make_tiles.py).",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Vector tile archive (MBTiles) served at /tiles/{z}/{x}/{y}.pbf (default: \(Serve.defaultTiles) when it exists, built by scripts/make_tiles.py).",
+            valueName: "file"))
     var tiles: String?
 
-    @Option(help: ArgumentHelp("The viewer's default map style: an http(s) URL the page loads, or a style JSON file the hub serves (a page's ?style= overrides it).",
-                               valueName: "url|file"))
+    @Option(
+        help: ArgumentHelp(
+            "The viewer's default map style: an http(s) URL the page loads, or a style JSON file the hub serves (a page's ?style= overrides it).",
+            valueName: "url|file"))
     var style: String?
 
     static let defaultTiles = ".build-tiles/basemap.mbtiles"
@@ -288,7 +312,9 @@ struct Serve: ParsableCommand {
         }
         let shown = host.contains(":") ? "[\(host)]" : host
         let (http, ws) = serverTLS == nil ? ("http", "ws") : ("https", "wss")
-        say("camhub: listening on \(http)://\(shown):\(bound)/ (WebSocket \(ws)://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), libwebsockets \(WebSocketTransportSettings.libraryVersion))")
+        say(
+            "camhub: listening on \(http)://\(shown):\(bound)/ (WebSocket \(ws)://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), libwebsockets \(WebSocketTransportSettings.libraryVersion))"
+        )
         if let endpoint = configuration.redis, let id = server.clusterHubID {
             say("camhub: engine redis (\(endpoint)), hub \(id): rooms are shared with every hub on that Redis")
         }
@@ -300,7 +326,7 @@ struct Serve: ParsableCommand {
         }
         waitForSignal { signal in
             say("camhub: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), closing clients")
-                server.shutdown(restarting: signal == SIGTERM)
+            server.shutdown(restarting: signal == SIGTERM)
         }
         logger.notice("stopped")
     }
@@ -308,7 +334,8 @@ struct Serve: ParsableCommand {
 
 extension Serve {
     static func isIPLiteral(_ text: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
+        var v4 = in_addr()
+        var v6 = in6_addr()
         return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 

@@ -52,7 +52,9 @@ enum ServeConfig {
         Key(name: "redis") { $0.redis = try string($1, "redis") },
         Key(name: "log_level") {
             let text = try string($1, "log_level")
-            guard let level = Logger.Level(rawValue: text) else { throw invalid("log_level", "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))") }
+            guard let level = Logger.Level(rawValue: text) else {
+                throw invalid("log_level", "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
             $0.logLevel = level
         },
         Key(name: "log_format") {
@@ -80,7 +82,9 @@ enum ServeConfig {
             let known = Set(keys.map(\.name))
             let unknown = table.keys.filter { !known.contains($0) }.sorted()
             guard unknown.isEmpty else {
-                throw ValidationError("--config \(path): unknown key\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (known: \(keys.map(\.name).joined(separator: ", ")))")
+                throw ValidationError(
+                    "--config \(path): unknown key\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (known: \(keys.map(\.name).joined(separator: ", ")))"
+                )
             }
             for key in keys where !given.contains(key.flag) {
                 guard let value = table[key.name] else { continue }
@@ -144,8 +148,9 @@ enum ServeConfig {
             optional("data", serve.data, unset: "rooms in memory only"),
             optional("tiles", serve.tiles, unset: "\(Serve.defaultTiles) when it exists"),
             optional("style", serve.style, unset: "the viewer's own style"),
-            optional("token_secret_file", serve.tokenSecretFile,
-                     unset: "CAMHUB_TOKEN_SECRET \(secretFromEnvironment ? "is set" : "is not set")"),
+            optional(
+                "token_secret_file", serve.tokenSecretFile,
+                unset: "CAMHUB_TOKEN_SECRET \(secretFromEnvironment ? "is set" : "is not set")"),
             "public_follow = \(serve.publicFollow)",
             optional("tls_cert", serve.tlsCert, unset: "plain http:// and ws://"),
             optional("tls_key", serve.tlsKey, unset: "no TLS"),

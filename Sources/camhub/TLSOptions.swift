@@ -5,7 +5,10 @@ import WebSocketTransport
 
 /// `--ca-file` and `--insecure`: how `follow`, `present` and `bench` check a `wss://` hub.
 struct TLSClientOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("For wss://: trust the certificate authorities in this PEM file instead of the system's (a private CA, or the hub's own self-signed certificate).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "For wss://: trust the certificate authorities in this PEM file instead of the system's (a private CA, or the hub's own self-signed certificate).",
+            valueName: "file"))
     var caFile: String?
 
     @Flag(help: "For wss://: accept any certificate, self-signed or not (tests only: encrypted but the hub is not verified).")

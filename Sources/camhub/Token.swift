@@ -6,18 +6,18 @@ struct Token: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a signed room token (a JWT, HS256) for a hub started with --token-secret-file.",
         discussion: """
-        The token carries the room (or * for every room), the highest role it grants,
-        its expiry (now + --ttl) and optionally a display name and a start time. Hand
-        it to a client, which sends it as hello.token (the viewer: ?token=…; the
-        command line: --token). The secret is read from --secret-file, else from the
-        CAMHUB_TOKEN_SECRET environment variable; it must be the hub's, and at least
-        32 bytes (make one with `openssl rand -base64 48 > secret`).
+            The token carries the room (or * for every room), the highest role it grants,
+            its expiry (now + --ttl) and optionally a display name and a start time. Hand
+            it to a client, which sends it as hello.token (the viewer: ?token=…; the
+            command line: --token). The secret is read from --secret-file, else from the
+            CAMHUB_TOKEN_SECRET environment variable; it must be the hub's, and at least
+            32 bytes (make one with `openssl rand -base64 48 > secret`).
 
-        Examples:
-          camhub token --secret-file secret --room demo --role presenter --ttl 2h --name ana
-          camhub token --secret-file secret --room '*' --role follower --ttl 30d
-          camhub serve --token-secret-file secret   # then: ?room=demo&token=$(camhub token …)
-        """
+            Examples:
+              camhub token --secret-file secret --room demo --role presenter --ttl 2h --name ana
+              camhub token --secret-file secret --room '*' --role follower --ttl 30d
+              camhub serve --token-secret-file secret   # then: ?room=demo&token=$(camhub token …)
+            """
     )
 
     @Option(help: ArgumentHelp("File holding the hub's token secret (default: $CAMHUB_TOKEN_SECRET).", valueName: "file"))
@@ -43,14 +43,19 @@ struct Token: ParsableCommand {
             do { _ = try RoomName(validating: room) } catch { throw ValidationError("--\(error.field): \(error.message)") }
         }
         guard Role(rawValue: role) != nil else { throw ValidationError("--role must be presenter, driver or follower (got \(role))") }
-        guard let seconds = Self.seconds(ttl), seconds > 0 else { throw ValidationError("--ttl must be a positive duration such as 90s, 30m, 2h or 7d (got \(ttl))") }
+        guard let seconds = Self.seconds(ttl), seconds > 0 else {
+            throw ValidationError("--ttl must be a positive duration such as 90s, 30m, 2h or 7d (got \(ttl))")
+        }
         if let notBefore {
-            guard let start = Self.seconds(notBefore), start >= 0 else { throw ValidationError("--not-before must be a duration ≥ 0 such as 10m (got \(notBefore))") }
+            guard let start = Self.seconds(notBefore), start >= 0 else {
+                throw ValidationError("--not-before must be a duration ≥ 0 such as 10m (got \(notBefore))")
+            }
             guard start < seconds else { throw ValidationError("--not-before must be shorter than --ttl (the token would never be valid)") }
         }
         if let name {
             guard !name.isEmpty, name.unicodeScalars.count <= HubProtocol.maxNameLength,
-                  name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }) else {
+                name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) })
+            else {
                 throw ValidationError("--name must be 1–\(HubProtocol.maxNameLength) characters without control characters")
             }
         }
@@ -65,16 +70,21 @@ struct Token: ParsableCommand {
             secret = loaded
         } catch let error as ValidationError { throw error } catch { throw ValidationError("\(error)") }
         let now = Date().timeIntervalSince1970.rounded(.down)
-        let claims = RoomTokenClaims(room: room, role: Role(rawValue: role)!, exp: now + Self.seconds(ttl)!,
-                                     nbf: notBefore.map { now + Self.seconds($0)! }, name: name)
+        let claims = RoomTokenClaims(
+            room: room, role: Role(rawValue: role)!, exp: now + Self.seconds(ttl)!,
+            nbf: notBefore.map { now + Self.seconds($0)! }, name: name)
         writeStdout(RoomToken.sign(claims, secret: secret) + "\n")
     }
 
     /// "90" → 90, "90s" → 90, "30m" → 1800, "2h" → 7200, "7d" → 604800; nil when unreadable.
     static func seconds(_ text: String) -> Double? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        var number = Substring(text), factor = 1.0
-        if let last = text.last, let unit = units[last] { number = text.dropLast(); factor = unit }
+        var number = Substring(text)
+        var factor = 1.0
+        if let last = text.last, let unit = units[last] {
+            number = text.dropLast()
+            factor = unit
+        }
         guard let value = Double(number), value.isFinite else { return nil }
         return value * factor
     }

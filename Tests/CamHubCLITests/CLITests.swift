@@ -11,8 +11,9 @@ let camhubPath: String = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlink
 
 /// Runs `camhub` with `arguments` (10 s at most).
 func camhub(_ arguments: [String], timeout: Duration = .seconds(10)) throws -> Subprocess.Result {
-    try #require(FileManager.default.isExecutableFile(atPath: camhubPath),
-                 "\(camhubPath) is missing: run swift build first")
+    try #require(
+        FileManager.default.isExecutableFile(atPath: camhubPath),
+        "\(camhubPath) is missing: run swift build first")
     return try Subprocess.run(camhubPath, arguments, timeout: timeout)
 }
 
@@ -75,8 +76,10 @@ struct CLITests {
 
     @Test func followEventsChoosesTheSubscriptionsAndUnknownNamesAreRefused() throws {
         let hub = try InProcessHub()
-        let result = try camhub(["follow", "--url", hub.url, "--room", "cli", "--format", "json", "--duration", "0.3",
-                                 "--events", "joined,left"])
+        let result = try camhub([
+            "follow", "--url", hub.url, "--room", "cli", "--format", "json", "--duration", "0.3",
+            "--events", "joined,left",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let welcome = try JSONParser.parse(try #require(result.stdout.split(separator: "\n").first.map(String.init)))
         #expect(welcome["events"] == .array([.string("joined"), .string("left")]))
@@ -106,19 +109,22 @@ struct CLITests {
         let url = "ws://127.0.0.1:\(hub.port)/ws"
         let result = try camhub(["follow", "--url", url, "--duration", "1"])
         #expect(result.status == 1)
-        #expect(result.stderr == "camhub follow: could not connect to \(url): HTTP 404 Not Found: no WebSocket endpoint at /ws; try /hub (subprotocol camhub.v1)\n")
+        #expect(
+            result.stderr == "camhub follow: could not connect to \(url): HTTP 404 Not Found: no WebSocket endpoint at /ws; try /hub (subprotocol camhub.v1)\n")
     }
 
     @Test func presentPrintsEachCompletionOnce() throws {
         let hub = try InProcessHub()
         let dir = try TempDir()
-        try dir.write("script.json", """
-        [{"type": "ease", "id": "look", "camera": {"zoom": 3}, "duration": 0.2},
-         {"type": "waitFor", "id": "look"},
-         {"type": "ease", "id": "back", "camera": {"zoom": 2}, "duration": 0.2},
-         {"type": "wait", "seconds": 0.5},
-         {"type": "waitFor", "id": "back"}]
-        """)
+        try dir.write(
+            "script.json",
+            """
+            [{"type": "ease", "id": "look", "camera": {"zoom": 3}, "duration": 0.2},
+             {"type": "waitFor", "id": "look"},
+             {"type": "ease", "id": "back", "camera": {"zoom": 2}, "duration": 0.2},
+             {"type": "wait", "seconds": 0.5},
+             {"type": "waitFor", "id": "back"}]
+            """)
         let result = try camhub(["present", "--url", hub.url, "--room", "cli", "--script", dir.path + "/script.json", "--plain"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)

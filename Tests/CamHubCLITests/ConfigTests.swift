@@ -7,21 +7,24 @@ extension CLITests {
     @Test func configFileFlagsAndEnvironmentTakeTheirTurns() throws {
         let dir = try TempDir()
         try dir.write("site/index.html", "<p>hub</p>")
-        try dir.write("camhub.toml", """
-        # every value differs from the default
-        host = "127.0.0.1"
-        port = 1            # overridden by --port 0 below
-        tick = 30
-        web = "\(dir.path)/site"
-        room_ttl = 5
-        allow_origin = ["https://maps.example.org"]
-        presenter_token = "from-file"
-        driver_token = "driver-from-file"
-        log_format = "json"
-        """)
+        try dir.write(
+            "camhub.toml",
+            """
+            # every value differs from the default
+            host = "127.0.0.1"
+            port = 1            # overridden by --port 0 below
+            tick = 30
+            web = "\(dir.path)/site"
+            room_ttl = 5
+            allow_origin = ["https://maps.example.org"]
+            presenter_token = "from-file"
+            driver_token = "driver-from-file"
+            log_format = "json"
+            """)
         let config = dir.path + "/camhub.toml"
-        let printed = try Subprocess.run(camhubPath, ["serve", "--config", config, "--tick", "45", "--print-config"],
-                                         timeout: .seconds(10), environment: ["CAMHUB_PRESENTER_TOKEN": "from-env"])
+        let printed = try Subprocess.run(
+            camhubPath, ["serve", "--config", config, "--tick", "45", "--print-config"],
+            timeout: .seconds(10), environment: ["CAMHUB_PRESENTER_TOKEN": "from-env"])
         #expect(printed.status == 0, "\(printed.stderr)")
         let lines = Set(printed.stdout.split(separator: "\n").map(String.init))
         #expect(lines.contains("tick = 45.0"), "a flag beats the file")
@@ -50,8 +53,9 @@ extension CLITests {
         #expect(serve.stderr.split(separator: "\n").allSatisfy { (try? JSONParser.parse(String($0))) != nil }, "log_format json from the file")
 
         // A flag beats the environment.
-        let flagged = try ServeProcess(camhubPath, ["--config", config, "--presenter-token", "from-flag"],
-                                       environment: ["CAMHUB_PRESENTER_TOKEN": "from-env"])
+        let flagged = try ServeProcess(
+            camhubPath, ["--config", config, "--presenter-token", "from-flag"],
+            environment: ["CAMHUB_PRESENTER_TOKEN": "from-env"])
         let flaggedURL = "ws://127.0.0.1:\(flagged.port)/hub"
         #expect(try camhub(["present", "--url", flaggedURL, "--script", dir.path + "/script.json", "--token", "from-env", "--plain"]).status != 0)
         #expect(try camhub(["present", "--url", flaggedURL, "--script", dir.path + "/script.json", "--token", "from-flag", "--plain"]).status == 0)
@@ -84,29 +88,33 @@ extension CLITests {
     @Test func configFileSetsTheSecurityCapsAndRecordingOptions() throws {
         let dir = try TempDir()
         try dir.write("secret", String(repeating: "s", count: 40))
-        try dir.write("camhub.toml", """
-        web = "\(dir.path)"
-        token_secret_file = "\(dir.path)/secret"
-        public_follow = true
-        max_connections = 50
-        max_connections_per_ip = 7
-        max_connection_rate_per_ip = 3.5
-        limit_loopback = true
-        max_rooms = 9
-        max_clients_per_room = 1
-        slow_client_timeout = 2.5
-        echo_max_message = 4096
-        record = "\(dir.path)/rec"
-        record_max_bytes = 2048
-        """)
+        try dir.write(
+            "camhub.toml",
+            """
+            web = "\(dir.path)"
+            token_secret_file = "\(dir.path)/secret"
+            public_follow = true
+            max_connections = 50
+            max_connections_per_ip = 7
+            max_connection_rate_per_ip = 3.5
+            limit_loopback = true
+            max_rooms = 9
+            max_clients_per_room = 1
+            slow_client_timeout = 2.5
+            echo_max_message = 4096
+            record = "\(dir.path)/rec"
+            record_max_bytes = 2048
+            """)
         let config = dir.path + "/camhub.toml"
         let printed = try camhub(["serve", "--config", config, "--max-rooms", "11", "--print-config"])
         #expect(printed.status == 0, "\(printed.stderr)")
         let lines = Set(printed.stdout.split(separator: "\n").map(String.init))
-        for line in ["token_secret_file = \"\(dir.path)/secret\"", "public_follow = true", "max_connections = 50",
-                     "max_connections_per_ip = 7", "max_connection_rate_per_ip = 3.5", "limit_loopback = true",
-                     "max_rooms = 11", "max_clients_per_room = 1", "slow_client_timeout = 2.5", "echo_max_message = 4096",
-                     "record = \"\(dir.path)/rec\"", "record_max_bytes = 2048"] {
+        for line in [
+            "token_secret_file = \"\(dir.path)/secret\"", "public_follow = true", "max_connections = 50",
+            "max_connections_per_ip = 7", "max_connection_rate_per_ip = 3.5", "limit_loopback = true",
+            "max_rooms = 11", "max_clients_per_room = 1", "slow_client_timeout = 2.5", "echo_max_message = 4096",
+            "record = \"\(dir.path)/rec\"", "record_max_bytes = 2048",
+        ] {
             #expect(lines.contains(line), "\(line) in \(printed.stdout)")
         }
         #expect(!printed.stdout.contains(String(repeating: "s", count: 40)), "the secret itself is never printed")

@@ -8,13 +8,15 @@ extension CLITests {
     /// A presenter sets limits, flies and cancels half-way (the camera stops where
     /// the flight was: numbers of arbitrary bits); returns the welcome a new follower gets.
     private func moveTheRoom(port: Int, dir: TempDir) throws -> JSONValue {
-        try dir.write("tour.json", """
-        [{"type": "limits", "minZoom": 1.25, "maxTilt": 55, "maxTiltByZoom": [[4, 30], [12.5, 55]],
-          "bounds": {"south": -60, "west": -170, "north": 70, "east": 170}},
-         {"type": "fly", "id": "away", "camera": {"lat": 48.8566, "lon": 2.3522, "zoom": 9.7, "bearing": 33.3, "tilt": 41}, "duration": 3},
-         {"type": "wait", "seconds": 0.7},
-         {"type": "cancel", "id": "away"}]
-        """)
+        try dir.write(
+            "tour.json",
+            """
+            [{"type": "limits", "minZoom": 1.25, "maxTilt": 55, "maxTiltByZoom": [[4, 30], [12.5, 55]],
+              "bounds": {"south": -60, "west": -170, "north": 70, "east": 170}},
+             {"type": "fly", "id": "away", "camera": {"lat": 48.8566, "lon": 2.3522, "zoom": 9.7, "bearing": 33.3, "tilt": 41}, "duration": 3},
+             {"type": "wait", "seconds": 0.7},
+             {"type": "cancel", "id": "away"}]
+            """)
         let url = "ws://127.0.0.1:\(port)/hub"
         let present = try camhub(["present", "--url", url, "--room", "kept", "--script", dir.path + "/tour.json", "--plain"])
         #expect(present.status == 0, "\(present.stderr)")
@@ -33,7 +35,8 @@ extension CLITests {
         let first = try ServeProcess(camhubPath, ["--web", dir.path, "--data", data])
         let before = try moveTheRoom(port: first.port, dir: dir)
         let camera = try #require(before["camera"])
-        let lat = camera["lat"]?.number ?? 0, bearing = camera["bearing"]?.number ?? 0
+        let lat = camera["lat"]?.number ?? 0
+        let bearing = camera["bearing"]?.number ?? 0
         #expect(lat > 20 && lat < 48.8566 && bearing > 0 && bearing < 33.3, "stopped half-way: \(camera)")
         #expect(before["limits"]?["minZoom"]?.number == 1.25)
         #expect(first.stop(SIGTERM) == 0)
@@ -70,8 +73,10 @@ extension CLITests {
         try dir.write("data/rooms.sqlite", String(repeating: "not a database\n", count: 200))
         let corrupt = try camhub(["serve", "--port", "0", "--web", dir.path, "--data", dir.path + "/data"])
         #expect(corrupt.status == 1)
-        #expect(corrupt.stderr.hasPrefix("camhub: cannot start the hub: --data \(dir.path)/data: \(dir.path)/data/rooms.sqlite is not a usable CameraHub room store ("),
-                "\(corrupt.stderr)")
+        #expect(
+            corrupt.stderr.hasPrefix(
+                "camhub: cannot start the hub: --data \(dir.path)/data: \(dir.path)/data/rooms.sqlite is not a usable CameraHub room store ("),
+            "\(corrupt.stderr)")
         #expect(corrupt.stderr.hasSuffix("; move it away to start afresh\n"))
         #expect(corrupt.stdout == "")
         let kept = try String(contentsOfFile: dir.path + "/data/rooms.sqlite", encoding: .utf8)
@@ -80,7 +85,8 @@ extension CLITests {
         try dir.write("plain-file", "x")
         let unusable = try camhub(["serve", "--port", "0", "--web", dir.path, "--data", dir.path + "/plain-file/data"])
         #expect(unusable.status == 1)
-        #expect(unusable.stderr.hasPrefix("camhub: cannot start the hub: --data \(dir.path)/plain-file/data: cannot create the folder ("),
-                "\(unusable.stderr)")
+        #expect(
+            unusable.stderr.hasPrefix("camhub: cannot start the hub: --data \(dir.path)/plain-file/data: cannot create the folder ("),
+            "\(unusable.stderr)")
     }
 }

@@ -7,17 +7,26 @@ extension CLITests {
     @Test func serveLogsJSONLinesForStartConnectionsRefusalsAndShutdown() throws {
         let web = try TempDir()
         try web.write("script.json", #"[{"type": "wait", "seconds": 0.1}]"#)
-        let serve = try ServeProcess(camhubPath, ["--web", web.path, "--log-format", "json",
-                                                  "--presenter-token", "sekrit-token", "--metrics-token", "m3trics"])
+        let serve = try ServeProcess(
+            camhubPath,
+            [
+                "--web", web.path, "--log-format", "json",
+                "--presenter-token", "sekrit-token", "--metrics-token", "m3trics",
+            ])
         let url = "ws://127.0.0.1:\(serve.port)/hub"
         let follow = try camhub(["follow", "--url", url, "--room", "logs", "--duration", "0.3", "--quiet"])
         #expect(follow.status == 0, "\(follow.stderr)")
-        let present = try camhub(["present", "--url", url, "--room", "logs", "--script", web.path + "/script.json",
-                                  "--token", "wrong-guess", "--plain"])
+        let present = try camhub([
+            "present", "--url", url, "--room", "logs", "--script", web.path + "/script.json",
+            "--token", "wrong-guess", "--plain",
+        ])
         #expect(present.status != 0)
-        let refused = try RawHTTP.request(port: serve.port, path: "/hub", extraHeaders: [
-            "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
-            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Origin: http://evil.example"])
+        let refused = try RawHTTP.request(
+            port: serve.port, path: "/hub",
+            extraHeaders: [
+                "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Origin: http://evil.example",
+            ])
         #expect(refused.status == 403)
         #expect(serve.stop(SIGTERM) == 0)
 
@@ -83,8 +92,9 @@ extension CLITests {
         let serve = try ServeProcess(camhubPath, ["--redis", "redis://127.0.0.1:\(nobody)", "--log-format", "json"])
         #expect(waitUntil(.seconds(3)) { serve.stderr.contains("redis unreachable") }, "\(serve.stderr)")
         let health = try RawHTTP.request(port: serve.port, path: "/healthz")
-        #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self).contains(#""status":"degraded""#),
-                "the hub serves while Redis is down, and says so")
+        #expect(
+            health.status == 200 && String(decoding: health.body, as: UTF8.self).contains(#""status":"degraded""#),
+            "the hub serves while Redis is down, and says so")
         Thread.sleep(forTimeInterval: 2.5)  // a few reconnect attempts (backoff up to 2 s)
         #expect(serve.stop(SIGTERM) == 0)
         let warnings = serve.stderr.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }

@@ -26,21 +26,26 @@ extension CLITests {
     @Test func aReplayedRecordingEndsOnTheRecordedCameraToTheBit() throws {
         let dir = try TempDir()
         let record = dir.path + "/recordings"
-        try dir.write("show.json", """
-        {"name": "show", "steps": [
-          {"type": "viewport", "width": 1024, "height": 700},
-          {"type": "fly", "id": "paris", "camera": {"lat": 48.85661234567, "lon": 2.35221987654, "zoom": 10.3}, "duration": 1},
-          {"type": "waitFor", "id": "paris"},
-          {"type": "animate", "id": "spin", "to": {"bearing": 77.7, "tilt": 33.3}, "duration": 0.6},
-          {"type": "waitFor", "id": "spin"},
-          {"type": "wait", "seconds": 0.3},
-          {"type": "ease", "id": "near", "camera": {"zoom": 12.123456789}, "around": {"x": 300.5, "y": 211.25}, "duration": 0.5},
-          {"type": "waitFor", "id": "near"}
-        ]}
-        """)
+        try dir.write(
+            "show.json",
+            """
+            {"name": "show", "steps": [
+              {"type": "viewport", "width": 1024, "height": 700},
+              {"type": "fly", "id": "paris", "camera": {"lat": 48.85661234567, "lon": 2.35221987654, "zoom": 10.3}, "duration": 1},
+              {"type": "waitFor", "id": "paris"},
+              {"type": "animate", "id": "spin", "to": {"bearing": 77.7, "tilt": 33.3}, "duration": 0.6},
+              {"type": "waitFor", "id": "spin"},
+              {"type": "wait", "seconds": 0.3},
+              {"type": "ease", "id": "near", "camera": {"zoom": 12.123456789}, "around": {"x": 300.5, "y": 211.25}, "duration": 0.5},
+              {"type": "waitFor", "id": "near"}
+            ]}
+            """)
         let recording = try ServeProcess(camhubPath, ["--web", dir.path, "--record", record])
-        let present = try camhub(["present", "--url", "ws://127.0.0.1:\(recording.port)/hub", "--room", "show",
-                                  "--script", dir.path + "/show.json", "--plain"], timeout: .seconds(20))
+        let present = try camhub(
+            [
+                "present", "--url", "ws://127.0.0.1:\(recording.port)/hub", "--room", "show",
+                "--script", dir.path + "/show.json", "--plain",
+            ], timeout: .seconds(20))
         #expect(present.status == 0, "\(present.stderr)")
         let original = try joinedCamera(port: recording.port, room: "show")
         #expect(recording.stop(SIGTERM) == 0)
@@ -69,11 +74,15 @@ extension CLITests {
         #expect(sameBits(replayed, original), "\(replayed) vs \(original)")
 
         // --from the last command's time: the room first gets the camera the spin ended on, then the ease.
-        let easeAt = try #require(read.entries.first {
-            if case .command(_, _, _, let message) = $0.kind { (try? JSONParser.parse(message))?["type"]?.string == "ease" } else { false }
-        }?.t)
-        let partial = try camhub(["replay", file, "--url", "ws://127.0.0.1:\(replayHub.port)/hub", "--room", "later",
-                                  "--from", String(easeAt)], timeout: .seconds(30))
+        let easeAt = try #require(
+            read.entries.first {
+                if case .command(_, _, _, let message) = $0.kind { (try? JSONParser.parse(message))?["type"]?.string == "ease" } else { false }
+            }?.t)
+        let partial = try camhub(
+            [
+                "replay", file, "--url", "ws://127.0.0.1:\(replayHub.port)/hub", "--room", "later",
+                "--from", String(easeAt),
+            ], timeout: .seconds(30))
         #expect(partial.status == 0, "\(partial.stdout)\(partial.stderr)")
         #expect(partial.stdout.contains("1 command sent, 0 refused; final camera as recorded"), "\(partial.stdout)")
         #expect(sameBits(try joinedCamera(port: replayHub.port, room: "later"), original))

@@ -14,8 +14,9 @@ extension CLITests {
         let follow = Locked<Subprocess.Result?>(nil)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            let result = try? Subprocess.run(camhubPath, ["follow", "--url", url, "--room", "again", "--format", "json", "--duration", "5"],
-                                             timeout: .seconds(15))
+            let result = try? Subprocess.run(
+                camhubPath, ["follow", "--url", url, "--room", "again", "--format", "json", "--duration", "5"],
+                timeout: .seconds(15))
             follow.set(result)
             done.signal()
         }
@@ -23,15 +24,17 @@ extension CLITests {
         let present = Locked<Subprocess.Result?>(nil)
         let script = dir.path + "/long.json"
         DispatchQueue.global().async {
-            let result = try? Subprocess.run(camhubPath, ["present", "--url", url, "--room", "again", "--script", script, "--plain"],
-                                             timeout: .seconds(15))
+            let result = try? Subprocess.run(
+                camhubPath, ["present", "--url", url, "--room", "again", "--script", script, "--plain"],
+                timeout: .seconds(15))
             present.set(result)
             done.signal()
         }
         // Both joined (a loaded machine may take more than a second to start them), then the restart.
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline,
-              (try? JSONParser.parse(RawHTTP.request(port: port, path: "/healthz").body)["clients"]?.number) != 2 {
+            (try? JSONParser.parse(RawHTTP.request(port: port, path: "/healthz").body)["clients"]?.number) != 2
+        {
             usleep(50_000)
         }
         #expect(first.stop(SIGTERM) == 0)
@@ -64,6 +67,14 @@ final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
     init(_ value: Value) { self.value = value }
-    func set(_ v: Value) { lock.lock(); value = v; lock.unlock() }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ v: Value) {
+        lock.lock()
+        value = v
+        lock.unlock()
+    }
+    func get() -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }

@@ -24,8 +24,11 @@ struct TLSCLITests {
         let (server, port) = try tlsHub(certs)
         defer { server.shutdown() }
         for extra in [["--ca-file", certs.certificate], ["--insecure"]] {
-            let result = try camhub(["follow", "--url", "wss://localhost:\(port)/hub", "--room", "tls", "--format", "json",
-                                     "--duration", "0.5"] + extra)
+            let result = try camhub(
+                [
+                    "follow", "--url", "wss://localhost:\(port)/hub", "--room", "tls", "--format", "json",
+                    "--duration", "0.5",
+                ] + extra)
             #expect(result.status == 0, "\(extra): \(result.stderr)")
             let first = try JSONParser.parse(String(result.stdout.split(separator: "\n").first ?? ""))
             #expect(first["type"]?.string == "welcome" && first["room"]?.string == "tls")

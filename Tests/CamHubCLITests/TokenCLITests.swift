@@ -13,19 +13,23 @@ struct TokenCLITests {
         let dir = try TempDir()
         try dir.write("secret", Self.secretText)
         let before = Date().timeIntervalSince1970
-        let result = try camhub(["token", "--secret-file", dir.path + "/secret", "--room", "demo", "--role", "presenter",
-                                 "--ttl", "2h", "--name", "ana"])
+        let result = try camhub([
+            "token", "--secret-file", dir.path + "/secret", "--room", "demo", "--role", "presenter",
+            "--ttl", "2h", "--name", "ana",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let token = result.stdout.trimmingCharacters(in: .newlines)
         let claims = try RoomToken.verify(token, secret: try TokenSecret(text: Self.secretText), now: before)
         #expect(claims.room == "demo" && claims.role == .presenter && claims.name == "ana" && claims.nbf == nil)
         #expect(abs(claims.exp - (before + 7200)) < 5)
         // The same secret from the environment signs tokens the hub accepts just the same.
-        let fromEnv = try Subprocess.run(camhubPath, ["token", "--room", "*", "--role", "follower", "--ttl", "90s", "--not-before", "30s"],
-                                         timeout: .seconds(10), environment: ["CAMHUB_TOKEN_SECRET": Self.secretText])
+        let fromEnv = try Subprocess.run(
+            camhubPath, ["token", "--room", "*", "--role", "follower", "--ttl", "90s", "--not-before", "30s"],
+            timeout: .seconds(10), environment: ["CAMHUB_TOKEN_SECRET": Self.secretText])
         #expect(fromEnv.status == 0, "\(fromEnv.stderr)")
-        let later = try RoomToken.verify(fromEnv.stdout.trimmingCharacters(in: .newlines),
-                                         secret: try TokenSecret(text: Self.secretText), now: before + 45)
+        let later = try RoomToken.verify(
+            fromEnv.stdout.trimmingCharacters(in: .newlines),
+            secret: try TokenSecret(text: Self.secretText), now: before + 45)
         #expect(later.room == "*" && later.role == .follower && abs(later.nbf! - (before + 30)) < 5)
     }
 
@@ -61,10 +65,13 @@ struct TokenCLITests {
         let refused = try camhub(["follow", "--url", url, "--room", "demo", "--duration", "0.5"])
         #expect(refused.status == 1)
         #expect(refused.stderr == "camhub follow: the hub refused --token: token: missing token for role follower (this hub needs a signed room token)\n")
-        let token = try Subprocess.run(camhubPath, ["token", "--room", "demo", "--role", "follower", "--ttl", "1m", "--name", "wall"],
-                                       timeout: .seconds(10), environment: ["CAMHUB_TOKEN_SECRET": Self.secretText])
-        let joined = try camhub(["follow", "--url", url, "--room", "demo", "--format", "json", "--duration", "0.5",
-                                 "--token", token.stdout.trimmingCharacters(in: .newlines)])
+        let token = try Subprocess.run(
+            camhubPath, ["token", "--room", "demo", "--role", "follower", "--ttl", "1m", "--name", "wall"],
+            timeout: .seconds(10), environment: ["CAMHUB_TOKEN_SECRET": Self.secretText])
+        let joined = try camhub([
+            "follow", "--url", url, "--room", "demo", "--format", "json", "--duration", "0.5",
+            "--token", token.stdout.trimmingCharacters(in: .newlines),
+        ])
         #expect(joined.status == 0, "\(joined.stderr)")
         let welcome = try JSONParser.parse(String(joined.stdout.split(separator: "\n").first ?? ""))
         #expect(welcome["type"]?.string == "welcome")

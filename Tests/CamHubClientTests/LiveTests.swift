@@ -2,6 +2,7 @@ import Foundation
 import HubServer
 import SocketTestSupport
 import Testing
+
 @testable import CamHubClient
 
 /// A real hub on 127.0.0.1, port 0, in this process.
@@ -39,16 +40,17 @@ struct LiveHubTests {
             followerDone.signal()
         }
 
-        let script = try PresenterScript.parse("""
-        [{"type":"set","camera":{"lat":10,"lon":170,"zoom":3,"bearing":0,"tilt":0}},
-         {"type":"animate","id":"long","to":{"bearing":180},"duration":5},
-         {"type":"ease","id":"take","camera":{"bearing":90},"duration":0.3},
-         {"type":"waitFor","id":"take"},
-         {"type":"gesture","kind":"pan","from":{"x":640,"y":360},"to":{"x":540,"y":300},"duration":0.3},
-         {"type":"fly","id":"f","camera":{"lat":-33.8688,"lon":-170.5,"zoom":5.25,"bearing":45,"tilt":30},"duration":1},
-         {"type":"waitFor","id":"f"},
-         {"type":"cancel","id":"f"}]
-        """)
+        let script = try PresenterScript.parse(
+            """
+            [{"type":"set","camera":{"lat":10,"lon":170,"zoom":3,"bearing":0,"tilt":0}},
+             {"type":"animate","id":"long","to":{"bearing":180},"duration":5},
+             {"type":"ease","id":"take","camera":{"bearing":90},"duration":0.3},
+             {"type":"waitFor","id":"take"},
+             {"type":"gesture","kind":"pan","from":{"x":640,"y":360},"to":{"x":540,"y":300},"duration":0.3},
+             {"type":"fly","id":"f","camera":{"lat":-33.8688,"lon":-170.5,"zoom":5.25,"bearing":45,"tilt":30},"duration":1},
+             {"type":"waitFor","id":"f"},
+             {"type":"cancel","id":"f"}]
+            """)
         let presenter = try HubConnection.join(url, hello: HelloOptions(room: "trip", role: "presenter", name: "p"))
         defer { presenter.shutdown() }
         let me = presenter.welcome!.client
@@ -101,7 +103,8 @@ struct LiveHubTests {
         boss.send(#"{"type":"animate","id":"hold","to":{"zoom":4},"duration":3}"#)
         let driver = try HubConnection.join(url, hello: HelloOptions(room: "r", role: "driver"))
         defer { driver.shutdown() }
-        let script = try PresenterScript.parse(#"[{"type":"wait","seconds":0.2},{"type":"ease","id":"mine","camera":{"zoom":8},"duration":0.5},{"type":"waitFor","id":"mine","timeout":5}]"#)
+        let script = try PresenterScript.parse(
+            #"[{"type":"wait","seconds":0.2},{"type":"ease","id":"mine","camera":{"zoom":8},"duration":0.5},{"type":"waitFor","id":"mine","timeout":5}]"#)
         let started = monotonicSeconds()
         let report = PresenterRunner(connection: driver, script: script).run()
         #expect(monotonicSeconds() - started < 4)

@@ -1,7 +1,8 @@
-import Foundation
 import CameraCore
+import Foundation
 import HubCore
 import Testing
+
 @testable import CamHubClient
 
 /// The script's error, or a test failure when it parsed.
@@ -17,8 +18,10 @@ private func rejection(_ text: String, sourceLocation: SourceLocation = #_source
 
 /// Asserts the step number, the field and a fragment of the message, and that the
 /// printed form names them the same way.
-private func expectRejected(_ text: String, step: Int?, field: String?, _ fragment: String,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectRejected(
+    _ text: String, step: Int?, field: String?, _ fragment: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     guard let e = rejection(text, sourceLocation: sourceLocation) else { return }
     #expect(e.step == step, "step: \(e)", sourceLocation: sourceLocation)
     #expect(e.field == field, "field: \(e)", sourceLocation: sourceLocation)
@@ -42,16 +45,17 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
     }
 
     @Test func commandStepsAreTheProtocolMessages() throws {
-        let script = try PresenterScript.parse("""
-        [\(fly),
-         {"type":"waitFor","id":"f1"},
-         {"type":"ease","camera":{"zoom":3},"duration":2,"curve":[0.25,0.1,0.25,1],"label":"out"},
-         {"type":"animate","id":"a","to":{"bearing":90},"duration":1,"after":"step3"},
-         {"type":"wait","seconds":0.5},
-         {"type":"set","camera":{"tilt":10}},
-         {"type":"cancel","id":"a"},
-         {"type":"gesture","kind":"doubleTap","x":10,"y":20}]
-        """)
+        let script = try PresenterScript.parse(
+            """
+            [\(fly),
+             {"type":"waitFor","id":"f1"},
+             {"type":"ease","camera":{"zoom":3},"duration":2,"curve":[0.25,0.1,0.25,1],"label":"out"},
+             {"type":"animate","id":"a","to":{"bearing":90},"duration":1,"after":"step3"},
+             {"type":"wait","seconds":0.5},
+             {"type":"set","camera":{"tilt":10}},
+             {"type":"cancel","id":"a"},
+             {"type":"gesture","kind":"doubleTap","x":10,"y":20}]
+            """)
         #expect(script.steps.map(\.type) == ["fly", "waitFor", "ease", "animate", "wait", "set", "cancel", "gesture"])
         #expect(script.steps.map(\.number) == Array(1...8))
         for step in script.steps {
@@ -60,10 +64,16 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
             #expect(try ClientMessage.decode(text) == message)
             #expect(!text.contains("label"))
         }
-        guard case .command(_, .fly(let f), "f1") = script.steps[0].action else { Issue.record("fly"); return }
+        guard case .command(_, .fly(let f), "f1") = script.steps[0].action else {
+            Issue.record("fly")
+            return
+        }
         #expect(f.camera.latitude == 48.8566 && f.camera.longitude == 2.3522 && f.camera.zoom == 11)
         // An ease without id gets one, so its completion can be tracked and chained.
-        guard case .command(let text, .ease(let e), "step3") = script.steps[2].action else { Issue.record("ease"); return }
+        guard case .command(let text, .ease(let e), "step3") = script.steps[2].action else {
+            Issue.record("ease")
+            return
+        }
         #expect(e.id == "step3" && e.duration == 2 && text.contains(#""id":"step3""#))
         #expect(script.steps[2].label == "out")
         #expect(script.steps[1].action == .waitFor(id: "f1", timeout: 120))
@@ -72,14 +82,18 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
     }
 
     @Test func routeAndRouteTrackingSteps() throws {
-        let script = try PresenterScript.parse("""
-        [{"type":"route","points":[{"lat":52.52,"lon":13.40},{"lat":52.52,"lon":13.41}]},
-         {"type":"route","points":[{"lat":52.53,"lon":13.41}],"append":true},
-         {"type":"track","mode":"followRouteDirection","location":{"lat":52.52,"lon":13.405}},
-         {"type":"set","camera":{"padding":{"left":300}}}]
-        """)
-        #expect(script.steps.map(\.summary) == ["route 2 points", "route + 1 point", "track followRouteDirection at 52.52,13.405",
-                                                "set padding left 300"])
+        let script = try PresenterScript.parse(
+            """
+            [{"type":"route","points":[{"lat":52.52,"lon":13.40},{"lat":52.52,"lon":13.41}]},
+             {"type":"route","points":[{"lat":52.53,"lon":13.41}],"append":true},
+             {"type":"track","mode":"followRouteDirection","location":{"lat":52.52,"lon":13.405}},
+             {"type":"set","camera":{"padding":{"left":300}}}]
+            """)
+        #expect(
+            script.steps.map(\.summary) == [
+                "route 2 points", "route + 1 point", "track followRouteDirection at 52.52,13.405",
+                "set padding left 300",
+            ])
         for step in script.steps {
             guard case .command(let text, let message, _) = step.action else { continue }
             #expect(try ClientMessage.decode(text) == message)
@@ -88,10 +102,14 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
     }
 
     @Test func assignedIdsNeverCollideWithNamedOnes() throws {
-        let script = try PresenterScript.parse("""
-        [{"type":"ease","camera":{"zoom":3}}, {"type":"ease","id":"step1","camera":{"zoom":4}}, {"type":"waitFor","id":"step1_"}]
-        """)
-        guard case .command(_, _, let id) = script.steps[0].action else { Issue.record(); return }
+        let script = try PresenterScript.parse(
+            """
+            [{"type":"ease","camera":{"zoom":3}}, {"type":"ease","id":"step1","camera":{"zoom":4}}, {"type":"waitFor","id":"step1_"}]
+            """)
+        guard case .command(_, _, let id) = script.steps[0].action else {
+            Issue.record()
+            return
+        }
         #expect(id == "step1_")
     }
 
@@ -104,8 +122,9 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
     }
 
     @Test func wholeScriptRejections() {
-        expectRejected("[\n  {\"type\": \"wait\", \"seconds\": 1},\n  {\"type\": \"wait\" \"seconds\": 1}\n]", step: nil, field: nil,
-                       "invalid JSON at line 3, column 19")
+        expectRejected(
+            "[\n  {\"type\": \"wait\", \"seconds\": 1},\n  {\"type\": \"wait\" \"seconds\": 1}\n]", step: nil, field: nil,
+            "invalid JSON at line 3, column 19")
         expectRejected("[]", step: nil, field: "steps", "no steps")
         expectRejected(#""fly""#, step: nil, field: nil, "must be a JSON array of steps")
         expectRejected(#"[{"type":"wait","seconds":1},{"type":"wait","seconds":1,"seconds":2}]"#, step: nil, field: nil, "duplicate key 'seconds'")
@@ -126,8 +145,9 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
         expectRejected(#"[{"type":"wait","seconds":1,"for":2}]"#, step: 1, field: "for", "unknown field in a wait step")
         expectRejected(#"[{"type":"ease","camera":{"zoom":3},"curve":"bouncy"}]"#, step: 1, field: "curve", "unknown curve 'bouncy'")
         expectRejected(#"[{"type":"ease","camera":{"zoom":3},"label":7}]"#, step: 1, field: "label", "must be a string")
-        expectRejected(#"[{"type":"ease","camera":{"zoom":3},"around":{"x":1,"y":2}},{"type":"ease","camera":{"lat":3},"around":{"x":1,"y":2}}]"#,
-                       step: 2, field: "around", "cannot be combined")
+        expectRejected(
+            #"[{"type":"ease","camera":{"zoom":3},"around":{"x":1,"y":2}},{"type":"ease","camera":{"lat":3},"around":{"x":1,"y":2}}]"#,
+            step: 2, field: "around", "cannot be combined")
     }
 
     @Test func badNumbers() {
@@ -137,7 +157,8 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
         expectRejected(#"[{"type":"ease","camera":{"zoom":3},"duration":61}]"#, step: 1, field: "duration", "must be within 0…60")
         expectRejected(#"[{"type":"fly","camera":{"zoom":3},"speed":0}]"#, step: 1, field: "speed", "greater than 0")
         expectRejected(#"[{"type":"animate","to":{"zoom":3},"duration":1,"curve":[0.1,0,1.5,1]}]"#, step: 1, field: "curve[2]", "x2 must be within 0…1")
-        expectRejected(#"[{"type":"animate","from":{"tilt":"5"},"to":{"tilt":3},"duration":1}]"#, step: 1, field: "from.tilt", "must be a finite number (got a string)")
+        expectRejected(
+            #"[{"type":"animate","from":{"tilt":"5"},"to":{"tilt":3},"duration":1}]"#, step: 1, field: "from.tilt", "must be a finite number (got a string)")
         expectRejected(#"[{"type":"animate","from":{"tilt":5},"to":{"zoom":3},"duration":1}]"#, step: 1, field: "from.tilt", "is not animated")
         expectRejected(#"[{"type":"wait","seconds":-1}]"#, step: 1, field: "seconds", "must be within 0…3600")
         expectRejected(#"[{"type":"wait","seconds":"2"}]"#, step: 1, field: "seconds", "must be a finite number (got a string)")
@@ -159,20 +180,26 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
         expectRejected("[\(fly),{\"type\":\"waitFor\",\"id\":\"f2\"}]", step: 2, field: "id", "unknown animation id 'f2'")
         // A waitFor must come after the step that starts the animation.
         expectRejected("[{\"type\":\"waitFor\",\"id\":\"f1\"},\(fly)]", step: 1, field: "id", "unknown animation id 'f1'")
-        expectRejected("[\(fly),{\"type\":\"animate\",\"to\":{\"zoom\":1},\"duration\":1,\"after\":\"nope\"}]", step: 2, field: "after",
-                       "unknown animation id 'nope'")
+        expectRejected(
+            "[\(fly),{\"type\":\"animate\",\"to\":{\"zoom\":1},\"duration\":1,\"after\":\"nope\"}]", step: 2, field: "after",
+            "unknown animation id 'nope'")
         expectRejected("[\(fly),{\"type\":\"cancel\",\"id\":\"f9\"}]", step: 2, field: "id", "known: f1")
         expectRejected(#"[{"type":"animate","id":"a","to":{"zoom":1},"duration":1,"after":"a"}]"#, step: 1, field: "after", "cannot wait for itself")
     }
 
     @Test func gestureStrokes() throws {
-        let script = try PresenterScript.parse("""
-        [{"type":"gesture","kind":"pan","from":{"x":100,"y":200},"to":{"x":400,"y":200},"duration":0.5},
-         {"type":"gesture","kind":"pinch","x":640,"y":360,"scale":4,"rotation":30,"duration":0.1,"rate":20},
-         {"type":"gesture","kind":"pan","from":{"x":0,"y":0},"to":{"x":10,"y":0},"duration":0.1,"momentum":true}]
-        """)
+        let script = try PresenterScript.parse(
+            """
+            [{"type":"gesture","kind":"pan","from":{"x":100,"y":200},"to":{"x":400,"y":200},"duration":0.5},
+             {"type":"gesture","kind":"pinch","x":640,"y":360,"scale":4,"rotation":30,"duration":0.1,"rate":20},
+             {"type":"gesture","kind":"pan","from":{"x":0,"y":0},"to":{"x":10,"y":0},"duration":0.1,"momentum":true}]
+            """)
         guard case .stroke(let pan) = script.steps[0].action, case .stroke(let pinch) = script.steps[1].action,
-              case .stroke(let fling) = script.steps[2].action else { Issue.record("not strokes"); return }
+            case .stroke(let fling) = script.steps[2].action
+        else {
+            Issue.record("not strokes")
+            return
+        }
         // begin, 30 changes at 60 Hz, end; the end waits 0.1 s so the pan does not fling.
         #expect(pan.messages.count == 32)
         #expect(pan.messages.first?.text == #"{"type":"gesture","kind":"pan","phase":"begin","x":100,"y":200}"#)
@@ -222,8 +249,8 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
         let scanned = bytes.withUnsafeBufferPointer { FrameScan.scan($0) }
         #expect(scanned?.seq == 123456)
         #expect(abs((scanned?.time ?? 0) - 1718000000123.456) < 1e-3)
-        let whole = HubMessage.frame(seq: 1, time: 1718000000123, camera: .world, moving: false, by: nil)
-        #expect(whole.withUnsafeBufferPointer { FrameScan.scan($0) }?.time == 1718000000123)
+        let whole = HubMessage.frame(seq: 1, time: 1_718_000_000_123, camera: .world, moving: false, by: nil)
+        #expect(whole.withUnsafeBufferPointer { FrameScan.scan($0) }?.time == 1_718_000_000_123)
         let other = Array(#"{"type":"event","event":"steady"}"#.utf8)
         #expect(other.withUnsafeBufferPointer { FrameScan.scan($0) } == nil)
     }
@@ -231,7 +258,10 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
     @Test func incomingFrameIsExact() throws {
         let camera = CameraCore.Camera(latitude: 48.856614, longitude: 2.3522219, zoom: 12.000000000000002, tilt: 45.5, bearing: 30.1)
         let text = String(decoding: HubMessage.frame(seq: 9, time: 5.5, camera: camera, moving: false, by: nil), as: UTF8.self)
-        guard case .frame(let f)? = Incoming.decode(text) else { Issue.record("not a frame"); return }
+        guard case .frame(let f)? = Incoming.decode(text) else {
+            Issue.record("not a frame")
+            return
+        }
         #expect(f.camera == WireCamera(lat: 48.856614, lon: 2.3522219, zoom: 12.000000000000002, bearing: 30.1, tilt: 45.5))
         #expect(f.seq == 9 && f.time == 5.5 && !f.moving && f.by == nil)
     }
@@ -291,15 +321,18 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
 
     @Test func clockOffsetKeepsTheTightestRoundTrip() {
         var o = ClockOffset()
-        o.add(sent: 1000, hubTime: 6010, received: 1030)   // rtt 30: offset 4995
-        o.add(sent: 2000, hubTime: 7001, received: 2002)   // rtt 2: offset 5000
+        o.add(sent: 1000, hubTime: 6010, received: 1030)  // rtt 30: offset 4995
+        o.add(sent: 2000, hubTime: 7001, received: 2002)  // rtt 2: offset 5000
         o.add(sent: 3000, hubTime: 8100, received: 3100)
         #expect(o.offset == 5000 && o.bestRoundTrip == 2 && o.samples == 3)
     }
 
     @Test func spinSegmentsAreValidChainedAnimations() throws {
         for k in 1...8 {
-            guard case .animate(let a) = try ClientMessage.decode(Spin.segment(k)) else { Issue.record("not animate"); return }
+            guard case .animate(let a) = try ClientMessage.decode(Spin.segment(k)) else {
+                Issue.record("not animate")
+                return
+            }
             #expect(a.id == "spin-\(k)")
             #expect(a.after == (k > 1 ? "spin-\(k - 1)" : nil))
             #expect(a.curve == .linear && a.duration == Spin.segmentSeconds)
@@ -308,7 +341,10 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
 
     @Test func helloText() throws {
         let text = HelloOptions(room: "r", role: "follower", name: "n", rate: 30).json
-        guard case .hello(let h) = try ClientMessage.decode(text, tick: 60) else { Issue.record(); return }
+        guard case .hello(let h) = try ClientMessage.decode(text, tick: 60) else {
+            Issue.record()
+            return
+        }
         #expect(h.room.value == "r" && h.role == .follower && h.rate == 30 && h.name == "n")
     }
 }

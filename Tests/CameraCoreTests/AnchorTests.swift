@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CameraCore
 
 /// Issue 15 item 5: the target anchor as in HERE CameraLite. The target is
@@ -7,11 +8,14 @@ import Testing
 @Suite("Target anchor (HERE CameraLite)")
 struct AnchorTests {
     let viewport = Viewport(width: 1280, height: 720)
-    let ground = [GeoCoordinate(latitude: 52.53, longitude: 13.39), GeoCoordinate(latitude: 52.51, longitude: 13.42),
-                  GeoCoordinate(latitude: 52.50, longitude: 13.38), GeoCoordinate(latitude: 52.545, longitude: 13.41)]
+    let ground = [
+        GeoCoordinate(latitude: 52.53, longitude: 13.39), GeoCoordinate(latitude: 52.51, longitude: 13.42),
+        GeoCoordinate(latitude: 52.50, longitude: 13.38), GeoCoordinate(latitude: 52.545, longitude: 13.41),
+    ]
 
-    @Test("the target is drawn at the anchor at any tilt and bearing; the horizon does not depend on the anchor",
-          arguments: [(0.0, 0.0), (45, 30), (60, 271.5)])
+    @Test(
+        "the target is drawn at the anchor at any tilt and bearing; the horizon does not depend on the anchor",
+        arguments: [(0.0, 0.0), (45, 30), (60, 271.5)])
     func targetAtAnchor(tilt: Double, bearing: Double) throws {
         let centred = Camera(latitude: 52.52, longitude: 13.405, zoom: 13, tilt: tilt, bearing: bearing)
         var anchored = centred
@@ -27,9 +31,11 @@ struct AnchorTests {
         let before = Camera(latitude: 52.52, longitude: 13.405, zoom: 13, tilt: tilt, bearing: bearing, anchor: Anchor(x: 0.4, y: 0.6))
         let after = before.reanchored(to: Anchor(x: 0.5, y: 0.85), in: viewport)
         #expect(after.anchor == Anchor(x: 0.5, y: 0.85) && after.target != before.target)
-        let a = ViewTransform(camera: before, viewport: viewport), b = ViewTransform(camera: after, viewport: viewport)
+        let a = ViewTransform(camera: before, viewport: viewport)
+        let b = ViewTransform(camera: after, viewport: viewport)
         for geo in ground {
-            let p = try #require(a.geoToView(geo)), q = try #require(b.geoToView(geo))
+            let p = try #require(a.geoToView(geo))
+            let q = try #require(b.geoToView(geo))
             #expect(abs(p.x - q.x) < 1e-6 && abs(p.y - q.y) < 1e-6, "\(geo): \(p) → \(q)")
         }
         let under = try #require(a.viewToGeo(ViewPoint(x: 640, y: 0.85 * 720)))

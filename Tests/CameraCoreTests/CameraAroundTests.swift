@@ -1,13 +1,16 @@
 import Testing
+
 @testable import CameraCore
 
 @Suite("Zooming, rotating and tilting around a view point")
 struct CameraAroundTests {
     let viewport = Viewport(width: 800, height: 600)
 
-    @Test("the geo point under the view point stays under it", arguments: [
-        (0.0, 0.0), (45, 0), (30, 170), (60, 359),
-    ])
+    @Test(
+        "the geo point under the view point stays under it",
+        arguments: [
+            (0.0, 0.0), (45, 0), (30, 170), (60, 359),
+        ])
     func pointStaysFixed(tilt: Double, bearing: Double) throws {
         let before = Camera(latitude: 35.68, longitude: 139.76, zoom: 10, tilt: tilt, bearing: bearing)
         let point = ViewPoint(x: 620, y: 410)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CameraCore
 
 @Suite("Fitting bounds")
@@ -18,8 +19,10 @@ struct CameraFitTests {
         let camera = try Camera(zoom: 1, tilt: 40, bearing: bearing).fitting(bounds, padding: padding, viewport: viewport)
         #expect(camera.tilt == 0 && camera.bearing == bearing)
         let points = try drawnCorners(bounds, camera)
-        let minX = points.map(\.x).min()!, maxX = points.map(\.x).max()!
-        let minY = points.map(\.y).min()!, maxY = points.map(\.y).max()!
+        let minX = points.map(\.x).min()!
+        let maxX = points.map(\.x).max()!
+        let minY = points.map(\.y).min()!
+        let maxY = points.map(\.y).max()!
         #expect(minX >= 40 - 1e-6 && maxX <= 990 + 1e-6 && minY >= 20 - 1e-6 && maxY <= 740 + 1e-6)
         let touchesX = abs(minX - 40) < 1e-6 && abs(maxX - 990) < 1e-6
         let touchesY = abs(minY - 20) < 1e-6 && abs(maxY - 740) < 1e-6

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CameraCore
 
 @Suite("Camera limits")
@@ -11,20 +12,89 @@ struct CameraLimitsTests {
         #expect(limits.maxTiltByZoom.isEmpty && limits.bounds == nil)
     }
 
-    @Test("inconsistent limits are rejected naming the field, and the limits stay as they were",
-          arguments: [
-            ({ var c = CameraLimits.Change(); c.minZoom = .set(10); c.maxZoom = .set(5); return c }(), "minZoom"),
-            ({ var c = CameraLimits.Change(); c.minTilt = .set(50); c.maxTilt = .set(40); return c }(), "minTilt"),
-            ({ var c = CameraLimits.Change(); c.maxZoom = .set(.nan); return c }(), "maxZoom"),
-            ({ var c = CameraLimits.Change(); c.maxTilt = .set(86); return c }(), "maxTilt"),
-            ({ var c = CameraLimits.Change(); c.minZoom = .set(-1); return c }(), "minZoom"),
-            ({ var c = CameraLimits.Change(); c.maxZoom = .set(25); return c }(), "maxZoom"),
-            ({ var c = CameraLimits.Change(); c.maxTiltByZoom = .set([.init(zoom: 3, tilt: 90)]); return c }(), "maxTiltByZoom[0].tilt"),
-            ({ var c = CameraLimits.Change(); c.maxTiltByZoom = .set([.init(zoom: 3, tilt: 30), .init(zoom: 3, tilt: 40)]); return c }(), "maxTiltByZoom"),
-            ({ var c = CameraLimits.Change(); c.bounds = .set(GeoBounds(south: 10, west: 0, north: 5, east: 10)); return c }(), "bounds.south"),
-            ({ var c = CameraLimits.Change(); c.bounds = .set(GeoBounds(south: 0, west: 0, north: 95, east: 10)); return c }(), "bounds.north"),
-            ({ var c = CameraLimits.Change(); c.bounds = .set(GeoBounds(south: 0, west: -181, north: 5, east: 10)); return c }(), "bounds.west"),
-          ])
+    @Test(
+        "inconsistent limits are rejected naming the field, and the limits stay as they were",
+        arguments: [
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.minZoom = .set(10)
+                    c.maxZoom = .set(5)
+                    return c
+                }(), "minZoom"
+            ),
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.minTilt = .set(50)
+                    c.maxTilt = .set(40)
+                    return c
+                }(), "minTilt"
+            ),
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.maxZoom = .set(.nan)
+                    return c
+                }(), "maxZoom"
+            ),
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.maxTilt = .set(86)
+                    return c
+                }(), "maxTilt"
+            ),
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.minZoom = .set(-1)
+                    return c
+                }(), "minZoom"
+            ),
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.maxZoom = .set(25)
+                    return c
+                }(), "maxZoom"
+            ),
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.maxTiltByZoom = .set([.init(zoom: 3, tilt: 90)])
+                    return c
+                }(), "maxTiltByZoom[0].tilt"
+            ),
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.maxTiltByZoom = .set([.init(zoom: 3, tilt: 30), .init(zoom: 3, tilt: 40)])
+                    return c
+                }(), "maxTiltByZoom"
+            ),
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.bounds = .set(GeoBounds(south: 10, west: 0, north: 5, east: 10))
+                    return c
+                }(), "bounds.south"
+            ),
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.bounds = .set(GeoBounds(south: 0, west: 0, north: 95, east: 10))
+                    return c
+                }(), "bounds.north"
+            ),
+            (
+                {
+                    var c = CameraLimits.Change()
+                    c.bounds = .set(GeoBounds(south: 0, west: -181, north: 5, east: 10))
+                    return c
+                }(), "bounds.west"
+            ),
+        ])
     func inconsistentRejected(change: CameraLimits.Change, field: String) throws {
         let before = try CameraLimits(minZoom: 2, maxZoom: 18, minTilt: 5, maxTilt: 45)
         var limits = before

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CameraCore
 
 @Suite("Writing a camera update")
@@ -13,12 +14,13 @@ struct CameraUpdateTests {
         #expect(result.clamped.isEmpty)
     }
 
-    @Test("non-finite numbers are rejected with the field named and nothing written",
-          arguments: [
+    @Test(
+        "non-finite numbers are rejected with the field named and nothing written",
+        arguments: [
             (CameraUpdate(latitude: .nan), "lat"), (CameraUpdate(longitude: .infinity), "lon"),
             (CameraUpdate(zoom: -.infinity), "zoom"), (CameraUpdate(tilt: .nan), "tilt"),
             (CameraUpdate(bearing: .nan), "bearing"), (CameraUpdate(anchor: Anchor(x: .nan, y: 0.5)), "anchor.x"),
-          ])
+        ])
     func nonFiniteRejected(update: CameraUpdate, field: String) {
         #expect(throws: CameraInputError.self) { try start.applying(update, limits: limits) }
         do { _ = try start.applying(update, limits: limits) } catch { #expect(error.field == field) }
@@ -59,9 +61,11 @@ struct CameraUpdateTests {
         #expect(negative.clamped == .tilt)
     }
 
-    @Test("bearing is normalized to [0, 360) without being reported as clamped", arguments: [
-        (370.0, 10.0), (-10, 350), (360, 0), (-720, 0), (719.5, 359.5),
-    ])
+    @Test(
+        "bearing is normalized to [0, 360) without being reported as clamped",
+        arguments: [
+            (370.0, 10.0), (-10, 350), (360, 0), (-720, 0), (719.5, 359.5),
+        ])
     func bearingNormalized(input: Double, expected: Double) throws {
         let result = try start.applying(CameraUpdate(bearing: input), limits: limits)
         #expect(abs(result.camera.bearing - expected) < 1e-12)
@@ -86,9 +90,11 @@ struct CameraUpdateTests {
         #expect(back.continuousLongitude == 170)
     }
 
-    @Test("a longitude beyond ±180 is accepted and read wrapped to [-180, 180)", arguments: [
-        (190.0, -170.0), (-190, 170), (540, -180), (180, -180),
-    ])
+    @Test(
+        "a longitude beyond ±180 is accepted and read wrapped to [-180, 180)",
+        arguments: [
+            (190.0, -170.0), (-190, 170), (540, -180), (180, -180),
+        ])
     func longitudeWrappedOnRead(input: Double, expected: Double) throws {
         let result = try Camera(latitude: 0, longitude: 0, zoom: 2).applying(CameraUpdate(longitude: input), limits: limits)
         #expect(abs(result.camera.longitude - expected) < 1e-9)

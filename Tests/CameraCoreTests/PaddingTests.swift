@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CameraCore
 
 /// Issue 15 item 6: camera padding as in MapLibre / Mapbox. The centre of
@@ -39,7 +40,8 @@ struct PaddingTests {
         let t = ViewTransform(camera: fitted, viewport: viewport)
         let corners = [GeoCoordinate(latitude: 48.8, longitude: 2.2), GeoCoordinate(latitude: 48.9, longitude: 2.4)]
         let views = try corners.map { try #require(t.geoToView($0)) }
-        let xs = views.map(\.x), ys = views.map(\.y)
+        let xs = views.map(\.x)
+        let ys = views.map(\.y)
         #expect(xs.min()! >= 420 - 1e-6 && xs.max()! <= 1260 + 1e-6 && ys.min()! >= 20 - 1e-6 && ys.max()! <= 700 + 1e-6, "\(views)")
         let touches = abs(xs.min()! - 420) < 1e-6 && abs(xs.max()! - 1260) < 1e-6 || abs(ys.min()! - 20) < 1e-6 && abs(ys.max()! - 700) < 1e-6
         #expect(touches, "as large as fits: \(views)")

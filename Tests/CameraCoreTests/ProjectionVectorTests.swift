@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CameraCore
 
 /// The shared projection vectors (Tests/Vectors/projection.json, made by
@@ -13,9 +14,10 @@ struct ProjectionVectors: Decodable {
         let anchor: A?
         let padding: P?
         var camera: Camera {
-            Camera(latitude: lat, longitude: lon, zoom: zoom, tilt: tilt, bearing: bearing,
-                   anchor: anchor.map { Anchor(x: $0.x, y: $0.y) } ?? .center,
-                   padding: padding.map { EdgeInsets(top: $0.top, left: $0.left, bottom: $0.bottom, right: $0.right) } ?? .zero)
+            Camera(
+                latitude: lat, longitude: lon, zoom: zoom, tilt: tilt, bearing: bearing,
+                anchor: anchor.map { Anchor(x: $0.x, y: $0.y) } ?? .center,
+                padding: padding.map { EdgeInsets(top: $0.top, left: $0.left, bottom: $0.bottom, right: $0.right) } ?? .zero)
         }
     }
     struct Size: Decodable { let width: Double, height: Double }
@@ -45,8 +47,9 @@ struct ProjectionVectorTests {
         #expect(abs(v.fovRadians - ViewTransform.fieldOfView) < 1e-15)
     }
 
-    @Test("geoToView matches every projection vector within 1e-6 px (nil where behind the eye)",
-          arguments: (ProjectionVectors.shared?.cases ?? []).map(\.name))
+    @Test(
+        "geoToView matches every projection vector within 1e-6 px (nil where behind the eye)",
+        arguments: (ProjectionVectors.shared?.cases ?? []).map(\.name))
     func project(name: String) throws {
         let c = try #require(Self.vectors?.cases.first { $0.name == name })
         let transform = ViewTransform(camera: c.camera.camera, viewport: Viewport(width: c.viewport.width, height: c.viewport.height))
@@ -59,16 +62,18 @@ struct ProjectionVectorTests {
         }
     }
 
-    @Test("viewToGeo matches every unprojection vector within 1e-9° (nil above the horizon)",
-          arguments: (ProjectionVectors.shared?.unprojectCases ?? []).map(\.name))
+    @Test(
+        "viewToGeo matches every unprojection vector within 1e-9° (nil above the horizon)",
+        arguments: (ProjectionVectors.shared?.unprojectCases ?? []).map(\.name))
     func unproject(name: String) throws {
         let c = try #require(Self.vectors?.unprojectCases.first { $0.name == name })
         let transform = ViewTransform(camera: c.camera.camera, viewport: Viewport(width: c.viewport.width, height: c.viewport.height))
         let got = transform.viewToGeo(ViewPoint(x: c.view.x, y: c.view.y))
         if let expected = c.geo {
             let geo = try #require(got)
-            #expect(abs(geo.latitude - expected.lat) < 1e-9 && abs(shortestTurn(from: geo.longitude, to: expected.lon)) < 1e-9,
-                    "\(geo) vs \(expected)")
+            #expect(
+                abs(geo.latitude - expected.lat) < 1e-9 && abs(shortestTurn(from: geo.longitude, to: expected.lon)) < 1e-9,
+                "\(geo) vs \(expected)")
         } else {
             #expect(got == nil)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CameraCore
 
 @Suite("Geo ↔ view conversion")
@@ -41,8 +42,9 @@ struct ViewTransformTests {
         #expect(360 - ahead.y < behind.y - 360)
     }
 
-    @Test("geo → view → geo round-trips within 1e-9° at tilt ≤ 60",
-          arguments: [0.0, 30, 45, 60], [0.0, 135, 181.5, 359])
+    @Test(
+        "geo → view → geo round-trips within 1e-9° at tilt ≤ 60",
+        arguments: [0.0, 30, 45, 60], [0.0, 135, 181.5, 359])
     func roundTrip(tilt: Double, bearing: Double) throws {
         let camera = Camera(latitude: 37.77, longitude: -122.42, zoom: 11.3, tilt: tilt, bearing: bearing, anchor: Anchor(x: 0.4, y: 0.6))
         let transform = ViewTransform(camera: camera, viewport: viewport)

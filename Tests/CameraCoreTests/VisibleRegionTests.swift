@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CameraCore
 
 @Suite("Visible region")
@@ -16,13 +17,15 @@ struct VisibleRegionTests {
         }
     }
 
-    @Test("the bounding box contains every visible corner", arguments: [
-        Camera(latitude: 48.85, longitude: 2.35, zoom: 10),
-        Camera(latitude: 48.85, longitude: 2.35, zoom: 10, tilt: 60, bearing: 33),
-        Camera(latitude: -70, longitude: 10, zoom: 3, tilt: 45, bearing: 200),
-        Camera(latitude: 0, longitude: 179.5, zoom: 6, tilt: 30, bearing: 359),
-        Camera(latitude: 20, longitude: -30, zoom: 6, tilt: 85, bearing: 90),
-    ])
+    @Test(
+        "the bounding box contains every visible corner",
+        arguments: [
+            Camera(latitude: 48.85, longitude: 2.35, zoom: 10),
+            Camera(latitude: 48.85, longitude: 2.35, zoom: 10, tilt: 60, bearing: 33),
+            Camera(latitude: -70, longitude: 10, zoom: 3, tilt: 45, bearing: 200),
+            Camera(latitude: 0, longitude: 179.5, zoom: 6, tilt: 30, bearing: 359),
+            Camera(latitude: 20, longitude: -30, zoom: 6, tilt: 85, bearing: 90),
+        ])
     func boxContainsCorners(camera: Camera) throws {
         try expectContainsCorners(camera)
     }

@@ -1,6 +1,7 @@
-import Foundation
 import CameraCore
+import Foundation
 import Testing
+
 @testable import CameraMotion
 
 @Suite("Camera events")

@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import CameraMotion
 
 @Suite("Animator manager: per-property conflicts")
@@ -50,7 +51,7 @@ struct ConflictTests {
         let center = m.camera.target
         m.advance(to: 4)
         #expect(m.camera.target == center)  // frozen where the fly left it
-        #expect(m.camera.bearing == 90)      // the fly kept its bearing
+        #expect(m.camera.bearing == 90)  // the fly kept its bearing
         let fly = m.takeReports().first { $0.id == "f" && $0.status == .finished }
         #expect(fly?.lost == [.center, .zoom])
     }

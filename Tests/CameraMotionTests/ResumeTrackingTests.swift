@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import CameraMotion
 
 /// A cluster's failover: the hub taking a room over goes on with the tracking

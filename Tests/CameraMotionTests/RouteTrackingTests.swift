@@ -1,6 +1,7 @@
 import CameraCore
 import Foundation
 import Testing
+
 @testable import CameraMotion
 
 /// Issue 15 item 8: TomTom's route tracking modes on the room's route, with
@@ -8,8 +9,10 @@ import Testing
 @Suite("Animator manager: route tracking (TomTom)")
 struct RouteTrackingTests {
     /// East along 52.52° N for ~680 m, then north for ~1.1 km (Berlin).
-    let points = [GeoCoordinate(latitude: 52.52, longitude: 13.40), GeoCoordinate(latitude: 52.52, longitude: 13.41),
-                  GeoCoordinate(latitude: 52.53, longitude: 13.41)]
+    let points = [
+        GeoCoordinate(latitude: 52.52, longitude: 13.40), GeoCoordinate(latitude: 52.52, longitude: 13.41),
+        GeoCoordinate(latitude: 52.53, longitude: 13.41),
+    ]
 
     func manager() throws -> AnimatorManager {
         var m = AnimatorManager(camera: Camera(latitude: 52.5, longitude: 13.3, zoom: 12))
@@ -43,7 +46,9 @@ struct RouteTrackingTests {
         #expect(abs(m.camera.latitude - 52.52) < 1e-9 && abs(m.camera.longitude - 13.405) < 1e-9, "matched onto the route")
         #expect(abs(m.camera.bearing - 90) < 0.01, "east along the first leg, not the fix's heading: \(m.camera.bearing)")
         #expect(m.camera.tilt == 45)
-        #expect(abs(m.camera.zoom - AnimatorManager.zoom(showing: 400, atLatitude: 52.52)) < 1e-9 && m.camera.zoom > 15 && m.camera.zoom < 16, "400 m in 360 px: \(m.camera.zoom)")
+        #expect(
+            abs(m.camera.zoom - AnimatorManager.zoom(showing: 400, atLatitude: 52.52)) < 1e-9 && m.camera.zoom > 15 && m.camera.zoom < 16,
+            "400 m in 360 px: \(m.camera.zoom)")
         // Just before the corner the bearing looks ahead around it.
         _ = try m.track(.followRouteDirection, location: TrackedLocation(latitude: 52.52, longitude: 13.4095), owner: driver, at: 3).get()
         m.advance(to: 5)

@@ -1,5 +1,7 @@
 import CameraCore
 import Foundation
+import Testing
+
 @testable import CameraMotion
 
 let presenter = Owner(client: "p1", rank: .presenter)
@@ -32,5 +34,3 @@ func expectClose(_ a: Camera, _ b: Camera, _ tolerance: Double = 1e-9, sourceLoc
     #expect(abs(shortestTurn(from: a.bearing, to: b.bearing)) <= tolerance, "bearing \(a.bearing) vs \(b.bearing)", sourceLocation: sourceLocation)
     #expect(abs(a.tilt - b.tilt) <= tolerance, "tilt \(a.tilt) vs \(b.tilt)", sourceLocation: sourceLocation)
 }
-
-import Testing

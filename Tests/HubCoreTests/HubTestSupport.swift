@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 // Support for the `Hub` tests: a sink that records everything the hub sends,
@@ -89,8 +90,10 @@ final class HubBench {
 
     /// Opens a connection and sends `hello`; returns the connection and its client id (nil if refused).
     @discardableResult
-    func join(_ room: String = "demo", role: String, name: String? = nil, token: String? = nil,
-              rate: Double? = nil, viewport: (Double, Double)? = nil) -> (key: ConnectionKey, client: String?) {
+    func join(
+        _ room: String = "demo", role: String, name: String? = nil, token: String? = nil,
+        rate: Double? = nil, viewport: (Double, Double)? = nil
+    ) -> (key: ConnectionKey, client: String?) {
         let key = connect()
         var fields = ["\"type\":\"hello\"", "\"room\":\"\(room)\"", "\"role\":\"\(role)\""]
         if let name { fields.append("\"name\":\"\(name)\"") }

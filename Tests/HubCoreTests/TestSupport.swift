@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HubCore
 
 /// The error decoding `text` raises, or nil when it decodes.

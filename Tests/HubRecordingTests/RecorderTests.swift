@@ -4,22 +4,28 @@ import Foundation
 import HubCore
 import SocketTestSupport
 import Testing
+
 @testable import HubRecording
 
 /// The recording files of `camhub serve --record`: format, compression, rotation.
 @Suite struct RecorderTests {
-    static let camera = Camera(latitude: 48.518813798570104, longitude: 2.3185159187478, zoom: 4.526642311129816,
-                               tilt: 15.354692, bearing: 0.1 + 0.2, anchor: Anchor(x: 0.5, y: 0.6))
+    static let camera = Camera(
+        latitude: 48.518813798570104, longitude: 2.3185159187478, zoom: 4.526642311129816,
+        tilt: 15.354692, bearing: 0.1 + 0.2, anchor: Anchor(x: 0.5, y: 0.6))
 
     static func command(_ n: Int, room: String = "demo") -> RecordEntry {
-        .command(RecordEntry.Command(room: room, client: "c1", role: .presenter, viewport: Viewport(width: 800, height: 600),
-                                     message: Array(#"{"type":"set","camera":{"zoom":\#(n)}}"#.utf8),
-                                     time: HubTime(seconds: 100 + Double(n) * 0.5, epochMilliseconds: 1_763_900_000_000 + Double(n) * 500)))
+        .command(
+            RecordEntry.Command(
+                room: room, client: "c1", role: .presenter, viewport: Viewport(width: 800, height: 600),
+                message: Array(#"{"type":"set","camera":{"zoom":\#(n)}}"#.utf8),
+                time: HubTime(seconds: 100 + Double(n) * 0.5, epochMilliseconds: 1_763_900_000_000 + Double(n) * 500)))
     }
 
     static func ended(at seconds: Double) -> RecordEntry {
-        .animationEnded(RecordEntry.AnimationEnd(room: "demo", id: "a1", owner: "c1", status: .finished, camera: camera,
-                                                 time: HubTime(seconds: seconds, epochMilliseconds: 1_763_900_000_000)))
+        .animationEnded(
+            RecordEntry.AnimationEnd(
+                room: "demo", id: "a1", owner: "c1", status: .finished, camera: camera,
+                time: HubTime(seconds: seconds, epochMilliseconds: 1_763_900_000_000)))
     }
 
     static func files(_ dir: String, room: String = "demo") throws -> [String] {
@@ -41,13 +47,17 @@ import Testing
         #expect(!recording.truncated)
         #expect(recording.entries.map(\.t) == [0, 1.5, 2.25], "seconds since the room's first entry")
         guard case .command(let client, let role, let viewport, let message) = recording.entries[1].kind else {
-            Issue.record("not a command"); return
+            Issue.record("not a command")
+            return
         }
         #expect(client == "c1" && role == "presenter")
         #expect(viewport == Viewport(width: 800, height: 600))
         #expect(message == #"{"type":"set","camera":{"zoom":3}}"#)
         let camera = try #require(recording.finalCamera)
-        guard case .object(let fields) = camera else { Issue.record("camera is not an object"); return }
+        guard case .object(let fields) = camera else {
+            Issue.record("camera is not an object")
+            return
+        }
         #expect(fields["lat"] == .number(Self.camera.latitude))
         #expect(fields["lon"] == .number(Self.camera.continuousLongitude))
         #expect(fields["bearing"] == .number(0.1 + 0.2), "0.30000000000000004 survives")

@@ -71,16 +71,17 @@ final class HubClients: @unchecked Sendable {
         var configuration = ClientConfiguration()
         configuration.tls = tls
         client = WebSocketClient(configuration: configuration)
-        try client.start(ClientHandlers(
-            onOpen: { [weak self] id in self?.locked { $0.opened.insert(id) } },
-            onMessage: { [weak self] id, message in
-                guard case .text(let text) = message else { return }
-                WireCapture.record(text)  // every hub message, for the schema check (scripts/test.sh)
-                let json = (try? JSONParser.parse(text)) ?? .null
-                let item = Received(text: text, json: json, at: .now)
-                self?.locked { $0.received[id, default: []].append(item) }
-            },
-            onClose: { [weak self] id, event in self?.locked { $0.closed[id] = event } }))
+        try client.start(
+            ClientHandlers(
+                onOpen: { [weak self] id in self?.locked { $0.opened.insert(id) } },
+                onMessage: { [weak self] id, message in
+                    guard case .text(let text) = message else { return }
+                    WireCapture.record(text)  // every hub message, for the schema check (scripts/test.sh)
+                    let json = (try? JSONParser.parse(text)) ?? .null
+                    let item = Received(text: text, json: json, at: .now)
+                    self?.locked { $0.received[id, default: []].append(item) }
+                },
+                onClose: { [weak self] id, event in self?.locked { $0.closed[id] = event } }))
     }
 
     @discardableResult
@@ -98,22 +99,27 @@ final class HubClients: @unchecked Sendable {
     func open(origin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> Connection {
         let connection = attempt(origin: origin)
         let done = waitUntil { isOpen(connection.id) || closeEvent(connection.id) != nil }
-        #expect(done && isOpen(connection.id), "handshake failed: \(String(describing: closeEvent(connection.id)))",
-                sourceLocation: sourceLocation)
+        #expect(
+            done && isOpen(connection.id), "handshake failed: \(String(describing: closeEvent(connection.id)))",
+            sourceLocation: sourceLocation)
         return connection
     }
 
     /// Starts opening a connection to `/hub` and returns at once (for refusals).
     func attempt(origin: String? = nil) -> Connection {
-        let id = client.connect(ConnectRequest(host: "127.0.0.1", port: port, path: HubProtocol.path,
-                                               subprotocol: HubProtocol.subprotocol, origin: origin,
-                                               useTLS: tls != nil, serverName: serverName))
+        let id = client.connect(
+            ConnectRequest(
+                host: "127.0.0.1", port: port, path: HubProtocol.path,
+                subprotocol: HubProtocol.subprotocol, origin: origin,
+                useTLS: tls != nil, serverName: serverName))
         return Connection(clients: self, id: id)
     }
 
     /// Opens a connection and joins; waits for `welcome`.
-    func join(_ room: String = "demo", role: String, rate: Double? = nil, token: String? = nil,
-              sourceLocation: SourceLocation = #_sourceLocation) -> Connection {
+    func join(
+        _ room: String = "demo", role: String, rate: Double? = nil, token: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Connection {
         let connection = open(sourceLocation: sourceLocation)
         var hello = #"{"type":"hello","room":"\#(room)","role":"\#(role)""#
         if let rate { hello += #","rate":\#(rate)"# }
@@ -137,7 +143,10 @@ final class Connection: @unchecked Sendable {
     /// How many received messages earlier `next` calls consumed.
     private var cursor = 0
 
-    init(clients: HubClients, id: ConnectionID) { self.clients = clients; self.id = id }
+    init(clients: HubClients, id: ConnectionID) {
+        self.clients = clients
+        self.id = id
+    }
 
     func send(_ text: String) { clients.client.send(.text(text), to: id) }
     func sendBytes(_ bytes: [UInt8]) { clients.client.send(bytes: bytes, kind: .text, to: id) }
@@ -163,8 +172,10 @@ final class Connection: @unchecked Sendable {
     }
 
     /// The next not yet consumed message that `matches` (skipping others), waiting up to `timeout`.
-    private func next(_ what: String, timeout: Duration, sourceLocation: SourceLocation,
-                      matching matches: (Received) -> Bool) -> JSONValue? {
+    private func next(
+        _ what: String, timeout: Duration, sourceLocation: SourceLocation,
+        matching matches: (Received) -> Bool
+    ) -> JSONValue? {
         var found: JSONValue?
         waitUntil(timeout) {
             let all = messages

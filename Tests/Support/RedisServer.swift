@@ -11,8 +11,10 @@ public final class RedisServer {
     public init(port: Int? = nil) throws {
         self.port = try port ?? Self.freePort()
         process.executableURL = URL(fileURLWithPath: try Self.executable())
-        process.arguments = ["--bind", "127.0.0.1", "--port", "\(self.port)", "--save", "", "--appendonly", "no",
-                             "--protected-mode", "yes", "--loglevel", "warning", "--daemonize", "no"]
+        process.arguments = [
+            "--bind", "127.0.0.1", "--port", "\(self.port)", "--save", "", "--appendonly", "no",
+            "--protected-mode", "yes", "--loglevel", "warning", "--daemonize", "no",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -25,7 +25,10 @@ public final class ServeProcess {
         try process.run()
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline, process.isRunning {
-            if let port = Self.port(in: stdout) { self.port = port; return }
+            if let port = Self.port(in: stdout) {
+                self.port = port
+                return
+            }
             usleep(5_000)
         }
         usleep(50_000)
@@ -62,8 +65,16 @@ public final class ServeProcess {
     private final class Buffer: @unchecked Sendable {
         private let lock = NSLock()
         private var data = Data()
-        func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
-        func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+        func append(_ d: Data) {
+            lock.lock()
+            data.append(d)
+            lock.unlock()
+        }
+        func get() -> Data {
+            lock.lock()
+            defer { lock.unlock() }
+            return data
+        }
     }
 }
 

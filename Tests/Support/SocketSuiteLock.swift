@@ -11,8 +11,10 @@ public struct SocketSuiteLock: SuiteTrait, TestScoping {
 
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> SocketSuiteLock? { test.isSuite ? self : nil }
 
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         await SuiteGate.shared.enter()
         do {
             try await function()
@@ -31,7 +33,10 @@ actor SuiteGate {
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     func enter() async {
-        guard busy else { busy = true; return }
+        guard busy else {
+            busy = true
+            return
+        }
         await withCheckedContinuation { waiting.append($0) }
     }
 

@@ -10,18 +10,22 @@ public enum Subprocess {
         public let stderr: String
     }
 
-    public static func run(_ executable: String, _ arguments: [String], timeout: Duration,
-                           environment: [String: String] = [:]) throws -> Result {
+    public static func run(
+        _ executable: String, _ arguments: [String], timeout: Duration,
+        environment: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let stdout = Captured(), stderr = Captured()
+        let stdout = Captured()
+        let stderr = Captured()
         let readers = DispatchGroup()
         for (pipe, sink) in [(out, stdout), (err, stderr)] {
             DispatchQueue.global().async(group: readers) {
@@ -37,15 +41,24 @@ public enum Subprocess {
             while process.isRunning && ContinuousClock.now < grace { usleep(5_000) }
         }
         _ = readers.wait(timeout: .now() + 5)
-        return Result(status: finished ? process.terminationStatus : -1,
-                      stdout: String(decoding: stdout.get(), as: UTF8.self),
-                      stderr: String(decoding: stderr.get(), as: UTF8.self))
+        return Result(
+            status: finished ? process.terminationStatus : -1,
+            stdout: String(decoding: stdout.get(), as: UTF8.self),
+            stderr: String(decoding: stderr.get(), as: UTF8.self))
     }
 
     private final class Captured: @unchecked Sendable {
         private let lock = NSLock()
         private var data = Data()
-        func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
-        func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+        func set(_ d: Data) {
+            lock.lock()
+            data = d
+            lock.unlock()
+        }
+        func get() -> Data {
+            lock.lock()
+            defer { lock.unlock() }
+            return data
+        }
     }
 }

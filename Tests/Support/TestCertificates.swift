@@ -12,11 +12,13 @@ public final class TestCertificates {
     public init() throws {
         dir = try TempDir()
         for (name, cn) in [("hub", "localhost"), ("other", "Not The Hub CA")] {
-            let result = try Subprocess.run("/usr/bin/openssl", [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-                "-subj", "/CN=\(cn)", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-                "-keyout", dir.path + "/\(name).key", "-out", dir.path + "/\(name).pem",
-            ], timeout: .seconds(20))
+            let result = try Subprocess.run(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                    "-subj", "/CN=\(cn)", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                    "-keyout", dir.path + "/\(name).key", "-out", dir.path + "/\(name).pem",
+                ], timeout: .seconds(20))
             guard result.status == 0 else { throw SubprocessFailure("openssl: \(result.stderr)") }
         }
     }

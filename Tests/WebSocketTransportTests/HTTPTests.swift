@@ -1,6 +1,7 @@
 import Foundation
 import SocketTestSupport
 import Testing
+
 @testable import WebSocketTransport
 
 extension TransportTests {
@@ -77,8 +78,8 @@ extension TransportTests {
         let server = try ServerHarness { $0.webRoot = root.path + "/www" }
         defer { server.server.shutdown() }
         #expect(try RawHTTP.request(port: server.port, path: "/nope.html").status == 404)
-        #expect(try RawHTTP.request(port: server.port, path: "/data/").status == 404) // no listing
-        let bare = try ServerHarness() // no web root at all
+        #expect(try RawHTTP.request(port: server.port, path: "/data/").status == 404)  // no listing
+        let bare = try ServerHarness()  // no web root at all
         defer { bare.server.shutdown() }
         #expect(try RawHTTP.request(port: bare.port, path: "/").status == 404)
     }
@@ -93,7 +94,10 @@ extension TransportTests {
             }
         }
         serverBox.value = server.server
-        defer { serverBox.value = nil; server.server.shutdown() }
+        defer {
+            serverBox.value = nil
+            server.server.shutdown()
+        }
         let response = try RawHTTP.request(port: server.port, path: "/healthz")
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "application/json")
@@ -116,7 +120,7 @@ extension TransportTests {
         #expect(files.resolve("relative.txt") == .forbidden)
         #expect(files.resolve("/escape.txt") == .forbidden)
         #expect(files.resolve("/.hidden") == .notFound)
-        #expect(files.resolve("/data") == .notFound) // directory without index
+        #expect(files.resolve("/data") == .notFound)  // directory without index
         guard case .file(_, let type) = files.resolve("/") else {
             Issue.record("root index not resolved")
             return

@@ -1,7 +1,8 @@
-import SocketTestSupport
 import Foundation
 import SharedBytes
+import SocketTestSupport
 import Testing
+
 @testable import WebSocketTransport
 
 extension TransportTests {
@@ -15,7 +16,10 @@ extension TransportTests {
     @Test func latestFrameLaneKeepsOnlyTheNewestFrameForASlowReader() throws {
         let server = try ServerHarness { $0.endpoints = [WebSocketEndpoint(path: "/feed")] }
         let client = try ClientHarness()
-        defer { client.client.shutdown(); server.server.shutdown() }
+        defer {
+            client.client.shutdown()
+            server.server.shutdown()
+        }
         let cid = client.client.connect(ConnectRequest(port: server.port, path: "/feed"))
         client.client.setReadingPaused(true, for: cid)
         #expect(waitUntil { client.isOpen(cid) && server.opened.count == 1 })
@@ -24,7 +28,7 @@ extension TransportTests {
         let total = 300
         let frameSize = 32 * 1024
         let sent = Box(0)
-        let pendingSeen = Box(0) // most frames ever pending in the latest slot
+        let pendingSeen = Box(0)  // most frames ever pending in the latest slot
         let srv = server.server
         let timer = srv.loop.scheduleRepeating(every: .milliseconds(1)) {
             let n = sent.value
@@ -61,7 +65,7 @@ extension TransportTests {
         #expect(waitUntil { after.value != nil })
         let final = try #require(after.value)
         #expect(!final.hasPendingFrame)
-        #expect(final.messagesWritten + final.framesReplaced == total) // each frame written or replaced, once
+        #expect(final.messagesWritten + final.framesReplaced == total)  // each frame written or replaced, once
         #expect(final.messagesWritten == received.count)
         #expect(pendingSeen.value <= 1)
     }
@@ -69,14 +73,19 @@ extension TransportTests {
     @Test func controlLaneOverflowClosesWith1008() throws {
         // Sends made inside a callback (here: the message handler) queue, as
         // nothing can drain before the callback returns.
-        let server = try ServerHarness({
-            $0.endpoints = [WebSocketEndpoint(path: "/feed")]
-            $0.sendQueueLimits = SendQueueLimits(maxMessages: 8, maxBytes: 1 << 20)
-        }, onMessage: { srv, id, _ in
-            for i in 0..<100 { srv.send(.text("event \(i)"), to: id) }
-        })
+        let server = try ServerHarness(
+            {
+                $0.endpoints = [WebSocketEndpoint(path: "/feed")]
+                $0.sendQueueLimits = SendQueueLimits(maxMessages: 8, maxBytes: 1 << 20)
+            },
+            onMessage: { srv, id, _ in
+                for i in 0..<100 { srv.send(.text("event \(i)"), to: id) }
+            })
         let client = try ClientHarness()
-        defer { client.client.shutdown(); server.server.shutdown() }
+        defer {
+            client.client.shutdown()
+            server.server.shutdown()
+        }
         let cid = client.connectAndWait(ConnectRequest(port: server.port, path: "/feed"))
         #expect(waitUntil { server.opened.count == 1 })
         let sid = try #require(server.opened.first?.id)
@@ -90,7 +99,10 @@ extension TransportTests {
     @Test func sendFromAnotherThreadGoesThroughTheMailbox() throws {
         let server = try ServerHarness { $0.endpoints = [WebSocketEndpoint(path: "/feed")] }
         let client = try ClientHarness()
-        defer { client.client.shutdown(); server.server.shutdown() }
+        defer {
+            client.client.shutdown()
+            server.server.shutdown()
+        }
         let cid = client.connectAndWait(ConnectRequest(port: server.port, path: "/feed"))
         #expect(waitUntil { server.opened.count == 1 })
         let sid = try #require(server.opened.first?.id)
@@ -114,7 +126,10 @@ extension TransportTests {
     @Test func serverCloseFlushesQueuedMessagesThenSendsCodeAndReason() throws {
         let server = try ServerHarness { $0.endpoints = [WebSocketEndpoint(path: "/feed")] }
         let client = try ClientHarness()
-        defer { client.client.shutdown(); server.server.shutdown() }
+        defer {
+            client.client.shutdown()
+            server.server.shutdown()
+        }
         let cid = client.connectAndWait(ConnectRequest(port: server.port, path: "/feed"))
         #expect(waitUntil { server.opened.count == 1 })
         let sid = try #require(server.opened.first?.id)
@@ -130,7 +145,10 @@ extension TransportTests {
     @Test func clientCloseCodeReachesTheServer() throws {
         let server = try ServerHarness { $0.endpoints = [WebSocketEndpoint(path: "/feed")] }
         let client = try ClientHarness()
-        defer { client.client.shutdown(); server.server.shutdown() }
+        defer {
+            client.client.shutdown()
+            server.server.shutdown()
+        }
         let cid = client.connectAndWait(ConnectRequest(port: server.port, path: "/feed"))
         #expect(waitUntil { server.opened.count == 1 })
         let sid = try #require(server.opened.first?.id)
@@ -150,7 +168,8 @@ extension TransportTests {
         #expect(WebSocketTransportSettings.setNotSentLowWatermark(fd: fd, bytes: 16 * 1024))
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        #expect(getsockopt(fd, Int32(IPPROTO_TCP), 25 /* TCP_NOTSENT_LOWAT */, &value, &length) == 0)
+        let tcpNotSentLowWatermark: Int32 = 25  // TCP_NOTSENT_LOWAT
+        #expect(getsockopt(fd, Int32(IPPROTO_TCP), tcpNotSentLowWatermark, &value, &length) == 0)
         #expect(value == 16 * 1024)
         _ = listener
     }

@@ -1,6 +1,7 @@
-import SocketTestSupport
 import Foundation
+import SocketTestSupport
 import Testing
+
 @testable import WebSocketTransport
 
 extension TransportTests {
@@ -27,7 +28,7 @@ extension TransportTests {
         let late = client.client.connect(ConnectRequest(port: server.port, path: "/hub", subprotocol: "camhub.v1"))
         #expect(waitUntil { client.closeEvent(late) != nil })
         #expect(client.closeEvent(late)?.wasOpen == false)
-        server.server.shutdown() // idempotent
+        server.server.shutdown()  // idempotent
     }
 
     @Test func repeatingTimerFiresAtRoughlyTheRequestedRate() throws {
@@ -66,7 +67,10 @@ extension TransportTests {
         // followers that costs more than the traffic, so both sides use libev.
         let server = try ServerHarness()
         let client = try ClientHarness()
-        defer { client.client.shutdown(); server.server.shutdown() }
+        defer {
+            client.client.shutdown()
+            server.server.shutdown()
+        }
         let expected = WebSocketTransportSettings.useLibev ? "libev/epoll" : "poll"
         #expect(server.server.loop.backend == expected)
         #expect(client.client.loop.backend == expected)
@@ -78,10 +82,13 @@ extension TransportTests {
             $0.idle = IdlePolicy(pingAfterSeconds: 1, hangupAfterSeconds: 2)
         }
         let client = try ClientHarness()
-        defer { client.client.shutdown(); server.server.shutdown() }
+        defer {
+            client.client.shutdown()
+            server.server.shutdown()
+        }
         let silent = client.client.connect(ConnectRequest(port: server.port, path: "/feed"))
-        client.client.setReadingPaused(true, for: silent) // never reads the ping, never pongs
-        #expect(waitUntil { server.opened.count == 1 }) // so the silent one has the lower id
+        client.client.setReadingPaused(true, for: silent)  // never reads the ping, never pongs
+        #expect(waitUntil { server.opened.count == 1 })  // so the silent one has the lower id
         let lively = client.connectAndWait(ConnectRequest(port: server.port, path: "/feed"))
         #expect(waitUntil { client.isOpen(silent) && server.opened.count == 2 })
         let opened = server.opened.sorted { $0.id < $1.id }
@@ -101,9 +108,14 @@ extension TransportTests {
         let server = try WebSocketServer(configuration: config)
         try server.start(ServerHandlers(onOpen: { info in serverOpens.mutate { $0.append(info.id) } }))
         let client = WebSocketClient(configuration: ClientConfiguration())
-        try client.start(ClientHandlers(onOpen: { _ in clientOpens.mutate { $0 += 1 } },
-                                        onMessage: { _, _ in clientMessages.mutate { $0 += 1 } }))
-        defer { client.shutdown(); server.shutdown() }
+        try client.start(
+            ClientHandlers(
+                onOpen: { _ in clientOpens.mutate { $0 += 1 } },
+                onMessage: { _, _ in clientMessages.mutate { $0 += 1 } }))
+        defer {
+            client.shutdown()
+            server.shutdown()
+        }
         let started = ContinuousClock.now
         for _ in 0..<count { client.connect(ConnectRequest(port: server.port, path: "/feed")) }
         #expect(waitUntil(.seconds(30)) { serverOpens.value.count == count && clientOpens.value == count })
@@ -178,7 +190,10 @@ extension TransportTests {
     @Test func clientPacesHandshakesAndCancelsPendingConnects() throws {
         let server = try ServerHarness { $0.endpoints = [WebSocketEndpoint(path: "/feed")] }
         let client = try ClientHarness { $0.maxConcurrentConnects = 2 }
-        defer { client.client.shutdown(); server.server.shutdown() }
+        defer {
+            client.client.shutdown()
+            server.server.shutdown()
+        }
         let ids = (0..<20).map { _ in client.client.connect(ConnectRequest(port: server.port, path: "/feed")) }
         #expect(waitUntil(.seconds(10)) { ids.allSatisfy { client.isOpen($0) } })
         #expect(server.opened.count == 20)
@@ -191,7 +206,7 @@ extension TransportTests {
         client.client.close(queued)
         #expect(waitUntil { client.closeEvent(queued) != nil })
         #expect(client.closeEvent(queued) == ClientCloseEvent(code: nil, wasOpen: false, error: "cancelled"))
-        for id in stuck { client.client.close(id) } // in flight: killed through lws
+        for id in stuck { client.client.close(id) }  // in flight: killed through lws
         #expect(waitUntil { stuck.allSatisfy { client.closeEvent($0) != nil } })
         #expect(stuck.allSatisfy { client.closeEvent($0)?.error == "cancelled" })
         #expect(server.opened.count == 20)

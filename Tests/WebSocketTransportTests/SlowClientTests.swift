@@ -1,7 +1,8 @@
-import SocketTestSupport
 import Foundation
 import SharedBytes
+import SocketTestSupport
 import Testing
+
 @testable import WebSocketTransport
 
 extension TransportTests {
@@ -14,7 +15,10 @@ extension TransportTests {
             $0.slowClientTimeout = 1
         }
         let client = try ClientHarness()
-        defer { client.client.shutdown(); server.server.shutdown() }
+        defer {
+            client.client.shutdown()
+            server.server.shutdown()
+        }
         let cid = client.client.connect(ConnectRequest(port: server.port, path: "/feed"))
         client.client.setReadingPaused(true, for: cid)
         #expect(waitUntil { client.isOpen(cid) && server.opened.count == 1 })

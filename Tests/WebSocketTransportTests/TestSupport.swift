@@ -1,6 +1,7 @@
 import Foundation
 import SocketTestSupport
 import Testing
+
 @testable import WebSocketTransport
 
 /// All transport tests share one serialized suite: each starts real lws
@@ -13,8 +14,16 @@ final class Recorder<Event: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [Event] = []
 
-    func add(_ e: Event) { lock.lock(); items.append(e); lock.unlock() }
-    var all: [Event] { lock.lock(); defer { lock.unlock() }; return items }
+    func add(_ e: Event) {
+        lock.lock()
+        items.append(e)
+        lock.unlock()
+    }
+    var all: [Event] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
     var count: Int { all.count }
 }
 
@@ -24,10 +33,22 @@ final class Box<Value: Sendable>: @unchecked Sendable {
     private var stored: Value
     init(_ v: Value) { stored = v }
     var value: Value {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            stored = newValue
+            lock.unlock()
+        }
     }
-    func mutate(_ f: (inout Value) -> Void) { lock.lock(); f(&stored); lock.unlock() }
+    func mutate(_ f: (inout Value) -> Void) {
+        lock.lock()
+        f(&stored)
+        lock.unlock()
+    }
 }
 
 enum ServerEvent: Sendable, Equatable {
@@ -47,21 +68,24 @@ struct ServerHarness {
     let server: WebSocketServer
     let events: Recorder<ServerEvent>
 
-    init(_ configure: (inout ServerConfiguration) -> Void = { _ in },
-         onMessage: (@Sendable (WebSocketServer, ConnectionID, WebSocketMessage) -> Void)? = nil) throws {
+    init(
+        _ configure: (inout ServerConfiguration) -> Void = { _ in },
+        onMessage: (@Sendable (WebSocketServer, ConnectionID, WebSocketMessage) -> Void)? = nil
+    ) throws {
         var config = ServerConfiguration()
         config.port = 0
         config.echo = true
         configure(&config)
         let server = try WebSocketServer(configuration: config)
         let events = Recorder<ServerEvent>()
-        try server.start(ServerHandlers(
-            onOpen: { events.add(.open($0)) },
-            onMessage: { [weak server] id, message in
-                events.add(.message(id, message))
-                if let server { onMessage?(server, id, message) }
-            },
-            onClose: { events.add(.close($0, $1)) }))
+        try server.start(
+            ServerHandlers(
+                onOpen: { events.add(.open($0)) },
+                onMessage: { [weak server] id, message in
+                    events.add(.message(id, message))
+                    if let server { onMessage?(server, id, message) }
+                },
+                onClose: { events.add(.close($0, $1)) }))
         self.server = server
         self.events = events
     }
@@ -88,10 +112,11 @@ struct ClientHarness {
         configure(&config)
         let client = WebSocketClient(configuration: config)
         let events = Recorder<ClientEvent>()
-        try client.start(ClientHandlers(
-            onOpen: { events.add(.open($0)) },
-            onMessage: { events.add(.message($0, $1)) },
-            onClose: { events.add(.close($0, $1)) }))
+        try client.start(
+            ClientHandlers(
+                onOpen: { events.add(.open($0)) },
+                onMessage: { events.add(.message($0, $1)) },
+                onClose: { events.add(.close($0, $1)) }))
         self.client = client
         self.events = events
     }
@@ -113,8 +138,9 @@ struct ClientHarness {
     func connectAndWait(_ request: ConnectRequest, sourceLocation: SourceLocation = #_sourceLocation) -> ConnectionID {
         let id = client.connect(request)
         let opened = waitUntil { isOpen(id) || closeEvent(id) != nil }
-        #expect(opened && isOpen(id), "client did not open: \(String(describing: closeEvent(id)))",
-                sourceLocation: sourceLocation)
+        #expect(
+            opened && isOpen(id), "client did not open: \(String(describing: closeEvent(id)))",
+            sourceLocation: sourceLocation)
         return id
     }
 }

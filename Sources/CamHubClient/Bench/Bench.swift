@@ -165,15 +165,24 @@ public struct BenchReport: Codable, Sendable {
             rooms = "\(n) rooms \(room)-0…\(n - 1)"
             if let m = movingRooms, m < n { rooms += " (\(m) moving)" }
         }
-        l.append("camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")")
-        l.append("connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")
-        l.append("frames: \(receivedFrames)/\(expectedFrames) expected = \(fixed(deliveredPercent, 3)) % delivered; excess \(excessFrames); followers short: \(shortFollowers), silent: \(silentFollowers)")
+        l.append(
+            "camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")"
+        )
+        l.append(
+            "connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")
+        l.append(
+            "frames: \(receivedFrames)/\(expectedFrames) expected = \(fixed(deliveredPercent, 3)) % delivered; excess \(excessFrames); followers short: \(shortFollowers), silent: \(silentFollowers)"
+        )
         l.append("reference (the presenter's own connection at the same rate): \(referenceFrames)/\(expectedPerFollower) frames of the window")
         l.append("latency hub→follower (\(latencyMs.count) frames): \(latencyMs.text)")
         l.append("  clock: \(clock)")
         if latencyMs.negative > 0 { l.append("  \(latencyMs.negative) samples negative (clocks disagree), counted as 0") }
         var h = "hub: "
-        if let pid = hub.pid { h += "pid \(pid)\(hub.inProcess ? " (in this process: CPU includes the load generator)" : "")" } else { h += "not local (no CPU/RSS)" }
+        if let pid = hub.pid {
+            h += "pid \(pid)\(hub.inProcess ? " (in this process: CPU includes the load generator)" : "")"
+        } else {
+            h += "not local (no CPU/RSS)"
+        }
         if let c = hub.cpuCores { h += ", CPU \(fixed(c * 100, 1)) % of a core" }
         if let f = hub.cpuPerFrameMicros { h += " = \(fixed(f, 2)) µs per delivered frame" }
         l.append(h)
@@ -210,7 +219,7 @@ public struct BenchReport: Codable, Sendable {
         return l.joined(separator: "\n")
     }
 
-    private func mib(_ b: UInt64) -> String { "\(fixed(Double(b) / 1048576, 1)) MiB" }
+    private func mib(_ b: UInt64) -> String { "\(fixed(Double(b) / 1_048_576, 1)) MiB" }
 }
 
 /// Runs one benchmark: N followers, a presenter, a measuring window.
@@ -238,7 +247,9 @@ public final class BenchRunner {
             throw ClientError("--followers \(o.followers) needs more open files than this process may have (\(files)); run several bench processes")
         }
         guard o.followers <= 28_000 else {
-            throw ClientError("--followers \(o.followers): one source/destination address pair has about 28,000 ports; run several bench processes against different 127.0.0.x addresses")
+            throw ClientError(
+                "--followers \(o.followers): one source/destination address pair has about 28,000 ports; run several bench processes against different 127.0.0.x addresses"
+            )
         }
         guard o.rate.isFinite, o.rate >= 1, o.rate <= 240 else { throw ClientError("--rate must be 1…240") }
         guard o.duration.isFinite, o.duration >= 1, o.duration <= 3600 else { throw ClientError("--duration must be 1…3600 s") }
@@ -269,11 +280,16 @@ public final class BenchRunner {
 
         // The presenter's connection first: it also tells the hub's tick and clock.
         let roomNames = o.roomNames
-        let presenter = try HubConnection.join(o.url, hello: HelloOptions(room: roomNames[0], role: "presenter", name: "bench-presenter",
-                                                                          token: o.token, rate: o.rate))
+        let presenter = try HubConnection.join(
+            o.url,
+            hello: HelloOptions(
+                room: roomNames[0], role: "presenter", name: "bench-presenter",
+                token: o.token, rate: o.rate))
         defer { presenter.shutdown() }
         if let tick = presenter.welcome?.tick, o.rate > tick {
-            throw ClientError("--rate \(JSONText.number(o.rate)) is above the hub's tick (\(JSONText.number(tick)) Hz): start the hub with --tick \(JSONText.number(o.rate)) or more")
+            throw ClientError(
+                "--rate \(JSONText.number(o.rate)) is above the hub's tick (\(JSONText.number(tick)) Hz): start the hub with --tick \(JSONText.number(o.rate)) or more"
+            )
         }
         var offset = 0.0
         var clock = "local wall clock at receipt − hub time in the frame (same machine, no offset)"
@@ -288,17 +304,20 @@ public final class BenchRunner {
         var shards: [FollowerShard] = []
         for i in 0..<threads {
             let target = o.followerURLs[i % o.followerURLs.count]  // shard i serves hub i mod N: round robin over hubs
-            let shard = FollowerShard(request: target.connectRequest(), hellos: hellos, clockOffset: offset,
-                                      maxConcurrentConnects: max(8, 256 / threads), tls: target.clientTLS)
+            let shard = FollowerShard(
+                request: target.connectRequest(), hellos: hellos, clockOffset: offset,
+                maxConcurrentConnects: max(8, 256 / threads), tls: target.clientTLS)
             do { try shard.start() } catch { throw ClientError("could not start a client loop: \(error)") }
             shards.append(shard)
         }
         defer { for s in shards { s.shutdown() } }
         func totals(resetInterval: Bool = false) -> (ShardCounters, LatencyHistogram) {
-            var c = ShardCounters(), h = LatencyHistogram()
+            var c = ShardCounters()
+            var h = LatencyHistogram()
             for s in shards {
                 let (sc, sh) = s.snapshot(resetInterval: resetInterval)
-                c.add(sc); h.add(sh)
+                c.add(sc)
+                h.add(sh)
             }
             return (c, h)
         }
@@ -321,7 +340,9 @@ public final class BenchRunner {
             if issued == o.followers && c.joined + c.failed + c.disconnects >= o.followers { break }
             if now - lastLine >= 1 {
                 lastLine = now
-                progress("connecting: \(issued)/\(o.followers) started, \(c.opened) open, \(c.joined) joined, \(c.failed) failed, \(c.disconnects) dropped, \(c.otherMessages) events received")
+                progress(
+                    "connecting: \(issued)/\(o.followers) started, \(c.opened) open, \(c.joined) joined, \(c.failed) failed, \(c.disconnects) dropped, \(c.otherMessages) events received"
+                )
             }
             usleep(5_000)
         }
@@ -349,8 +370,9 @@ public final class BenchRunner {
         var spinners: RoomSpinners?
         if roomNames.count > 1 {
             let presented = o.restingPresenters ? Array(roomNames.dropFirst()) : Array(roomNames.dropFirst().prefix(max(0, movingRooms - 1)))
-            let s = try RoomSpinners(request: o.url.connectRequest(), rooms: presented, token: o.token,
-                                     spinning: max(0, movingRooms - 1), tls: o.url.clientTLS)
+            let s = try RoomSpinners(
+                request: o.url.connectRequest(), rooms: presented, token: o.token,
+                spinning: max(0, movingRooms - 1), tls: o.url.clientTLS)
             spinners = s
             let joinDeadline = monotonicSeconds() + Double(roomNames.count) / o.connectRate + 10
             while s.welcomedCount < presented.count && monotonicSeconds() < joinDeadline && !shouldStop() {
@@ -390,15 +412,18 @@ public final class BenchRunner {
         case .spin:
             presenterName = "spin"
             Thread.detachNewThread {
-                let errors = Spin.run(presenter, deadline: monotonicSeconds() + runSeconds,
-                                      shouldStop: { stop.withLock { $0 } }, onFrame: onFrame)
+                let errors = Spin.run(
+                    presenter, deadline: monotonicSeconds() + runSeconds,
+                    shouldStop: { stop.withLock { $0 } }, onFrame: onFrame)
                 presenterErrors.withLock { $0 = errors }
                 presenterDone.signal()
             }
         case .script(let script, let name):
             presenterName = name
-            let box = UncheckedBox(PresenterRunner(connection: presenter, script: script,
-                                                   shouldStop: { stop.withLock { $0 } }, onFrame: onFrame))
+            let box = UncheckedBox(
+                PresenterRunner(
+                    connection: presenter, script: script,
+                    shouldStop: { stop.withLock { $0 } }, onFrame: onFrame))
             Thread.detachNewThread {
                 let report = box.value.run(loop: true)
                 presenterErrors.withLock { $0 = report.errors.map { "\($0.failure.code): \($0.failure.message)" } + report.problems }
@@ -441,8 +466,10 @@ public final class BenchRunner {
             guard now - lastTick >= 0.99 || now >= windowEnd else { continue }
             let (c, interval) = totals(resetInterval: true)
             let rate = Double(c.framesTotal - lastFrames) / (now - lastTick)
-            var line = "t \(Int(now - windowStart))/\(Int(o.duration)) s  followers \(c.joined)  frames/s \(Int(rate))/\(Int(Double(eligible) * o.rate)) expected"
-            line += "  latency p50 \(fixed(interval.milliseconds(at: 50), 1)) p99 \(fixed(interval.milliseconds(at: 99), 1)) max \(fixed(Double(interval.histogram.max) / 1000, 1)) ms"
+            var line =
+                "t \(Int(now - windowStart))/\(Int(o.duration)) s  followers \(c.joined)  frames/s \(Int(rate))/\(Int(Double(eligible) * o.rate)) expected"
+            line +=
+                "  latency p50 \(fixed(interval.milliseconds(at: 50), 1)) p99 \(fixed(interval.milliseconds(at: 99), 1)) max \(fixed(Double(interval.histogram.max) / 1000, 1)) ms"
             if let pid = hub.pid, let a = lastHub, let b = CPUSample(pid: pid) {
                 line += "  hub CPU \(Int(a.until(b).cores * 100)) %"
                 lastHub = b
@@ -476,13 +503,21 @@ public final class BenchRunner {
 
         // Results.
         let perFollower = w.expectedPerFollower
-        var expected = 0, counted = 0, excess = 0, short = 0, silent = 0
+        var expected = 0
+        var counted = 0
+        var excess = 0
+        var short = 0
+        var silent = 0
         var histogram = LatencyHistogram()
         var perSecond = Array(repeating: 0, count: seconds)
         var counters = ShardCounters()
         for s in shards {
             let r = s.results(expectedPerFollower: perFollower)
-            expected += r.expected; counted += r.counted; excess += r.excess; short += r.short; silent += r.silent
+            expected += r.expected
+            counted += r.counted
+            excess += r.excess
+            short += r.short
+            silent += r.silent
             histogram.add(r.histogram)
             for (i, v) in r.perSecond.enumerated() where i < perSecond.count { perSecond[i] += v }
             counters.add(r.counters)
@@ -492,16 +527,25 @@ public final class BenchRunner {
             // A script pauses: what the presenter itself received is the reference.
             let ref = Int(reference.withLock { $0.count })
             presenterNote += " (expected = the presenter's own \(ref) frames per follower)"
-            expected = 0; counted = 0; excess = 0; short = 0; silent = 0
+            expected = 0
+            counted = 0
+            excess = 0
+            short = 0
+            silent = 0
             for s in shards {
                 let r = s.results(expectedPerFollower: ref)
-                expected += r.expected; counted += r.counted; excess += r.excess; short += r.short; silent += r.silent
+                expected += r.expected
+                counted += r.counted
+                excess += r.excess
+                short += r.short
+                silent += r.silent
             }
         }
         let lastSecondShare = (windowLength / 1000) - Double(seconds - 1)
         let timeline = perSecond.enumerated().map { i, received in
-            BenchReport.Second(second: i, expected: Int((Double(eligible) * o.rate * (i == seconds - 1 ? lastSecondShare : 1)).rounded()),
-                               received: received)
+            BenchReport.Second(
+                second: i, expected: Int((Double(eligible) * o.rate * (i == seconds - 1 ? lastSecondShare : 1)).rounded()),
+                received: received)
         }
 
         // CPU over a window cut short by an interrupt means nothing.
@@ -536,7 +580,8 @@ public final class BenchRunner {
         }
         return BenchReport(
             url: o.followerURLs.map(\.description).joined(separator: " + "), room: o.room, rooms: o.rooms, movingRooms: movingRooms,
-            idleSeconds: hub.idleCores == nil ? nil : o.idleSeconds, restingPresenters: o.restingPresenters, presenter: presenterNote, followersRequested: o.followers,
+            idleSeconds: hub.idleCores == nil ? nil : o.idleSeconds, restingPresenters: o.restingPresenters, presenter: presenterNote,
+            followersRequested: o.followers,
             connected: joinedAtWindow, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
             durationSeconds: windowLength.rounded() / 1000, threads: threads, clock: clock,
             expectedFrames: expected, receivedFrames: counted, excessFrames: excess, deliveredPercent: delivered,
@@ -578,7 +623,8 @@ final class Locked<Value>: @unchecked Sendable {
     private var value: Value
     init(_ value: Value) { self.value = value }
     func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return body(&value)
     }
 }

@@ -60,21 +60,32 @@ enum FrameScan {
         guard isFrame(b) else { return nil }
         var i = prefix.count
         var seq: UInt64 = 0
-        while i < b.count, b[i] >= 48, b[i] <= 57 { seq = seq &* 10 &+ UInt64(b[i] - 48); i += 1 }
+        while i < b.count, b[i] >= 48, b[i] <= 57 {
+            seq = seq &* 10 &+ UInt64(b[i] - 48)
+            i += 1
+        }
         guard b.count - i > timeKey.count else { return nil }
         for k in 0..<timeKey.count where b[i + k] != timeKey[k] { return nil }
         i += timeKey.count
         // The hub writes time as a plain decimal (ms since the epoch, maybe fractional).
         var whole = 0.0
         var digits = 0
-        while i < b.count, b[i] >= 48, b[i] <= 57 { whole = whole * 10 + Double(b[i] - 48); i += 1; digits += 1 }
+        while i < b.count, b[i] >= 48, b[i] <= 57 {
+            whole = whole * 10 + Double(b[i] - 48)
+            i += 1
+            digits += 1
+        }
         guard digits > 0 else { return nil }
         if i < b.count, b[i] == UInt8(ascii: ".") {
             i += 1
             var scale = 0.1
-            while i < b.count, b[i] >= 48, b[i] <= 57 { whole += Double(b[i] - 48) * scale; scale *= 0.1; i += 1 }
+            while i < b.count, b[i] >= 48, b[i] <= 57 {
+                whole += Double(b[i] - 48) * scale
+                scale *= 0.1
+                i += 1
+            }
         }
-        guard i < b.count, b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: "}") else { return nil } // no exponents here
+        guard i < b.count, b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: "}") else { return nil }  // no exponents here
         return (seq, whole)
     }
 }
@@ -95,9 +106,15 @@ struct ShardCounters: Sendable {
     var disconnectSamples: [String] = []
 
     mutating func add(_ o: ShardCounters) {
-        opened += o.opened; joined += o.joined; failed += o.failed; disconnects += o.disconnects
-        framesTotal += o.framesTotal; windowFrames += o.windowFrames; otherMessages += o.otherMessages
-        errorMessages += o.errorMessages; bytes += o.bytes
+        opened += o.opened
+        joined += o.joined
+        failed += o.failed
+        disconnects += o.disconnects
+        framesTotal += o.framesTotal
+        windowFrames += o.windowFrames
+        otherMessages += o.otherMessages
+        errorMessages += o.errorMessages
+        bytes += o.bytes
         errorSamples = Array((errorSamples + o.errorSamples).prefix(5))
         failureSamples = Array((failureSamples + o.failureSamples).prefix(5))
         disconnectSamples = Array((disconnectSamples + o.disconnectSamples).prefix(5))
@@ -119,8 +136,8 @@ final class FollowerShard: @unchecked Sendable {
 
     // Guarded by `lock`.
     private var counters = ShardCounters()
-    private var state: [UInt8] = []          // 0 pending, 1 open, 2 joined, 3 closed
-    private var eligible: [Bool] = []        // joined when the window opened
+    private var state: [UInt8] = []  // 0 pending, 1 open, 2 joined, 3 closed
+    private var eligible: [Bool] = []  // joined when the window opened
     private var windows: [WindowCounter] = []
     private var window: MeasureWindow?
     private var frozen = false
@@ -129,7 +146,7 @@ final class FollowerShard: @unchecked Sendable {
     private var interval = LatencyHistogram()
     private var perSecond: [Int] = []
     private var ids: [ConnectionID] = []
-    private var helloOf: [Int] = []          // index into `hellos`, per follower
+    private var helloOf: [Int] = []  // index into `hellos`, per follower
 
     init(request: ConnectRequest, hellos: [String], clockOffset: Double, maxConcurrentConnects: Int, tls: ClientTLS? = nil) {
         var configuration = ClientConfiguration()
@@ -145,10 +162,11 @@ final class FollowerShard: @unchecked Sendable {
     }
 
     func start() throws {
-        try client.start(ClientHandlers(
-            onOpen: { [unowned self] id in self.opened(id) },
-            onMessage: { [unowned self] id, message in self.received(id, message) },
-            onClose: { [unowned self] id, event in self.closed(id, event) }))
+        try client.start(
+            ClientHandlers(
+                onOpen: { [unowned self] id in self.opened(id) },
+                onMessage: { [unowned self] id, message in self.received(id, message) },
+                onClose: { [unowned self] id, event in self.closed(id, event) }))
     }
 
     /// Opens one more follower (any thread).
@@ -160,7 +178,9 @@ final class FollowerShard: @unchecked Sendable {
         windows.append(WindowCounter())
         lock.unlock()
         let id = client.connect(request)
-        lock.lock(); ids.append(id); lock.unlock()
+        lock.lock()
+        ids.append(id)
+        lock.unlock()
     }
 
     private func index(_ id: ConnectionID) -> Int { Int(id.rawValue) - 1 }
@@ -183,7 +203,8 @@ final class FollowerShard: @unchecked Sendable {
             (FrameScan.scan(b), FrameScan.isFrame(b), b.count)
         }
         guard let scanned else { return }
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         counters.bytes += scanned.count
         if let frame = scanned.frame {
             counters.framesTotal += 1
@@ -197,9 +218,15 @@ final class FollowerShard: @unchecked Sendable {
             }
             return
         }
-        if scanned.isFrame { counters.framesTotal += 1; return }  // unexpected layout: counted, not timed
+        if scanned.isFrame {
+            counters.framesTotal += 1
+            return
+        }  // unexpected layout: counted, not timed
         if text.hasPrefix(#"{"type":"welcome""#) {
-            if i < state.count, state[i] == 1 { state[i] = 2; counters.joined += 1 }
+            if i < state.count, state[i] == 1 {
+                state[i] = 2
+                counters.joined += 1
+            }
         } else if text.hasPrefix(#"{"type":"error""#) {
             counters.errorMessages += 1
             if counters.errorSamples.count < 5 { counters.errorSamples.append(text) }
@@ -209,7 +236,8 @@ final class FollowerShard: @unchecked Sendable {
     }
 
     private func closed(_ id: ConnectionID, _ event: ClientCloseEvent) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let i = index(id)
         let was = i < state.count ? state[i] : 0
         if i < state.count { state[i] = 3 }
@@ -227,7 +255,8 @@ final class FollowerShard: @unchecked Sendable {
     /// Opens the window: followers joined now, in one of the first
     /// `measuredRooms` rooms (the moving ones), are measured.
     func begin(_ w: MeasureWindow, seconds: Int, measuredRooms: Int = .max) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         window = w
         perSecond = Array(repeating: 0, count: max(1, seconds))
         for i in 0..<state.count { eligible[i] = state[i] == 2 && helloOf[i] < measuredRooms }
@@ -237,26 +266,37 @@ final class FollowerShard: @unchecked Sendable {
 
     /// Stops counting (after the drain).
     func freeze() {
-        lock.lock(); frozen = true; lock.unlock()
+        lock.lock()
+        frozen = true
+        lock.unlock()
     }
 
     var eligibleCount: Int {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return eligible.reduce(0) { $0 + ($1 ? 1 : 0) }
     }
 
     func snapshot(resetInterval: Bool) -> (ShardCounters, LatencyHistogram) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let i = interval
         if resetInterval { interval.reset() }
         return (counters, i)
     }
 
     /// Final per-follower figures: (expected, counted ≤ expected, excess, short followers, silent followers).
-    func results(expectedPerFollower e: Int) -> (expected: Int, counted: Int, excess: Int, short: Int, silent: Int,
-                                                  histogram: LatencyHistogram, perSecond: [Int], counters: ShardCounters) {
-        lock.lock(); defer { lock.unlock() }
-        var expected = 0, counted = 0, excess = 0, short = 0, silent = 0
+    func results(expectedPerFollower e: Int) -> (
+        expected: Int, counted: Int, excess: Int, short: Int, silent: Int,
+        histogram: LatencyHistogram, perSecond: [Int], counters: ShardCounters
+    ) {
+        lock.lock()
+        defer { lock.unlock() }
+        var expected = 0
+        var counted = 0
+        var excess = 0
+        var short = 0
+        var silent = 0
         for i in 0..<windows.count where eligible[i] {
             let c = Int(windows[i].count)
             expected += e
@@ -269,7 +309,9 @@ final class FollowerShard: @unchecked Sendable {
     }
 
     func shutdown() {
-        lock.lock(); stopping = true; lock.unlock()
+        lock.lock()
+        stopping = true
+        lock.unlock()
         client.shutdown()
     }
 }

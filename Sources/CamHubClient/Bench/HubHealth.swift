@@ -18,8 +18,8 @@ struct HubHealth: Sendable {
     static func read(_ url: HubURL) -> Sample? {
         guard !url.secure, url.host == "127.0.0.1" || url.host == "localhost" else { return nil }
         guard let response = try? RawHTTP.request(port: url.port, path: "/healthz"), response.status == 200,
-              case .object(let json)? = try? JSONParser.parse(response.body),
-              case .number(let ticks)? = json["ticksPerSecond"]
+            case .object(let json)? = try? JSONParser.parse(response.body),
+            case .number(let ticks)? = json["ticksPerSecond"]
         else { return nil }
         var perLoop: [Int]?
         if case .array(let loops)? = json["connectionsPerLoop"] {

@@ -34,9 +34,10 @@ public struct LatencyHistogram: Sendable {
 
     public var summary: LatencySummary {
         guard count > 0 else { return LatencySummary() }
-        return LatencySummary(count: count, p50: milliseconds(at: 50), p90: milliseconds(at: 90), p99: milliseconds(at: 99),
-                              p999: milliseconds(at: 99.9), max: Double(histogram.max) / 1000, mean: histogram.mean / 1000,
-                              negative: negative)
+        return LatencySummary(
+            count: count, p50: milliseconds(at: 50), p90: milliseconds(at: 90), p99: milliseconds(at: 99),
+            p999: milliseconds(at: 99.9), max: Double(histogram.max) / 1000, mean: histogram.mean / 1000,
+            negative: negative)
     }
 }
 
@@ -54,13 +55,20 @@ public struct LatencySummary: Codable, Sendable, Equatable {
 
     public init() {}
     public init(count: UInt64, p50: Double, p90: Double, p99: Double, p999: Double, max: Double, mean: Double, negative: UInt64) {
-        self.count = count; self.p50 = p50; self.p90 = p90; self.p99 = p99; self.p999 = p999
-        self.max = max; self.mean = mean; self.negative = negative
+        self.count = count
+        self.p50 = p50
+        self.p90 = p90
+        self.p99 = p99
+        self.p999 = p999
+        self.max = max
+        self.mean = mean
+        self.negative = negative
     }
 
     /// "p50 1.20 ms  p90 2.31 ms  p99 4.50 ms  p99.9 9.10 ms  max 12.00 ms".
     public var text: String {
-        count == 0 ? "no samples"
+        count == 0
+            ? "no samples"
             : "p50 \(fixed(p50, 2)) ms  p90 \(fixed(p90, 2)) ms  p99 \(fixed(p99, 2)) ms  p99.9 \(fixed(p999, 2)) ms  max \(fixed(max, 2)) ms"
     }
 }

@@ -5,7 +5,8 @@ public enum ProcStats {
     /// CPU seconds (user + system) a process has used so far, from /proc/PID/stat.
     public static func cpuSeconds(pid: Int32) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         // Fields after "pid (comm)": state is field 3; utime, stime are fields 14, 15.
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let utime = Double(fields[11]), let stime = Double(fields[12]) else { return nil }
@@ -36,7 +37,8 @@ public enum ProcStats {
     /// Busy and total jiffies of the whole machine (/proc/stat "cpu" line).
     public static func machineJiffies() -> (busy: UInt64, total: UInt64)? {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") })
+        else { return nil }
         let v = line.split(separator: " ").dropFirst().compactMap { UInt64($0) }
         guard v.count >= 5 else { return nil }
         let total = v.prefix(8).reduce(0, +)
@@ -66,7 +68,8 @@ public enum ProcStats {
             guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { continue }
             for fd in fds {
                 if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"),
-                   targets.contains(link) {
+                    targets.contains(link)
+                {
                     return pid
                 }
             }
@@ -77,7 +80,8 @@ public enum ProcStats {
     /// The CPU model from /proc/cpuinfo ("AMD EPYC …"), and the number of CPUs.
     public static func cpuModel() -> (name: String, count: Int) {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return ("unknown", 0) }
-        var name = "unknown", count = 0
+        var name = "unknown"
+        var count = 0
         for line in text.split(separator: "\n") where line.hasPrefix("model name") {
             count += 1
             if let colon = line.firstIndex(of: ":") { name = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces) }

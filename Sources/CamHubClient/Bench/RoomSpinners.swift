@@ -16,9 +16,9 @@ final class RoomSpinners: @unchecked Sendable {
     /// Connection ids of the welcomed presenters, by room index (loop thread only).
     private var welcomedIDs: [Int: ConnectionID] = [:]
     private let lock = NSLock()
-    private var welcomed = 0          // guarded by lock
-    private var errors: [String] = [] // guarded by lock
-    private var stopping = false      // guarded by lock
+    private var welcomed = 0  // guarded by lock
+    private var errors: [String] = []  // guarded by lock
+    private var stopping = false  // guarded by lock
 
     /// Joins one presenter per room in `rooms`; their cameras move until `shutdown`.
     init(request: ConnectRequest, rooms: [String], token: String?, spinning: Int, tls: ClientTLS? = nil) throws(ClientError) {
@@ -29,15 +29,16 @@ final class RoomSpinners: @unchecked Sendable {
         hellos = rooms.map { HelloOptions(room: $0, role: "presenter", name: "bench-presenter", token: token, rate: 1).json }
         queued = Array(repeating: 0, count: rooms.count)
         do {
-            try client.start(ClientHandlers(
-                onOpen: { [unowned self] id in
-                    // Ids count from 1 in connect order, so id k is rooms[k − 1].
-                    self.client.send(.text(self.hellos[Int(id.rawValue) - 1]), to: id)
-                },
-                onMessage: { [unowned self] id, message in self.received(id, message) },
-                onClose: { [unowned self] _, event in
-                    self.record("a room presenter's connection ended: \(describe(event))")
-                }))
+            try client.start(
+                ClientHandlers(
+                    onOpen: { [unowned self] id in
+                        // Ids count from 1 in connect order, so id k is rooms[k − 1].
+                        self.client.send(.text(self.hellos[Int(id.rawValue) - 1]), to: id)
+                    },
+                    onMessage: { [unowned self] id, message in self.received(id, message) },
+                    onClose: { [unowned self] _, event in
+                        self.record("a room presenter's connection ended: \(describe(event))")
+                    }))
         } catch {
             throw ClientError("could not start the room presenters' client loop: \(error)")
         }
@@ -63,7 +64,9 @@ final class RoomSpinners: @unchecked Sendable {
         if text.hasPrefix(#"{"type":"welcome""#) {
             welcomedIDs[i] = id
             if started && i < spinning { for _ in 0..<3 { queueNext(i, id) } }
-            lock.lock(); welcomed += 1; lock.unlock()
+            lock.lock()
+            welcomed += 1
+            lock.unlock()
         } else if text.hasPrefix(#"{"type":"animation""#) && text.contains(#""status":"finished""#) {
             queueNext(i, id)
         } else if text.hasPrefix(#"{"type":"error""#) {
@@ -77,17 +80,28 @@ final class RoomSpinners: @unchecked Sendable {
     }
 
     private func record(_ error: String) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if !stopping && errors.count < 5 { errors.append(error) }
     }
 
     /// Presenters welcomed so far (any thread).
-    var welcomedCount: Int { lock.lock(); defer { lock.unlock() }; return welcomed }
+    var welcomedCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return welcomed
+    }
     /// The first few errors the hub sent them (any thread).
-    var errorMessages: [String] { lock.lock(); defer { lock.unlock() }; return errors }
+    var errorMessages: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors
+    }
 
     func shutdown() {
-        lock.lock(); stopping = true; lock.unlock()
+        lock.lock()
+        stopping = true
+        lock.unlock()
         client.shutdown()
     }
 }

@@ -26,7 +26,10 @@ public final class PresentPrinter {
     }
 
     private func line(_ text: String) {
-        if barShown { write("\r\u{1B}[2K"); barShown = false }
+        if barShown {
+            write("\r\u{1B}[2K")
+            barShown = false
+        }
         write(text + "\n")
     }
 
@@ -105,7 +108,8 @@ public final class PresentPrinter {
         let anims = r.completions.count
         var head = "\(r.interrupted ? "Interrupted" : "Done") after \(fixed(r.seconds, 1)) s: \(r.stepsRun) steps"
         if r.iterations > 1 { head += " in \(r.iterations) loops" }
-        head += ", \(anims) animation\(anims == 1 ? "" : "s") ended — \(r.count("finished")) finished, \(r.count("superseded")) superseded, \(r.count("cancelled")) cancelled"
+        head +=
+            ", \(anims) animation\(anims == 1 ? "" : "s") ended — \(r.count("finished")) finished, \(r.count("superseded")) superseded, \(r.count("cancelled")) cancelled"
         if r.count("refused") > 0 { head += ", \(r.count("refused")) refused" }
         head += "; \(r.errors.count) error\(r.errors.count == 1 ? "" : "s")."
         lines.append(head)
@@ -115,8 +119,9 @@ public final class PresentPrinter {
         for p in r.problems { lines.append("  problem: \(p)") }
         if let d = r.disconnected { lines.append("  the hub connection ended: \(d)") }
         if let close = r.lastClose, Reconnect.worthRetrying(close) {
-            lines.append("  the hub went away or restarted after step \(r.stepsRun): a script cannot resume where it was "
-                         + "(its animations ended with the connection, and waits would lose their timing); run it again")
+            lines.append(
+                "  the hub went away or restarted after step \(r.stepsRun): a script cannot resume where it was "
+                    + "(its animations ended with the connection, and waits would lose their timing); run it again")
         }
         if let f = r.lastFrame { lines.append("final camera: \(f.camera)\(f.moving ? " (still moving)" : "")") }
         return lines.joined(separator: "\n")

@@ -78,10 +78,12 @@ public final class PresenterRunner {
     private var pongMarker: Double?
     private var pongSeen = false
 
-    public init(connection: HubConnection, script: PresenterScript, viewport: Viewport? = nil,
-                shouldStop: @escaping () -> Bool = { false },
-                onFrame: @escaping (Incoming.Frame, Double) -> Void = { _, _ in },
-                onEvent: @escaping (PresenterEvent) -> Void = { _ in }) {
+    public init(
+        connection: HubConnection, script: PresenterScript, viewport: Viewport? = nil,
+        shouldStop: @escaping () -> Bool = { false },
+        onFrame: @escaping (Incoming.Frame, Double) -> Void = { _, _ in },
+        onEvent: @escaping (PresenterEvent) -> Void = { _ in }
+    ) {
         self.connection = connection
         self.onFrame = onFrame
         self.script = script
@@ -101,7 +103,10 @@ public final class PresenterRunner {
             iteration += 1
             report.iterations = iteration
             for step in script.steps {
-                if shouldStop() { report.interrupted = true; break outer }
+                if shouldStop() {
+                    report.interrupted = true
+                    break outer
+                }
                 if closed { break outer }
                 execute(step, iteration: iteration)
                 report.stepsRun += 1
@@ -127,7 +132,8 @@ public final class PresenterRunner {
             }
             // A chained animation starts when its predecessor is planned to end.
             if case .animate(let a) = message, let after = a.after, let p = animations[after],
-               p.ended == nil, let pPlanned = p.planned, let own = planned {
+                p.ended == nil, let pPlanned = p.planned, let own = planned
+            {
                 planned = max(0, p.sentAt + pPlanned - begin) + own
             }
             if let id { animations[id] = Tracked(step: step.number, sentAt: begin, planned: planned, ended: nil) }
@@ -140,9 +146,11 @@ public final class PresenterRunner {
         case .waitFor(let id, let timeout):
             let tracked = animations[id]
             let sentAt = tracked?.sentAt ?? begin
-            let done = pump(until: begin + timeout, progress: { now in
-                self.onEvent(.progress(step, elapsed: now - sentAt, total: self.animations[id]?.planned))
-            }, stopWhen: { self.animations[id]?.ended != nil })
+            let done = pump(
+                until: begin + timeout,
+                progress: { now in
+                    self.onEvent(.progress(step, elapsed: now - sentAt, total: self.animations[id]?.planned))
+                }, stopWhen: { self.animations[id]?.ended != nil })
             if done, let ended = animations[id]?.ended {
                 onEvent(.stepDone(step, note: "\(id) \(ended) after \(fixed(monotonicSeconds() - sentAt, 2)) s"))
             } else if !closed && !report.interrupted {
@@ -189,15 +197,23 @@ public final class PresenterRunner {
 
     /// Handles incoming messages until `deadline` or `stopWhen`; true if `stopWhen` became true.
     @discardableResult
-    private func pump(until deadline: Double, progress: ((Double) -> Void)? = nil,
-                      stopWhen: (() -> Bool)? = nil) -> Bool {
+    private func pump(
+        until deadline: Double, progress: ((Double) -> Void)? = nil,
+        stopWhen: (() -> Bool)? = nil
+    ) -> Bool {
         var lastProgress = 0.0
         while true {
             if let stopWhen, stopWhen() { return true }
             if closed { return false }
-            if shouldStop() { report.interrupted = true; return false }
+            if shouldStop() {
+                report.interrupted = true
+                return false
+            }
             let now = monotonicSeconds()
-            if let progress, now - lastProgress >= 0.1 { progress(now); lastProgress = now }
+            if let progress, now - lastProgress >= 0.1 {
+                progress(now)
+                lastProgress = now
+            }
             let left = deadline - now
             if left <= 0 { return false }
             guard let item = connection.next(timeout: min(left, 0.1)) else { continue }
@@ -232,8 +248,10 @@ public final class PresenterRunner {
                 if a.status != "started" {
                     tracked.ended = a.status
                     animations[id] = tracked
-                    report.completions.append(Completion(step: tracked.step, id: id, status: a.status, by: a.by, seconds: seconds,
-                                                         lost: a.lost, clamped: a.clamped, reason: a.reason, camera: a.camera))
+                    report.completions.append(
+                        Completion(
+                            step: tracked.step, id: id, status: a.status, by: a.by, seconds: seconds,
+                            lost: a.lost, clamped: a.clamped, reason: a.reason, camera: a.camera))
                 }
                 onEvent(.animation(a, step: tracked.step, seconds: seconds))
             case .pong(let t, _):
@@ -247,9 +265,11 @@ public final class PresenterRunner {
                         if tracked.ended == nil {
                             tracked.ended = "refused"
                             animations[ref] = tracked
-                            report.completions.append(Completion(step: tracked.step, id: ref, status: "refused", by: nil,
-                                                                 seconds: monotonicSeconds() - tracked.sentAt, lost: [], clamped: [],
-                                                                 reason: "\(e.code): \(e.message)", camera: nil))
+                            report.completions.append(
+                                Completion(
+                                    step: tracked.step, id: ref, status: "refused", by: nil,
+                                    seconds: monotonicSeconds() - tracked.sentAt, lost: [], clamped: [],
+                                    reason: "\(e.code): \(e.message)", camera: nil))
                         }
                     }
                 }
@@ -278,8 +298,11 @@ enum FlightEstimate {
         let distance = (dx * dx + dy * dy).squareRoot()
         if let duration = command.duration { return duration }
         // Neither centre nor zoom changes: the hub eases over 0.5 s (MapLibre's default).
-        guard let path = FlightPath(startZoom: camera.zoom, endZoom: zoom1, distance: distance, viewport: viewport,
-                                    rho: command.curve, minZoom: command.minZoom) else { return 0.5 }
+        guard
+            let path = FlightPath(
+                startZoom: camera.zoom, endZoom: zoom1, distance: distance, viewport: viewport,
+                rho: command.curve, minZoom: command.minZoom)
+        else { return 0.5 }
         return path.duration(speed: command.speed)
     }
 }

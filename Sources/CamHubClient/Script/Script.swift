@@ -1,6 +1,6 @@
-import Foundation
 import CameraCore
 import CameraMotion
+import Foundation
 import HubCore
 
 /// A presenter script: a JSON list of steps that `camhub present` runs in
@@ -24,8 +24,10 @@ public struct PresenterScript: Sendable {
     public var steps: [ScriptStep]
 
     /// Step types a script may use.
-    public static let commandTypes = ["set", "ease", "fly", "animate", "cancel", "gesture", "gestures", "limits", "track", "route",
-                                      "viewport"]
+    public static let commandTypes = [
+        "set", "ease", "fly", "animate", "cancel", "gesture", "gestures", "limits", "track", "route",
+        "viewport",
+    ]
     public static let stepTypes = commandTypes + ["wait", "waitFor"]
 
     /// Top-level fields each command step may have (besides `type` and `label`).
@@ -47,7 +49,8 @@ public struct PresenterScript: Sendable {
     static let strokeKeys = ["kind", "duration", "from", "to", "x", "y", "scale", "rotation", "dy", "rate", "momentum"]
 
     public init(name: String? = nil, steps: [ScriptStep]) {
-        self.name = name; self.steps = steps
+        self.name = name
+        self.steps = steps
     }
 
     /// Parses and validates a whole script. Throws the first problem, naming
@@ -75,7 +78,8 @@ public struct PresenterScript: Sendable {
             guard case .array(let a) = s else { throw ScriptError(step: nil, type: nil, field: "steps", "must be an array of steps (got \(s.typeName))") }
             items = a
         default:
-            throw ScriptError(step: nil, type: nil, field: nil, "a script must be a JSON array of steps, or an object {\"steps\": [...]} (got \(json.typeName))")
+            throw ScriptError(
+                step: nil, type: nil, field: nil, "a script must be a JSON array of steps, or an object {\"steps\": [...]} (got \(json.typeName))")
         }
         guard !items.isEmpty else { throw ScriptError(step: nil, type: nil, field: "steps", "the script has no steps") }
         var builder = Builder(items: items)
@@ -104,7 +108,10 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
 
     public init(step: Int?, type: String?, field: String?, _ message: String) {
-        self.step = step; self.type = type; self.field = field; self.message = message
+        self.step = step
+        self.type = type
+        self.field = field
+        self.message = message
     }
 
     public var description: String {
@@ -169,7 +176,9 @@ public struct ScriptStep: Sendable, Equatable {
                 case .all: s += " (all)"
                 }
             case .gesture(let g): s += " \(g.kind.rawValue)" + (g.phase.map { " \($0.rawValue)" } ?? "")
-            case .track(let t): s += (t.mode.map { " \($0.rawValue)" } ?? "") + (t.location.map { " at \(JSONText.number($0.latitude)),\(JSONText.number($0.longitude))" } ?? "")
+            case .track(let t):
+                s +=
+                    (t.mode.map { " \($0.rawValue)" } ?? "") + (t.location.map { " at \(JSONText.number($0.latitude)),\(JSONText.number($0.longitude))" } ?? "")
             case .route(let r): s += (r.append ? " + " : " ") + "\(r.points.count) point\(r.points.count == 1 ? "" : "s")"
             default: break
             }
@@ -223,7 +232,10 @@ private struct Builder {
         self.items = items
         for item in items {
             if case .string(let type)? = item["type"], ["fly", "ease", "animate"].contains(type),
-               case .string(let id)? = item["id"] { named.insert(id) }
+                case .string(let id)? = item["id"]
+            {
+                named.insert(id)
+            }
         }
     }
 
@@ -271,7 +283,9 @@ private struct Builder {
         case _ where PresenterScript.commandKeys[type] != nil:
             action = try command(type, object, n)
         case "hello", "ping", "query":
-            throw fail(n, type, "type", "'\(type)' is not a script step (camhub present sends hello itself; steps are \(PresenterScript.stepTypes.joined(separator: ", ")))")
+            throw fail(
+                n, type, "type",
+                "'\(type)' is not a script step (camhub present sends hello itself; steps are \(PresenterScript.stepTypes.joined(separator: ", ")))")
         default:
             throw fail(n, type, "type", "unknown step '\(type)' (known: \(PresenterScript.stepTypes.joined(separator: ", ")))")
         }
@@ -288,8 +302,10 @@ private struct Builder {
         }
     }
 
-    func number(_ object: [String: JSONValue], _ key: String, _ n: Int, _ type: String,
-                in range: ClosedRange<Double>, required: Bool) throws(ScriptError) -> Double? {
+    func number(
+        _ object: [String: JSONValue], _ key: String, _ n: Int, _ type: String,
+        in range: ClosedRange<Double>, required: Bool
+    ) throws(ScriptError) -> Double? {
         guard let value = object[key] else {
             if required { throw fail(n, type, key, "missing") }
             return nil
@@ -427,7 +443,10 @@ private struct Builder {
             let dy = try finite("dy", required: true)!
             sample = { p in
                 var o: [String: JSONValue] = ["dy": .number(dy * p)]
-                if let at { o["x"] = .number(at.x); o["y"] = .number(at.y) }
+                if let at {
+                    o["x"] = .number(at.x)
+                    o["y"] = .number(at.y)
+                }
                 return o
             }
         case .rotate:
@@ -435,7 +454,10 @@ private struct Builder {
             let rotation = try finite("rotation", required: true)!
             sample = { p in
                 var o: [String: JSONValue] = ["rotation": .number(rotation * p)]
-                if let at { o["x"] = .number(at.x); o["y"] = .number(at.y) }
+                if let at {
+                    o["x"] = .number(at.x)
+                    o["y"] = .number(at.y)
+                }
                 return o
             }
         default:
@@ -445,7 +467,9 @@ private struct Builder {
         var messages: [(offset: Double, text: String)] = []
         func add(_ offset: Double, _ phase: String, _ fields: [String: JSONValue]) throws(ScriptError) {
             var o = fields
-            o["type"] = .string("gesture"); o["kind"] = .string(kindName); o["phase"] = .string(phase)
+            o["type"] = .string("gesture")
+            o["kind"] = .string(kindName)
+            o["phase"] = .string(phase)
             let (text, _) = try decode(o, n, t)
             messages.append((offset, text))
         }

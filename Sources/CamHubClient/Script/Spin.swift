@@ -21,11 +21,16 @@ public enum Spin {
 
     /// Drives the room until `shouldStop` or `deadline` (monotonic seconds).
     /// `onFrame` sees every frame the presenter receives; returns the hub's error messages.
-    public static func run(_ connection: HubConnection, deadline: Double, shouldStop: () -> Bool,
-                           onFrame: (Incoming.Frame, Double) -> Void = { _, _ in }) -> [String] {
+    public static func run(
+        _ connection: HubConnection, deadline: Double, shouldStop: () -> Bool,
+        onFrame: (Incoming.Frame, Double) -> Void = { _, _ in }
+    ) -> [String] {
         var errors: [String] = []
         var queued = 0
-        for _ in 0..<3 { queued += 1; connection.send(segment(queued)) }
+        for _ in 0..<3 {
+            queued += 1
+            connection.send(segment(queued))
+        }
         while !shouldStop(), monotonicSeconds() < deadline {
             guard let item = connection.next(timeout: 0.1) else { continue }
             switch item {
@@ -43,7 +48,10 @@ public enum Spin {
                     } else if a.reason != "predecessorEnded" {
                         // Someone else took the camera: the queued successors are cancelled too; start a new chain.
                         errors.append("spin segment \(a.id ?? "?") \(a.status) by \(a.by ?? "the hub")")
-                        for i in 0..<3 { queued += 1; connection.send(segment(queued, chained: i > 0)) }
+                        for i in 0..<3 {
+                            queued += 1
+                            connection.send(segment(queued, chained: i > 0))
+                        }
                     }
                 case .error(let e):
                     errors.append("\(e.code): \(e.message)")

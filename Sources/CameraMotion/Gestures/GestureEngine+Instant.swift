@@ -3,8 +3,10 @@ import CameraCore
 /// Instantaneous gestures: taps and long presses are reported; double tap,
 /// two-finger tap and scroll zoom around a point with a short animation.
 extension GestureEngine {
-    mutating func instantaneous(_ input: GestureInput, client: GestureClient, manager: inout AnimatorManager,
-                                at now: Double) -> Result<GestureOutcome, CommandError> {
+    mutating func instantaneous(
+        _ input: GestureInput, client: GestureClient, manager: inout AnimatorManager,
+        at now: Double
+    ) -> Result<GestureOutcome, CommandError> {
         let owner = client.owner
         if input.kind == .longPress { return longPress(input, client: client, manager: manager) }
         if input.kind == .tap {
@@ -17,7 +19,10 @@ extension GestureEngine {
 
         let viewport = client.viewport
         let point = input.point ?? ViewPoint(x: viewport.width / 2, y: viewport.height / 2)
-        let change: Double, duration: Double, curve: TimingCurve, id: String
+        let change: Double
+        let duration: Double
+        let curve: TimingCurve
+        let id: String
         switch input.kind {
         case .doubleTap:
             (change, duration, curve, id) = (settings.tapZoomStep, settings.tapZoomDuration, settings.tapZoomCurve, Self.doubleTapID)
@@ -50,16 +55,21 @@ extension GestureEngine {
         case .failure(let error): return .failure(error)
         case .success: pendingZoom[owner.client] = PendingZoom(id: id, zoom: target)
         }
-        return .success(GestureOutcome(effect: .animation(id: id), event: GestureEvent(
-            client: owner.client, input: input, geo: ViewTransform(camera: manager.camera, viewport: viewport).ground(point), point: point)))
+        return .success(
+            GestureOutcome(
+                effect: .animation(id: id),
+                event: GestureEvent(
+                    client: owner.client, input: input, geo: ViewTransform(camera: manager.camera, viewport: viewport).ground(point), point: point)))
     }
 
     /// A long press: no camera action; its phases are checked as a sequence
     /// per client (`change`, `end`, `cancel` need a `begin`; no second
     /// `begin` while one is down) and reported with the point, or the last
     /// point when `end`/`cancel` has none.
-    private mutating func longPress(_ input: GestureInput, client: GestureClient,
-                                    manager: AnimatorManager) -> Result<GestureOutcome, CommandError> {
+    private mutating func longPress(
+        _ input: GestureInput, client: GestureClient,
+        manager: AnimatorManager
+    ) -> Result<GestureOutcome, CommandError> {
         let id = client.owner.client
         var point = input.point
         switch input.phase {
@@ -77,7 +87,11 @@ extension GestureEngine {
         }
         let effect: GestureEffect = client.disabled.contains(.longPress) ? .disabled : .reported
         let geo = point.flatMap(ViewTransform(camera: manager.camera, viewport: client.viewport).ground)
-        return .success(GestureOutcome(effect: effect, event: GestureEvent(client: id, input: input, geo: geo, point: point,
-                                                                          disabled: effect == .disabled)))
+        return .success(
+            GestureOutcome(
+                effect: effect,
+                event: GestureEvent(
+                    client: id, input: input, geo: geo, point: point,
+                    disabled: effect == .disabled)))
     }
 }

@@ -91,8 +91,10 @@ public struct GestureEngine: Sendable {
 
     /// Applies one gesture input from `client` at hub time `now` (seconds).
     /// On failure nothing changed (except that the manager advanced to `now`).
-    public mutating func handle(_ input: GestureInput, client: GestureClient, manager: inout AnimatorManager,
-                                at now: Double) -> Result<GestureOutcome, CommandError> {
+    public mutating func handle(
+        _ input: GestureInput, client: GestureClient, manager: inout AnimatorManager,
+        at now: Double
+    ) -> Result<GestureOutcome, CommandError> {
         manager.advance(to: now)
         do throws(CommandError) {
             try input.validate()
@@ -100,7 +102,8 @@ public struct GestureEngine: Sendable {
                 throw CommandError(code: .badInput, message: "viewport: \(error)")
             }
         } catch { return .failure(error) }
-        let result = input.kind.isContinuous
+        let result =
+            input.kind.isContinuous
             ? continuous(input, client: client, manager: &manager, at: now)
             : instantaneous(input, client: client, manager: &manager, at: now)
         // Listeners hear every accepted gesture (HERE: "setting a listener
@@ -128,8 +131,11 @@ public struct GestureEngine: Sendable {
 
     func reported(_ input: GestureInput, client: GestureClient, manager: AnimatorManager, effect: GestureEffect) -> GestureOutcome {
         let geo = input.point.flatMap(ViewTransform(camera: manager.camera, viewport: client.viewport).ground)
-        return GestureOutcome(effect: effect, event: GestureEvent(client: client.owner.client, input: input, geo: geo,
-                                                                  disabled: effect == .disabled))
+        return GestureOutcome(
+            effect: effect,
+            event: GestureEvent(
+                client: client.owner.client, input: input, geo: geo,
+                disabled: effect == .disabled))
     }
 
     /// The error for a change or end of a gesture a newer claim took over.
@@ -137,14 +143,17 @@ public struct GestureEngine: Sendable {
         let holder = manager.motions.first { $0.isStarted && !$0.held.isDisjoint(with: gesture.claims) }
         let who = holder?.owner.client ?? manager.lastMovedBy
         let by = who.map { " by \($0)" } ?? ""
-        return CommandError(code: .conflict, message: "\(input.label): the \(gesture.kind.rawValue) gesture was taken over\(by); begin again",
-                            property: holder.map { $0.held.intersection(gesture.claims) } ?? gesture.claims, holder: who)
+        return CommandError(
+            code: .conflict, message: "\(input.label): the \(gesture.kind.rawValue) gesture was taken over\(by); begin again",
+            property: holder.map { $0.held.intersection(gesture.claims) } ?? gesture.claims, holder: who)
     }
 
     /// Starts `request` as the client's animation `id`, first cancelling a
     /// live animation of the client that already uses the id.
-    static func start(_ request: EaseRequest, id: String, owner: Owner, manager: inout AnimatorManager,
-                      at now: Double) -> Result<CommandAccepted, CommandError> {
+    static func start(
+        _ request: EaseRequest, id: String, owner: Owner, manager: inout AnimatorManager,
+        at now: Double
+    ) -> Result<CommandAccepted, CommandError> {
         if manager.animationIDs(of: owner.client).contains(id) { _ = manager.cancel(id: id, owner: owner, at: now) }
         return manager.animate(request, id: id, owner: owner, at: now)
     }
@@ -153,8 +162,10 @@ public struct GestureEngine: Sendable {
 // MARK: - Continuous gestures
 
 extension GestureEngine {
-    mutating func continuous(_ input: GestureInput, client: GestureClient, manager: inout AnimatorManager,
-                             at now: Double) -> Result<GestureOutcome, CommandError> {
+    mutating func continuous(
+        _ input: GestureInput, client: GestureClient, manager: inout AnimatorManager,
+        at now: Double
+    ) -> Result<GestureOutcome, CommandError> {
         let key = Key(client: client.owner.client, kind: input.kind)
         let disabled = client.disabled.contains(input.kind)
         let phase = input.phase!  // validated
@@ -166,8 +177,9 @@ extension GestureEngine {
             let pivot = input.kind == .rotate ? input.point : nil
             let claims = input.kind.claims(aroundPoint: pivot != nil)
             let clientTime = input.t ?? now * 1000
-            var gesture = Active(kind: input.kind, handle: nil, claims: claims, startCamera: manager.camera, grabbed: nil, pivot: pivot,
-                                 usesClientClock: input.t != nil, beginClientTime: clientTime, beginHubTime: now, lastClientTime: clientTime)
+            var gesture = Active(
+                kind: input.kind, handle: nil, claims: claims, startCamera: manager.camera, grabbed: nil, pivot: pivot,
+                usesClientClock: input.t != nil, beginClientTime: clientTime, beginHubTime: now, lastClientTime: clientTime)
             if disabled {
                 active[key] = gesture
                 return .success(reported(input, client: client, manager: manager, effect: .disabled))
@@ -231,8 +243,10 @@ extension GestureEngine {
 
     /// Moves the camera for one change: every value from the camera at begin
     /// and the cumulative input, the grabbed point placed under the finger.
-    private func apply(_ input: GestureInput, to gesture: inout Active, handle: Int, clientTime: Double, viewport: Viewport,
-                       manager: inout AnimatorManager, at now: Double) {
+    private func apply(
+        _ input: GestureInput, to gesture: inout Active, handle: Int, clientTime: Double, viewport: Viewport,
+        manager: inout AnimatorManager, at now: Double
+    ) {
         let current = manager.camera
         var next = current
         var place: ViewPoint?
@@ -267,7 +281,8 @@ extension GestureEngine {
                 gesture.grabbed = ViewTransform(camera: current, viewport: viewport).ground(point)
             }
             if let geo = gesture.grabbed, let placed = ViewTransform(camera: next, viewport: viewport).camera(placing: geo, at: point),
-               placed.latitude.isFinite, placed.continuousLongitude.isFinite {  // (absurdly far points overflow)
+                placed.latitude.isFinite, placed.continuousLongitude.isFinite
+            {  // (absurdly far points overflow)
                 next = placed
             }
         }
@@ -276,12 +291,14 @@ extension GestureEngine {
 
     /// Starts the pan's momentum after its end; returns the animation id, or
     /// nil when the finger was not moving at release (or nothing could start).
-    private func startMomentum(_ gesture: Active, endTime: Double, client: GestureClient,
-                               manager: inout AnimatorManager, at now: Double) -> String? {
+    private func startMomentum(
+        _ gesture: Active, endTime: Double, client: GestureClient,
+        manager: inout AnimatorManager, at now: Double
+    ) -> String? {
         guard let lastMove = gesture.track.lastMoveTime, endTime - lastMove < settings.momentumMaxPause * 1000,
-              let velocity = gesture.track.velocity(window: settings.velocityWindow * 1000),
-              var momentum = PanMomentum(velocity: velocity, settings: settings),
-              let from = gesture.track.last
+            let velocity = gesture.track.velocity(window: settings.velocityWindow * 1000),
+            var momentum = PanMomentum(velocity: velocity, settings: settings),
+            let from = gesture.track.last
         else { return nil }
         let camera = manager.camera
         let transform = ViewTransform(camera: camera, viewport: client.viewport)
@@ -301,12 +318,16 @@ extension GestureEngine {
             guard let placed = transform.camera(placing: geo, at: to), placed.latitude.isFinite, placed.continuousLongitude.isFinite
             else { return nil }
             let travel = Self.worldDistance(from: camera, to: placed)
-            if travel <= maxTravel { destination = placed; break }
+            if travel <= maxTravel {
+                destination = placed
+                break
+            }
             momentum.scale(by: maxTravel / travel * 0.999)
         }
         guard let destination else { return nil }
-        let request = EaseRequest(update: CameraUpdate(latitude: destination.latitude, longitude: destination.continuousLongitude),
-                                  duration: momentum.duration, curve: settings.momentumCurve, viewport: client.viewport)
+        let request = EaseRequest(
+            update: CameraUpdate(latitude: destination.latitude, longitude: destination.continuousLongitude),
+            duration: momentum.duration, curve: settings.momentumCurve, viewport: client.viewport)
         guard case .success = Self.start(request, id: Self.momentumID, owner: client.owner, manager: &manager, at: now) else { return nil }
         return Self.momentumID
     }

@@ -82,10 +82,19 @@ public struct GestureInput: Hashable, Sendable {
     /// client can reconcile its prediction. The engine itself ignores it.
     public var seq: Int?
 
-    public init(_ kind: GestureKind, _ phase: GesturePhase? = nil, x: Double? = nil, y: Double? = nil, t: Double? = nil,
-                scale: Double? = nil, rotation: Double? = nil, dy: Double? = nil, delta: Double? = nil) {
-        self.kind = kind; self.phase = phase; self.x = x; self.y = y; self.t = t
-        self.scale = scale; self.rotation = rotation; self.dy = dy; self.delta = delta
+    public init(
+        _ kind: GestureKind, _ phase: GesturePhase? = nil, x: Double? = nil, y: Double? = nil, t: Double? = nil,
+        scale: Double? = nil, rotation: Double? = nil, dy: Double? = nil, delta: Double? = nil
+    ) {
+        self.kind = kind
+        self.phase = phase
+        self.x = x
+        self.y = y
+        self.t = t
+        self.scale = scale
+        self.rotation = rotation
+        self.dy = dy
+        self.delta = delta
     }
 
     /// The view point, when both coordinates are given.
@@ -121,7 +130,7 @@ public struct GestureInput: Hashable, Sendable {
             throw bad("\(kind.rawValue) is instantaneous and has no \(phase.rawValue) (send it without a phase or as end)")
         }
         let numbers: [(String, Double?)] = [("x", x), ("y", y), ("t", t), ("scale", scale), ("rotation", rotation), ("dy", dy), ("delta", delta)]
-        for case let (field, value?) in numbers where !value.isFinite {
+        for case (let field, let value?) in numbers where !value.isFinite {
             throw bad("\(label): \(field) must be a finite number (got \(value))")
         }
         if (x == nil) != (y == nil) { throw bad("\(label): x and y must be given together") }
@@ -131,7 +140,9 @@ public struct GestureInput: Hashable, Sendable {
         var needs: [(String, Double?)] = []
         switch (kind, phase) {
         case (.pan, .begin), (.pan, .change), (.pinch, .begin): needsPoint = true
-        case (.pinch, .change): needsPoint = true; needs = [("scale", scale)]
+        case (.pinch, .change):
+            needsPoint = true
+            needs = [("scale", scale)]
         case (.tilt, .change): needs = [("dy", dy)]
         case (.rotate, .change): needs = [("rotation", rotation)]
         case (.doubleTap, _), (.tap, _), (.longPress, nil), (.longPress, .begin), (.longPress, .change): needsPoint = true

@@ -11,7 +11,9 @@ public struct GestureClient: Hashable, Sendable {
     public var disabled: Set<GestureKind>
 
     public init(owner: Owner, viewport: Viewport, disabled: Set<GestureKind> = []) {
-        self.owner = owner; self.viewport = viewport; self.disabled = disabled
+        self.owner = owner
+        self.viewport = viewport
+        self.disabled = disabled
     }
 }
 
@@ -46,7 +48,11 @@ public struct GestureEvent: Hashable, Sendable {
     public var disabled: Bool
 
     public init(client: String, input: GestureInput, geo: GeoCoordinate?, point: ViewPoint? = nil, disabled: Bool = false) {
-        self.client = client; self.input = input; self.geo = geo; self.point = point ?? input.point; self.disabled = disabled
+        self.client = client
+        self.input = input
+        self.geo = geo
+        self.point = point ?? input.point
+        self.disabled = disabled
     }
 }
 

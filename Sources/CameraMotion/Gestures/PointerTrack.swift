@@ -76,6 +76,8 @@ struct PanMomentum: Hashable, Sendable {
     /// Shortened by `k` (0…1) in distance and duration alike: the glide
     /// starts at the same speed and stops sooner.
     mutating func scale(by k: Double) {
-        dx *= k; dy *= k; duration *= k
+        dx *= k
+        dy *= k
+        duration *= k
     }
 }

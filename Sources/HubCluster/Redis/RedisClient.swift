@@ -23,10 +23,14 @@ public final class RedisClient: Sendable {
         public var message: @Sendable (_ channel: String, _ payload: [UInt8]) -> Void
         /// The link changed (the string says why it is down).
         public var state: @Sendable (_ state: RedisLinkState, _ reason: String?) -> Void
-        public init(reply: @escaping @Sendable (Int, RedisReply) -> Void,
-                    message: @escaping @Sendable (String, [UInt8]) -> Void,
-                    state: @escaping @Sendable (RedisLinkState, String?) -> Void) {
-            self.reply = reply; self.message = message; self.state = state
+        public init(
+            reply: @escaping @Sendable (Int, RedisReply) -> Void,
+            message: @escaping @Sendable (String, [UInt8]) -> Void,
+            state: @escaping @Sendable (RedisLinkState, String?) -> Void
+        ) {
+            self.reply = reply
+            self.message = message
+            self.state = state
         }
     }
 
@@ -65,7 +69,13 @@ public final class RedisClient: Sendable {
 
     /// Starts the I/O thread, which connects (and keeps reconnecting).
     public func start() {
-        guard started.withLock({ let first = !$0; $0 = true; return first }) else { return }
+        guard
+            started.withLock({
+                let first = !$0
+                $0 = true
+                return first
+            })
+        else { return }
         let thread = Thread { [self] in
             let io = RedisIO(client: self)
             io.run()

@@ -47,15 +47,24 @@ final class RedisIO {
     private func drain() {
         var byte = [UInt8](repeating: 0, count: 256)
         while read(client.wakeRead, &byte, byte.count) > 0 {}
-        let work = client.inbox.withLock { queue in defer { queue.removeAll(keepingCapacity: true) }; return queue }
+        let work = client.inbox.withLock { queue in
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
+        }
         for item in work {
             switch item {
             case .command(let args, let token): send(args, token: token)
             case .subscribe(let channel):
-                if channels.insert(channel).inserted, let subscriber { Self.issue(subscriber, ["SSUBSCRIBE", channel].map { Array($0.utf8) }, to: .subscriber, token: nil) }
+                if channels.insert(channel).inserted, let subscriber {
+                    Self.issue(subscriber, ["SSUBSCRIBE", channel].map { Array($0.utf8) }, to: .subscriber, token: nil)
+                }
             case .unsubscribe(let channel):
-                if channels.remove(channel) != nil, let subscriber { Self.issue(subscriber, ["SUNSUBSCRIBE", channel].map { Array($0.utf8) }, to: .subscriber, token: nil) }
-            case .stop: stop(); return
+                if channels.remove(channel) != nil, let subscriber {
+                    Self.issue(subscriber, ["SUNSUBSCRIBE", channel].map { Array($0.utf8) }, to: .subscriber, token: nil)
+                }
+            case .stop:
+                stop()
+                return
             }
         }
     }
@@ -132,8 +141,14 @@ final class RedisIO {
         guard ok else {
             // hiredis frees the context after this callback.
             let reason = String(cString: chiredis_errstr(ac))
-            if UnsafePointer(commands) == ac { commands = nil; commandsUp = false }
-            if UnsafePointer(subscriber) == ac { subscriber = nil; subscriberUp = false }
+            if UnsafePointer(commands) == ac {
+                commands = nil
+                commandsUp = false
+            }
+            if UnsafePointer(subscriber) == ac {
+                subscriber = nil
+                subscriberUp = false
+            }
             linkDown(reason)
             return
         }
@@ -147,8 +162,14 @@ final class RedisIO {
 
     private func disconnected(_ ac: UnsafePointer<redisAsyncContext>) {
         let reason = chiredis_err(ac) != 0 ? String(cString: chiredis_errstr(ac)) : "connection closed"
-        if UnsafePointer(commands) == ac { commands = nil; commandsUp = false }
-        if UnsafePointer(subscriber) == ac { subscriber = nil; subscriberUp = false }
+        if UnsafePointer(commands) == ac {
+            commands = nil
+            commandsUp = false
+        }
+        if UnsafePointer(subscriber) == ac {
+            subscriber = nil
+            subscriberUp = false
+        }
         if !stopping { linkDown(reason) }
     }
 
@@ -167,8 +188,10 @@ final class RedisIO {
     /// Sends `args` on `ac`; `token` (nil: none) rides along as the callback's private data.
     enum Connection { case commands, subscriber }
 
-    static func issue(_ ac: UnsafeMutablePointer<redisAsyncContext>, _ args: [[UInt8]], to connection: Connection,
-                      token: Int?) {
+    static func issue(
+        _ ac: UnsafeMutablePointer<redisAsyncContext>, _ args: [[UInt8]], to connection: Connection,
+        token: Int?
+    ) {
         let privdata = token.map { UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: $0) &+ 1) } ?? nil
         var pointers: [UnsafePointer<CChar>?] = []
         var lengths: [Int] = []
@@ -179,8 +202,11 @@ final class RedisIO {
             }
             return p
         }
-        defer { buffers.forEach { $0.deallocate() } }
-        for (buffer, arg) in zip(buffers, args) { pointers.append(UnsafePointer(buffer)); lengths.append(arg.count) }
+        defer { for buffer in buffers { buffer.deallocate() } }
+        for (buffer, arg) in zip(buffers, args) {
+            pointers.append(UnsafePointer(buffer))
+            lengths.append(arg.count)
+        }
         switch connection {
         case .commands: _ = redisAsyncCommandArgv(ac, commandReply, privdata, Int32(args.count), &pointers, &lengths)
         case .subscriber: _ = redisAsyncCommandArgv(ac, subscriberReply, privdata, Int32(args.count), &pointers, &lengths)
@@ -189,8 +215,10 @@ final class RedisIO {
 }
 
 /// A command's reply: to the caller's token (none for AUTH/SELECT, whose errors are logged as a link problem).
-private func commandReply(_ ac: UnsafeMutablePointer<redisAsyncContext>?, _ reply: UnsafeMutableRawPointer?,
-                          _ privdata: UnsafeMutableRawPointer?) {
+private func commandReply(
+    _ ac: UnsafeMutablePointer<redisAsyncContext>?, _ reply: UnsafeMutableRawPointer?,
+    _ privdata: UnsafeMutableRawPointer?
+) {
     guard let ac else { return }
     let io = RedisIO.from(chiredis_data(ac))
     let value = reply.map { RedisReply($0.assumingMemoryBound(to: redisReply.self)) } ?? .disconnected
@@ -203,8 +231,10 @@ private func commandReply(_ ac: UnsafeMutablePointer<redisAsyncContext>?, _ repl
 
 /// Every reply on the subscriber connection: `smessage` pushes become messages; the rest
 /// (subscription confirmations) is dropped.
-private func subscriberReply(_ ac: UnsafeMutablePointer<redisAsyncContext>?, _ reply: UnsafeMutableRawPointer?,
-                             _ privdata: UnsafeMutableRawPointer?) {
+private func subscriberReply(
+    _ ac: UnsafeMutablePointer<redisAsyncContext>?, _ reply: UnsafeMutableRawPointer?,
+    _ privdata: UnsafeMutableRawPointer?
+) {
     guard let ac, let reply else { return }
     let io = RedisIO.from(chiredis_data(ac))
     let r = reply.assumingMemoryBound(to: redisReply.self)
@@ -214,7 +244,8 @@ private func subscriberReply(_ ac: UnsafeMutablePointer<redisAsyncContext>?, _ r
     }
     let kind = RedisReply(r.pointee.element[0]!)
     guard case .data(let name) = kind, name == Array("smessage".utf8),
-          case .data(let channel) = RedisReply(r.pointee.element[1]!),
-          case .data(let payload) = RedisReply(r.pointee.element[2]!) else { return }
+        case .data(let channel) = RedisReply(r.pointee.element[1]!),
+        case .data(let payload) = RedisReply(r.pointee.element[2]!)
+    else { return }
     io.client.handlers.message(String(decoding: channel, as: UTF8.self), payload)
 }

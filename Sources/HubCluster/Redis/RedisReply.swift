@@ -1,5 +1,5 @@
-import Foundation
 import CHiredis
+import Foundation
 
 /// One Redis reply, copied out of hiredis (so it can cross threads).
 public enum RedisReply: Hashable, Sendable {
@@ -60,7 +60,10 @@ public struct RedisEndpoint: Hashable, Sendable, CustomStringConvertible {
     public var database: Int
 
     public init(host: String, port: Int, password: String? = nil, database: Int = 0) {
-        self.host = host; self.port = port; self.password = password; self.database = database
+        self.host = host
+        self.port = port
+        self.password = password
+        self.database = database
     }
 
     /// Parses the URL; the error names what was wrong.

@@ -21,8 +21,10 @@ public struct CommandRateLimiter: Hashable, Sendable {
     /// Messages dropped since the limiter was made.
     public private(set) var dropped: UInt64 = 0
 
-    public init(rate: Double = HubProtocol.commandsPerSecond, burst: Double = HubProtocol.commandBurst,
-                reportInterval: Double = 1) {
+    public init(
+        rate: Double = HubProtocol.commandsPerSecond, burst: Double = HubProtocol.commandBurst,
+        reportInterval: Double = 1
+    ) {
         precondition(rate > 0 && burst >= 1, "rate must be positive and burst at least 1")
         self.rate = rate
         self.burst = burst

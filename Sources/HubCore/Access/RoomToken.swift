@@ -18,7 +18,11 @@ public struct RoomTokenClaims: Hashable, Sendable {
     public var name: String?
 
     public init(room: String, role: Role, exp: Double, nbf: Double? = nil, name: String? = nil) {
-        self.room = room; self.role = role; self.exp = exp; self.nbf = nbf; self.name = name
+        self.room = room
+        self.role = role
+        self.exp = exp
+        self.nbf = nbf
+        self.name = name
     }
 
     /// True when the token is for `room` (or for every room).
@@ -88,11 +92,20 @@ public enum RoomToken {
     /// A signed token carrying `claims`.
     public static func sign(_ claims: RoomTokenClaims, secret: TokenSecret) -> String {
         var w = JSONWriter(capacity: 160)
-        w.raw("{\"room\":"); w.string(claims.room)
-        w.raw(",\"role\":"); w.string(claims.role.rawValue)
-        w.raw(",\"exp\":"); w.number(claims.exp)
-        if let nbf = claims.nbf { w.raw(",\"nbf\":"); w.number(nbf) }
-        if let name = claims.name { w.raw(",\"name\":"); w.string(name) }
+        w.raw("{\"room\":")
+        w.string(claims.room)
+        w.raw(",\"role\":")
+        w.string(claims.role.rawValue)
+        w.raw(",\"exp\":")
+        w.number(claims.exp)
+        if let nbf = claims.nbf {
+            w.raw(",\"nbf\":")
+            w.number(nbf)
+        }
+        if let name = claims.name {
+            w.raw(",\"name\":")
+            w.string(name)
+        }
         w.raw("}")
         return signRaw(Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(w.bytes), secret: secret)
     }
@@ -179,7 +192,8 @@ enum Base64URL {
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var i = 0
         while i < bytes.count {
-            let b0 = UInt32(bytes[i]), b1 = i + 1 < bytes.count ? UInt32(bytes[i + 1]) : 0
+            let b0 = UInt32(bytes[i])
+            let b1 = i + 1 < bytes.count ? UInt32(bytes[i + 1]) : 0
             let b2 = i + 2 < bytes.count ? UInt32(bytes[i + 2]) : 0
             let n = b0 << 16 | b1 << 8 | b2
             let chars = min(4, (bytes.count - i) + 1)

@@ -60,10 +60,11 @@ extension RoleTokens {
     /// True when `token` is a static token that grants `role` (the presenter
     /// token grants every role, the driver token driver and follower).
     func accepts(_ token: String, for role: Role) -> Bool {
-        let accepted: [String?] = switch role {
-        case .presenter: [presenter]
-        case .driver, .follower: [driver, presenter]
-        }
+        let accepted: [String?] =
+            switch role {
+            case .presenter: [presenter]
+            case .driver, .follower: [driver, presenter]
+            }
         var ok = false
         for case let expected? in accepted where Self.constantTimeEqual(token, expected) { ok = true }
         return ok

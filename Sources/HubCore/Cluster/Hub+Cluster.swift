@@ -25,8 +25,11 @@ extension Hub {
             room.frameMoving = frame.moving  // a last frame that was moving is followed by a resting one
         }
         if !owned {
-            room.mirror = frame ?? RoomFrame(seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera,
-                                             limits: room.manager.limits, moving: false, by: nil)
+            room.mirror =
+                frame
+                ?? RoomFrame(
+                    seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera,
+                    limits: room.manager.limits, moving: false, by: nil)
             room.mirrorStale = frame == nil
         }
         rooms[name] = room
@@ -77,8 +80,9 @@ extension Hub {
     /// the camera and serve the owner's frames from here on.
     public mutating func demote(_ name: RoomName) {
         guard let room = rooms[name], room.mirror == nil else { return }
-        rooms[name]!.mirror = RoomFrame(seq: room.seq, time: 0, camera: room.manager.camera, limits: room.manager.limits,
-                                        moving: false, by: room.manager.lastMovedBy)
+        rooms[name]!.mirror = RoomFrame(
+            seq: room.seq, time: 0, camera: room.manager.camera, limits: room.manager.limits,
+            moving: false, by: room.manager.lastMovedBy)
         rooms[name]!.mirrorStale = true
         wake(name)
     }
@@ -86,13 +90,15 @@ extension Hub {
     /// Owner: hands a changed frame to the broker, once per `seq`.
     mutating func publishFrame(of name: RoomName, at time: HubTime) {
         guard let broker, let room = rooms[name],
-              room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
-                || room.publishedTracking != room.manager.trackingMode else { return }
+            room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
+                || room.publishedTracking != room.manager.trackingMode
+        else { return }
         rooms[name]!.publishedSeq = room.seq
         rooms[name]!.publishedLimits = room.manager.limits
         rooms[name]!.publishedTracking = room.manager.trackingMode
-        var frame = RoomFrame(seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
-                              moving: room.frameMoving, by: room.manager.lastMovedBy)
+        var frame = RoomFrame(
+            seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
+            moving: room.frameMoving, by: room.manager.lastMovedBy)
         frame.trackingMode = room.manager.trackingMode
         frame.trackingOwner = room.manager.trackingOwner
         frame.trackedLocation = room.manager.trackedLocation
@@ -107,9 +113,11 @@ extension Hub {
     /// where the camera stands (the last published frame).
     private func reportFailover(of frame: RoomFrame, at time: HubTime, sink: some HubSink) {
         for animation in frame.animations {
-            let message = HubMessage.animation(AnimationMessage(id: animation.id, status: .cancelled, by: nil, camera: frame.camera,
-                                                                reason: "failover", owner: animation.owner),
-                                               time: time.epochMilliseconds)
+            let message = HubMessage.animation(
+                AnimationMessage(
+                    id: animation.id, status: .cancelled, by: nil, camera: frame.camera,
+                    reason: "failover", owner: animation.owner),
+                time: time.epochMilliseconds)
             if let connection = connectionOfClient[animation.owner], connection < remoteConnectionBase {
                 sink.send(message, to: connection)
             } else {
@@ -122,8 +130,10 @@ extension Hub {
     /// `connection`: a key the broker gave that client (at `remoteConnectionBase`
     /// and above), whose output (`error`, `clamped`, `animation`, `result`) the
     /// sink hands back to the broker, which sends it to the client's hub.
-    public mutating func receiveForwarded(_ command: ForwardedCommand, as connection: ConnectionKey, at time: HubTime,
-                                          sink: some HubSink) {
+    public mutating func receiveForwarded(
+        _ command: ForwardedCommand, as connection: ConnectionKey, at time: HubTime,
+        sink: some HubSink
+    ) {
         guard connection >= remoteConnectionBase, let room = rooms[command.room], room.mirror == nil else { return }
         remoteSession(connection, for: command)
         do throws(ProtocolError) {

@@ -11,7 +11,9 @@ public struct HubPresence: Hashable, Sendable {
     /// When this hub last heard it (hub seconds).
     var heardAt: Double = 0
     public init(entries: [RosterEntry], audience: Audience, presenterSince: Double? = nil) {
-        self.entries = entries; self.audience = audience; self.presenterSince = presenterSince
+        self.entries = entries
+        self.audience = audience
+        self.presenterSince = presenterSince
     }
 }
 
@@ -22,16 +24,19 @@ extension Hub {
     /// This hub's own members of `room`, to announce (nil: no such room here).
     public func localPresence(of room: RoomName) -> HubPresence? {
         rooms[room].map {
-            HubPresence(entries: $0.roster.entries, audience: $0.roster.audience,
-                        presenterSince: $0.roster.presenter == nil ? nil : $0.presenterSince)
+            HubPresence(
+                entries: $0.roster.entries, audience: $0.roster.audience,
+                presenterSince: $0.roster.presenter == nil ? nil : $0.presenterSince)
         }
     }
 
     /// Another hub's members of `room` as it announced them: who is new is
     /// announced `joined`, who is gone `left`; a presenter there demotes this
     /// hub's presenter to driver (a room has one presenter cluster-wide).
-    public mutating func applyRemotePresence(_ presence: HubPresence, from hub: String, in name: RoomName, at time: HubTime,
-                                             sink: some HubSink) {
+    public mutating func applyRemotePresence(
+        _ presence: HubPresence, from hub: String, in name: RoomName, at time: HubTime,
+        sink: some HubSink
+    ) {
         guard rooms[name] != nil else { return }
         var presence = presence
         presence.heardAt = time.seconds
@@ -40,11 +45,14 @@ extension Hub {
         rooms[name]!.remote[hub] = presence
         announceChanges(from: before, to: presence.entries, in: name, at: time, sink: sink)
         if let remotePresenter = presence.entries.first(where: { $0.role == .presenter }),
-           let since = presence.presenterSince, rooms[name]!.roster.presenter != nil, since > rooms[name]!.presenterSince,
-           let demoted = rooms[name]!.roster.demotePresenter() {
+            let since = presence.presenterSince, rooms[name]!.roster.presenter != nil, since > rooms[name]!.presenterSince,
+            let demoted = rooms[name]!.roster.demotePresenter()
+        {
             if rooms[name]!.mirror == nil { rooms[name]!.manager.setRank(Role.driver.rank, of: demoted) }
-            broadcast(.presenterChanged(PresenterChange(previous: demoted, current: remotePresenter.client, demoted: demoted),
-                                        by: remotePresenter.client), in: name, at: time, sink: sink)
+            broadcast(
+                .presenterChanged(
+                    PresenterChange(previous: demoted, current: remotePresenter.client, demoted: demoted),
+                    by: remotePresenter.client), in: name, at: time, sink: sink)
         }
         if rooms[name]!.audience != audienceBefore { rooms[name]!.audienceChanged = true }
         wake(name)
@@ -65,9 +73,12 @@ extension Hub {
         }
     }
 
-    private func announceChanges(from before: [RosterEntry], to after: [RosterEntry], in name: RoomName, at time: HubTime,
-                                 sink: some HubSink) {
-        let old = Set(before.map(\.client)), new = Set(after.map(\.client))
+    private func announceChanges(
+        from before: [RosterEntry], to after: [RosterEntry], in name: RoomName, at time: HubTime,
+        sink: some HubSink
+    ) {
+        let old = Set(before.map(\.client))
+        let new = Set(after.map(\.client))
         for entry in after where !old.contains(entry.client) { broadcast(.joined(entry), in: name, at: time, sink: sink) }
         for entry in before where !new.contains(entry.client) { broadcast(.left(entry), in: name, at: time, sink: sink) }
     }

@@ -32,7 +32,10 @@ public struct RunningAnimation: Hashable, Sendable {
     public var id: String
     /// The client whose animation it is.
     public var owner: String
-    public init(id: String, owner: String) { self.id = id; self.owner = owner }
+    public init(id: String, owner: String) {
+        self.id = id
+        self.owner = owner
+    }
 }
 
 /// One published frame: what a mirror needs to serve it (the encoded `frame`
@@ -58,7 +61,12 @@ public struct RoomFrame: Hashable, Sendable {
     public var trackedLocation: TrackedLocation?
 
     public init(seq: UInt64, time: Double, camera: Camera, limits: CameraLimits, moving: Bool, by: String?) {
-        self.seq = seq; self.time = time; self.camera = camera; self.limits = limits; self.moving = moving; self.by = by
+        self.seq = seq
+        self.time = time
+        self.camera = camera
+        self.limits = limits
+        self.moving = moving
+        self.by = by
     }
 }
 
@@ -73,7 +81,11 @@ public struct ForwardedCommand: Hashable, Sendable {
     public var message: [UInt8]
 
     public init(room: RoomName, client: String, role: Role, viewport: Viewport, message: [UInt8]) {
-        self.room = room; self.client = client; self.role = role; self.viewport = viewport; self.message = message
+        self.room = room
+        self.client = client
+        self.role = role
+        self.viewport = viewport
+        self.message = message
     }
 }
 

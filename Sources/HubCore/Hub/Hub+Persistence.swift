@@ -13,7 +13,11 @@ public struct RoomState: Hashable, Sendable {
     public var seq: UInt64
 
     public init(name: String, camera: Camera, limits: CameraLimits, trackingMode: TrackingMode, seq: UInt64) {
-        self.name = name; self.camera = camera; self.limits = limits; self.trackingMode = trackingMode; self.seq = seq
+        self.name = name
+        self.camera = camera
+        self.limits = limits
+        self.trackingMode = trackingMode
+        self.seq = seq
     }
 }
 
@@ -33,8 +37,9 @@ extension Hub {
     public var roomStates: [RoomState] {
         var states = restorable
         for (name, room) in rooms {
-            states[name] = RoomState(name: name.value, camera: room.manager.camera, limits: room.manager.limits,
-                                     trackingMode: room.manager.trackingMode, seq: room.seq)
+            states[name] = RoomState(
+                name: name.value, camera: room.manager.camera, limits: room.manager.limits,
+                trackingMode: room.manager.trackingMode, seq: room.seq)
         }
         return states.values.sorted { $0.name < $1.name }
     }
@@ -44,11 +49,14 @@ extension Hub {
     /// Drains the set; a restored room not joined yet is never in it.
     public mutating func takeChangedRoomStates() -> (changed: [RoomState], removed: [String]) {
         guard !changedRooms.isEmpty else { return ([], []) }
-        var changed: [RoomState] = [], removed: [String] = []
+        var changed: [RoomState] = []
+        var removed: [String] = []
         for name in changedRooms {
             if let room = rooms[name] {
-                changed.append(RoomState(name: name.value, camera: room.manager.camera, limits: room.manager.limits,
-                                         trackingMode: room.manager.trackingMode, seq: room.seq))
+                changed.append(
+                    RoomState(
+                        name: name.value, camera: room.manager.camera, limits: room.manager.limits,
+                        trackingMode: room.manager.trackingMode, seq: room.seq))
             } else if restorable[name] == nil {
                 removed.append(name.value)
             }
@@ -62,11 +70,13 @@ extension Hub {
     /// kept, else with the configured camera and limits.
     mutating func newRoom(_ name: RoomName, at now: Double) -> Room {
         guard let state = restorable.removeValue(forKey: name) else {
-            return Room(name: name, camera: configuration.defaultCamera, limits: configuration.defaultLimits,
-                        listedFollowers: configuration.listedFollowers, now: now)
+            return Room(
+                name: name, camera: configuration.defaultCamera, limits: configuration.defaultLimits,
+                listedFollowers: configuration.listedFollowers, now: now)
         }
-        var room = Room(name: name, camera: state.camera, limits: state.limits,
-                        listedFollowers: configuration.listedFollowers, now: now)
+        var room = Room(
+            name: name, camera: state.camera, limits: state.limits,
+            listedFollowers: configuration.listedFollowers, now: now)
         room.seq = state.seq
         return room
     }

@@ -58,18 +58,21 @@ extension Hub {
             }
         case .ease(let command):
             try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
-            let request = EaseRequest(update: command.camera, duration: command.duration, curve: command.curve,
-                                      around: command.around, viewport: session.viewport)
+            let request = EaseRequest(
+                update: command.camera, duration: command.duration, curve: command.curve,
+                around: command.around, viewport: session.viewport)
             _ = try Self.check(rooms[roomName]!.manager.ease(request, id: command.id, owner: owner, at: now), ref: ref)
         case .fly(let command):
             try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
-            let request = FlyRequest(update: command.camera, duration: command.duration, speed: command.speed, rho: command.curve,
-                                     minZoom: command.minZoom, viewport: session.viewport)
+            let request = FlyRequest(
+                update: command.camera, duration: command.duration, speed: command.speed, rho: command.curve,
+                minZoom: command.minZoom, viewport: session.viewport)
             _ = try Self.check(rooms[roomName]!.manager.fly(request, id: command.id, owner: owner, at: now), ref: ref)
         case .animate(let command):
             try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
-            let request = EaseRequest(update: command.to, duration: command.duration, curve: command.curve,
-                                      viewport: session.viewport, delay: command.delay, after: command.after, from: command.from)
+            let request = EaseRequest(
+                update: command.to, duration: command.duration, curve: command.curve,
+                viewport: session.viewport, delay: command.delay, after: command.after, from: command.from)
             _ = try Self.check(rooms[roomName]!.manager.animate(request, id: command.id, owner: owner, at: now), ref: ref)
         case .cancel(let scope):
             switch scope {
@@ -97,12 +100,15 @@ extension Hub {
             broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
         case .track(let track):
             let mode = track.mode ?? rooms[roomName]!.manager.trackingMode
-            _ = try Self.check(rooms[roomName]!.manager.track(mode, location: track.location, owner: owner, viewport: session.viewport,
-                                                              at: now), ref: ref)
+            _ = try Self.check(
+                rooms[roomName]!.manager.track(
+                    mode, location: track.location, owner: owner, viewport: session.viewport,
+                    at: now), ref: ref)
         case .route(let route):
             let updated = try Self.check(rooms[roomName]!.manager.setRoute(route.points, append: route.append, at: now), ref: ref)
-            broadcast(.routeChanged(by: owner.client, points: route.points, append: route.append, total: updated?.points.count ?? 0),
-                      in: roomName, at: time, sink: sink)
+            broadcast(
+                .routeChanged(by: owner.client, points: route.points, append: route.append, total: updated?.points.count ?? 0),
+                in: roomName, at: time, sink: sink)
         case .query(let query):
             let room = rooms[roomName]!
             let answer = try query.answer(camera: room.camera, viewport: session.viewport, limits: room.limits)
@@ -121,9 +127,13 @@ extension Hub {
     /// mirror's owner (`receiveForwarded`), never on the mirror that forwarded it.
     func record(_ type: String, _ bytes: [UInt8], from connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
         guard RecordEntry.recordedTypes.contains(type), let session = sessions[connection], let client = session.client,
-              let room = session.room, rooms[room]?.mirror == nil, let role = role(of: session) else { return }
-        sink.record(.command(RecordEntry.Command(room: room.value, client: client, role: role, viewport: session.viewport,
-                                                 message: bytes, time: time)))
+            let room = session.room, rooms[room]?.mirror == nil, let role = role(of: session)
+        else { return }
+        sink.record(
+            .command(
+                RecordEntry.Command(
+                    room: room.value, client: client, role: role, viewport: session.viewport,
+                    message: bytes, time: time)))
     }
 
     /// `conflict` when one of `owner`'s live animations already has `id` at `now`

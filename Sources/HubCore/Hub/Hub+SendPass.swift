@@ -8,9 +8,13 @@ extension Hub {
         var budget = configuration.sendBudget
         let tickTime = gridTime(time.seconds)
         while budget > 0, let name = unfinishedPasses.first {
-            guard rooms[name] != nil else { unfinishedPasses.removeFirst(); continue }
-            let pass = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
-                                                  headroom: configuration.frameHeadroom, budget: &budget, sink: sink)
+            guard rooms[name] != nil else {
+                unfinishedPasses.removeFirst()
+                continue
+            }
+            let pass = rooms[name]!.sendDueFrames(
+                tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
+                headroom: configuration.frameHeadroom, budget: &budget, sink: sink)
             guard case .finished = pass else { break }
             unfinishedPasses.removeFirst()
             // The room stays awake: its next tick visit decides when it sleeps.

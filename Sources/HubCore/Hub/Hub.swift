@@ -113,7 +113,10 @@ public struct Hub {
 
     /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
     private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, budget: inout Int, sink: some HubSink) {
-        guard rooms[name] != nil else { awake.remove(name); return }
+        guard rooms[name] != nil else {
+            awake.remove(name)
+            return
+        }
         changedRooms.insert(name)
         rooms[name]!.visits.record(at: time.seconds)
         rooms[name]!.visitCount += 1
@@ -123,8 +126,9 @@ public struct Hub {
             rooms[name]!.updateFrameState()
             publishFrame(of: name, at: time)
         }
-        let pass = rooms[name]!.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
-                                              headroom: configuration.frameHeadroom, budget: &budget, sink: sink)
+        let pass = rooms[name]!.sendDueFrames(
+            tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
+            headroom: configuration.frameHeadroom, budget: &budget, sink: sink)
         let room = rooms[name]!
         if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
             rooms[name]!.audienceChanged = false
@@ -212,10 +216,11 @@ public struct Hub {
         }
         rooms[hello.room]!.audienceChanged = true
         let room = rooms[hello.room]!
-        var welcome = Welcome(client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
-                              seq: room.seq, camera: room.camera, limits: room.limits,
-                              presenter: room.clusterPresenter, roster: room.clusterRoster,
-                              gestures: session.disabledGestures, audience: room.audience, events: events)
+        var welcome = Welcome(
+            client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
+            seq: room.seq, camera: room.camera, limits: room.limits,
+            presenter: room.clusterPresenter, roster: room.clusterRoster,
+            gestures: session.disabledGestures, audience: room.audience, events: events)
         if room.mirror == nil { welcome.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) } }
         welcome.trackingMode = room.mirror?.trackingMode ?? room.manager.trackingMode
         welcome.trackedLocation = room.mirror.map { $0.trackedLocation } ?? room.manager.trackedLocation
@@ -294,8 +299,10 @@ public struct Hub {
         let ownerConnection = connectionOfClient[report.owner.client]
         var recipients: [ConnectionKey] = []
         if room.roomAnimationWatchers > 0 {
-            for member in room.members where member.events.contains(.roomAnimations)
-                || (member.connection == ownerConnection && member.events.contains(.animation)) {
+            for member in room.members
+            where member.events.contains(.roomAnimations)
+                || (member.connection == ownerConnection && member.events.contains(.animation))
+            {
                 recipients.append(member.connection)
             }
         } else if let ownerConnection, room.events(of: ownerConnection)?.contains(.animation) == true {
@@ -305,9 +312,10 @@ public struct Hub {
             recipients.append(ownerConnection)  // a client of another hub: its hub filters by its subscriptions
         }
         guard !recipients.isEmpty else { return }
-        let message = AnimationMessage(id: report.id, status: AnimationMessage.Status(rawValue: report.status.rawValue)!,
-                                       by: report.by ?? report.owner.client, lost: report.lost, clamped: report.clamped,
-                                       camera: report.camera, reason: report.reason, owner: report.owner.client)
+        let message = AnimationMessage(
+            id: report.id, status: AnimationMessage.Status(rawValue: report.status.rawValue)!,
+            by: report.by ?? report.owner.client, lost: report.lost, clamped: report.clamped,
+            camera: report.camera, reason: report.reason, owner: report.owner.client)
         sink.send(HubMessage.animation(message, time: time.epochMilliseconds), to: recipients)
     }
 
@@ -321,9 +329,12 @@ public struct Hub {
             case .animation(let report):
                 deliver(report, in: name, at: time, sink: sink)
                 if report.status != .started, sink.isRecording {
-                    sink.record(.animationEnded(RecordEntry.AnimationEnd(room: name.value, id: report.id, owner: report.owner.client,
-                                                                         status: report.status, camera: report.camera,
-                                                                         time: HubTime(seconds: report.time, epochMilliseconds: time.epochMilliseconds(at: report.time)))))
+                    sink.record(
+                        .animationEnded(
+                            RecordEntry.AnimationEnd(
+                                room: name.value, id: report.id, owner: report.owner.client,
+                                status: report.status, camera: report.camera,
+                                time: HubTime(seconds: report.time, epochMilliseconds: time.epochMilliseconds(at: report.time)))))
                 }
             case .changed:
                 continue  // frames carry it

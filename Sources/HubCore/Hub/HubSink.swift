@@ -9,7 +9,10 @@ public typealias ConnectionKey = UInt64
 public final class EncodedFrame: Sendable {
     public let seq: UInt64
     public let payload: SharedBytes
-    public init(seq: UInt64, payload: SharedBytes) { self.seq = seq; self.payload = payload }
+    public init(seq: UInt64, payload: SharedBytes) {
+        self.seq = seq
+        self.payload = payload
+    }
     /// The frame's bytes (a copy: for tests and tools).
     public var bytes: [UInt8] { payload.array }
 }
@@ -66,7 +69,8 @@ public struct HubTime: Hashable, Sendable {
     public var seconds: Double
     public var epochMilliseconds: Double
     public init(seconds: Double, epochMilliseconds: Double) {
-        self.seconds = seconds; self.epochMilliseconds = epochMilliseconds
+        self.seconds = seconds
+        self.epochMilliseconds = epochMilliseconds
     }
 
     /// The wall clock (ms since the epoch) at monotonic hub time `seconds`.

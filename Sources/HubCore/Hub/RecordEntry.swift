@@ -22,7 +22,12 @@ public enum RecordEntry: Sendable {
         public var message: [UInt8]
         public var time: HubTime
         public init(room: String, client: String, role: Role, viewport: Viewport?, message: [UInt8], time: HubTime) {
-            self.room = room; self.client = client; self.role = role; self.viewport = viewport; self.message = message; self.time = time
+            self.room = room
+            self.client = client
+            self.role = role
+            self.viewport = viewport
+            self.message = message
+            self.time = time
         }
     }
 
@@ -34,7 +39,12 @@ public enum RecordEntry: Sendable {
         public var camera: Camera
         public var time: HubTime
         public init(room: String, id: String, owner: String, status: AnimationStatus, camera: Camera, time: HubTime) {
-            self.room = room; self.id = id; self.owner = owner; self.status = status; self.camera = camera; self.time = time
+            self.room = room
+            self.id = id
+            self.owner = owner
+            self.status = status
+            self.camera = camera
+            self.time = time
         }
     }
 
@@ -42,6 +52,8 @@ public enum RecordEntry: Sendable {
     /// route, tracking or gestures. `hello` (it may hold a token), `ping`,
     /// `query`, `subscribe` and `viewport` (folded into each command's
     /// `viewport`) are left out.
-    public static let recordedTypes: Set<String> = ["set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
-                                                    "limits", "track", "route"]
+    public static let recordedTypes: Set<String> = [
+        "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
+        "limits", "track", "route",
+    ]
 }

@@ -194,8 +194,10 @@ struct Room {
     /// runs out stops where it was (`sendCursor`) and returns `.unfinished`;
     /// the next call goes on from there, so every member is reached in turn,
     /// with the newest frame then.
-    mutating func sendDueFrames(tickTime: Double, epochMilliseconds: Double, headroom: Int, budget: inout Int,
-                                sink: some HubSink) -> SendPass {
+    mutating func sendDueFrames(
+        tickTime: Double, epochMilliseconds: Double, headroom: Int, budget: inout Int,
+        sink: some HubSink
+    ) -> SendPass {
         var i = sendCursor ?? 0
         if sendCursor == nil {
             passMemberDue = .infinity

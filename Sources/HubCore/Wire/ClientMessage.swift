@@ -47,8 +47,10 @@ public enum ClientMessage: Hashable, Sendable {
     }
 
     /// Every wire `type` the hub knows.
-    public static let types = ["hello", "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
-                               "viewport", "limits", "track", "query", "ping", "subscribe", "route"]
+    public static let types = [
+        "hello", "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
+        "viewport", "limits", "track", "query", "ping", "subscribe", "route",
+    ]
 
     /// What to put in an `error`'s `ref` for this message: its id, else its type.
     public var ref: String {
@@ -103,11 +105,18 @@ public struct Hello: Hashable, Sendable {
     /// The events asked for (nil: the role's default, `EventSubscriptions.defaults(for:)`).
     public var events: EventSubscriptions?
 
-    public init(room: RoomName, role: Role, name: String? = nil, token: String? = nil,
-                rate: Double = HubProtocol.defaultRate, viewport: Viewport = Viewport(width: 1280, height: 720),
-                events: EventSubscriptions? = nil) {
-        self.room = room; self.role = role; self.name = name; self.token = token
-        self.rate = rate; self.viewport = viewport; self.events = events
+    public init(
+        room: RoomName, role: Role, name: String? = nil, token: String? = nil,
+        rate: Double = HubProtocol.defaultRate, viewport: Viewport = Viewport(width: 1280, height: 720),
+        events: EventSubscriptions? = nil
+    ) {
+        self.room = room
+        self.role = role
+        self.name = name
+        self.token = token
+        self.rate = rate
+        self.viewport = viewport
+        self.events = events
     }
 }
 
@@ -123,9 +132,15 @@ public struct EaseCommand: Hashable, Sendable {
     public var around: ViewPoint?
 
     public static let defaultDuration = 1.5
-    public init(id: String? = nil, camera: CameraUpdate, duration: Double = EaseCommand.defaultDuration,
-                curve: TimingCurve = .easeInOut, around: ViewPoint? = nil) {
-        self.id = id; self.camera = camera; self.duration = duration; self.curve = curve; self.around = around
+    public init(
+        id: String? = nil, camera: CameraUpdate, duration: Double = EaseCommand.defaultDuration,
+        curve: TimingCurve = .easeInOut, around: ViewPoint? = nil
+    ) {
+        self.id = id
+        self.camera = camera
+        self.duration = duration
+        self.curve = curve
+        self.around = around
     }
 }
 
@@ -144,10 +159,16 @@ public struct FlyCommand: Hashable, Sendable {
 
     public static let defaultSpeed = 1.2
     public static let defaultCurve = 1.42
-    public init(id: String? = nil, camera: CameraUpdate, duration: Double? = nil, speed: Double = FlyCommand.defaultSpeed,
-                curve: Double = FlyCommand.defaultCurve, minZoom: Double? = nil) {
-        self.id = id; self.camera = camera; self.duration = duration; self.speed = speed
-        self.curve = curve; self.minZoom = minZoom
+    public init(
+        id: String? = nil, camera: CameraUpdate, duration: Double? = nil, speed: Double = FlyCommand.defaultSpeed,
+        curve: Double = FlyCommand.defaultCurve, minZoom: Double? = nil
+    ) {
+        self.id = id
+        self.camera = camera
+        self.duration = duration
+        self.speed = speed
+        self.curve = curve
+        self.minZoom = minZoom
     }
 }
 
@@ -166,9 +187,16 @@ public struct AnimateCommand: Hashable, Sendable {
     /// `fromValue`); only fields `to` also names.
     public var from: CameraUpdate?
 
-    public init(id: String? = nil, to: CameraUpdate, duration: Double, curve: TimingCurve = .easeInOut,
-                delay: Double = 0, after: String? = nil, from: CameraUpdate? = nil) {
-        self.id = id; self.to = to; self.duration = duration; self.curve = curve; self.delay = delay; self.after = after
+    public init(
+        id: String? = nil, to: CameraUpdate, duration: Double, curve: TimingCurve = .easeInOut,
+        delay: Double = 0, after: String? = nil, from: CameraUpdate? = nil
+    ) {
+        self.id = id
+        self.to = to
+        self.duration = duration
+        self.curve = curve
+        self.delay = delay
+        self.after = after
         self.from = from
     }
 }
@@ -192,8 +220,10 @@ extension GestureInput {
     public typealias Kind = GestureKind
     public typealias Phase = GesturePhase
 
-    public init(kind: Kind, phase: Phase? = nil, x: Double? = nil, y: Double? = nil, t: Double? = nil,
-                scale: Double? = nil, rotation: Double? = nil, dy: Double? = nil, delta: Double? = nil) {
+    public init(
+        kind: Kind, phase: Phase? = nil, x: Double? = nil, y: Double? = nil, t: Double? = nil,
+        scale: Double? = nil, rotation: Double? = nil, dy: Double? = nil, delta: Double? = nil
+    ) {
         self.init(kind, phase, x: x, y: y, t: t, scale: scale, rotation: rotation, dy: dy, delta: delta)
     }
 }
@@ -203,7 +233,8 @@ public struct GestureToggle: Hashable, Sendable {
     public var disable: Set<GestureMessage.Kind>
     public var enable: Set<GestureMessage.Kind>
     public init(disable: Set<GestureMessage.Kind> = [], enable: Set<GestureMessage.Kind> = []) {
-        self.disable = disable; self.enable = enable
+        self.disable = disable
+        self.enable = enable
     }
 
     /// `disabled` after this toggle (the two sets never overlap).
@@ -217,7 +248,10 @@ public struct GestureToggle: Hashable, Sendable {
 public struct RouteMessage: Hashable, Sendable {
     public var points: [GeoCoordinate]
     public var append: Bool
-    public init(points: [GeoCoordinate], append: Bool = false) { self.points = points; self.append = append }
+    public init(points: [GeoCoordinate], append: Bool = false) {
+        self.points = points
+        self.append = append
+    }
 }
 
 /// `track`: set the tracking mode and/or feed a location.
@@ -229,7 +263,10 @@ public struct TrackMessage: Hashable, Sendable {
     /// nil: keep the current mode (a location update only).
     public var mode: Mode?
     public var location: Location?
-    public init(mode: Mode? = nil, location: Location? = nil) { self.mode = mode; self.location = location }
+    public init(mode: Mode? = nil, location: Location? = nil) {
+        self.mode = mode
+        self.location = location
+    }
 }
 
 /// `query`: geometry questions answered against the room camera and the
@@ -257,7 +294,10 @@ public struct QueryCommand: Hashable, Sendable {
 
     public var id: String
     public var what: What
-    public init(id: String, what: What) { self.id = id; self.what = what }
+    public init(id: String, what: What) {
+        self.id = id
+        self.what = what
+    }
 }
 
 extension GestureKind {

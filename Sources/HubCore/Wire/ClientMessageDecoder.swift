@@ -85,8 +85,9 @@ extension ClientMessage {
         if f.has("viewport") {
             viewport = try decodeViewport(try f.requiredObject("viewport"))
         }
-        return Hello(room: room, role: role, name: name, token: token, rate: rate, viewport: viewport,
-                     events: try decodeEvents(f))
+        return Hello(
+            room: room, role: role, name: name, token: token, rate: rate, viewport: viewport,
+            events: try decodeEvents(f))
     }
 
     /// `events`: a list of event names (see `EventSubscriptions.named`), or nil when absent.
@@ -104,7 +105,8 @@ extension ClientMessage {
 
     static func decodeViewport(_ f: FieldReader) throws(ProtocolError) -> Viewport {
         if !f.path.isEmpty { try f.rejectUnknownKeys(["width", "height"], of: String(f.path.dropLast())) }
-        let width = try f.requiredNumber("width"), height = try f.requiredNumber("height")
+        let width = try f.requiredNumber("width")
+        let height = try f.requiredNumber("height")
         do { return try Viewport.validated(width: width, height: height) } catch { throw f.fail(error, prefix: f.path) }
     }
 
@@ -125,8 +127,9 @@ extension ClientMessage {
         update.anchor = try c.viewPoint("anchor").map { Anchor(x: $0.x, y: $0.y) }
         if let p = try c.object("padding") {
             try p.rejectUnknownKeys(["top", "left", "bottom", "right"], of: c.path + "padding")
-            let padding = PaddingUpdate(top: try p.number("top"), left: try p.number("left"), bottom: try p.number("bottom"),
-                                        right: try p.number("right"))
+            let padding = PaddingUpdate(
+                top: try p.number("top"), left: try p.number("left"), bottom: try p.number("bottom"),
+                right: try p.number("right"))
             guard !padding.isEmpty else { throw f.fail(c.path + "padding", "must name at least one of top, left, bottom, right") }
             update.padding = padding
         }
@@ -299,9 +302,10 @@ extension ClientMessage {
                     guard case .array(let pair) = row, pair.count == 2 else {
                         throw f.fail("maxTiltByZoom[\(i)]", "must be a pair [zoom, tilt]")
                     }
-                    stops.append(CameraLimits.TiltStop(
-                        zoom: try FieldReader.finite(pair[0], field: "maxTiltByZoom[\(i)][0]", reader: f),
-                        tilt: try FieldReader.finite(pair[1], field: "maxTiltByZoom[\(i)][1]", reader: f)))
+                    stops.append(
+                        CameraLimits.TiltStop(
+                            zoom: try FieldReader.finite(pair[0], field: "maxTiltByZoom[\(i)][0]", reader: f),
+                            tilt: try FieldReader.finite(pair[1], field: "maxTiltByZoom[\(i)][1]", reader: f)))
                 }
                 change.maxTiltByZoom = .set(stops)
             default:
@@ -327,8 +331,10 @@ extension ClientMessage {
     static func decodeBounds(_ f: FieldReader, key: String, validate: Bool) throws(ProtocolError) -> GeoBounds {
         let b = try f.requiredObject(key)
         try b.rejectUnknownKeys(["south", "west", "north", "east"], of: key)
-        let south = try b.requiredNumber("south"), west = try b.requiredNumber("west")
-        let north = try b.requiredNumber("north"), east = try b.requiredNumber("east")
+        let south = try b.requiredNumber("south")
+        let west = try b.requiredNumber("west")
+        let north = try b.requiredNumber("north")
+        let east = try b.requiredNumber("east")
         guard validate else { return GeoBounds(south: south, west: west, north: north, east: east) }
         do { return try GeoBounds.validated(south: south, west: west, north: north, east: east, prefix: b.path) } catch { throw f.fail(error) }
     }

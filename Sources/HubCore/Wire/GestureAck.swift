@@ -13,7 +13,9 @@ public struct GestureAck: Hashable, Sendable {
         public var duration: Double
         public var to: Camera
         public init(id: String, duration: Double, to: Camera) {
-            self.id = id; self.duration = duration; self.to = to
+            self.id = id
+            self.duration = duration
+            self.to = to
         }
     }
 
@@ -28,7 +30,12 @@ public struct GestureAck: Hashable, Sendable {
     public var animation: Animation?
 
     public init(seq: Int, kind: GestureKind, phase: GesturePhase?, time: Double, camera: Camera, animation: Animation? = nil) {
-        self.seq = seq; self.kind = kind; self.phase = phase; self.time = time; self.camera = camera; self.animation = animation
+        self.seq = seq
+        self.kind = kind
+        self.phase = phase
+        self.time = time
+        self.camera = camera
+        self.animation = animation
     }
 }
 
@@ -37,15 +44,23 @@ extension HubMessage {
     /// plus `"animation":{"id","duration","to"}` when the gesture started one.
     public static func gestureAck(_ ack: GestureAck) -> [UInt8] {
         var w = JSONWriter(capacity: 320)
-        w.raw("{\"type\":\"gestureAck\",\"seq\":"); w.integer(UInt64(ack.seq))
-        w.raw(",\"kind\":"); w.string(ack.kind.rawValue)
-        w.raw(",\"phase\":"); w.string(ack.phase?.rawValue)
-        w.raw(",\"time\":"); w.number(ack.time)
-        w.raw(",\"camera\":"); w.camera(ack.camera)
+        w.raw("{\"type\":\"gestureAck\",\"seq\":")
+        w.integer(UInt64(ack.seq))
+        w.raw(",\"kind\":")
+        w.string(ack.kind.rawValue)
+        w.raw(",\"phase\":")
+        w.string(ack.phase?.rawValue)
+        w.raw(",\"time\":")
+        w.number(ack.time)
+        w.raw(",\"camera\":")
+        w.camera(ack.camera)
         if let animation = ack.animation {
-            w.raw(",\"animation\":{\"id\":"); w.string(animation.id)
-            w.raw(",\"duration\":"); w.number(animation.duration)
-            w.raw(",\"to\":"); w.camera(animation.to)
+            w.raw(",\"animation\":{\"id\":")
+            w.string(animation.id)
+            w.raw(",\"duration\":")
+            w.number(animation.duration)
+            w.raw(",\"to\":")
+            w.camera(animation.to)
             w.raw("}")
         }
         w.raw("}")

@@ -31,13 +31,23 @@ public struct Welcome: Hashable, Sendable {
     /// The room's route (empty when none).
     public var route: [GeoCoordinate] = []
 
-    public init(client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
-                camera: Camera, limits: CameraLimits, presenter: String?, roster: [RosterEntry],
-                gestures: Set<GestureMessage.Kind> = [], audience: Audience? = nil, events: EventSubscriptions = .controllerDefault) {
+    public init(
+        client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
+        camera: Camera, limits: CameraLimits, presenter: String?, roster: [RosterEntry],
+        gestures: Set<GestureMessage.Kind> = [], audience: Audience? = nil, events: EventSubscriptions = .controllerDefault
+    ) {
         self.events = events
-        self.client = client; self.room = room; self.role = role; self.rate = rate; self.tick = tick
-        self.seq = seq; self.camera = camera; self.limits = limits; self.presenter = presenter
-        self.roster = roster; self.gestures = gestures
+        self.client = client
+        self.room = room
+        self.role = role
+        self.rate = rate
+        self.tick = tick
+        self.seq = seq
+        self.camera = camera
+        self.limits = limits
+        self.presenter = presenter
+        self.roster = roster
+        self.gestures = gestures
         self.audience = audience ?? Audience(clients: roster.count, followers: roster.filter { $0.role == .follower }.count)
     }
 }
@@ -63,26 +73,41 @@ public struct AnimationSummary: Hashable, Sendable {
     /// When a delayed one is due to start, else nil.
     public var starts: Double?
 
-    public init(id: String, by: String, kind: LiveAnimation.Kind, status: String, properties: CameraProperties,
-                started: Double?, duration: Double?, after: String?, starts: Double?) {
-        self.id = id; self.by = by; self.kind = kind; self.status = status; self.properties = properties
-        self.started = started; self.duration = duration; self.after = after; self.starts = starts
+    public init(
+        id: String, by: String, kind: LiveAnimation.Kind, status: String, properties: CameraProperties,
+        started: Double?, duration: Double?, after: String?, starts: Double?
+    ) {
+        self.id = id
+        self.by = by
+        self.kind = kind
+        self.status = status
+        self.properties = properties
+        self.started = started
+        self.duration = duration
+        self.after = after
+        self.starts = starts
     }
 
     /// `live` with room seconds turned into wall-clock ms by `epoch`.
     public init(_ live: LiveAnimation, epoch: (Double) -> Double) {
-        var started: Double?, starts: Double?, duration = live.requestedDuration
+        var started: Double?
+        var starts: Double?
+        var duration = live.requestedDuration
         let status: String
         switch live.state {
         case .running(let start, let planned):
-            status = "running"; started = epoch(start); duration = planned
+            status = "running"
+            started = epoch(start)
+            duration = planned
         case .delayed(let until):
-            status = "delayed"; starts = epoch(until)
+            status = "delayed"
+            starts = epoch(until)
         case .waiting:
             status = "waiting"
         }
-        self.init(id: live.id, by: live.owner.client, kind: live.kind, status: status, properties: live.properties,
-                  started: started, duration: duration, after: live.after, starts: starts)
+        self.init(
+            id: live.id, by: live.owner.client, kind: live.kind, status: status, properties: live.properties,
+            started: started, duration: duration, after: live.after, starts: starts)
     }
 }
 
@@ -91,7 +116,10 @@ public struct AnimationSummary: Hashable, Sendable {
 public struct Audience: Hashable, Sendable {
     public var clients: Int
     public var followers: Int
-    public init(clients: Int, followers: Int) { self.clients = clients; self.followers = followers }
+    public init(clients: Int, followers: Int) {
+        self.clients = clients
+        self.followers = followers
+    }
 }
 
 public struct AnimationMessage: Hashable, Sendable {
@@ -120,10 +148,18 @@ public struct AnimationMessage: Hashable, Sendable {
     /// `roomAnimations` a client also gets other clients' reports).
     public var owner: String?
 
-    public init(id: String?, status: Status, by: String?, lost: CameraProperties = [], clamped: CameraProperties = [],
-                camera: Camera? = nil, reason: String? = nil, owner: String? = nil) {
-        self.id = id; self.status = status; self.by = by; self.lost = lost; self.clamped = clamped
-        self.camera = camera; self.reason = reason; self.owner = owner
+    public init(
+        id: String?, status: Status, by: String?, lost: CameraProperties = [], clamped: CameraProperties = [],
+        camera: Camera? = nil, reason: String? = nil, owner: String? = nil
+    ) {
+        self.id = id
+        self.status = status
+        self.by = by
+        self.lost = lost
+        self.clamped = clamped
+        self.camera = camera
+        self.reason = reason
+        self.owner = owner
     }
 }
 
@@ -188,29 +224,46 @@ public enum HubMessage {
     /// Encode once per room per tick and send the same bytes to every client due a frame.
     public static func frame(seq: UInt64, time: Double, camera: Camera, moving: Bool, by: String?) -> [UInt8] {
         var w = JSONWriter(capacity: 160)
-        w.raw("{\"type\":\"frame\",\"seq\":"); w.integer(seq)
-        w.raw(",\"time\":"); w.number(time)
-        w.raw(",\"camera\":"); w.camera(camera)
-        w.raw(",\"moving\":"); w.bool(moving)
-        w.raw(",\"by\":"); w.string(by)
+        w.raw("{\"type\":\"frame\",\"seq\":")
+        w.integer(seq)
+        w.raw(",\"time\":")
+        w.number(time)
+        w.raw(",\"camera\":")
+        w.camera(camera)
+        w.raw(",\"moving\":")
+        w.bool(moving)
+        w.raw(",\"by\":")
+        w.string(by)
         w.raw("}")
         return w.bytes
     }
 
     public static func welcome(_ m: Welcome, time: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 512 + 64 * m.roster.count)
-        w.raw("{\"type\":\"welcome\",\"client\":"); w.string(m.client)
-        w.raw(",\"room\":"); w.string(m.room.value)
-        w.raw(",\"role\":"); w.string(m.role.rawValue)
-        w.raw(",\"rate\":"); w.number(m.rate)
-        w.raw(",\"tick\":"); w.number(m.tick)
-        w.raw(",\"time\":"); w.number(time)
-        w.raw(",\"seq\":"); w.integer(m.seq)
-        w.raw(",\"camera\":"); w.camera(m.camera)
-        w.raw(",\"limits\":"); w.limits(m.limits)
-        w.raw(",\"presenter\":"); w.string(m.presenter)
-        w.raw(",\"clients\":"); w.integer(UInt64(m.audience.clients))
-        w.raw(",\"followers\":"); w.integer(UInt64(m.audience.followers))
+        w.raw("{\"type\":\"welcome\",\"client\":")
+        w.string(m.client)
+        w.raw(",\"room\":")
+        w.string(m.room.value)
+        w.raw(",\"role\":")
+        w.string(m.role.rawValue)
+        w.raw(",\"rate\":")
+        w.number(m.rate)
+        w.raw(",\"tick\":")
+        w.number(m.tick)
+        w.raw(",\"time\":")
+        w.number(time)
+        w.raw(",\"seq\":")
+        w.integer(m.seq)
+        w.raw(",\"camera\":")
+        w.camera(m.camera)
+        w.raw(",\"limits\":")
+        w.limits(m.limits)
+        w.raw(",\"presenter\":")
+        w.string(m.presenter)
+        w.raw(",\"clients\":")
+        w.integer(UInt64(m.audience.clients))
+        w.raw(",\"followers\":")
+        w.integer(UInt64(m.audience.followers))
         w.raw(",\"roster\":[")
         for (i, e) in m.roster.enumerated() {
             if i > 0 { w.raw(",") }
@@ -231,36 +284,57 @@ public enum HubMessage {
         w.raw("],\"animations\":[")
         for (i, a) in m.animations.enumerated() {
             if i > 0 { w.raw(",") }
-            w.raw("{\"id\":"); w.string(a.id)
-            w.raw(",\"by\":"); w.string(a.by)
-            w.raw(",\"kind\":"); w.string(a.kind.rawValue)
-            w.raw(",\"status\":"); w.string(a.status)
-            w.raw(",\"properties\":"); w.properties(a.properties)
-            w.raw(",\"started\":"); w.number(a.started)
-            w.raw(",\"duration\":"); w.number(a.duration)
-            w.raw(",\"after\":"); w.string(a.after)
-            if let starts = a.starts { w.raw(",\"starts\":"); w.number(starts) }
+            w.raw("{\"id\":")
+            w.string(a.id)
+            w.raw(",\"by\":")
+            w.string(a.by)
+            w.raw(",\"kind\":")
+            w.string(a.kind.rawValue)
+            w.raw(",\"status\":")
+            w.string(a.status)
+            w.raw(",\"properties\":")
+            w.properties(a.properties)
+            w.raw(",\"started\":")
+            w.number(a.started)
+            w.raw(",\"duration\":")
+            w.number(a.duration)
+            w.raw(",\"after\":")
+            w.string(a.after)
+            if let starts = a.starts {
+                w.raw(",\"starts\":")
+                w.number(starts)
+            }
             w.raw("}")
         }
-        w.raw("],\"tracking\":{\"mode\":"); w.string(m.trackingMode.rawValue)
+        w.raw("],\"tracking\":{\"mode\":")
+        w.string(m.trackingMode.rawValue)
         w.raw(",\"location\":")
         if let fix = m.trackedLocation {
-            w.raw("{\"lat\":"); w.number(fix.latitude)
-            w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(fix.longitude))
-            if let heading = fix.heading { w.raw(",\"heading\":"); w.number(normalizeBearing(heading)) }
+            w.raw("{\"lat\":")
+            w.number(fix.latitude)
+            w.raw(",\"lon\":")
+            w.number(JSONWriter.wireLongitude(fix.longitude))
+            if let heading = fix.heading {
+                w.raw(",\"heading\":")
+                w.number(normalizeBearing(heading))
+            }
             w.raw("}")
         } else {
             w.null()
         }
-        w.raw("},\"route\":"); w.route(m.route)
+        w.raw("},\"route\":")
+        w.route(m.route)
         w.raw("}")
         return w.bytes
     }
 
     private static func rosterEntry(_ e: RosterEntry, into w: inout JSONWriter) {
-        w.raw("{\"client\":"); w.string(e.client)
-        w.raw(",\"name\":"); w.string(e.name)
-        w.raw(",\"role\":"); w.string(e.role.rawValue)
+        w.raw("{\"client\":")
+        w.string(e.client)
+        w.raw(",\"name\":")
+        w.string(e.name)
+        w.raw(",\"role\":")
+        w.string(e.role.rawValue)
         w.raw("}")
     }
 
@@ -268,15 +342,30 @@ public enum HubMessage {
     /// plus `camera` and `reason` when set.
     public static func animation(_ r: AnimationMessage, time: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
-        w.raw("{\"type\":\"animation\",\"id\":"); w.string(r.id)
-        w.raw(",\"status\":"); w.string(r.status.rawValue)
-        w.raw(",\"by\":"); w.string(r.by)
-        if let owner = r.owner { w.raw(",\"owner\":"); w.string(owner) }
-        w.raw(",\"lost\":"); w.properties(r.lost)
-        w.raw(",\"clamped\":"); w.properties(r.clamped)
-        if let camera = r.camera { w.raw(",\"camera\":"); w.camera(camera) }
-        if let reason = r.reason { w.raw(",\"reason\":"); w.string(reason) }
-        w.raw(",\"time\":"); w.number(time)
+        w.raw("{\"type\":\"animation\",\"id\":")
+        w.string(r.id)
+        w.raw(",\"status\":")
+        w.string(r.status.rawValue)
+        w.raw(",\"by\":")
+        w.string(r.by)
+        if let owner = r.owner {
+            w.raw(",\"owner\":")
+            w.string(owner)
+        }
+        w.raw(",\"lost\":")
+        w.properties(r.lost)
+        w.raw(",\"clamped\":")
+        w.properties(r.clamped)
+        if let camera = r.camera {
+            w.raw(",\"camera\":")
+            w.camera(camera)
+        }
+        if let reason = r.reason {
+            w.raw(",\"reason\":")
+            w.string(reason)
+        }
+        w.raw(",\"time\":")
+        w.number(time)
         w.raw("}")
         return w.bytes
     }
@@ -284,62 +373,111 @@ public enum HubMessage {
     /// `{"type":"event","event":…,"time":…, …fields}`.
     public static func event(_ e: HubEvent, time: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
-        w.raw("{\"type\":\"event\",\"event\":"); w.string(e.name)
-        w.raw(",\"time\":"); w.number(time)
+        w.raw("{\"type\":\"event\",\"event\":")
+        w.string(e.name)
+        w.raw(",\"time\":")
+        w.number(time)
         switch e {
         case .steady(let camera):
-            w.raw(",\"camera\":"); w.camera(camera)
+            w.raw(",\"camera\":")
+            w.camera(camera)
         case .significantChange(let camera, let by):
-            w.raw(",\"camera\":"); w.camera(camera)
-            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"camera\":")
+            w.camera(camera)
+            w.raw(",\"by\":")
+            w.string(by)
         case .trackingModeChanged(let mode, let by):
-            w.raw(",\"mode\":"); w.string(mode.rawValue)
-            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"mode\":")
+            w.string(mode.rawValue)
+            w.raw(",\"by\":")
+            w.string(by)
         case .limitsChanged(let limits, let by):
-            w.raw(",\"limits\":"); w.limits(limits)
-            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"limits\":")
+            w.limits(limits)
+            w.raw(",\"by\":")
+            w.string(by)
         case .presenterChanged(let client, let previous, let demoted, let by):
-            w.raw(",\"client\":"); w.string(client)
-            w.raw(",\"previous\":"); w.string(previous)
-            w.raw(",\"demoted\":"); w.string(demoted)
-            w.raw(",\"by\":"); w.string(by)
+            w.raw(",\"client\":")
+            w.string(client)
+            w.raw(",\"previous\":")
+            w.string(previous)
+            w.raw(",\"demoted\":")
+            w.string(demoted)
+            w.raw(",\"by\":")
+            w.string(by)
         case .joined(let entry), .left(let entry):
-            w.raw(",\"client\":"); w.string(entry.client)
-            w.raw(",\"name\":"); w.string(entry.name)
-            w.raw(",\"role\":"); w.string(entry.role.rawValue)
+            w.raw(",\"client\":")
+            w.string(entry.client)
+            w.raw(",\"name\":")
+            w.string(entry.name)
+            w.raw(",\"role\":")
+            w.string(entry.role.rawValue)
         case .tap(let by, let geo, let point):
-            w.raw(",\"by\":"); w.string(by)
-            if let point { w.raw(",\"x\":"); w.number(point.x); w.raw(",\"y\":"); w.number(point.y) }
-            w.raw(",\"lat\":"); w.number(geo.latitude)
-            w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
+            w.raw(",\"by\":")
+            w.string(by)
+            if let point {
+                w.raw(",\"x\":")
+                w.number(point.x)
+                w.raw(",\"y\":")
+                w.number(point.y)
+            }
+            w.raw(",\"lat\":")
+            w.number(geo.latitude)
+            w.raw(",\"lon\":")
+            w.number(JSONWriter.wireLongitude(geo.longitude))
         case .longPress(let by, let phase, let point, let geo):
-            w.raw(",\"by\":"); w.string(by)
-            w.raw(",\"phase\":"); w.string(phase.rawValue)
-            w.raw(",\"x\":"); w.number(point?.x)
-            w.raw(",\"y\":"); w.number(point?.y)
-            w.raw(",\"lat\":"); w.number(geo?.latitude)
-            w.raw(",\"lon\":"); w.number(geo.map { JSONWriter.wireLongitude($0.longitude) })
+            w.raw(",\"by\":")
+            w.string(by)
+            w.raw(",\"phase\":")
+            w.string(phase.rawValue)
+            w.raw(",\"x\":")
+            w.number(point?.x)
+            w.raw(",\"y\":")
+            w.number(point?.y)
+            w.raw(",\"lat\":")
+            w.number(geo?.latitude)
+            w.raw(",\"lon\":")
+            w.number(geo.map { JSONWriter.wireLongitude($0.longitude) })
         case .audience(let audience):
-            w.raw(",\"clients\":"); w.integer(UInt64(audience.clients))
-            w.raw(",\"followers\":"); w.integer(UInt64(audience.followers))
+            w.raw(",\"clients\":")
+            w.integer(UInt64(audience.clients))
+            w.raw(",\"followers\":")
+            w.integer(UInt64(audience.followers))
         case .gesture(let by, let kind, let phase, let point, let geo, let disabled):
-            w.raw(",\"by\":"); w.string(by)
-            w.raw(",\"kind\":"); w.string(kind.rawValue)
-            w.raw(",\"phase\":"); w.string(phase?.rawValue)
-            w.raw(",\"disabled\":"); w.bool(disabled)
-            if let point { w.raw(",\"x\":"); w.number(point.x); w.raw(",\"y\":"); w.number(point.y) }
+            w.raw(",\"by\":")
+            w.string(by)
+            w.raw(",\"kind\":")
+            w.string(kind.rawValue)
+            w.raw(",\"phase\":")
+            w.string(phase?.rawValue)
+            w.raw(",\"disabled\":")
+            w.bool(disabled)
+            if let point {
+                w.raw(",\"x\":")
+                w.number(point.x)
+                w.raw(",\"y\":")
+                w.number(point.y)
+            }
             if let geo {
-                w.raw(",\"lat\":"); w.number(geo.latitude)
-                w.raw(",\"lon\":"); w.number(JSONWriter.wireLongitude(geo.longitude))
+                w.raw(",\"lat\":")
+                w.number(geo.latitude)
+                w.raw(",\"lon\":")
+                w.number(JSONWriter.wireLongitude(geo.longitude))
             }
         case .clamped(let properties, let camera):
-            w.raw(",\"clamped\":"); w.properties(properties)
-            w.raw(",\"camera\":"); w.camera(camera)
+            w.raw(",\"clamped\":")
+            w.properties(properties)
+            w.raw(",\"camera\":")
+            w.camera(camera)
         case .routeChanged(let by, let points, let append, let total):
-            w.raw(",\"by\":"); w.string(by)
-            w.raw(",\"append\":"); w.bool(append)
-            w.raw(",\"total\":"); w.integer(UInt64(total))
-            w.raw(",\"points\":"); w.route(points)
+            w.raw(",\"by\":")
+            w.string(by)
+            w.raw(",\"append\":")
+            w.bool(append)
+            w.raw(",\"total\":")
+            w.integer(UInt64(total))
+            w.raw(",\"points\":")
+            w.route(points)
         }
         w.raw("}")
         return w.bytes
@@ -348,8 +486,10 @@ public enum HubMessage {
     /// `{"type":"result","id":…,"what":…, …answer}`.
     public static func result(id: String, _ answer: QueryAnswer) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
-        w.raw("{\"type\":\"result\",\"id\":"); w.string(id)
-        w.raw(",\"what\":"); w.string(answer.what)
+        w.raw("{\"type\":\"result\",\"id\":")
+        w.string(id)
+        w.raw(",\"what\":")
+        w.string(answer.what)
         switch answer {
         case .project(let points):
             w.raw(",\"points\":[")
@@ -366,7 +506,8 @@ public enum HubMessage {
             }
             w.raw("]")
         case .bounds(let region):
-            w.raw(",\"bounds\":"); w.bounds(region.bounds)
+            w.raw(",\"bounds\":")
+            w.bounds(region.bounds)
             w.raw(",\"quad\":[")
             for (i, g) in region.quad.enumerated() {
                 if i > 0 { w.raw(",") }
@@ -374,7 +515,8 @@ public enum HubMessage {
             }
             w.raw("]")
         case .fit(let camera):
-            w.raw(",\"camera\":"); w.camera(camera)
+            w.raw(",\"camera\":")
+            w.camera(camera)
         }
         w.raw("}")
         return w.bytes
@@ -398,9 +540,12 @@ public enum HubMessage {
     /// `{"type":"error","code":…,"message":…,"ref":…}` (ref null when unknown).
     public static func error(_ e: ProtocolError) -> [UInt8] {
         var w = JSONWriter(capacity: 128 + e.message.utf8.count)
-        w.raw("{\"type\":\"error\",\"code\":"); w.string(e.code.rawValue)
-        w.raw(",\"message\":"); w.string(e.message)
-        w.raw(",\"ref\":"); w.string(e.ref)
+        w.raw("{\"type\":\"error\",\"code\":")
+        w.string(e.code.rawValue)
+        w.raw(",\"message\":")
+        w.string(e.message)
+        w.raw(",\"ref\":")
+        w.string(e.ref)
         w.raw("}")
         return w.bytes
     }
@@ -409,8 +554,12 @@ public enum HubMessage {
     public static func pong(t: Double?, time: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 64)
         w.raw("{\"type\":\"pong\"")
-        if let t { w.raw(",\"t\":"); w.number(t) }
-        w.raw(",\"time\":"); w.number(time)
+        if let t {
+            w.raw(",\"t\":")
+            w.number(t)
+        }
+        w.raw(",\"time\":")
+        w.number(time)
         w.raw("}")
         return w.bytes
     }

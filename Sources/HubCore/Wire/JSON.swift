@@ -91,9 +91,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error("unexpected character")
         }
@@ -104,7 +110,10 @@ public struct JSONParser {
         i += 1
         var object: [String: JSONValue] = [:]
         skipWhitespace()
-        if !atEnd && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(object) }
+        if !atEnd && bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            return .object(object)
+        }
         while true {
             skipWhitespace()
             guard !atEnd, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -120,8 +129,14 @@ public struct JSONParser {
             }
             skipWhitespace()
             guard !atEnd else { throw error("unexpected end of input") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(object) }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                return .object(object)
+            }
             throw error("expected ',' or '}'")
         }
     }
@@ -131,14 +146,23 @@ public struct JSONParser {
         i += 1
         var array: [JSONValue] = []
         skipWhitespace()
-        if !atEnd && bytes[i] == UInt8(ascii: "]") { i += 1; return .array(array) }
+        if !atEnd && bytes[i] == UInt8(ascii: "]") {
+            i += 1
+            return .array(array)
+        }
         while true {
             skipWhitespace()
             array.append(try parseValue(depth: depth))
             skipWhitespace()
             guard !atEnd else { throw error("unexpected end of input") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(array) }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if bytes[i] == UInt8(ascii: "]") {
+                i += 1
+                return .array(array)
+            }
             throw error("expected ',' or ']'")
         }
     }
@@ -262,7 +286,10 @@ public enum UTF8Validation {
         let n = bytes.count
         while i < n {
             let b0 = bytes[i]
-            if b0 < 0x80 { i += 1; continue }
+            if b0 < 0x80 {
+                i += 1
+                continue
+            }
             func cont(_ k: Int) -> Bool { i + k < n && bytes[i + k] & 0xC0 == 0x80 }
             switch b0 {
             case 0xC2...0xDF:
@@ -271,13 +298,13 @@ public enum UTF8Validation {
             case 0xE0...0xEF:
                 guard cont(1), cont(2) else { return false }
                 let b1 = bytes[i + 1]
-                if b0 == 0xE0 && b1 < 0xA0 { return false }   // overlong
+                if b0 == 0xE0 && b1 < 0xA0 { return false }  // overlong
                 if b0 == 0xED && b1 >= 0xA0 { return false }  // surrogate
                 i += 3
             case 0xF0...0xF4:
                 guard cont(1), cont(2), cont(3) else { return false }
                 let b1 = bytes[i + 1]
-                if b0 == 0xF0 && b1 < 0x90 { return false }   // overlong
+                if b0 == 0xF0 && b1 < 0x90 { return false }  // overlong
                 if b0 == 0xF4 && b1 >= 0x90 { return false }  // > U+10FFFF
                 i += 4
             default:

@@ -89,22 +89,33 @@ public struct JSONWriter: Sendable {
     /// when the anchor is not the centre. Longitude wrapped to [-180, 180)
     /// (see `wireLongitude`), bearing to [0, 360).
     public mutating func camera(_ camera: Camera) {
-        raw("{\"lat\":"); number(camera.latitude)
-        raw(",\"lon\":"); number(Self.wireLongitude(camera.continuousLongitude))
-        raw(",\"zoom\":"); number(camera.zoom)
-        raw(",\"bearing\":"); number(normalizeBearing(camera.bearing))
-        raw(",\"tilt\":"); number(camera.tilt)
+        raw("{\"lat\":")
+        number(camera.latitude)
+        raw(",\"lon\":")
+        number(Self.wireLongitude(camera.continuousLongitude))
+        raw(",\"zoom\":")
+        number(camera.zoom)
+        raw(",\"bearing\":")
+        number(normalizeBearing(camera.bearing))
+        raw(",\"tilt\":")
+        number(camera.tilt)
         if camera.anchor != .center {
-            raw(",\"anchor\":{\"x\":"); number(camera.anchor.x)
-            raw(",\"y\":"); number(camera.anchor.y)
+            raw(",\"anchor\":{\"x\":")
+            number(camera.anchor.x)
+            raw(",\"y\":")
+            number(camera.anchor.y)
             raw("}")
         }
         if camera.padding != .zero {
             let p = camera.padding
-            raw(",\"padding\":{\"top\":"); number(p.top)
-            raw(",\"left\":"); number(p.left)
-            raw(",\"bottom\":"); number(p.bottom)
-            raw(",\"right\":"); number(p.right)
+            raw(",\"padding\":{\"top\":")
+            number(p.top)
+            raw(",\"left\":")
+            number(p.left)
+            raw(",\"bottom\":")
+            number(p.bottom)
+            raw(",\"right\":")
+            number(p.right)
             raw("}")
         }
         raw("}")
@@ -119,37 +130,53 @@ public struct JSONWriter: Sendable {
 
     /// `{"lat":…,"lon":…}` (longitude as given).
     public mutating func geo(_ geo: GeoCoordinate) {
-        raw("{\"lat\":"); number(geo.latitude)
-        raw(",\"lon\":"); number(geo.longitude)
+        raw("{\"lat\":")
+        number(geo.latitude)
+        raw(",\"lon\":")
+        number(geo.longitude)
         raw("}")
     }
 
     /// `{"x":…,"y":…}`.
     public mutating func point(_ point: ViewPoint) {
-        raw("{\"x\":"); number(point.x)
-        raw(",\"y\":"); number(point.y)
+        raw("{\"x\":")
+        number(point.x)
+        raw(",\"y\":")
+        number(point.y)
         raw("}")
     }
 
     /// `{"south":…,"west":…,"north":…,"east":…}`.
     public mutating func bounds(_ b: GeoBounds) {
-        raw("{\"south\":"); number(b.south)
-        raw(",\"west\":"); number(b.west)
-        raw(",\"north\":"); number(b.north)
-        raw(",\"east\":"); number(b.east)
+        raw("{\"south\":")
+        number(b.south)
+        raw(",\"west\":")
+        number(b.west)
+        raw(",\"north\":")
+        number(b.north)
+        raw(",\"east\":")
+        number(b.east)
         raw("}")
     }
 
     /// Same shape as the `limits` message, every field present (bounds null when none).
     public mutating func limits(_ l: CameraLimits) {
-        raw("{\"minZoom\":"); number(l.minZoom)
-        raw(",\"maxZoom\":"); number(l.maxZoom)
-        raw(",\"minTilt\":"); number(l.minTilt)
-        raw(",\"maxTilt\":"); number(l.maxTilt)
+        raw("{\"minZoom\":")
+        number(l.minZoom)
+        raw(",\"maxZoom\":")
+        number(l.maxZoom)
+        raw(",\"minTilt\":")
+        number(l.minTilt)
+        raw(",\"maxTilt\":")
+        number(l.maxTilt)
         raw(",\"maxTiltByZoom\":[")
         for (i, stop) in l.maxTiltByZoom.enumerated() {
             if i > 0 { raw(",") }
-            raw("["); number(stop.zoom); raw(","); number(stop.tilt); raw("]")
+            raw("[")
+            number(stop.zoom)
+            raw(",")
+            number(stop.tilt)
+            raw("]")
         }
         raw("],\"bounds\":")
         if let b = l.bounds { bounds(b) } else { null() }
@@ -161,8 +188,10 @@ public struct JSONWriter: Sendable {
         raw("[")
         for (i, p) in points.enumerated() {
             if i > 0 { raw(",") }
-            raw("{\"lat\":"); number(p.latitude)
-            raw(",\"lon\":"); number(Self.wireLongitude(p.longitude))
+            raw("{\"lat\":")
+            number(p.latitude)
+            raw(",\"lon\":")
+            number(Self.wireLongitude(p.longitude))
             raw("}")
         }
         raw("]")

@@ -24,18 +24,27 @@ final class ConnectionLog {
 
     func opened(_ connection: ConnectionKey, remote: String, origin: String?) {
         entries[connection] = Entry(remote: remote, opened: .now)
-        logger.debug("connection opened", metadata: ["connection": "\(connection)", "remote": "\(remote)",
-                                                     "origin": "\(origin ?? "")"])
+        logger.debug(
+            "connection opened",
+            metadata: [
+                "connection": "\(connection)", "remote": "\(remote)",
+                "origin": "\(origin ?? "")",
+            ])
     }
 
     /// After each message: logs the join once, when the hub has just admitted the connection.
     func received(on connection: ConnectionKey, hub: Hub) {
         guard let entry = entries[connection], !entry.joined,
-              let info = hub.sessionInfo(connection), let client = info.client else { return }
+            let info = hub.sessionInfo(connection), let client = info.client
+        else { return }
         entries[connection]!.joined = true
-        logger.info("client joined", metadata: ["client": "\(client)", "room": "\(info.room ?? "")",
-                                                "role": "\(info.role?.rawValue ?? "")", "remote": "\(entry.remote)",
-                                                "connection": "\(connection)"])
+        logger.info(
+            "client joined",
+            metadata: [
+                "client": "\(client)", "room": "\(info.room ?? "")",
+                "role": "\(info.role?.rawValue ?? "")", "remote": "\(entry.remote)",
+                "connection": "\(connection)",
+            ])
     }
 
     /// The hub sent an `error` message (encoded as `bytes`).
@@ -53,9 +62,13 @@ final class ConnectionLog {
         entry.hubClose = (code, reason)
         entries[connection] = entry
         if !entry.joined {
-            logger.warning("hello refused", metadata: ["connection": "\(connection)", "remote": "\(entry.remote)",
-                                                       "code": .stringConvertible(Int(code)), "reason": "\(reason)",
-                                                       "error": "\(entry.lastError ?? "")"])
+            logger.warning(
+                "hello refused",
+                metadata: [
+                    "connection": "\(connection)", "remote": "\(entry.remote)",
+                    "code": .stringConvertible(Int(code)), "reason": "\(reason)",
+                    "error": "\(entry.lastError ?? "")",
+                ])
         }
     }
 

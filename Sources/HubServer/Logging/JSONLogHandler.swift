@@ -29,12 +29,18 @@ public struct JSONLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { all.merge(provided) { $1 } }
         if let own = event.metadata { all.merge(own) { $1 } }
         var w = JSONWriter(capacity: 256)
-        w.raw("{\"time\":"); w.string(Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-        w.raw(",\"level\":"); w.string(event.level.rawValue)
-        w.raw(",\"label\":"); w.string(label)
-        w.raw(",\"message\":"); w.string(event.message.description)
+        w.raw("{\"time\":")
+        w.string(Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        w.raw(",\"level\":")
+        w.string(event.level.rawValue)
+        w.raw(",\"label\":")
+        w.string(label)
+        w.raw(",\"message\":")
+        w.string(event.message.description)
         for key in all.keys.sorted() {
-            w.raw(","); w.string(Self.reserved.contains(key) ? "_" + key : key); w.raw(":")
+            w.raw(",")
+            w.string(Self.reserved.contains(key) ? "_" + key : key)
+            w.raw(":")
             Self.write(all[key]!, into: &w)
         }
         w.raw("}\n")
@@ -48,11 +54,17 @@ public struct JSONLogHandler: LogHandler {
         case .string(let s):
             w.string(s)
         case .stringConvertible(let c):
-            if let i = c as? any BinaryInteger, let u = UInt64(exactly: i) { w.integer(u) }
-            else if let i = c as? any BinaryInteger, let n = Double(exactly: i) { w.number(n) }
-            else if let d = c as? Double, d.isFinite { w.number(d) }
-            else if let b = c as? Bool { w.bool(b) }
-            else { w.string(c.description) }
+            if let i = c as? any BinaryInteger, let u = UInt64(exactly: i) {
+                w.integer(u)
+            } else if let i = c as? any BinaryInteger, let n = Double(exactly: i) {
+                w.number(n)
+            } else if let d = c as? Double, d.isFinite {
+                w.number(d)
+            } else if let b = c as? Bool {
+                w.bool(b)
+            } else {
+                w.string(c.description)
+            }
         case .array(let values):
             w.raw("[")
             for (i, v) in values.enumerated() {
@@ -64,7 +76,9 @@ public struct JSONLogHandler: LogHandler {
             w.raw("{")
             for (i, key) in dict.keys.sorted().enumerated() {
                 if i > 0 { w.raw(",") }
-                w.string(key); w.raw(":"); write(dict[key]!, into: &w)
+                w.string(key)
+                w.raw(":")
+                write(dict[key]!, into: &w)
             }
             w.raw("}")
         }

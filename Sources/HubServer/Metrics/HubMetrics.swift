@@ -25,11 +25,15 @@ final class HubMetrics {
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
-        let tickBuckets: [Duration] = [.microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
-                                       .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
-                                       .milliseconds(25), .milliseconds(50), .milliseconds(100)]
-        factory.durationHistogramBuckets = ["camhub_tick_duration_seconds": tickBuckets,
-                                            "camhub_send_pass_duration_seconds": tickBuckets]
+        let tickBuckets: [Duration] = [
+            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        ]
+        factory.durationHistogramBuckets = [
+            "camhub_tick_duration_seconds": tickBuckets,
+            "camhub_send_pass_duration_seconds": tickBuckets,
+        ]
         self.factory = factory
         framesSent = Metrics.Counter(label: "camhub_frames_sent_total", factory: factory)
         bytesSent = Metrics.Counter(label: "camhub_bytes_sent_total", factory: factory)

@@ -79,7 +79,11 @@ final class HubTally {
 
     /// Forgets what was flushed, keeping the storage.
     func reset() {
-        framesSent = 0; frameBytes = 0; messageBytes = 0; rateLimited = 0; framesThrottled = 0
+        framesSent = 0
+        frameBytes = 0
+        messageBytes = 0
+        rateLimited = 0
+        framesThrottled = 0
         messagesByType.removeAll(keepingCapacity: true)
         errorsByCode.removeAll(keepingCapacity: true)
         commandsByType.removeAll(keepingCapacity: true)

@@ -1,7 +1,7 @@
-import Synchronization
 import Foundation
 import HubCore
 import Logging
+import Synchronization
 
 /// Keeps `RoomStore` in step with the hub: once a second (on the loop thread)
 /// the rooms the hub marked as changed, whose state differs from what was last saved, are handed to a
@@ -46,7 +46,9 @@ final class RoomPersistence {
             for name in taken.removed where saved.removeValue(forKey: name) != nil { removed.append(name) }
         }
         guard !changed.isEmpty || !removed.isEmpty else { return }
-        let store = self.store, logger = self.logger, failed = self.failed
+        let store = self.store
+        let logger = self.logger
+        let failed = self.failed
         queue.async { [changed, removed] in
             do {
                 try store.save(changed, removing: removed)
@@ -69,5 +71,11 @@ final class RoomPersistence {
 final class NSLockProtectedFlag: Sendable {
     private let value = Mutex(false)
     func set() { value.withLock { $0 = true } }
-    func take() -> Bool { value.withLock { let was = $0; $0 = false; return was } }
+    func take() -> Bool {
+        value.withLock {
+            let was = $0
+            $0 = false
+            return was
+        }
+    }
 }

@@ -36,20 +36,23 @@ public final class RoomStore: Sendable {
             migrator.registerMigration("rooms-v1") { db in
                 try db.create(table: "room") { t in
                     t.primaryKey("name", .text)
-                    for column in ["latitude", "longitude", "zoom", "bearing", "tilt", "anchor_x", "anchor_y",
-                                   "min_zoom", "max_zoom", "min_tilt", "max_tilt"] {
+                    for column in [
+                        "latitude", "longitude", "zoom", "bearing", "tilt", "anchor_x", "anchor_y",
+                        "min_zoom", "max_zoom", "min_tilt", "max_tilt",
+                    ] {
                         t.column(column, .text).notNull()
                     }
                     t.column("max_tilt_by_zoom", .text).notNull()  // "zoom:tilt zoom:tilt …"
-                    t.column("bounds", .text)                      // "south west north east", NULL for none
+                    t.column("bounds", .text)  // "south west north east", NULL for none
                     t.column("tracking_mode", .text).notNull()
                     t.column("seq", .integer).notNull()
-                    t.column("saved_at", .double).notNull()        // Unix seconds
+                    t.column("saved_at", .double).notNull()  // Unix seconds
                 }
             }
             try migrator.migrate(pool)
         } catch {
-            throw Failure(description: "--data \(directory): \(path) is not a usable CameraHub room store (\(Self.reason(error))); move it away to start afresh")
+            throw Failure(
+                description: "--data \(directory): \(path) is not a usable CameraHub room store (\(Self.reason(error))); move it away to start afresh")
         }
     }
 
@@ -71,11 +74,12 @@ public final class RoomStore: Sendable {
         let now = Date().timeIntervalSince1970
         try pool.write { db in
             for state in changed {
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO room (name, latitude, longitude, zoom, bearing, tilt, anchor_x, anchor_y,
-                        min_zoom, max_zoom, min_tilt, max_tilt, max_tilt_by_zoom, bounds, tracking_mode, seq, saved_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: Self.arguments(state, savedAt: now))
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO room (name, latitude, longitude, zoom, bearing, tilt, anchor_x, anchor_y,
+                            min_zoom, max_zoom, min_tilt, max_tilt, max_tilt_by_zoom, bounds, tracking_mode, seq, saved_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, arguments: Self.arguments(state, savedAt: now))
             }
             for name in removed { try db.execute(sql: "DELETE FROM room WHERE name = ?", arguments: [name]) }
         }
@@ -84,7 +88,8 @@ public final class RoomStore: Sendable {
     // MARK: rows
 
     private static func arguments(_ s: RoomState, savedAt: Double) -> StatementArguments {
-        let c = s.camera, l = s.limits
+        let c = s.camera
+        let l = s.limits
         let table = l.maxTiltByZoom.map { "\(text($0.zoom)):\(text($0.tilt))" }.joined(separator: " ")
         let bounds = l.bounds.map { [$0.south, $0.west, $0.north, $0.east].map(text).joined(separator: " ") }
         let values: [(any DatabaseValueConvertible)?] = [
@@ -109,9 +114,10 @@ public final class RoomStore: Sendable {
                 return value
             }
         }
-        let camera = Camera(latitude: try number("latitude"), longitude: try number("longitude"), zoom: try number("zoom"),
-                            tilt: try number("tilt"), bearing: try number("bearing"),
-                            anchor: Anchor(x: try number("anchor_x"), y: try number("anchor_y")))
+        let camera = Camera(
+            latitude: try number("latitude"), longitude: try number("longitude"), zoom: try number("zoom"),
+            tilt: try number("tilt"), bearing: try number("bearing"),
+            anchor: Anchor(x: try number("anchor_x"), y: try number("anchor_y")))
         let pairs = try numbers(row["max_tilt_by_zoom"] ?? "", "max_tilt_by_zoom")
         guard pairs.count % 2 == 0 else { throw Failure(description: "room \(name): max_tilt_by_zoom is not zoom:tilt pairs") }
         let table = stride(from: 0, to: pairs.count, by: 2).map { CameraLimits.TiltStop(zoom: pairs[$0], tilt: pairs[$0 + 1]) }
@@ -123,9 +129,10 @@ public final class RoomStore: Sendable {
         }
         let limits: CameraLimits
         do {
-            limits = try CameraLimits(minZoom: try number("min_zoom"), maxZoom: try number("max_zoom"),
-                                      minTilt: try number("min_tilt"), maxTilt: try number("max_tilt"),
-                                      maxTiltByZoom: table, bounds: bounds)
+            limits = try CameraLimits(
+                minZoom: try number("min_zoom"), maxZoom: try number("max_zoom"),
+                minTilt: try number("min_tilt"), maxTilt: try number("max_tilt"),
+                maxTiltByZoom: table, bounds: bounds)
         } catch let error as CameraInputError {
             throw Failure(description: "room \(name): limits: \(error)")
         }

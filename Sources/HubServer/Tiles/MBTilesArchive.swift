@@ -32,7 +32,7 @@ public final class MBTilesArchive: TileArchive {
         configuration.readonly = true
         configuration.label = "tiles"
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA mmap_size = 268435456") // map up to 256 MiB of the file
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")  // map up to 256 MiB of the file
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -73,8 +73,10 @@ public final class MBTilesArchive: TileArchive {
         guard (0..<side).contains(x), (0..<side).contains(y) else { return nil }
         let row = side - 1 - y
         return try queue.read { db in
-            try Data.fetchOne(db, sql: "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-                              arguments: [z, x, row]).map { [UInt8]($0) }
+            try Data.fetchOne(
+                db, sql: "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                arguments: [z, x, row]
+            ).map { [UInt8]($0) }
         }
     }
 }

@@ -39,7 +39,8 @@ extension MapEndpoints {
         let config = Self.config(style: style, hasTiles: tiles != nil)
         transport.httpHandlers[configPath] = { _ in .json(config) }
         if let origin = style?.origin, let csp = transport.contentSecurityPolicy {
-            transport.contentSecurityPolicy = csp
+            transport.contentSecurityPolicy =
+                csp
                 .replacingOccurrences(of: "connect-src 'self'", with: "connect-src 'self' \(origin)")
                 .replacingOccurrences(of: "img-src 'self'", with: "img-src 'self' \(origin)")
         }

@@ -2,9 +2,9 @@ import CZlib
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A vector tile archive in the PMTiles v3 format: a 127-byte header, a root
@@ -32,7 +32,8 @@ public final class PMTilesArchive: TileArchive {
             let bytes = try Self.read(fd, offset: 0, count: PMTilesHeader.size, path: path)
             header = try PMTilesHeader(bytes, path: path)
             guard header.tileType == 1 || header.tileType == 0 else {
-                throw TileArchiveError(path: path, problem: "its tiles are not vector tiles (PMTiles tile type \(header.tileType)): the hub serves vector tiles only")
+                throw TileArchiveError(
+                    path: path, problem: "its tiles are not vector tiles (PMTiles tile type \(header.tileType)): the hub serves vector tiles only")
             }
             let rootBytes = try Self.read(fd, offset: header.rootOffset, count: Int(header.rootLength), path: path)
             root = try PMTilesEntry.directory(Self.inflate(rootBytes, compression: header.internalCompression, path: path), path: path)
@@ -43,7 +44,8 @@ public final class PMTilesArchive: TileArchive {
                 if let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] {
                     for key in ["name", "attribution"] { if let v = object[key] as? String { values[key] = v } }
                     if let layers = object["vector_layers"],
-                       let text = try? JSONSerialization.data(withJSONObject: ["vector_layers": layers]) {
+                        let text = try? JSONSerialization.data(withJSONObject: ["vector_layers": layers])
+                    {
                         values["json"] = String(decoding: text, as: UTF8.self)
                     }
                 }
@@ -64,7 +66,7 @@ public final class PMTilesArchive: TileArchive {
         guard (0..<side).contains(x), (0..<side).contains(y) else { return nil }
         let id = PMTilesEntry.tileID(z: z, x: x, y: y)
         var directory = root
-        for _ in 0..<4 { // root + at most 3 levels of leaves (the spec's limit)
+        for _ in 0..<4 {  // root + at most 3 levels of leaves (the spec's limit)
             guard let entry = PMTilesEntry.find(id, in: directory) else { return nil }
             if entry.runLength > 0 {
                 guard id - entry.tileID < UInt64(entry.runLength) else { return nil }
@@ -145,13 +147,23 @@ struct PMTilesHeader {
         guard b[7] == 3 else { throw TileArchiveError(path: path, problem: "PMTiles version \(b[7]); only version 3 is read") }
         func u64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) } }
         func i32(_ at: Int) -> Int32 { Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[at + $1]) << (8 * UInt32($1)) }) }
-        rootOffset = u64(8); rootLength = u64(16)
-        metadataOffset = u64(24); metadataLength = u64(32)
-        leafOffset = u64(40); leafLength = u64(48)
-        tileDataOffset = u64(56); tileDataLength = u64(64)
-        internalCompression = b[97]; tileCompression = b[98]; tileType = b[99]
-        minZoom = b[100]; maxZoom = b[101]
-        minLon = i32(102); minLat = i32(106); maxLon = i32(110); maxLat = i32(114)
+        rootOffset = u64(8)
+        rootLength = u64(16)
+        metadataOffset = u64(24)
+        metadataLength = u64(32)
+        leafOffset = u64(40)
+        leafLength = u64(48)
+        tileDataOffset = u64(56)
+        tileDataLength = u64(64)
+        internalCompression = b[97]
+        tileCompression = b[98]
+        tileType = b[99]
+        minZoom = b[100]
+        maxZoom = b[101]
+        minLon = i32(102)
+        minLat = i32(106)
+        maxLon = i32(110)
+        maxLat = i32(114)
     }
 }
 
@@ -200,7 +212,8 @@ struct PMTilesEntry: Equatable {
 
     /// The entry with the largest id ≤ `id` (directories are sorted by id).
     static func find(_ id: UInt64, in entries: [PMTilesEntry]) -> PMTilesEntry? {
-        var lo = 0, hi = entries.count - 1
+        var lo = 0
+        var hi = entries.count - 1
         var best: PMTilesEntry?
         while lo <= hi {
             let mid = (lo + hi) / 2
@@ -218,7 +231,8 @@ struct PMTilesEntry: Equatable {
     /// position on zoom z's Hilbert curve.
     static func tileID(z: Int, x: Int, y: Int) -> UInt64 {
         let before = ((UInt64(1) << (2 * UInt64(z))) - 1) / 3
-        var x = UInt64(x), y = UInt64(y)
+        var x = UInt64(x)
+        var y = UInt64(y)
         var d: UInt64 = 0
         var s = (UInt64(1) << UInt64(z)) >> 1
         while s > 0 {

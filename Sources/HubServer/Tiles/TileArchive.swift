@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A read-only vector tile archive the hub serves at /tiles/{z}/{x}/{y}.pbf.

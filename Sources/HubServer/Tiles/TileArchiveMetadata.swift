@@ -29,9 +29,10 @@ public struct TileArchiveMetadata: Sendable, Equatable {
             bounds = parts.count == 4 && parts.allSatisfy(\.isFinite) ? parts : nil
         }
         if let json = values["json"], let data = json.data(using: .utf8),
-           let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-           let layers = object["vector_layers"],
-           let text = try? JSONSerialization.data(withJSONObject: layers, options: [.sortedKeys]) {
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let layers = object["vector_layers"],
+            let text = try? JSONSerialization.data(withJSONObject: layers, options: [.sortedKeys])
+        {
             vectorLayersJSON = String(decoding: text, as: UTF8.self)
         }
     }

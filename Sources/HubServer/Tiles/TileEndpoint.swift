@@ -64,8 +64,9 @@ public struct TileEndpoint: Sendable {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
         let host = request.host.flatMap { !$0.isEmpty && $0.count <= 255 && $0.allSatisfy(allowed.contains) ? $0 : nil } ?? "localhost"
         let url = "\(scheme)://\(host)\(Self.prefix){z}/{x}/{y}.pbf"
-        return HTTPResponse(status: 200, contentType: "application/json", body: Array(archive.metadata.tileJSON(tilesURL: url).utf8),
-                            headers: ["cache-control": "no-cache"])
+        return HTTPResponse(
+            status: 200, contentType: "application/json", body: Array(archive.metadata.tileJSON(tilesURL: url).utf8),
+            headers: ["cache-control": "no-cache"])
     }
 }
 

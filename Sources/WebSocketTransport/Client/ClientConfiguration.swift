@@ -51,8 +51,10 @@ public struct ConnectRequest: Sendable, Hashable {
     /// name (nil: `host`); lets a client dial 127.0.0.1 but check "localhost".
     public var serverName: String?
 
-    public init(host: String = "127.0.0.1", port: Int, path: String = "/",
-                subprotocol: String? = nil, origin: String? = nil, useTLS: Bool = false, serverName: String? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: Int, path: String = "/",
+        subprotocol: String? = nil, origin: String? = nil, useTLS: Bool = false, serverName: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.path = path

@@ -1,8 +1,9 @@
 import CLWS
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One piece of outgoing data: a whole message or one fragment of it.
@@ -23,8 +24,10 @@ struct OutgoingPiece {
             let end = min(offset + size, bytes.count)
             var op = offset == 0 ? first : LWS_WRITE_CONTINUATION.rawValue
             if end < bytes.count { op |= LWS_WRITE_NO_FIN.rawValue }
-            result.append(OutgoingPiece(bytes: Array(bytes[offset..<end]),
-                                        writeProtocol: lws_write_protocol(rawValue: op)))
+            result.append(
+                OutgoingPiece(
+                    bytes: Array(bytes[offset..<end]),
+                    writeProtocol: lws_write_protocol(rawValue: op)))
             offset = end
         }
         return result
@@ -79,7 +82,8 @@ final class ClientConnection {
     func enqueue(_ pieces: [OutgoingPiece]) -> Bool {
         let bytes = pieces.reduce(0) { $0 + $1.bytes.count }
         guard queue.count - head + pieces.count <= limits.maxMessages,
-              queuedBytes + bytes <= limits.maxBytes else { return false }
+            queuedBytes + bytes <= limits.maxBytes
+        else { return false }
         queue.append(contentsOf: pieces)
         queuedBytes += bytes
         return true
@@ -90,7 +94,10 @@ final class ClientConnection {
         let piece = queue[head]
         head += 1
         queuedBytes -= piece.bytes.count
-        if head == queue.count { queue.removeAll(keepingCapacity: true); head = 0 }
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        }
         return piece
     }
 

@@ -26,12 +26,13 @@ final class ClientCore: @unchecked Sendable {
         scratchCapacity = 64 * 1024
         scratch = .allocate(byteCount: clws_pre() + scratchCapacity, alignment: 16)
         protocols = .allocate(capacity: 2)
-        protocols.initialize(to: lws_protocols(
-            name: UnsafeRawPointer(Self.protocolName.utf8Start).assumingMemoryBound(to: CChar.self),
-            callback: clientCallback,
-            per_session_data_size: 0,
-            rx_buffer_size: config.receiveBufferSize,
-            id: 0, user: nil, tx_packet_size: 1 << 20))
+        protocols.initialize(
+            to: lws_protocols(
+                name: UnsafeRawPointer(Self.protocolName.utf8Start).assumingMemoryBound(to: CChar.self),
+                callback: clientCallback,
+                per_session_data_size: 0,
+                rx_buffer_size: config.receiveBufferSize,
+                id: 0, user: nil, tx_packet_size: 1 << 20))
         (protocols + 1).initialize(to: lws_protocols())
     }
 
@@ -89,7 +90,7 @@ final class ClientCore: @unchecked Sendable {
         while connecting < max(1, config.maxConcurrentConnects), waitingHead < waiting.count {
             let conn = waiting[waitingHead]
             waitingHead += 1
-            guard connections[conn.id.rawValue] === conn else { continue } // cancelled
+            guard connections[conn.id.rawValue] === conn else { continue }  // cancelled
             conn.isConnecting = true
             connecting += 1
             startConnect(conn)
@@ -123,8 +124,9 @@ final class ClientCore: @unchecked Sendable {
             }
             var flags = Int32(LCCSCF_USE_SSL.rawValue)
             if tls.insecure {
-                flags |= Int32(LCCSCF_ALLOW_SELFSIGNED.rawValue | LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK.rawValue
-                               | LCCSCF_ALLOW_EXPIRED.rawValue | LCCSCF_ALLOW_INSECURE.rawValue)
+                flags |= Int32(
+                    LCCSCF_ALLOW_SELFSIGNED.rawValue | LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK.rawValue
+                        | LCCSCF_ALLOW_EXPIRED.rawValue | LCCSCF_ALLOW_INSECURE.rawValue)
             }
             info.ssl_connection = flags
         }
@@ -135,7 +137,7 @@ final class ClientCore: @unchecked Sendable {
         info.ietf_version_or_minus_one = -1
         info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(conn.id.rawValue))
         if let wsi = lws_client_connect_via_info(&info) {
-            if connections[conn.id.rawValue] === conn { conn.wsi = wsi } // valid until finish()
+            if connections[conn.id.rawValue] === conn { conn.wsi = wsi }  // valid until finish()
         } else {
             finish(conn.id.rawValue, error: "connect failed")
         }
@@ -155,9 +157,9 @@ final class ClientCore: @unchecked Sendable {
         if !conn.isOpen {
             conn.cancelled = true
             if conn.isConnecting, let wsi = conn.wsi {
-                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC) // lws closes it soon
+                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)  // lws closes it soon
             } else {
-                finish(id.rawValue, error: "cancelled") // still waiting for a slot
+                finish(id.rawValue, error: "cancelled")  // still waiting for a slot
             }
             return
         }
@@ -221,8 +223,10 @@ final class ClientCore: @unchecked Sendable {
         guard let conn = connection(for: wsi), !conn.closing else { return 0 }
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
         let kind: MessageKind = lws_frame_is_binary(wsi) != 0 ? .binary : .text
-        switch conn.assembler.append(chunk, isFinal: lws_is_final_fragment(wsi) != 0, kind: kind,
-                                     validateUTF8: config.validateUTF8) {
+        switch conn.assembler.append(
+            chunk, isFinal: lws_is_final_fragment(wsi) != 0, kind: kind,
+            validateUTF8: config.validateUTF8)
+        {
         case .incomplete:
             return 0
         case .tooBig:
@@ -247,8 +251,12 @@ final class ClientCore: @unchecked Sendable {
                 if count > 0 { payload.copyMemory(from: src.baseAddress!, byteCount: count) }
             }
             // Client frames are masked in place, hence the scratch copy.
-            if lws_write(wsi, payload.assumingMemoryBound(to: UInt8.self), count,
-                         piece.writeProtocol) < 0 { return -1 }
+            if lws_write(
+                wsi, payload.assumingMemoryBound(to: UInt8.self), count,
+                piece.writeProtocol) < 0
+            {
+                return -1
+            }
         }
         if conn.hasQueued { conn.requestWrite() }
         return 0
@@ -268,20 +276,24 @@ final class ClientCore: @unchecked Sendable {
         conn.dropQueue()
         var failure = conn.cancelled ? "cancelled" : error
         if !conn.cancelled, let refusal = conn.refusal {
-            failure = "HTTP \(refusal.status) \(HTTPStatus.reason(refusal.status))"
+            failure =
+                "HTTP \(refusal.status) \(HTTPStatus.reason(refusal.status))"
                 + (refusal.reason.map { ": \($0)" } ?? " (the server refused the WebSocket upgrade)")
         }
-        let event = ClientCloseEvent(code: conn.isOpen ? conn.closeCode : nil,
-                                     wasOpen: conn.isOpen, error: conn.isOpen ? nil : failure,
-                                     httpStatus: conn.isOpen ? nil : conn.refusal?.status)
+        let event = ClientCloseEvent(
+            code: conn.isOpen ? conn.closeCode : nil,
+            wasOpen: conn.isOpen, error: conn.isOpen ? nil : failure,
+            httpStatus: conn.isOpen ? nil : conn.refusal?.status)
         handlers.onClose(conn.id, event)
         if stopping && connections.isEmpty { loop.stop() }
     }
 
     var stopping = false
 
-    private func closeNow(_ conn: ClientConnection, _ wsi: OpaquePointer,
-                          _ code: CloseCode, _ reason: String) -> Int32 {
+    private func closeNow(
+        _ conn: ClientConnection, _ wsi: OpaquePointer,
+        _ code: CloseCode, _ reason: String
+    ) -> Int32 {
         conn.closing = true
         conn.pendingClose = nil
         if conn.closeCode == nil { conn.closeCode = code }
@@ -305,11 +317,14 @@ final class ClientCore: @unchecked Sendable {
 }
 
 /// The lws protocol callback of every client context (loop thread).
-func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons,
-                    _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?,
-                    _ length: Int) -> Int32 {
+func clientCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
     guard let wsi, let context = lws_get_context(wsi),
-          let raw = lws_context_user(context) else { return 0 }
+        let raw = lws_context_user(context)
+    else { return 0 }
     let core = Unmanaged<ClientCore>.fromOpaque(raw).takeUnretainedValue()
     switch reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:

@@ -29,9 +29,10 @@ public final class WebSocketClient: Sendable {
         let core = self.core
         core.handlers = handlers
         do {
-            try loop.start(createContext: { core.createContext() },
-                           beforeDestroy: {},
-                           afterDestroy: { core.didDestroyContext() })
+            try loop.start(
+                createContext: { core.createContext() },
+                beforeDestroy: {},
+                afterDestroy: { core.didDestroyContext() })
         } catch {
             state.withLock { $0.stopped = true }
             throw error
@@ -42,7 +43,11 @@ public final class WebSocketClient: Sendable {
     /// follows, preceded by `onOpen` if the handshake succeeded.
     @discardableResult
     public func connect(_ request: ConnectRequest) -> ConnectionID {
-        let id = ConnectionID(rawValue: ids.withLock { n -> UInt64 in n += 1; return n })
+        let id = ConnectionID(
+            rawValue: ids.withLock { n -> UInt64 in
+                n += 1
+                return n
+            })
         let core = self.core
         let (started, stopped) = state.withLock { ($0.started, $0.stopped) }
         precondition(started, "WebSocketClient.connect before start")
@@ -93,7 +98,10 @@ public final class WebSocketClient: Sendable {
         let loop = self.loop
         loop.onLoop {
             core.stopping = true
-            if core.connections.isEmpty { loop.stop(); return }
+            if core.connections.isEmpty {
+                loop.stop()
+                return
+            }
             core.closeAll()
             loop.schedule(after: .seconds(1)) { loop.stop() }
         }
@@ -101,7 +109,10 @@ public final class WebSocketClient: Sendable {
     }
 
     private func loopAccepts(_ work: @escaping @Sendable () -> Void) -> Bool {
-        if loop.isCurrentThread { work(); return true }
+        if loop.isCurrentThread {
+            work()
+            return true
+        }
         return loop.execute(work)
     }
 

@@ -36,8 +36,9 @@ enum LWS {
         var bytes = Array(reason.utf8.prefix(123))
         while !bytes.isEmpty && !UTF8Check.isValid(bytes) { bytes.removeLast() }
         bytes.withUnsafeMutableBufferPointer { buf in
-            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code.rawValue)),
-                             buf.baseAddress, buf.count)
+            lws_close_reason(
+                wsi, lws_close_status(rawValue: UInt32(code.rawValue)),
+                buf.baseAddress, buf.count)
         }
     }
 

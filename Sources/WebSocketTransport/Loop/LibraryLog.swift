@@ -1,8 +1,9 @@
 import CLWS
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// libwebsockets' own log lines ("E: ERROR on binding fd 6 to port 8080",
@@ -37,12 +38,16 @@ enum LibraryLog {
     /// is neither a level name nor a number shows errors and says so once.
     static func choice(fromEnvironment value: String?) -> (choice: Choice, warning: String?)? {
         guard let raw = value?.trimmingCharacters(in: " \t"), !raw.isEmpty else { return nil }
-        let names: [String: Int32] = ["error": 1, "err": 1, "warn": 3, "warning": 3,
-                                      "notice": 7, "info": 15, "debug": 31, "all": 0x3FF]
+        let names: [String: Int32] = [
+            "error": 1, "err": 1, "warn": 3, "warning": 3,
+            "notice": 7, "info": 15, "debug": 31, "all": 0x3FF,
+        ]
         if let mask = names[raw.lowercased()] { return (Choice(mask: mask, show: true), nil) }
         if let mask = Int32(raw), mask >= 0 { return (Choice(mask: mask, show: true), nil) }
-        return (Choice(mask: 1, show: true),
-                "CAMHUB_LWS_LOG=\(raw): expected error, warn, notice, info, debug or a bit mask; showing errors")
+        return (
+            Choice(mask: 1, show: true),
+            "CAMHUB_LWS_LOG=\(raw): expected error, warn, notice, info, debug or a bit mask; showing errors"
+        )
     }
 
     /// Sets the mask lws logs at and whether lines are shown (any thread).

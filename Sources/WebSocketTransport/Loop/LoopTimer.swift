@@ -35,8 +35,10 @@ final class RepeatingTimer {
     private var due: Int64 = 0
     private var armed = false
 
-    init(id: UInt64, intervalUS: Int64, repeats: Bool, loop: WebSocketLoop,
-         eventLoop: UnsafeMutableRawPointer?, tick: @escaping @Sendable () -> Void) {
+    init(
+        id: UInt64, intervalUS: Int64, repeats: Bool, loop: WebSocketLoop,
+        eventLoop: UnsafeMutableRawPointer?, tick: @escaping @Sendable () -> Void
+    ) {
         self.id = id
         self.intervalUS = intervalUS
         self.repeats = repeats
@@ -61,8 +63,12 @@ final class RepeatingTimer {
     deinit {
         disarm()
         switch node {
-        case .lws(let n): n.deinitialize(count: 1); n.deallocate()
-        case .libev(let n, _): n.deinitialize(count: 1); n.deallocate()
+        case .lws(let n):
+            n.deinitialize(count: 1)
+            n.deallocate()
+        case .libev(let n, _):
+            n.deinitialize(count: 1)
+            n.deallocate()
         }
     }
 
@@ -82,7 +88,7 @@ final class RepeatingTimer {
 
     fileprivate func fire() {
         guard armed else { return }
-        armed = false // lws unlinked its node (libev stopped its one-shot) before calling back
+        armed = false  // lws unlinked its node (libev stopped its one-shot) before calling back
         if !repeats { loop.forgetTimer(id: id) }
         tick()
         guard repeats, let context = loop.context, loop.hasTimer(id: id) else { return }

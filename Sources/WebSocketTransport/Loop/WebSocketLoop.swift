@@ -1,10 +1,11 @@
 import CLWS
-import Synchronization
 import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An error starting a server or client (context creation, bind failure).
@@ -131,20 +132,24 @@ public final class WebSocketLoop: @unchecked Sendable {
         let ready = DispatchSemaphore(value: 0)
         let outcome = Locked<Bool>(false)
         let body = ThreadBody { [self] in
-            self.threadMain(createContext: createContext,
-                            beforeDestroy: beforeDestroy,
-                            afterDestroy: afterDestroy) { ok in
+            self.threadMain(
+                createContext: createContext,
+                beforeDestroy: beforeDestroy,
+                afterDestroy: afterDestroy
+            ) { ok in
                 outcome.withLock { $0 = ok }
                 ready.signal()
             }
         }
         let box = Unmanaged.passRetained(body).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
-            body.run()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
+                body.run()
+                return nil
+            }, box)
         guard rc == 0 else {
             Unmanaged<ThreadBody>.fromOpaque(box).release()
             throw TransportError("\(name): pthread_create failed (\(rc))")
@@ -208,7 +213,10 @@ public final class WebSocketLoop: @unchecked Sendable {
             clws_ev_loop_destroy(loop)
         }
         guard let ctx = created else {
-            if let loop = eventLoop { clws_ev_loop_destroy(loop); eventLoop = nil }
+            if let loop = eventLoop {
+                clws_ev_loop_destroy(loop)
+                eventLoop = nil
+            }
             mailbox.close()
             afterDestroy()
             ready(false)
@@ -223,8 +231,10 @@ public final class WebSocketLoop: @unchecked Sendable {
             // socket events or when its libev timer fires, and that timer can be
             // armed for a later entry (see RepeatingTimer). Waking lws's loop
             // every 100 ms bounds how late they run on a quiet loop.
-            installTimer(id: nextTimerID(),
-                         intervalUS: Self.lwsTimerPumpUS, repeats: true) { [unowned self] in
+            installTimer(
+                id: nextTimerID(),
+                intervalUS: Self.lwsTimerPumpUS, repeats: true
+            ) { [unowned self] in
                 if let context = self.context { lws_cancel_service(context) }
             }
         }
@@ -244,7 +254,10 @@ public final class WebSocketLoop: @unchecked Sendable {
         beforeDestroy()
         lws_context_destroy(ctx)
         context = nil
-        if let loop = eventLoop { clws_ev_loop_destroy(loop); eventLoop = nil }
+        if let loop = eventLoop {
+            clws_ev_loop_destroy(loop)
+            eventLoop = nil
+        }
         afterDestroy()
     }
 
@@ -254,11 +267,14 @@ public final class WebSocketLoop: @unchecked Sendable {
 
     // MARK: timers (loop thread)
 
-    private func installTimer(id: UInt64, intervalUS: Int64, repeats: Bool,
-                              tick: @escaping @Sendable () -> Void) {
+    private func installTimer(
+        id: UInt64, intervalUS: Int64, repeats: Bool,
+        tick: @escaping @Sendable () -> Void
+    ) {
         guard let context else { return }
-        let timer = RepeatingTimer(id: id, intervalUS: intervalUS, repeats: repeats,
-                                   loop: self, eventLoop: eventLoop, tick: tick)
+        let timer = RepeatingTimer(
+            id: id, intervalUS: intervalUS, repeats: repeats,
+            loop: self, eventLoop: eventLoop, tick: tick)
         timers[id] = timer
         timer.arm(context: context, delayUS: intervalUS)
     }
@@ -285,7 +301,10 @@ public final class WebSocketLoop: @unchecked Sendable {
 
     /// A fresh timer id (any thread).
     private func nextTimerID() -> UInt64 {
-        timerIDs.withLock { next -> UInt64 in next += 1; return next }
+        timerIDs.withLock { next -> UInt64 in
+            next += 1
+            return next
+        }
     }
 
     static func microseconds(_ d: Duration) -> Int64 {

@@ -58,14 +58,17 @@ public final class ConnectionAdmission: Sendable {
 
     private func refusal(address: String, now: Double, _ s: inout State) -> UpgradeRefusal? {
         if s.open >= limits.maxConnections {
-            return UpgradeRefusal(status: 503, message: "server full: \(limits.maxConnections) WebSocket connections open (its --max-connections); try again later",
-                                  headers: [("retry-after", "5")])
+            return UpgradeRefusal(
+                status: 503, message: "server full: \(limits.maxConnections) WebSocket connections open (its --max-connections); try again later",
+                headers: [("retry-after", "5")])
         }
         if limits.exemptLoopback && Self.isLoopback(address) { return nil }
         let open = s.openPerAddress[address, default: 0]
         if open >= limits.maxConnectionsPerAddress {
-            return UpgradeRefusal(status: 503, message: "too many connections from \(address): \(open) open, at most \(limits.maxConnectionsPerAddress) (its --max-connections-per-ip)",
-                                  headers: [("retry-after", "5")])
+            return UpgradeRefusal(
+                status: 503,
+                message: "too many connections from \(address): \(open) open, at most \(limits.maxConnectionsPerAddress) (its --max-connections-per-ip)",
+                headers: [("retry-after", "5")])
         }
         let rate = limits.newConnectionsPerSecondPerAddress
         var bucket = s.buckets[address] ?? ConnectBucket(tokens: rate, at: now)
@@ -73,8 +76,11 @@ public final class ConnectionAdmission: Sendable {
         bucket.at = now
         guard bucket.tokens >= 1 else {
             s.buckets[address] = bucket
-            return UpgradeRefusal(status: 503, message: "too many new connections from \(address): at most \(Self.number(rate)) per second (its --max-connection-rate-per-ip); try again later",
-                                  headers: [("retry-after", "1")])
+            return UpgradeRefusal(
+                status: 503,
+                message:
+                    "too many new connections from \(address): at most \(Self.number(rate)) per second (its --max-connection-rate-per-ip); try again later",
+                headers: [("retry-after", "1")])
         }
         bucket.tokens -= 1
         s.buckets[address] = bucket

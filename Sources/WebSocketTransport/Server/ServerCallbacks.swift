@@ -1,8 +1,9 @@
 import CLWS
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// C memory lws keeps pointers to for the life of a server context:
@@ -40,16 +41,17 @@ final class ServerNativeConfig: @unchecked Sendable {
         protocolCount = all.count
         protocols = .allocate(capacity: all.count + 1)
         for (index, name) in names.enumerated() {
-            (protocols + index).initialize(to: lws_protocols(
-                name: UnsafePointer(name),
-                callback: serverCallback,
-                per_session_data_size: 0,
-                rx_buffer_size: config.receiveBufferSize,
-                id: UInt32(index),
-                user: nil,
-                tx_packet_size: 1 << 20))
+            (protocols + index).initialize(
+                to: lws_protocols(
+                    name: UnsafePointer(name),
+                    callback: serverCallback,
+                    per_session_data_size: 0,
+                    rx_buffer_size: config.receiveBufferSize,
+                    id: UInt32(index),
+                    user: nil,
+                    tx_packet_size: 1 << 20))
         }
-        (protocols + all.count).initialize(to: lws_protocols()) // terminator
+        (protocols + all.count).initialize(to: lws_protocols())  // terminator
         iface = strdup(config.host)!
         retry = .allocate(capacity: 1)
         retry.initialize(to: lws_retry_bo_t())
@@ -112,11 +114,14 @@ extension ServerCore {
 
 /// The one lws protocol callback of every server context. Runs on the loop
 /// thread; finds the `ServerCore` through the context user pointer.
-func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons,
-                    _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?,
-                    _ length: Int) -> Int32 {
+func serverCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons,
+    _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?,
+    _ length: Int
+) -> Int32 {
     guard let wsi, let context = lws_get_context(wsi),
-          let raw = lws_context_user(context) else { return 0 }
+        let raw = lws_context_user(context)
+    else { return 0 }
     let core = Unmanaged<ServerCore>.fromOpaque(raw).takeUnretainedValue()
     core.callbackDepth += 1
     defer { core.callbackDepth -= 1 }
@@ -161,7 +166,7 @@ func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons,
         core.httpClosed(wsi)
         return 0
     case LWS_CALLBACK_WSI_DESTROY:
-        core.closed(wsi) // safety net: no-op unless CLOSED was missed
+        core.closed(wsi)  // safety net: no-op unless CLOSED was missed
         core.httpClosed(wsi)
         return 0
     default:

@@ -86,7 +86,10 @@ public struct IdlePolicy: Sendable, Hashable {
 
 /// An HTTP request as seen by a dynamic handler.
 public struct HTTPRequest: Sendable, Hashable {
-    public enum Method: String, Sendable { case get = "GET", head = "HEAD" }
+    public enum Method: String, Sendable {
+        case get = "GET"
+        case head = "HEAD"
+    }
     public let method: Method
     /// Decoded, normalized path without the query string.
     public let path: String
@@ -153,8 +156,10 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// every client would otherwise count as one address.
     public var exemptLoopback: Bool
 
-    public init(maxConnections: Int = 20_000, maxConnectionsPerAddress: Int = 100,
-                newConnectionsPerSecondPerAddress: Double = 20, exemptLoopback: Bool = true) {
+    public init(
+        maxConnections: Int = 20_000, maxConnectionsPerAddress: Int = 100,
+        newConnectionsPerSecondPerAddress: Double = 20, exemptLoopback: Bool = true
+    ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.newConnectionsPerSecondPerAddress = newConnectionsPerSecondPerAddress

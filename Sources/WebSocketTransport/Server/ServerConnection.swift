@@ -34,8 +34,10 @@ final class ServerConnection {
 
     var id: ConnectionID { info.id }
 
-    init(info: ConnectionInfo, wsi: OpaquePointer, isEcho: Bool,
-         limits: SendQueueLimits, maxMessageSize: Int) {
+    init(
+        info: ConnectionInfo, wsi: OpaquePointer, isEcho: Bool,
+        limits: SendQueueLimits, maxMessageSize: Int
+    ) {
         self.info = info
         self.wsi = wsi
         self.isEcho = isEcho

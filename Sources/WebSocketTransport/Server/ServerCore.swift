@@ -1,8 +1,9 @@
 import CLWS
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The loop-confined half of a `WebSocketServer`: lws context resources,
 /// connections and HTTP responses in flight. Every method and property is
@@ -41,7 +42,6 @@ final class ServerCore: @unchecked Sendable {
     let pingPayload = SharedFrame(text: "camhub")
     /// Written on the loop thread before `start` returns (then read-only).
     var boundPort = 0
-
 
     init(config: ServerConfiguration, loop: WebSocketLoop) throws {
         self.config = config
@@ -88,8 +88,8 @@ final class ServerCore: @unchecked Sendable {
     /// Loop thread: serve a socket another loop accepted.
     func adopt(_ socket: Int32) {
         guard !shuttingDown, let context = loop.context,
-              let vhost = lws_get_vhost_by_name(context, "default"),
-              lws_adopt_socket_vhost(vhost, socket) != nil
+            let vhost = lws_get_vhost_by_name(context, "default"),
+            lws_adopt_socket_vhost(vhost, socket) != nil
         else {
             Glibc.close(socket)
             return
@@ -108,8 +108,9 @@ final class ServerCore: @unchecked Sendable {
         conn.heard()
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
         let kind: MessageKind = lws_frame_is_binary(wsi) != 0 ? .binary : .text
-        let outcome = conn.assembler.append(chunk, isFinal: lws_is_final_fragment(wsi) != 0,
-                                            kind: kind, validateUTF8: config.validateUTF8)
+        let outcome = conn.assembler.append(
+            chunk, isFinal: lws_is_final_fragment(wsi) != 0,
+            kind: kind, validateUTF8: config.validateUTF8)
         switch outcome {
         case .incomplete:
             return 0
@@ -142,8 +143,9 @@ final class ServerCore: @unchecked Sendable {
         }
         let frame = conn.pendingClose == nil ? conn.slots.next() : conn.slots.popControl()
         if let frame {
-            let written = lws_write(wsi, frame.payloadForWrite, frame.count,
-                                    LWS.writeProtocol(frame.kind))
+            let written = lws_write(
+                wsi, frame.payloadForWrite, frame.count,
+                LWS.writeProtocol(frame.kind))
             if written < 0 { return -1 }
             conn.messagesWritten += 1
         }
@@ -155,7 +157,7 @@ final class ServerCore: @unchecked Sendable {
         if let conn = connection(for: wsi), conn.closeCode == nil {
             conn.closeCode = LWS.peerCloseCode(input, length) ?? .noStatus
         }
-        return 0 // let lws echo the close
+        return 0  // let lws echo the close
     }
 
     func closed(_ wsi: OpaquePointer) {
@@ -216,10 +218,11 @@ final class ServerCore: @unchecked Sendable {
     /// A keepalive PING goes the same way (`ping`), and is not counted as a message.
     func writeThrough(_ frame: SharedFrame, to conn: ServerConnection, ping: Bool = false) -> Bool {
         guard callbackDepth == 0, conn.acceptsSends, !conn.writeRequested, conn.slots.isEmpty,
-              lws_partial_buffered(conn.wsi) == 0 else { return false }
+            lws_partial_buffered(conn.wsi) == 0
+        else { return false }
         let kind = ping ? LWS_WRITE_PING : LWS.writeProtocol(frame.kind)
         if lws_write(conn.wsi, frame.payloadForWrite, frame.count, kind) < 0 {
-            conn.drop() // the socket is gone
+            conn.drop()  // the socket is gone
             return true
         }
         if !ping { conn.messagesWritten += 1 }

@@ -2,7 +2,7 @@ import CLWS
 
 /// A dynamic response body waiting for HTTP_WRITEABLE (loop thread).
 final class PendingHTTPBody {
-    let storage: SharedFrame // reuses the LWS_PRE headroom layout
+    let storage: SharedFrame  // reuses the LWS_PRE headroom layout
     let closeAfter: Bool
     init(body: [UInt8], closeAfter: Bool) {
         storage = SharedFrame(kind: .binary, bytes: body)
@@ -26,8 +26,9 @@ extension ServerCore {
         }
         let head = method == .head
         if let handler = handlers.http[path] ?? config.httpHandlers[path] ?? prefixHandler(for: path) {
-            let request = HTTPRequest(method: method, path: path, authorization: LWS.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
-                                      host: LWS.header(wsi, WSI_TOKEN_HOST))
+            let request = HTTPRequest(
+                method: method, path: path, authorization: LWS.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+                host: LWS.header(wsi, WSI_TOKEN_HOST))
             return respond(wsi, handler(request), head: head)
         }
         if let route = routes[path] {
@@ -60,22 +61,24 @@ extension ServerCore {
 
     /// Writes status and headers now; the body follows on HTTP_WRITEABLE.
     /// A 204 carries no Content-Length (RFC 9110 §8.6).
-    func respond(_ wsi: OpaquePointer, _ response: HTTPResponse, head: Bool,
-                 closeAfter: Bool = false, extraHeaders: [(String, String)] = []) -> Int32 {
+    func respond(
+        _ wsi: OpaquePointer, _ response: HTTPResponse, head: Bool,
+        closeAfter: Bool = false, extraHeaders: [(String, String)] = []
+    ) -> Int32 {
         var buffer = [UInt8](repeating: 0, count: clws_pre() + 2048)
         let ok = buffer.withUnsafeMutableBufferPointer { buf -> Bool in
             let start = buf.baseAddress! + clws_pre()
             let end = buf.baseAddress! + buf.count - 1
             var p: UnsafeMutablePointer<UInt8>? = start
             guard addStatusLine(wsi, response.status, &p, end),
-                  addHeader(wsi, "content-type:", response.contentType, &p, end),
-                  response.status == 204 || lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &p, end) == 0,
-                  addHeader(wsi, "cache-control:", response.headers["cache-control"] ?? "no-store", &p, end),
-                  response.headers.filter({ $0.key != "cache-control" }).sorted(by: { $0.key < $1.key })
-                      .allSatisfy({ addHeader(wsi, $0.key + ":", $0.value, &p, end) }),
-                  addHeader(wsi, "x-content-type-options:", "nosniff", &p, end),
-                  extraHeaders.allSatisfy({ addHeader(wsi, $0.0 + ":", $0.1, &p, end) }),
-                  lws_finalize_write_http_header(wsi, start, &p, end) == 0
+                addHeader(wsi, "content-type:", response.contentType, &p, end),
+                response.status == 204 || lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &p, end) == 0,
+                addHeader(wsi, "cache-control:", response.headers["cache-control"] ?? "no-store", &p, end),
+                response.headers.filter({ $0.key != "cache-control" }).sorted(by: { $0.key < $1.key })
+                    .allSatisfy({ addHeader(wsi, $0.key + ":", $0.value, &p, end) }),
+                addHeader(wsi, "x-content-type-options:", "nosniff", &p, end),
+                extraHeaders.allSatisfy({ addHeader(wsi, $0.0 + ":", $0.1, &p, end) }),
+                lws_finalize_write_http_header(wsi, start, &p, end) == 0
             else { return false }
             return true
         }
@@ -105,15 +108,15 @@ extension ServerCore {
             let end = buf.baseAddress! + buf.count - 1
             var p: UnsafeMutablePointer<UInt8>? = start
             guard addStatusLine(wsi, refusal.status, &p, end),
-                  addHeader(wsi, "content-type:", "text/plain; charset=utf-8", &p, end),
-                  addHeader(wsi, "content-length:", String(body.count), &p, end),
-                  addHeader(wsi, "connection:", "close", &p, end),
-                  addHeader(wsi, "cache-control:", "no-store", &p, end),
-                  addHeader(wsi, "x-content-type-options:", "nosniff", &p, end),
-                  addHeader(wsi, UpgradeRefusal.headerName + ":", printableASCII(refusal.message, limit: 300), &p, end),
-                  refusal.headers.allSatisfy({ addHeader(wsi, $0.0 + ":", $0.1, &p, end) }),
-                  lws_finalize_http_header(wsi, &p, end) == 0,
-                  let bodyStart = p, bodyStart + body.count < end
+                addHeader(wsi, "content-type:", "text/plain; charset=utf-8", &p, end),
+                addHeader(wsi, "content-length:", String(body.count), &p, end),
+                addHeader(wsi, "connection:", "close", &p, end),
+                addHeader(wsi, "cache-control:", "no-store", &p, end),
+                addHeader(wsi, "x-content-type-options:", "nosniff", &p, end),
+                addHeader(wsi, UpgradeRefusal.headerName + ":", printableASCII(refusal.message, limit: 300), &p, end),
+                refusal.headers.allSatisfy({ addHeader(wsi, $0.0 + ":", $0.1, &p, end) }),
+                lws_finalize_http_header(wsi, &p, end) == 0,
+                let bodyStart = p, bodyStart + body.count < end
             else { return false }
             body.withUnsafeBufferPointer { bodyStart.update(from: $0.baseAddress!, count: body.count) }
             let count = bodyStart + body.count - start
@@ -134,8 +137,10 @@ extension ServerCore {
         httpPending.removeValue(forKey: clws_get_id(wsi))
     }
 
-    private func addHeader(_ wsi: OpaquePointer, _ name: String, _ value: String,
-                           _ p: inout UnsafeMutablePointer<UInt8>?, _ end: UnsafeMutablePointer<UInt8>) -> Bool {
+    private func addHeader(
+        _ wsi: OpaquePointer, _ name: String, _ value: String,
+        _ p: inout UnsafeMutablePointer<UInt8>?, _ end: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
         let v = Array(value.utf8)
         return v.withUnsafeBufferPointer { vb in
             lws_add_http_header_by_name(wsi, name, vb.baseAddress, Int32(vb.count), &p, end) == 0
@@ -145,8 +150,10 @@ extension ServerCore {
     /// "HTTP/1.1 426 Upgrade Required": lws 4.1's own status line says
     /// HTTP/1.0 before the request version is known (upgrades) and leaves the
     /// reason phrase empty for codes it has no text for (426, 429).
-    private func addStatusLine(_ wsi: OpaquePointer, _ status: Int,
-                               _ p: inout UnsafeMutablePointer<UInt8>?, _ end: UnsafeMutablePointer<UInt8>) -> Bool {
+    private func addStatusLine(
+        _ wsi: OpaquePointer, _ status: Int,
+        _ p: inout UnsafeMutablePointer<UInt8>?, _ end: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
         let line = Array("HTTP/1.1 \(status) \(HTTPStatus.reason(status))".utf8)
         return line.withUnsafeBufferPointer { lb in
             lws_add_http_header_by_name(wsi, nil, lb.baseAddress, Int32(lb.count), &p, end) == 0
@@ -189,4 +196,5 @@ public enum HTTPStatus {
             default: "Server Error"
             }
         }
-    }}
+    }
+}

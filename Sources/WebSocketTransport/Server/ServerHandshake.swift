@@ -66,8 +66,9 @@ extension ServerCore {
         }
         guard request.version?.trimmingCharacters(in: " \t") == "13" else {
             let offered = request.version.map { printableASCII($0) } ?? "none"
-            return UpgradeRefusal(status: 426, message: "WebSocket version 13 required (offered: \(offered))",
-                                  headers: [("sec-websocket-version", "13")])
+            return UpgradeRefusal(
+                status: 426, message: "WebSocket version 13 required (offered: \(offered))",
+                headers: [("sec-websocket-version", "13")])
         }
         // lws refuses keys of 128 bytes or more without a word; a valid one has 24.
         guard let key = request.key, !key.isEmpty, key.utf8.count < 128 else {
@@ -124,8 +125,9 @@ extension ServerCore {
     /// An echo connection's send queue holds two of its largest messages.
     var echoQueueLimits: SendQueueLimits {
         let largest = config.echoMaxMessageSize ?? config.maxMessageSize
-        return SendQueueLimits(maxMessages: config.sendQueueLimits.maxMessages,
-                               maxBytes: max(config.sendQueueLimits.maxBytes, 2 * largest))
+        return SendQueueLimits(
+            maxMessages: config.sendQueueLimits.maxMessages,
+            maxBytes: max(config.sendQueueLimits.maxBytes, 2 * largest))
     }
 
     /// ESTABLISHED: register the connection and tell the handler.
@@ -135,17 +137,19 @@ extension ServerCore {
         let id = nextID()
         clws_set_id(wsi, id)
         if config.notSentLowWatermark > 0 {
-            WebSocketTransportSettings.setNotSentLowWatermark(fd: lws_get_socket_fd(wsi),
-                                                              bytes: config.notSentLowWatermark)
+            WebSocketTransportSettings.setNotSentLowWatermark(
+                fd: lws_get_socket_fd(wsi),
+                bytes: config.notSentLowWatermark)
         }
         let info = ConnectionInfo(
             id: ConnectionID(rawValue: id), path: path,
             subprotocol: route.endpoint.subprotocol,
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
             remoteAddress: LWS.peerAddress(wsi))
-        let conn = ServerConnection(info: info, wsi: wsi, isEcho: route.isEcho,
-                                    limits: route.isEcho ? echoQueueLimits : config.sendQueueLimits,
-                                    maxMessageSize: route.isEcho ? (config.echoMaxMessageSize ?? config.maxMessageSize) : config.maxMessageSize)
+        let conn = ServerConnection(
+            info: info, wsi: wsi, isEcho: route.isEcho,
+            limits: route.isEcho ? echoQueueLimits : config.sendQueueLimits,
+            maxMessageSize: route.isEcho ? (config.echoMaxMessageSize ?? config.maxMessageSize) : config.maxMessageSize)
         connections[id] = conn
         openConnections.add(1, ordering: .relaxed)
         admission.opened(from: info.remoteAddress)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Maps request paths to files under one web root, refusing anything that
@@ -32,7 +32,7 @@ struct StaticFiles: Sendable {
         let segments = requestPath.split(separator: "/", omittingEmptySubsequences: true)
         for segment in segments {
             if segment == ".." || segment == "." { return .forbidden }
-            if segment.hasPrefix(".") { return .notFound } // no dot-files (.git, .env)
+            if segment.hasPrefix(".") { return .notFound }  // no dot-files (.git, .env)
         }
         var candidate = root + "/" + segments.joined(separator: "/")
         if requestPath.hasSuffix("/") || segments.isEmpty { candidate += "/index.html" }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 /// A WebSocket + HTTP server on one libwebsockets context and one loop thread.
 ///
@@ -50,12 +50,13 @@ public final class WebSocketServer: Sendable {
         }
         WebSocketTransportSettings.raiseOpenFileLimit()
         let core = self.core
-        core.handlers = handlers // before the thread exists: no race
+        core.handlers = handlers  // before the thread exists: no race
         let logMark = LibraryLog.lineCount
         do {
-            try loop.start(createContext: { core.createContext() },
-                           beforeDestroy: {},
-                           afterDestroy: { core.didDestroyContext() })
+            try loop.start(
+                createContext: { core.createContext() },
+                beforeDestroy: {},
+                afterDestroy: { core.didDestroyContext() })
         } catch {
             state.withLock { $0.stopped = true }
             // lws only logs why; say it in one line of our own.
@@ -66,7 +67,7 @@ public final class WebSocketServer: Sendable {
             throw error
         }
         loop.scheduleRepeating(every: .seconds(1)) { core.sweepIdle() }
-        let port = core.boundPort // written before the start handshake completed
+        let port = core.boundPort  // written before the start handshake completed
         state.withLock { $0.port = port }
         return port
     }

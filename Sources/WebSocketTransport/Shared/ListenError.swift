@@ -1,8 +1,9 @@
 import CLWS
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A server could not listen on its address: "cannot listen on
@@ -66,9 +67,9 @@ public struct ListenError: Error, CustomStringConvertible, Sendable, Equatable {
             family = AF_INET
         }
         #if canImport(Glibc)
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(family, SOCK_STREAM, 0)
+            let fd = socket(family, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -15,8 +15,10 @@ struct MessageAssembler {
 
     /// Adds one chunk from an lws RECEIVE callback. `isFinal` is
     /// `lws_is_final_fragment` (last chunk of the last fragment).
-    mutating func append(_ chunk: UnsafeRawBufferPointer, isFinal: Bool, kind: MessageKind,
-                         validateUTF8: Bool) -> Outcome {
+    mutating func append(
+        _ chunk: UnsafeRawBufferPointer, isFinal: Bool, kind: MessageKind,
+        validateUTF8: Bool
+    ) -> Outcome {
         if buffer.count + chunk.count > maxSize {
             buffer = []
             return .tooBig

@@ -29,7 +29,8 @@ struct OutboundSlots {
     /// Appends to the control lane; false if a bound would be exceeded.
     mutating func enqueueControl(_ frame: SharedFrame) -> Bool {
         guard controlCount + 1 <= limits.maxMessages,
-              controlBytes + frame.count <= limits.maxBytes else { return false }
+            controlBytes + frame.count <= limits.maxBytes
+        else { return false }
         control.append(frame)
         controlBytes += frame.count
         return true

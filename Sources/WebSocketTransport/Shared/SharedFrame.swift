@@ -29,8 +29,10 @@ public struct SharedFrame: Sendable {
     }
 
     /// Builds a frame by letting `initialize` write exactly `count` bytes.
-    public init(kind: MessageKind, count: Int,
-                initializingWith initialize: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+    public init(
+        kind: MessageKind, count: Int,
+        initializingWith initialize: (UnsafeMutableRawBufferPointer) throws -> Void
+    ) rethrows {
         self.kind = kind
         payload = try SharedBytes(count: count, headroom: clws_pre(), initializingWith: initialize)
     }

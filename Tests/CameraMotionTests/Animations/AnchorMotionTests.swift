@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import CameraMotion
 
 /// Issue 15 item 5 in the animator manager: a `set` or an animation that
@@ -50,16 +51,20 @@ struct AnchorMotionTests {
     func animateAnchor() throws {
         var m = AnimatorManager(camera: start)
         let before = views(m.camera)
-        _ = try m.animate(EaseRequest(update: CameraUpdate(anchor: Anchor(x: 0.2, y: 0.7)), duration: 1, viewport: viewport),
-                          id: "a", owner: driver, at: 0).get()
+        _ = try m.animate(
+            EaseRequest(update: CameraUpdate(anchor: Anchor(x: 0.2, y: 0.7)), duration: 1, viewport: viewport),
+            id: "a", owner: driver, at: 0
+        ).get()
         m.advance(to: 1)
         expectSame(before, views(m.camera))
         #expect(m.camera.anchor == Anchor(x: 0.2, y: 0.7))
 
         var flat = AnimatorManager(camera: Camera(latitude: 48.8566, longitude: 2.3522, zoom: 14, bearing: 20))
         let flatBefore = views(flat.camera)
-        _ = try flat.ease(EaseRequest(update: CameraUpdate(anchor: Anchor(x: 0.8, y: 0.3)), duration: 1, viewport: viewport),
-                          id: "e", owner: driver, at: 0).get()
+        _ = try flat.ease(
+            EaseRequest(update: CameraUpdate(anchor: Anchor(x: 0.8, y: 0.3)), duration: 1, viewport: viewport),
+            id: "e", owner: driver, at: 0
+        ).get()
         for t in stride(from: 0.1, through: 1, by: 0.1) {
             flat.advance(to: t)
             expectSame(flatBefore, views(flat.camera), 1e-6)
@@ -69,8 +74,10 @@ struct AnchorMotionTests {
     @Test("an anchor animation claims the centre with it: a set of lat/lon ends it whole")
     func anchorClaimsCenter() throws {
         var m = AnimatorManager(camera: start)
-        _ = try m.animate(EaseRequest(update: CameraUpdate(anchor: Anchor(x: 0.2, y: 0.7)), duration: 2, viewport: viewport),
-                          id: "a", owner: driver, at: 0).get()
+        _ = try m.animate(
+            EaseRequest(update: CameraUpdate(anchor: Anchor(x: 0.2, y: 0.7)), duration: 2, viewport: viewport),
+            id: "a", owner: driver, at: 0
+        ).get()
         _ = m.takeEvents()
         _ = try m.animate(EaseRequest(update: CameraUpdate(latitude: 10, longitude: 10), duration: 1), id: "b", owner: driver2, at: 0.5).get()
         let report = m.takeReports().first { $0.id == "a" }

@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import CameraMotion
 
 /// Issue 15, items 1, 2 and 7: high-level animations (ease, fly; set ends them)
@@ -177,8 +178,10 @@ struct AnimationLevelTests {
     @Test("an animator with from jumps the named properties to from at its start, then animates to the target")
     func fromValues() throws {
         var m = AnimatorManager(camera: Camera(zoom: 4, bearing: 90))
-        _ = try m.animate(EaseRequest(update: CameraUpdate(bearing: 20), duration: 1, curve: .linear, from: CameraUpdate(bearing: 10)),
-                          id: "a", owner: driver, at: 2).get()
+        _ = try m.animate(
+            EaseRequest(update: CameraUpdate(bearing: 20), duration: 1, curve: .linear, from: CameraUpdate(bearing: 10)),
+            id: "a", owner: driver, at: 2
+        ).get()
         #expect(m.camera.bearing == 10 && m.camera.zoom == 4)
         #expect(m.takeReports().first { $0.status == .started }?.camera.bearing == 10, "started reports where it starts from")
         m.advance(to: 2.5)
@@ -190,8 +193,9 @@ struct AnimationLevelTests {
     @Test("a delayed animator jumps to from when it starts, not when it is sent")
     func fromWhenDelayed() {
         var m = AnimatorManager(camera: Camera(zoom: 4))
-        _ = m.animate(EaseRequest(update: CameraUpdate(zoom: 8), duration: 1, curve: .linear, delay: 1, from: CameraUpdate(zoom: 2)),
-                      id: "a", owner: driver, at: 0)
+        _ = m.animate(
+            EaseRequest(update: CameraUpdate(zoom: 8), duration: 1, curve: .linear, delay: 1, from: CameraUpdate(zoom: 2)),
+            id: "a", owner: driver, at: 0)
         m.advance(to: 0.9)
         #expect(m.camera.zoom == 4)
         m.advance(to: 1.5)

@@ -1,6 +1,7 @@
-import Foundation
 import CameraCore
+import Foundation
 import Testing
+
 @testable import CameraMotion
 
 @Suite("Animator manager: commands")
@@ -104,7 +105,7 @@ struct AnimatorCommandTests {
     @Test("an ease that zooms in moves its center like MapLibre's easeTo: k·2^(1−k), ahead of a straight line")
     func easeZoomingInLeadsWithTheCenter() {
         let from = Camera(latitude: 0, longitude: 0, zoom: 2)
-        let to = Camera(latitude: 0, longitude: 40, zoom: 6) // final scale 16, capped at 2
+        let to = Camera(latitude: 0, longitude: 40, zoom: 6)  // final scale 16, capped at 2
         for k in [0.25, 0.5, 0.75] {
             var m = AnimatorManager(camera: from)
             _ = m.ease(EaseRequest(update: CameraUpdate(longitude: 40, zoom: 6), duration: 1, curve: .linear), owner: driver, at: 0)
@@ -120,7 +121,7 @@ struct AnimatorCommandTests {
         var out = AnimatorManager(camera: from)
         _ = out.ease(EaseRequest(update: CameraUpdate(longitude: 40, zoom: 5.5), duration: 1, curve: .linear), owner: driver, at: 0)
         out.advance(to: 0.5)
-        let base = pow(2, -0.5) // final scale 2^-0.5 is within ½…2
+        let base = pow(2, -0.5)  // final scale 2^-0.5 is within ½…2
         #expect(abs(fractionX(from, Camera(latitude: 0, longitude: 40, zoom: 5.5), out.camera) - 0.5 * pow(base, 0.5)) < 1e-12)
         var flat = AnimatorManager(camera: from)
         _ = flat.ease(EaseRequest(update: CameraUpdate(longitude: 40), duration: 1, curve: .linear), owner: driver, at: 0)

@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import CameraMotion
 
 /// `AnimatorManager.due`: what its owner's clock must do when no command comes.

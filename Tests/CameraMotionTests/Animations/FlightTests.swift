@@ -1,6 +1,7 @@
 import CameraCore
 import Foundation
 import Testing
+
 @testable import CameraMotion
 
 /// Reference flights from scripts/make_fly_vectors.py: van Wijk & Nuij's
@@ -34,9 +35,10 @@ struct FlightTests {
     func matchesReference(name: String) throws {
         let flight = try #require(Self.flights.first { $0.name == name })
         var m = AnimatorManager(camera: Camera(latitude: flight.start.lat, longitude: flight.start.lon, zoom: flight.start.zoom))
-        let request = FlyRequest(update: CameraUpdate(latitude: flight.end.lat, longitude: flight.end.lon, zoom: flight.end.zoom),
-                                 speed: flight.speed, rho: flight.rho, minZoom: flight.minZoom,
-                                 viewport: Viewport(width: flight.viewport.width, height: flight.viewport.height))
+        let request = FlyRequest(
+            update: CameraUpdate(latitude: flight.end.lat, longitude: flight.end.lon, zoom: flight.end.zoom),
+            speed: flight.speed, rho: flight.rho, minZoom: flight.minZoom,
+            viewport: Viewport(width: flight.viewport.width, height: flight.viewport.height))
         _ = m.fly(request, id: "f", owner: driver, at: 0)
         for sample in flight.samples {
             m.advance(to: sample.t * flight.duration)

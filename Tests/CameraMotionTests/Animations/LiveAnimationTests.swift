@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import CameraMotion
 
 /// Issue 15 item 3: what a late joiner learns — the live animations (running
@@ -20,7 +21,10 @@ struct LiveAnimationTests {
 
         let fly = try #require(live.first)
         #expect(fly.kind == .fly && fly.owner == presenter && fly.properties == [.center, .zoom])
-        guard case .running(let start, let duration) = fly.state else { Issue.record("fly not running"); return }
+        guard case .running(let start, let duration) = fly.state else {
+            Issue.record("fly not running")
+            return
+        }
         #expect(start == 10 && duration > 0, "a flight's duration is known once it runs (from its path)")
         #expect(fly.requestedDuration == nil)
 

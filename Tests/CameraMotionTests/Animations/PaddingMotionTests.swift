@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import CameraMotion
 
 /// Issue 15 item 6 in the animator manager: padding is settable and
@@ -9,13 +10,17 @@ struct PaddingMotionTests {
     @Test("ease animates the padding along its curve; animate takes only the padding from a running ease")
     func animatesPadding() throws {
         var m = AnimatorManager(camera: Camera(latitude: 10, longitude: 10, zoom: 5))
-        _ = try m.ease(EaseRequest(update: CameraUpdate(zoom: 7, padding: PaddingUpdate(left: 400, bottom: 100)), duration: 2, curve: .linear),
-                       id: "e", owner: driver, at: 0).get()
+        _ = try m.ease(
+            EaseRequest(update: CameraUpdate(zoom: 7, padding: PaddingUpdate(left: 400, bottom: 100)), duration: 2, curve: .linear),
+            id: "e", owner: driver, at: 0
+        ).get()
         m.advance(to: 1)
         #expect(m.camera.padding == EdgeInsets(top: 0, left: 200, bottom: 50, right: 0) && m.camera.zoom == 6)
         _ = m.takeEvents()
-        _ = try m.animate(EaseRequest(update: CameraUpdate(padding: PaddingUpdate(top: 80)), duration: 1, curve: .linear),
-                          id: "p", owner: driver2, at: 1).get()
+        _ = try m.animate(
+            EaseRequest(update: CameraUpdate(padding: PaddingUpdate(top: 80)), duration: 1, curve: .linear),
+            id: "p", owner: driver2, at: 1
+        ).get()
         let cut = m.takeReports().first { $0.id == "e" }
         #expect(cut?.status == .interrupted && cut?.lost == .padding)
         m.advance(to: 2)

@@ -1,11 +1,14 @@
 import Testing
+
 @testable import CameraMotion
 
 @Suite("Timing curves")
 struct TimingCurveTests {
-    @Test("every curve starts at 0 and ends at 1", arguments: [
-        TimingCurve.linear, .easeIn, .easeOut, .easeInOut, .mapDefault, .cubicBezier(0.1, -0.5, 0.9, 1.5),
-    ])
+    @Test(
+        "every curve starts at 0 and ends at 1",
+        arguments: [
+            TimingCurve.linear, .easeIn, .easeOut, .easeInOut, .mapDefault, .cubicBezier(0.1, -0.5, 0.9, 1.5),
+        ])
     func endpoints(curve: TimingCurve) {
         #expect(curve.progress(0) == 0)
         #expect(curve.progress(1) == 1)
@@ -29,7 +32,13 @@ struct TimingCurveTests {
 
     @Test("a Bézier with control x outside 0…1 is rejected naming the index")
     func bezierValidation() {
-        do { _ = try TimingCurve.bezier(1.2, 0, 0.5, 1); Issue.record("expected error") } catch { #expect(error.field == "curve[0]") }
-        do { _ = try TimingCurve.bezier(0.2, .nan, 0.5, 1); Issue.record("expected error") } catch { #expect(error.field == "curve[1]") }
+        do {
+            _ = try TimingCurve.bezier(1.2, 0, 0.5, 1)
+            Issue.record("expected error")
+        } catch { #expect(error.field == "curve[0]") }
+        do {
+            _ = try TimingCurve.bezier(0.2, .nan, 0.5, 1)
+            Issue.record("expected error")
+        } catch { #expect(error.field == "curve[1]") }
     }
 }

@@ -1,14 +1,25 @@
 import CameraCore
 import Testing
+
 @testable import CameraMotion
 
 /// A script of commands at fixed times, run with any tick rate.
 private func run(tickRate: Double, sampleAt samples: [Double]) -> [Camera] {
     var m = AnimatorManager(camera: Camera(latitude: 10, longitude: 170, zoom: 3))
     let commands: [(Double, (inout AnimatorManager, Double) -> Void)] = [
-        (0.013, { m, t in _ = m.ease(EaseRequest(update: CameraUpdate(longitude: -170, zoom: 5, bearing: 300), duration: 1.7), id: "a", owner: driver, at: t) }),
+        (
+            0.013,
+            { m, t in _ = m.ease(EaseRequest(update: CameraUpdate(longitude: -170, zoom: 5, bearing: 300), duration: 1.7), id: "a", owner: driver, at: t) }
+        ),
         (0.4, { m, t in _ = m.fly(FlyRequest(update: CameraUpdate(latitude: 40, longitude: -120, zoom: 7)), id: "b", owner: driver2, at: t) }),
-        (0.41, { m, t in _ = m.ease(EaseRequest(update: CameraUpdate(tilt: 50), duration: 0.9, curve: .cubicBezier(0.3, -0.2, 0.7, 1.3), after: "b"), id: "c", owner: driver2, at: t) }),
+        (
+            0.41,
+            { m, t in
+                _ = m.ease(
+                    EaseRequest(update: CameraUpdate(tilt: 50), duration: 0.9, curve: .cubicBezier(0.3, -0.2, 0.7, 1.3), after: "b"), id: "c", owner: driver2,
+                    at: t)
+            }
+        ),
         (0.5, { m, t in _ = m.ease(EaseRequest(update: CameraUpdate(bearing: 20), duration: 0.33, delay: 0.777), id: "d", owner: driver, at: t) }),
         (2.2, { m, t in _ = m.track(.followDirection, location: TrackedLocation(latitude: 41, longitude: -119, heading: 45), owner: presenter, at: t) }),
         (2.9, { m, t in _ = m.track(.followDirection, location: TrackedLocation(latitude: 41.01, longitude: -119.02, heading: 50), owner: presenter, at: t) }),
@@ -21,7 +32,10 @@ private func run(tickRate: Double, sampleAt samples: [Double]) -> [Camera] {
     while let sample = nextSample.first {
         let t = Double(tick) / tickRate
         // Commands arrive at their own times, between ticks.
-        while let (when, command) = pending.first, when <= min(t, sample) { command(&m, when); pending = pending.dropFirst() }
+        while let (when, command) = pending.first, when <= min(t, sample) {
+            command(&m, when)
+            pending = pending.dropFirst()
+        }
         if sample <= t {
             m.advance(to: sample)
             out.append(m.camera)
@@ -113,15 +127,22 @@ struct TimingTests {
             t += rng.next(in: 0...0.08)
             let owner = owners[Int(rng.next(in: 0...2.999))]
             let id = "s\(step)"
-            let update: CameraUpdate = [CameraUpdate(zoom: rng.next(in: 1...10)), CameraUpdate(tilt: rng.next(in: 0...60)),
-                                        CameraUpdate(latitude: rng.next(in: -60...60), longitude: rng.next(in: -180...180)),
-                                        CameraUpdate(bearing: rng.next(in: 0...360), anchor: Anchor(x: 0.5, y: rng.next(in: 0.3...0.7)))][Int(rng.next(in: 0...3.999))]
+            let update: CameraUpdate = [
+                CameraUpdate(zoom: rng.next(in: 1...10)), CameraUpdate(tilt: rng.next(in: 0...60)),
+                CameraUpdate(latitude: rng.next(in: -60...60), longitude: rng.next(in: -180...180)),
+                CameraUpdate(bearing: rng.next(in: 0...360), anchor: Anchor(x: 0.5, y: rng.next(in: 0.3...0.7))),
+            ][Int(rng.next(in: 0...3.999))]
             let choice = rng.next(in: 0...1)
             var accepted = false
             if choice < 0.35 {
-                accepted = m.ease(EaseRequest(update: update, duration: rng.next(in: 0...0.6), after: ids.last.flatMap { rng.next(in: 0...1) < 0.3 ? $0 : nil }), id: id, owner: owner, at: t).isSuccess
+                accepted =
+                    m.ease(
+                        EaseRequest(update: update, duration: rng.next(in: 0...0.6), after: ids.last.flatMap { rng.next(in: 0...1) < 0.3 ? $0 : nil }), id: id,
+                        owner: owner, at: t
+                    ).isSuccess
             } else if choice < 0.55 {
-                accepted = m.fly(FlyRequest(update: update, duration: rng.next(in: 0...0.8), delay: rng.next(in: 0...0.2)), id: id, owner: owner, at: t).isSuccess
+                accepted =
+                    m.fly(FlyRequest(update: update, duration: rng.next(in: 0...0.8), delay: rng.next(in: 0...0.2)), id: id, owner: owner, at: t).isSuccess
             } else if choice < 0.65, let victim = ids.randomElement(using: &rng) {
                 _ = m.cancel(id: victim, owner: owner, at: t)
             } else if choice < 0.7 {

@@ -1,12 +1,15 @@
 import CameraCore
 import Foundation
 import Testing
+
 @testable import CameraMotion
 
 /// Sends `input` to a rig (after `setup`) and checks it is refused as bad
 /// input with `message`, changing neither the camera nor the engine's state.
-private func expectBad(_ input: GestureInput, _ message: String, setup: [GestureInput] = [],
-                       sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectBad(
+    _ input: GestureInput, _ message: String, setup: [GestureInput] = [],
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     var rig = GestureRig(camera: Camera(latitude: 48.85, longitude: 2.35, zoom: 12, tilt: 20, bearing: 30))
     for (i, step) in setup.enumerated() {
         #expect(rig.send(step, at: Double(i) * 0.01).isSuccess, "setup \(step.label)", sourceLocation: sourceLocation)
@@ -23,10 +26,12 @@ private func expectBad(_ input: GestureInput, _ message: String, setup: [Gesture
 
 @Suite("Gestures: bad input and nonsense sequences")
 struct GestureInputTests {
-    @Test("a change without begin is refused", arguments: [
-        GestureInput(.pan, .change, x: 1, y: 2), GestureInput(.pinch, .change, x: 1, y: 2, scale: 2),
-        GestureInput(.tilt, .change, dy: 3), GestureInput(.rotate, .change, rotation: 4),
-    ])
+    @Test(
+        "a change without begin is refused",
+        arguments: [
+            GestureInput(.pan, .change, x: 1, y: 2), GestureInput(.pinch, .change, x: 1, y: 2, scale: 2),
+            GestureInput(.tilt, .change, dy: 3), GestureInput(.rotate, .change, rotation: 4),
+        ])
     func changeWithoutBegin(input: GestureInput) {
         expectBad(input, "\(input.kind.rawValue) change without begin")
     }
@@ -57,32 +62,36 @@ struct GestureInputTests {
         #expect(pixelDistance(rig.view(of: geo), ViewPoint(x: 300, y: 200)) <= 0.5)
     }
 
-    @Test("missing required fields are refused, naming them", arguments: [
-        (pan(.begin), "pan begin: x and y are required"),
-        (pan(.change), "pan change: x and y are required"),
-        (GestureInput(.pinch, .begin, scale: 1), "pinch begin: x and y are required"),
-        (GestureInput(.pinch, .change, x: 1, y: 2), "pinch change: scale is required"),
-        (GestureInput(.tilt, .change, x: 1, y: 2), "tilt change: dy is required"),
-        (GestureInput(.rotate, .change), "rotate change: rotation is required"),
-        (GestureInput(.doubleTap), "doubleTap: x and y are required"),
-        (GestureInput(.tap, .end), "tap end: x and y are required"),
-        (GestureInput(.longPress), "longPress: x and y are required"),
-        (GestureInput(.scroll, .change, x: 1, y: 2), "scroll change: delta is required"),
-    ])
+    @Test(
+        "missing required fields are refused, naming them",
+        arguments: [
+            (pan(.begin), "pan begin: x and y are required"),
+            (pan(.change), "pan change: x and y are required"),
+            (GestureInput(.pinch, .begin, scale: 1), "pinch begin: x and y are required"),
+            (GestureInput(.pinch, .change, x: 1, y: 2), "pinch change: scale is required"),
+            (GestureInput(.tilt, .change, x: 1, y: 2), "tilt change: dy is required"),
+            (GestureInput(.rotate, .change), "rotate change: rotation is required"),
+            (GestureInput(.doubleTap), "doubleTap: x and y are required"),
+            (GestureInput(.tap, .end), "tap end: x and y are required"),
+            (GestureInput(.longPress), "longPress: x and y are required"),
+            (GestureInput(.scroll, .change, x: 1, y: 2), "scroll change: delta is required"),
+        ])
     func missingFields(input: GestureInput, message: String) {
         let setup: [GestureInput] = input.phase == .change ? [GestureInput(input.kind, .begin, x: 5, y: 5)] : []
         expectBad(input, message, setup: input.kind == .scroll ? [] : setup)
     }
 
-    @Test("non-finite numbers are refused, naming the field", arguments: [
-        (pan(.begin, .nan, 2), "pan begin: x must be a finite number (got nan)"),
-        (pan(.begin, 1, .infinity), "pan begin: y must be a finite number (got inf)"),
-        (pan(.begin, 1, 2, t: .nan), "pan begin: t must be a finite number (got nan)"),
-        (GestureInput(.pinch, .begin, x: 1, y: 2, scale: .infinity), "pinch begin: scale must be a finite number (got inf)"),
-        (GestureInput(.pinch, .begin, x: 1, y: 2, rotation: .nan), "pinch begin: rotation must be a finite number (got nan)"),
-        (GestureInput(.tilt, .begin, dy: -.infinity), "tilt begin: dy must be a finite number (got -inf)"),
-        (GestureInput(.scroll, x: 1, y: 2, delta: .nan), "scroll: delta must be a finite number (got nan)"),
-    ])
+    @Test(
+        "non-finite numbers are refused, naming the field",
+        arguments: [
+            (pan(.begin, .nan, 2), "pan begin: x must be a finite number (got nan)"),
+            (pan(.begin, 1, .infinity), "pan begin: y must be a finite number (got inf)"),
+            (pan(.begin, 1, 2, t: .nan), "pan begin: t must be a finite number (got nan)"),
+            (GestureInput(.pinch, .begin, x: 1, y: 2, scale: .infinity), "pinch begin: scale must be a finite number (got inf)"),
+            (GestureInput(.pinch, .begin, x: 1, y: 2, rotation: .nan), "pinch begin: rotation must be a finite number (got nan)"),
+            (GestureInput(.tilt, .begin, dy: -.infinity), "tilt begin: dy must be a finite number (got -inf)"),
+            (GestureInput(.scroll, x: 1, y: 2, delta: .nan), "scroll: delta must be a finite number (got nan)"),
+        ])
     func nonFinite(input: GestureInput, message: String) {
         expectBad(input, message)
     }
@@ -94,8 +103,9 @@ struct GestureInputTests {
 
     @Test("a pinch scale of 0 or below is refused")
     func scaleNotPositive() {
-        expectBad(GestureInput(.pinch, .change, x: 1, y: 2, scale: 0), "pinch change: scale must be above 0 (got 0.0)",
-                  setup: [GestureInput(.pinch, .begin, x: 1, y: 2)])
+        expectBad(
+            GestureInput(.pinch, .change, x: 1, y: 2, scale: 0), "pinch change: scale must be above 0 (got 0.0)",
+            setup: [GestureInput(.pinch, .begin, x: 1, y: 2)])
     }
 
     @Test("a continuous gesture without a phase is refused")
@@ -105,14 +115,16 @@ struct GestureInputTests {
 
     @Test("an instantaneous gesture with begin or cancel is refused", arguments: [GesturePhase.begin, .cancel])
     func instantaneousPhase(phase: GesturePhase) {
-        expectBad(GestureInput(.doubleTap, phase, x: 1, y: 2),
-                  "doubleTap is instantaneous and has no \(phase.rawValue) (send it without a phase or as end)")
+        expectBad(
+            GestureInput(.doubleTap, phase, x: 1, y: 2),
+            "doubleTap is instantaneous and has no \(phase.rawValue) (send it without a phase or as end)")
     }
 
     @Test("client time going backwards within a gesture is refused")
     func timeBackwards() {
-        expectBad(pan(.change, 30, 30, t: 990), "pan change: t must not decrease within a gesture (got 990.0 after 1000.0)",
-                  setup: [pan(.begin, 1, 2, t: 1000)])
+        expectBad(
+            pan(.change, 30, 30, t: 990), "pan change: t must not decrease within a gesture (got 990.0 after 1000.0)",
+            setup: [pan(.begin, 1, 2, t: 1000)])
     }
 
     @Test("an invalid viewport is refused")

@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import CameraMotion
 
 /// Issue 15 item 4: gesture listeners as in HERE. A long press has begin,
@@ -33,7 +34,8 @@ struct GestureListenerTests {
         #expect(rig.send(GestureInput(.longPress, .end), at: 0).failureValue?.code == .badInput)
         #expect(rig.send(GestureInput(.longPress, .begin), at: 0).failureValue?.message == "longPress begin: x and y are required")
         #expect(rig.send(GestureInput(.longPress, .begin, x: 1, y: 1), at: 0).isSuccess)
-        #expect(rig.send(GestureInput(.longPress, .begin, x: 1, y: 1), at: 0).failureValue?.message == "longPress begin while this client's longPress is active")
+        #expect(
+            rig.send(GestureInput(.longPress, .begin, x: 1, y: 1), at: 0).failureValue?.message == "longPress begin while this client's longPress is active")
         #expect(rig.send(GestureInput(.longPress, .begin, x: 1, y: 1), from: driver2, at: 0).isSuccess, "per client")
         #expect(rig.send(GestureInput(.longPress, .cancel), at: 0).isSuccess)
         #expect(rig.send(GestureInput(.longPress, .change, x: 1, y: 1), at: 0).failureValue != nil, "cancel ended it")
@@ -60,8 +62,9 @@ struct GestureListenerTests {
         #expect(begin.effect == .following && begin.event?.point == grab && begin.event?.disabled == false)
         let change = try rig.send(pan(.change, 420, 330), at: 0.05).get()
         let heard = try #require(change.event?.geo)
-        #expect(abs(heard.latitude - grabbed.latitude) < 1e-9 && abs(heard.longitude - grabbed.longitude) < 1e-9,
-                "the geo point under the finger after the map followed it is the grabbed one")
+        #expect(
+            abs(heard.latitude - grabbed.latitude) < 1e-9 && abs(heard.longitude - grabbed.longitude) < 1e-9,
+            "the geo point under the finger after the map followed it is the grabbed one")
         let end = try rig.send(pan(.end), at: 0.5).get()
         #expect(end.event != nil && end.event?.point == nil && end.event?.geo == nil)
         // A two-finger tap without a point is heard at the view centre it zoomed around.

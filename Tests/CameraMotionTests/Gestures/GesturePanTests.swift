@@ -1,12 +1,14 @@
 import CameraCore
 import Foundation
 import Testing
+
 @testable import CameraMotion
 
 @Suite("Gestures: pan")
 struct GesturePanTests {
-    @Test("the grabbed point stays under the finger through a pan (≤ 0.5 px)",
-          arguments: [(0.0, 30.0), (45, 30), (45, 250)])
+    @Test(
+        "the grabbed point stays under the finger through a pan (≤ 0.5 px)",
+        arguments: [(0.0, 30.0), (45, 30), (45, 250)])
     func grabbedPointFollowsFinger(tilt: Double, bearing: Double) throws {
         var rig = GestureRig(camera: Camera(latitude: 48.85, longitude: 2.35, zoom: 12, tilt: tilt, bearing: bearing))
         let start = ViewPoint(x: 300, y: 450)
@@ -73,8 +75,10 @@ struct GesturePanTests {
 @Suite("Gestures: pan momentum")
 struct GestureMomentumTests {
     /// Momentum reports, the camera at release and at rest.
-    func fling(_ flick: Flick, sampledAt times: [Double], camera: Camera = Camera(latitude: 48.85, longitude: 2.35, zoom: 12),
-               limits: CameraLimits = CameraLimits(), tickRate: Double = 60) -> (started: AnimationReport?, finished: AnimationReport?) {
+    func fling(
+        _ flick: Flick, sampledAt times: [Double], camera: Camera = Camera(latitude: 48.85, longitude: 2.35, zoom: 12),
+        limits: CameraLimits = CameraLimits(), tickRate: Double = 60
+    ) -> (started: AnimationReport?, finished: AnimationReport?) {
         var rig = GestureRig(camera: camera, limits: limits)
         rig.manager.advance(to: flick.hubStart - 1)
         let reports = rig.run(flick.script(sampledAt: times), tickRate: tickRate, until: flick.hubStart + flick.duration + 4)
@@ -93,7 +97,8 @@ struct GestureMomentumTests {
         #expect(outcome.momentum == GestureEngine.momentumID)
         let geo = try #require(rig.geo(at: release))  // momentum starts from here
         // speed 2000 · 0.3 = 600 px/s → 600 / 750 = 0.8 s, 600 · 0.8 / 2 = 240 px.
-        var previous = release.x, previousStep = Double.infinity
+        var previous = release.x
+        var previousStep = Double.infinity
         for i in 1...80 {
             rig.manager.advance(to: script.last!.0 + Double(i) * 0.01)
             let p = try #require(rig.view(of: geo))
@@ -129,7 +134,11 @@ struct GestureMomentumTests {
         var rng = SplitMix(seed: 7)
         var irregular: [Double] = []
         var tau = 0.0
-        while true { tau += rng.next(in: 0.004...0.025); if tau >= flick.duration { break }; irregular.append(tau) }
+        while true {
+            tau += rng.next(in: 0.004...0.025)
+            if tau >= flick.duration { break }
+            irregular.append(tau)
+        }
         var results: [(distance: Double, duration: Double)] = []
         for times in [Flick.regular(60, until: flick.duration), Flick.regular(120, until: flick.duration), irregular] {
             let run = fling(flick, sampledAt: times)
@@ -150,7 +159,11 @@ struct GestureMomentumTests {
         var rng = SplitMix(seed: 3)
         var irregular: [Double] = []
         var tau = 0.0
-        while true { tau += rng.next(in: 0.003...0.04); if tau >= flick.duration { break }; irregular.append(tau) }
+        while true {
+            tau += rng.next(in: 0.003...0.04)
+            if tau >= flick.duration { break }
+            irregular.append(tau)
+        }
         let a = fling(flick, sampledAt: Flick.regular(60, until: flick.duration))
         let b = fling(flick, sampledAt: irregular)
         let (fa, fb) = (try #require(a.finished), try #require(b.finished))

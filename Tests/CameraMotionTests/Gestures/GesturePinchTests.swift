@@ -1,6 +1,7 @@
 import CameraCore
 import Foundation
 import Testing
+
 @testable import CameraMotion
 
 func pinch(_ phase: GesturePhase, _ x: Double? = nil, _ y: Double? = nil, scale: Double? = nil, rotation: Double? = nil, t: Double? = nil) -> GestureInput {
@@ -9,8 +10,9 @@ func pinch(_ phase: GesturePhase, _ x: Double? = nil, _ y: Double? = nil, scale:
 
 @Suite("Gestures: pinch")
 struct GesturePinchTests {
-    @Test("the geo point under the focal point at begin stays under the moving focal point (≤ 0.5 px)",
-          arguments: [(0.0, 30.0), (45, 30), (45, 250)])
+    @Test(
+        "the geo point under the focal point at begin stays under the moving focal point (≤ 0.5 px)",
+        arguments: [(0.0, 30.0), (45, 30), (45, 250)])
     func focalPointFixed(tilt: Double, bearing: Double) throws {
         var rig = GestureRig(camera: Camera(latitude: 48.85, longitude: 2.35, zoom: 12, tilt: tilt, bearing: bearing))
         let geo = try #require(rig.geo(at: ViewPoint(x: 400, y: 350)))

@@ -1,6 +1,7 @@
 import CameraCore
 import Foundation
 import Testing
+
 @testable import CameraMotion
 
 let presenter2 = Owner(client: "p2", rank: .presenter)
@@ -134,9 +135,12 @@ struct GestureRuleTests {
     func disabledOnlyReported(kind: GestureKind) throws {
         var rig = GestureRig(camera: Camera(latitude: 48.85, longitude: 2.35, zoom: 12, tilt: 30, bearing: 10))
         _ = try rig.manager.ease(EaseRequest(update: CameraUpdate(bearing: 40), duration: 1), id: "turn", owner: driver2, at: 0).get()
-        let inputs: [GestureInput] = kind.isContinuous
-            ? [GestureInput(kind, .begin, x: 400, y: 300), GestureInput(kind, .change, x: 500, y: 250, scale: 2, rotation: 30),
-               GestureInput(kind, .end, x: 600, y: 200)]
+        let inputs: [GestureInput] =
+            kind.isContinuous
+            ? [
+                GestureInput(kind, .begin, x: 400, y: 300), GestureInput(kind, .change, x: 500, y: 250, scale: 2, rotation: 30),
+                GestureInput(kind, .end, x: 600, y: 200),
+            ]
             : [GestureInput(kind, .end, x: 400, y: 300, delta: -200)]
         var expected = rig.manager
         for (i, input) in inputs.enumerated() {

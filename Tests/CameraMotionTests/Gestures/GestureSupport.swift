@@ -1,6 +1,7 @@
 import CameraCore
 import Foundation
 import Testing
+
 @testable import CameraMotion
 
 let gestureViewport = Viewport(width: 800, height: 600)
@@ -15,8 +16,10 @@ struct GestureRig {
     }
 
     @discardableResult
-    mutating func send(_ input: GestureInput, from owner: Owner = driver, disabled: Set<GestureKind> = [],
-                       at now: Double) -> Result<GestureOutcome, CommandError> {
+    mutating func send(
+        _ input: GestureInput, from owner: Owner = driver, disabled: Set<GestureKind> = [],
+        at now: Double
+    ) -> Result<GestureOutcome, CommandError> {
         engine.handle(input, client: GestureClient(owner: owner, viewport: gestureViewport, disabled: disabled), manager: &manager, at: now)
     }
 
@@ -81,8 +84,10 @@ extension GestureRig {
     /// in between (inputs arrive between ticks) until `until`. Calls `observe`
     /// after every tick and input; returns every animation report.
     @discardableResult
-    mutating func run(_ script: [(Double, GestureInput)], from owner: Owner = driver, tickRate: Double, until: Double,
-                      observe: (AnimatorManager) -> Void = { _ in }) -> [AnimationReport] {
+    mutating func run(
+        _ script: [(Double, GestureInput)], from owner: Owner = driver, tickRate: Double, until: Double,
+        observe: (AnimatorManager) -> Void = { _ in }
+    ) -> [AnimationReport] {
         var reports: [AnimationReport] = []
         var pending = script[...]
         var tick = (manager.time * tickRate).rounded(.down) + 1
@@ -110,8 +115,9 @@ extension GestureRig {
 /// Records an issue unless `camera` satisfies `limits` (zoom, tilt for its zoom, target bounds).
 func expectWithin(_ limits: CameraLimits, _ camera: Camera, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(camera.zoom >= limits.minZoom && camera.zoom <= limits.maxZoom, "zoom \(camera.zoom)", sourceLocation: sourceLocation)
-    #expect(camera.tilt >= limits.minTilt && camera.tilt <= limits.maxTilt(atZoom: camera.zoom) + 1e-12,
-            "tilt \(camera.tilt) at zoom \(camera.zoom)", sourceLocation: sourceLocation)
+    #expect(
+        camera.tilt >= limits.minTilt && camera.tilt <= limits.maxTilt(atZoom: camera.zoom) + 1e-12,
+        "tilt \(camera.tilt) at zoom \(camera.zoom)", sourceLocation: sourceLocation)
     if let bounds = limits.bounds {
         #expect(bounds.contains(camera.target), "target \(camera.target) outside \(bounds)", sourceLocation: sourceLocation)
     }

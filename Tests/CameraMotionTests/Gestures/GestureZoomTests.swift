@@ -1,6 +1,7 @@
 import CameraCore
 import Foundation
 import Testing
+
 @testable import CameraMotion
 
 func scroll(_ x: Double?, _ y: Double?, delta: Double) -> GestureInput {
@@ -9,16 +10,18 @@ func scroll(_ x: Double?, _ y: Double?, delta: Double) -> GestureInput {
 
 @Suite("Gestures: taps, long press and scroll")
 struct GestureZoomTests {
-    @Test("double tap zooms in by 1 over 0.3 s, the tapped point fixed at the end (≤ 0.5 px)",
-          arguments: [(0.0, 30.0), (45, 30), (45, 250)])
+    @Test(
+        "double tap zooms in by 1 over 0.3 s, the tapped point fixed at the end (≤ 0.5 px)",
+        arguments: [(0.0, 30.0), (45, 30), (45, 250)])
     func doubleTap(tilt: Double, bearing: Double) throws {
         var rig = GestureRig(camera: Camera(latitude: 48.85, longitude: 2.35, zoom: 12, tilt: tilt, bearing: bearing))
         let point = ViewPoint(x: 620, y: 180)
         let geo = try #require(rig.geo(at: point))
         let outcome = try rig.send(GestureInput(.doubleTap, .end, x: point.x, y: point.y), at: 1).get()
         #expect(outcome.effect == .animation(id: GestureEngine.doubleTapID))
-        #expect(outcome.event?.point == point && outcome.event?.geo == geo && outcome.event?.disabled == false,
-                "listeners hear the double tap with its view and geo point")
+        #expect(
+            outcome.event?.point == point && outcome.event?.geo == geo && outcome.event?.disabled == false,
+            "listeners hear the double tap with its view and geo point")
         rig.manager.advance(to: 1.29)
         #expect(rig.manager.isMoving)
         rig.manager.advance(to: 1.3)
@@ -114,8 +117,11 @@ struct GestureZoomTests {
         let phase: GesturePhase? = kind == .longPress ? nil : .end
         let outcome = try rig.send(GestureInput(kind, phase, x: point.x, y: point.y, t: 99), at: 0).get()
         #expect(outcome.effect == .reported)
-        #expect(outcome.event == GestureEvent(client: "d1", input: GestureInput(kind, phase, x: point.x, y: point.y, t: 99), geo: expected,
-                                              point: point))
+        #expect(
+            outcome.event
+                == GestureEvent(
+                    client: "d1", input: GestureInput(kind, phase, x: point.x, y: point.y, t: 99), geo: expected,
+                    point: point))
         #expect(rig.manager.camera == camera && !rig.manager.isMoving)
     }
 

@@ -1,11 +1,13 @@
 import Testing
+
 @testable import HubCore
 
 @Suite("Hub: room and per-room caps")
 struct HubCapTests {
     @Test func aHelloCreatingOneRoomTooManyGetsFullThenClose1013() {
         let bench = HubBench { $0.maxRooms = 2 }
-        let a = bench.join("a", role: "driver"), b = bench.join("b", role: "follower")
+        let a = bench.join("a", role: "driver")
+        let b = bench.join("b", role: "follower")
         let c = bench.join("c", role: "follower")
         #expect(a.client != nil && b.client != nil && c.client == nil)
         #expect(bench.lastError(c.key)?["code"]?.string == "full")
@@ -18,7 +20,8 @@ struct HubCapTests {
 
     @Test func aFullRoomRefusesTheNextClientAndTakesOneAgainWhenSomeoneLeaves() {
         let bench = HubBench { $0.maxClientsPerRoom = 2 }
-        let first = bench.join(role: "presenter"), second = bench.join(role: "follower")
+        let first = bench.join(role: "presenter")
+        let second = bench.join(role: "follower")
         let third = bench.join(role: "follower")
         #expect(third.client == nil)
         #expect(bench.lastError(third.key)?["message"]?.string == "room: demo is full (2 clients); try again later")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HubCore
 
 @Suite("Hub: signed room tokens against the hub's wall clock")

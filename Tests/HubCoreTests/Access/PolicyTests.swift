@@ -1,6 +1,7 @@
 import CameraCore
 import CameraMotion
 import Testing
+
 @testable import HubCore
 
 @Suite("Command rate limiter")
@@ -23,7 +24,8 @@ struct CommandRateLimiterTests {
     @Test("a flood is cut to 240/s plus the burst, with at most one report per second")
     func flood() {
         var limiter = CommandRateLimiter()
-        var accepted = 0, reports: [Double] = []
+        var accepted = 0
+        var reports: [Double] = []
         for i in 0..<(1000 * 10) {
             let now = Double(i) / 1000
             switch limiter.admit(now: now) {
@@ -43,7 +45,7 @@ struct CommandRateLimiterTests {
         for _ in 0..<5 { #expect(admit(&limiter, now: 100) == .accept) }
         #expect(admit(&limiter, now: 100) == .dropAndReport)
         #expect(admit(&limiter, now: 50) == .drop)
-        #expect(admit(&limiter, now: 100.1) == .accept)   // one token back after 0.1 s
+        #expect(admit(&limiter, now: 100.1) == .accept)  // one token back after 0.1 s
         #expect(admit(&limiter, now: 100.1) == .drop)
         for _ in 0..<5 { #expect(admit(&limiter, now: 1000) == .accept) }  // capped at 5
         #expect(admit(&limiter, now: 1000) == .dropAndReport)
@@ -165,21 +167,29 @@ struct QueryAnswerTests {
     func projectUnproject() throws {
         let camera = Camera(latitude: 48, longitude: 2, zoom: 10, tilt: 40, bearing: 30)
         let geos = [GeoCoordinate(latitude: 48.01, longitude: 2.02), GeoCoordinate(latitude: 47.99, longitude: 1.97)]
-        guard case .project(let points) = try QueryCommand(id: "q", what: .project(geos)).answer(camera: camera, viewport: viewport, limits: CameraLimits()) else {
-            Issue.record(); return
+        guard case .project(let points) = try QueryCommand(id: "q", what: .project(geos)).answer(camera: camera, viewport: viewport, limits: CameraLimits())
+        else {
+            Issue.record()
+            return
         }
         let views = points.compactMap { $0 }
         #expect(views.count == 2)
-        guard case .unproject(let back) = try QueryCommand(id: "q", what: .unproject(views)).answer(camera: camera, viewport: viewport, limits: CameraLimits()) else {
-            Issue.record(); return
+        guard case .unproject(let back) = try QueryCommand(id: "q", what: .unproject(views)).answer(camera: camera, viewport: viewport, limits: CameraLimits())
+        else {
+            Issue.record()
+            return
         }
         for (a, b) in zip(geos, back) {
             #expect(abs(a.latitude - b!.latitude) < 1e-9 && abs(a.longitude - b!.longitude) < 1e-9)
         }
         // Above the horizon.
         let tilted = Camera(latitude: 0, longitude: 0, zoom: 3, tilt: 85)
-        guard case .unproject(let sky) = try QueryCommand(id: "q", what: .unproject([ViewPoint(x: 400, y: 0)])).answer(camera: tilted, viewport: viewport, limits: CameraLimits()) else {
-            Issue.record(); return
+        guard
+            case .unproject(let sky) = try QueryCommand(id: "q", what: .unproject([ViewPoint(x: 400, y: 0)])).answer(
+                camera: tilted, viewport: viewport, limits: CameraLimits())
+        else {
+            Issue.record()
+            return
         }
         #expect(sky == [nil])
         #expect(text(HubMessage.result(id: "q", .unproject(sky))) == #"{"type":"result","id":"q","what":"unproject","points":[null]}"#)
@@ -189,7 +199,8 @@ struct QueryAnswerTests {
     func bounds() throws {
         let camera = Camera(latitude: 0, longitude: 539.9, zoom: 4)  // wire lon 179.9
         guard case .bounds(let region) = try QueryCommand(id: "b", what: .bounds).answer(camera: camera, viewport: viewport, limits: CameraLimits()) else {
-            Issue.record(); return
+            Issue.record()
+            return
         }
         let lons = region.quad.map(\.longitude)
         #expect(lons.allSatisfy { abs($0 - 179.9) < 30 })
@@ -203,14 +214,19 @@ struct QueryAnswerTests {
     func fit() throws {
         let limits = try CameraLimits(maxZoom: 8)
         let q = QueryCommand(id: "f", what: .fit(GeoBounds(south: 48.85, west: 2.34, north: 48.86, east: 2.36), padding: EdgeInsets(all: 10)))
-        guard case .fit(let camera) = try q.answer(camera: Camera(tilt: 30), viewport: viewport, limits: limits) else { Issue.record(); return }
+        guard case .fit(let camera) = try q.answer(camera: Camera(tilt: 30), viewport: viewport, limits: limits) else {
+            Issue.record()
+            return
+        }
         #expect(camera.zoom == 8)
         #expect(camera.tilt == 0)
         let bad = QueryCommand(id: "f2", what: .fit(GeoBounds(south: 1, west: 1, north: 2, east: 2), padding: EdgeInsets(left: 500, right: 400)))
         #expect(throws: ProtocolError(.badMessage, "padding: left + right padding leaves no room in a 800.0 px wide view", ref: "f2")) {
             try bad.answer(camera: Camera(), viewport: viewport, limits: CameraLimits())
         }
-        #expect(text(HubMessage.result(id: "f", .fit(Camera(latitude: 1, longitude: 2, zoom: 3)))) == #"{"type":"result","id":"f","what":"fit","camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0}}"#)
+        #expect(
+            text(HubMessage.result(id: "f", .fit(Camera(latitude: 1, longitude: 2, zoom: 3))))
+                == #"{"type":"result","id":"f","what":"fit","camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0}}"#)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HubCore
 
 /// A 48-byte secret, as `openssl rand -base64 48` would give.
@@ -8,8 +9,10 @@ let otherSecret = try! TokenSecret(text: String(repeating: "x", count: 32))
 /// The hub's wall clock in these tests: 2023-11-14T22:13:20Z.
 let wallNow = 1_700_000_000.0
 
-func signed(room: String = "demo", role: Role = .presenter, exp: Double = wallNow + 3600, nbf: Double? = nil,
-            name: String? = nil, secret: TokenSecret = testSecret) -> String {
+func signed(
+    room: String = "demo", role: Role = .presenter, exp: Double = wallNow + 3600, nbf: Double? = nil,
+    name: String? = nil, secret: TokenSecret = testSecret
+) -> String {
     RoomToken.sign(RoomTokenClaims(room: room, role: role, exp: exp, nbf: nbf, name: name), secret: secret)
 }
 
@@ -36,7 +39,8 @@ struct RoomTokenTests {
     func rfc7515Example() throws {
         let key = Base64URL.decode("AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow")!
         let secret = try TokenSecret(key)
-        let token = "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9"
+        let token =
+            "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9"
             + ".eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
             + ".dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
         #expect(throws: RoomTokenError.malformed("no room claim (a string)")) { try RoomToken.verify(token, secret: secret, now: 0) }
@@ -76,7 +80,9 @@ struct RoomTokenTests {
         #expect(throws: RoomTokenError.badSignature) { try RoomToken.verify(forged, secret: testSecret, now: wallNow) }
         // alg none (an unsigned token) and other algorithms are refused before the signature.
         let none = replacingPart(signed(), 0, with: Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8)))
-        #expect(throws: RoomTokenError.unsupportedAlgorithm("none")) { try RoomToken.verify(replacingPart(none, 2, with: ""), secret: testSecret, now: wallNow) }
+        #expect(throws: RoomTokenError.unsupportedAlgorithm("none")) {
+            try RoomToken.verify(replacingPart(none, 2, with: ""), secret: testSecret, now: wallNow)
+        }
         let rs = replacingPart(signed(), 0, with: Base64URL.encode(Array(#"{"alg":"RS256"}"#.utf8)))
         #expect(throws: RoomTokenError.unsupportedAlgorithm("RS256")) { try RoomToken.verify(rs, secret: testSecret, now: wallNow) }
         #expect(throws: RoomTokenError.malformed("not three dot-separated parts")) { try RoomToken.verify("a.b", secret: testSecret, now: wallNow) }
@@ -110,7 +116,8 @@ struct RoomTokenTests {
         #expect(throws: TokenSecretError(count: 31)) { try TokenSecret(text: String(repeating: "s", count: 31) + "\n") }
         #expect(throws: Never.self) { try TokenSecret(text: "  " + String(repeating: "s", count: 32) + "\n") }
         // The same secret written with and without a final newline signs the same way.
-        let a = try! TokenSecret(text: String(repeating: "s", count: 40)), b = try! TokenSecret(text: String(repeating: "s", count: 40) + "\n")
+        let a = try! TokenSecret(text: String(repeating: "s", count: 40))
+        let b = try! TokenSecret(text: String(repeating: "s", count: 40) + "\n")
         #expect(signed(secret: a) == signed(secret: b))
     }
 }
@@ -122,7 +129,10 @@ struct TokenPolicyTests {
     }
 
     func refusal(_ policy: TokenPolicy, _ hello: Hello) -> String? {
-        do { _ = try policy.authorize(hello, now: wallNow); return nil } catch {
+        do {
+            _ = try policy.authorize(hello, now: wallNow)
+            return nil
+        } catch {
             #expect(error.code == .forbidden && error.close == .policyViolation && error.ref == "hello")
             return error.message
         }
@@ -147,11 +157,14 @@ struct TokenPolicyTests {
         #expect(refusal(policy, hello(.follower, room: "elsewhere", token: signed(room: "*", role: .follower))) == nil)
         #expect(refusal(policy, hello(.presenter, token: signed(role: .driver))) == "token: grants driver at most, not presenter")
         #expect(refusal(policy, hello(.driver, room: "other", token: signed())) == "token: for room 'demo', not 'other'")
-        #expect(refusal(policy, hello(.driver, token: signed(exp: wallNow - 1)))
+        #expect(
+            refusal(policy, hello(.driver, token: signed(exp: wallNow - 1)))
                 == "token: expired at 2023-11-14T22:13:19Z (hub clock 2023-11-14T22:13:20Z)")
-        #expect(refusal(policy, hello(.driver, token: signed(nbf: wallNow + 60)))
+        #expect(
+            refusal(policy, hello(.driver, token: signed(nbf: wallNow + 60)))
                 == "token: not valid before 2023-11-14T22:14:20Z (hub clock 2023-11-14T22:13:20Z)")
-        #expect(refusal(policy, hello(.driver, token: signed(secret: otherSecret)))
+        #expect(
+            refusal(policy, hello(.driver, token: signed(secret: otherSecret)))
                 == "token: wrong signature (not signed with this hub's secret, or altered)")
         #expect(refusal(policy, hello(.driver)) == "token: missing token for role driver (this hub needs a signed room token)")
         #expect(refusal(policy, hello(.follower)) == "token: missing token for role follower (this hub needs a signed room token)")

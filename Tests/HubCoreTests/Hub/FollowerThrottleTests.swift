@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HubCore
 
 /// A room ticking at `tick` Hz whose camera moves on the ticks where
@@ -11,8 +12,15 @@ struct SimulatedRoom {
     /// Seconds of jitter added to tick k's clock reading.
     var jitter: (Int) -> Double = { _ in 0 }
 
-    struct Sent: Equatable { var tick: Int; var time: Double; var seq: UInt64 }
-    struct Rest { var tick: Int; var seq: UInt64 }
+    struct Sent: Equatable {
+        var tick: Int
+        var time: Double
+        var seq: UInt64
+    }
+    struct Rest {
+        var tick: Int
+        var seq: UInt64
+    }
 
     /// Runs one client through the room; returns what it was sent and when the room came to rest.
     func run(rate: Double) -> (sent: [Sent], rests: [Rest]) {
@@ -40,8 +48,9 @@ struct FollowerThrottleTests {
         (30, 30), (30, 25), (30, 7), (30, 1), (50, 30), (120, 25), (20, 7),
     ]
 
-    @Test("continuous motion for a simulated minute: the rate is met, never exceeded, never two frames in one tick",
-          arguments: combos)
+    @Test(
+        "continuous motion for a simulated minute: the rate is met, never exceeded, never two frames in one tick",
+        arguments: combos)
     func rateOverAMinute(tick: Double, rate: Double) {
         let room = SimulatedRoom(tick: tick, ticks: Int(60 * tick), moving: { _ in true })
         let sent = room.run(rate: rate).sent
@@ -119,7 +128,9 @@ struct FollowerThrottleTests {
         #expect(take(&t, roomSeq: 5, now: 2.5))
     }
 
-    @Test("clock jitter of ±2 ms in `now` costs no frames and adds at most one frame to a window", arguments: [(60.0, 30.0), (60.0, 25.0), (30.0, 30.0), (60.0, 7.0), (60.0, 13.7), (60.0, 60.0)])
+    @Test(
+        "clock jitter of ±2 ms in `now` costs no frames and adds at most one frame to a window",
+        arguments: [(60.0, 30.0), (60.0, 25.0), (30.0, 30.0), (60.0, 7.0), (60.0, 13.7), (60.0, 60.0)])
     func jitter(tick: Double, rate: Double) {
         var generator = SplitMix(seed: 7)
         let offsets = (0..<Int(60 * tick)).map { _ in (Double(generator.next() % 4001) - 2000) / 1_000_000 }

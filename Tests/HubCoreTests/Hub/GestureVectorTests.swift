@@ -2,6 +2,7 @@ import CameraCore
 import CameraMotion
 import Foundation
 import Testing
+
 @testable import HubCore
 
 /// The shared gesture vectors (Tests/Vectors/gestures.json): scripted gestures
@@ -34,8 +35,10 @@ struct GestureVectorTests {
         return "{\"type\":\"gesture\",\"kind\":\"\(kind)\",\"phase\":\"\(phase)\",\"x\":\(x),\"y\":\(y),\"t\":\(t)\(extra)}"
     }
 
-    static func drag(_ kind: String, from start: Double, points: [(Double, Double)], extra: (Int) -> String = { _ in "" },
-                     endPause: Double = 0.016) -> [(at: Double, gesture: String)] {
+    static func drag(
+        _ kind: String, from start: Double, points: [(Double, Double)], extra: (Int) -> String = { _ in "" },
+        endPause: Double = 0.016
+    ) -> [(at: Double, gesture: String)] {
         var steps: [(at: Double, gesture: String)] = []
         for (i, p) in points.enumerated() {
             let at: Double = start + Double(i) * 0.016
@@ -59,8 +62,10 @@ struct GestureVectorTests {
         steps.append((7, gesture("tilt", "begin", 500, 350, 7, ",\"dy\":0")))
         for i in 1...6 {
             let at: Double = 7 + Double(i) * 0.016
-            let x: Double = 500 + 12 * Double(i), y: Double = 350 - 8 * Double(i)
-            let rotation: Double = 9.6 * Double(i), dy: Double = -8 * Double(i)
+            let x: Double = 500 + 12 * Double(i)
+            let y: Double = 350 - 8 * Double(i)
+            let rotation: Double = 9.6 * Double(i)
+            let dy: Double = -8 * Double(i)
             steps.append((at, gesture("rotate", "change", x, y, at, ",\"rotation\":\(rotation)")))
             steps.append((at, gesture("tilt", "change", x, y, at, ",\"dy\":\(dy)")))
         }
@@ -82,38 +87,50 @@ struct GestureVectorTests {
         var lift: [(Double, Double)] = []
         for i in 0..<6 { lift.append((400, 300 - 30 * Double(i))) }
         return [
-            Script(name: "pan with momentum, north up", camera: paris, steps: drag("pan", from: 10, points: line),
-                   samples: [10.2, 10.4, 10.7, 11.5]),
-            Script(name: "pan tilted and turned, stopped before release (no momentum)", camera: tilted,
-                   steps: drag("pan", from: 20, points: flatter, endPause: 0.2)),
-            Script(name: "pan across the antimeridian within bounds", camera: Camera(latitude: 0, longitude: 179.9, zoom: 8),
-                   limits: try! CameraLimits(bounds: GeoBounds(south: -1, west: 179, north: 0.5, east: -179)),
-                   steps: drag("pan", from: 5, points: across, endPause: 0.2)),
-            Script(name: "pinch zooms and turns around the moving focal point up to maxZoom", camera: paris,
-                   limits: try! CameraLimits(maxZoom: 12.8),
-                   steps: drag("pinch", from: 3, points: focal, extra: pinchExtra, endPause: 0.2)),
-            Script(name: "right-drag rotates around the pivot and tilts to the table's limit", camera: tilted,
-                   limits: try! CameraLimits(maxTiltByZoom: [.init(zoom: 5, tilt: 60), .init(zoom: 12, tilt: 50)]),
-                   steps: rotateAndTilt()),
-            Script(name: "two-finger tilt past maxTilt", camera: paris,
-                   steps: drag("tilt", from: 2, points: lift, extra: { ",\"dy\":\(-30 * Double($0))" }, endPause: 0.1)),
-            Script(name: "double tap zooms in around the point", camera: tilted,
-                   steps: [(4, #"{"type":"gesture","kind":"doubleTap","x":200,"y":450,"t":4000}"#)],
-                   samples: [4.05, 4.1, 4.2, 4.3, 4.4]),
-            Script(name: "two-finger tap zooms out around the point", camera: paris,
-                   steps: [(4, #"{"type":"gesture","kind":"twoFingerTap","x":650,"y":120,"t":4000}"#)],
-                   samples: [4.1, 4.2, 4.35]),
-            Script(name: "scrolls add up around the pointer", camera: paris,
-                   steps: [(6, #"{"type":"gesture","kind":"scroll","x":600,"y":200,"t":6000,"delta":-120}"#),
-                           (6.05, #"{"type":"gesture","kind":"scroll","x":600,"y":200,"t":6050,"delta":-120}"#),
-                           (6.1, #"{"type":"gesture","kind":"scroll","x":600,"y":200,"t":6100,"delta":-500}"#)],
-                   samples: [6.15, 6.2, 6.25, 6.4]),
+            Script(
+                name: "pan with momentum, north up", camera: paris, steps: drag("pan", from: 10, points: line),
+                samples: [10.2, 10.4, 10.7, 11.5]),
+            Script(
+                name: "pan tilted and turned, stopped before release (no momentum)", camera: tilted,
+                steps: drag("pan", from: 20, points: flatter, endPause: 0.2)),
+            Script(
+                name: "pan across the antimeridian within bounds", camera: Camera(latitude: 0, longitude: 179.9, zoom: 8),
+                limits: try! CameraLimits(bounds: GeoBounds(south: -1, west: 179, north: 0.5, east: -179)),
+                steps: drag("pan", from: 5, points: across, endPause: 0.2)),
+            Script(
+                name: "pinch zooms and turns around the moving focal point up to maxZoom", camera: paris,
+                limits: try! CameraLimits(maxZoom: 12.8),
+                steps: drag("pinch", from: 3, points: focal, extra: pinchExtra, endPause: 0.2)),
+            Script(
+                name: "right-drag rotates around the pivot and tilts to the table's limit", camera: tilted,
+                limits: try! CameraLimits(maxTiltByZoom: [.init(zoom: 5, tilt: 60), .init(zoom: 12, tilt: 50)]),
+                steps: rotateAndTilt()),
+            Script(
+                name: "two-finger tilt past maxTilt", camera: paris,
+                steps: drag("tilt", from: 2, points: lift, extra: { ",\"dy\":\(-30 * Double($0))" }, endPause: 0.1)),
+            Script(
+                name: "double tap zooms in around the point", camera: tilted,
+                steps: [(4, #"{"type":"gesture","kind":"doubleTap","x":200,"y":450,"t":4000}"#)],
+                samples: [4.05, 4.1, 4.2, 4.3, 4.4]),
+            Script(
+                name: "two-finger tap zooms out around the point", camera: paris,
+                steps: [(4, #"{"type":"gesture","kind":"twoFingerTap","x":650,"y":120,"t":4000}"#)],
+                samples: [4.1, 4.2, 4.35]),
+            Script(
+                name: "scrolls add up around the pointer", camera: paris,
+                steps: [
+                    (6, #"{"type":"gesture","kind":"scroll","x":600,"y":200,"t":6000,"delta":-120}"#),
+                    (6.05, #"{"type":"gesture","kind":"scroll","x":600,"y":200,"t":6050,"delta":-120}"#),
+                    (6.1, #"{"type":"gesture","kind":"scroll","x":600,"y":200,"t":6100,"delta":-500}"#),
+                ],
+                samples: [6.15, 6.2, 6.25, 6.4]),
         ]
     }
 
     /// Runs a script through the hub's engine: the camera after each step and at each sample.
     static func run(camera: Camera, limits: CameraLimits, steps: [(at: Double, gesture: String)], samples: [Double])
-        throws -> (steps: [Camera], samples: [Camera]) {
+        throws -> (steps: [Camera], samples: [Camera])
+    {
         var manager = AnimatorManager(camera: camera, limits: limits)
         var engine = GestureEngine()
         let client = GestureClient(owner: Owner(client: "d1", rank: .driver), viewport: viewport)
@@ -133,7 +150,11 @@ struct GestureVectorTests {
         return (after, sampled)
     }
 
-    enum VectorError: Error { case notAGesture(String), refused(String, String), badFile(String) }
+    enum VectorError: Error {
+        case notAGesture(String)
+        case refused(String, String)
+        case badFile(String)
+    }
 
     static func cameraText(_ c: Camera) -> String {
         var w = JSONWriter(capacity: 128)
@@ -150,10 +171,10 @@ struct GestureVectorTests {
 
     static func record() throws {
         var text = """
-        {"description":"Gestures through the hub's engine (Sources/CameraMotion/Gestures), written by Tests/HubCoreTests/Hub/GestureVectorTests.swift with CAMHUB_RECORD_VECTORS=1. Each step is one gesture message at hub time `at` (s; its t is the same time in ms) and the room's camera after it; samples are the camera at later times (animations the gestures started). Checked by the Swift tests and by web/tests/prediction.test.mjs.",
-        "viewport":{"width":\(viewport.width),"height":\(viewport.height)},
-        "cases":[
-        """
+            {"description":"Gestures through the hub's engine (Sources/CameraMotion/Gestures), written by Tests/HubCoreTests/Hub/GestureVectorTests.swift with CAMHUB_RECORD_VECTORS=1. Each step is one gesture message at hub time `at` (s; its t is the same time in ms) and the room's camera after it; samples are the camera at later times (animations the gestures started). Checked by the Swift tests and by web/tests/prediction.test.mjs.",
+            "viewport":{"width":\(viewport.width),"height":\(viewport.height)},
+            "cases":[
+            """
         for (i, s) in scripts.enumerated() {
             let out = try run(camera: s.camera, limits: s.limits, steps: s.steps, samples: s.samples)
             text += i > 0 ? ",\n" : ""
@@ -175,20 +196,23 @@ struct GestureVectorTests {
     }
 
     static func camera(_ v: JSONValue?) throws -> Camera {
-        Camera(latitude: try number(v?["lat"], "lat"), longitude: try number(v?["lon"], "lon"), zoom: try number(v?["zoom"], "zoom"),
-               tilt: try number(v?["tilt"], "tilt"), bearing: try number(v?["bearing"], "bearing"))
+        Camera(
+            latitude: try number(v?["lat"], "lat"), longitude: try number(v?["lon"], "lon"), zoom: try number(v?["zoom"], "zoom"),
+            tilt: try number(v?["tilt"], "tilt"), bearing: try number(v?["bearing"], "bearing"))
     }
 
     static func limits(_ v: JSONValue?) throws -> CameraLimits {
         let table = try (v?["maxTiltByZoom"]?.array ?? []).map { CameraLimits.TiltStop(zoom: try number($0[0], "zoom"), tilt: try number($0[1], "tilt")) }
         var bounds: GeoBounds?
         if let b = v?["bounds"], !b.isNull {
-            bounds = GeoBounds(south: try number(b["south"], "south"), west: try number(b["west"], "west"),
-                               north: try number(b["north"], "north"), east: try number(b["east"], "east"))
+            bounds = GeoBounds(
+                south: try number(b["south"], "south"), west: try number(b["west"], "west"),
+                north: try number(b["north"], "north"), east: try number(b["east"], "east"))
         }
-        return try CameraLimits(minZoom: try number(v?["minZoom"], "minZoom"), maxZoom: try number(v?["maxZoom"], "maxZoom"),
-                                minTilt: try number(v?["minTilt"], "minTilt"), maxTilt: try number(v?["maxTilt"], "maxTilt"),
-                                maxTiltByZoom: table, bounds: bounds)
+        return try CameraLimits(
+            minZoom: try number(v?["minZoom"], "minZoom"), maxZoom: try number(v?["maxZoom"], "maxZoom"),
+            minTilt: try number(v?["minTilt"], "minTilt"), maxTilt: try number(v?["maxTilt"], "maxTilt"),
+            maxTiltByZoom: table, bounds: bounds)
     }
 
     static func close(_ a: Camera, _ b: Camera) -> Bool {
@@ -219,8 +243,9 @@ struct GestureVectorTests {
             let samples = c["samples"]?.array ?? []
             let input = try steps.map { (at: try Self.number($0["at"], "at"), gesture: Self.text($0["gesture"] ?? .null)) }
             for s in steps { if let k = s["gesture"]?["kind"]?.string { kinds.insert(k) } }
-            let out = try Self.run(camera: try Self.camera(c["camera"]), limits: try Self.limits(c["limits"]), steps: input,
-                                   samples: try samples.map { try Self.number($0["at"], "at") })
+            let out = try Self.run(
+                camera: try Self.camera(c["camera"]), limits: try Self.limits(c["limits"]), steps: input,
+                samples: try samples.map { try Self.number($0["at"], "at") })
             for (i, camera) in out.steps.enumerated() {
                 let expected = try Self.camera(steps[i]["camera"])
                 #expect(Self.close(camera, expected), "\(name), step \(i): \(camera) vs \(expected)")

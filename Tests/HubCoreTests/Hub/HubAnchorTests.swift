@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// Issue 15 item 5 through `Hub.receive`: a `set` of the anchor alone

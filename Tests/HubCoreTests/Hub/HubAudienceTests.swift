@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HubCore
 
 /// Large audiences: a join must not cost one message per member.

@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// `Hub.takeChangedRoomStates`: what persistence reads once a second costs

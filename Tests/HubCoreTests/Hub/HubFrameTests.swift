@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 @Suite("Hub: throttled frames and rate limiting")
@@ -74,7 +75,8 @@ struct HubFrameTests {
             bench.run(seconds: 1.5)
             let last = bench.frames(f.key).last
             let c = last?.camera
-            let exact = c?["lat"]?.number == 48.8566 && c?["lon"]?.number == 2.3522 && c?["zoom"]?.number == 12
+            let exact =
+                c?["lat"]?.number == 48.8566 && c?["lon"]?.number == 2.3522 && c?["zoom"]?.number == 12
                 && c?["bearing"]?.number == 30 && c?["tilt"]?.number == 45
             if last?.moving != false || c != wireCamera(bench.room()!.camera) || !exact { off.append(start) }
         }

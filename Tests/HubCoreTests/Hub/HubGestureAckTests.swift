@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// Issue 20: a gesture with `seq` is acknowledged to its sender alone, with

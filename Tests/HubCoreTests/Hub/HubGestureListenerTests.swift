@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// Issue 15 item 4 through `Hub.receive`: long-press phases, taps with view
@@ -63,7 +64,8 @@ struct HubGestureListenerTests {
         let moved = bench.room()!.camera
         #expect(moved.zoom > 1.5 + 0.99, "the double tap zoomed in: the listener does not change the default action")
         var heard = bench.events(listener, "gesture")
-        #expect(heard.map { "\($0["kind"]?.string ?? "")/\($0["phase"]?.string ?? "null")" }
+        #expect(
+            heard.map { "\($0["kind"]?.string ?? "")/\($0["phase"]?.string ?? "null")" }
                 == ["pan/begin", "pan/change", "pan/end", "doubleTap/null"])
         #expect(heard.allSatisfy { $0["by"]?.string == d.client && $0["disabled"]?.bool == false })
         #expect(heard[3]["x"]?.number == 300 && heard[3]["lat"]?.number != nil, "a double tap carries view and geo point")

@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// A room at rest costs nothing per tick: the hub visits only rooms with
@@ -80,7 +81,8 @@ struct HubIdleRoomTests {
             bench.run(seconds: 3)
             return bench.frames(f.key).map(\.camera)
         }
-        let alone = frames(withWatcher: false), watched = frames(withWatcher: true)
+        let alone = frames(withWatcher: false)
+        let watched = frames(withWatcher: true)
         #expect(alone.count >= 20)
         #expect(alone == watched, "a room visited less often sends its followers the same cameras")
     }

@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// The follower contract under a real clock: ticks that fire late by varying

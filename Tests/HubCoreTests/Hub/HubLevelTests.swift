@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// Issue 15, items 1, 2 and 7 through `Hub.receive`: one high-level animation
@@ -68,8 +69,10 @@ struct HubLevelTests {
         let d = bench.join(role: "driver")
         bench.send(#"{"type":"fly","id":"tour","camera":{"lat":48.85,"lon":2.35,"zoom":12},"duration":4}"#, from: p.key)
         bench.run(seconds: 0.5)
-        for message in [#"{"type":"ease","camera":{"bearing":45}}"#, #"{"type":"set","camera":{"tilt":10}}"#,
-                        #"{"type":"fly","camera":{"bearing":45}}"#] {
+        for message in [
+            #"{"type":"ease","camera":{"bearing":45}}"#, #"{"type":"set","camera":{"tilt":10}}"#,
+            #"{"type":"fly","camera":{"bearing":45}}"#,
+        ] {
             bench.send(message, from: d.key)
             let error = bench.lastError(d.key)
             #expect(error?["code"]?.string == "conflict")

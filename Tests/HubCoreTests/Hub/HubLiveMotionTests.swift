@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// Issue 15 item 3 through `Hub.receive`: a late joiner learns the room's
@@ -69,8 +70,9 @@ struct HubLiveMotionTests {
         bench.send(#"{"type":"animate","id":"e1","to":{"bearing":30},"duration":0.5}"#, from: d.key)
         bench.run(seconds: 1)
         let seen = bench.animations(watcher).map { ($0["owner"]?.string ?? "?", $0["id"]?.string ?? "?", $0["status"]?.string ?? "?") }
-        #expect(seen.filter { $0.2 == "started" }.map { "\($0.0)/\($0.1)" } == ["\(p.client!)/e1", "\(d.client!)/e1"],
-                "the same id from two clients is told apart by owner: \(seen)")
+        #expect(
+            seen.filter { $0.2 == "started" }.map { "\($0.0)/\($0.1)" } == ["\(p.client!)/e1", "\(d.client!)/e1"],
+            "the same id from two clients is told apart by owner: \(seen)")
         #expect(seen.filter { $0.2 == "finished" }.count == 2)
         // The default of a driver is its own animations only.
         #expect(bench.animations(d.key).allSatisfy { $0["owner"]?.string == d.client })

@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// Issue 15 item 6 through `Hub.receive`: the room camera's padding is set,

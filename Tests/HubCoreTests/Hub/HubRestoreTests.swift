@@ -1,17 +1,20 @@
 import CameraCore
 import CameraMotion
 import Testing
+
 @testable import HubCore
 
 /// Rooms kept across a restart (`Hub.restore`, `Hub.roomStates`).
 @Suite struct HubRestoreTests {
-    static let camera = Camera(latitude: 48.518813798570104, longitude: 362.3185159187478, zoom: 4.526642311129816,
-                               tilt: 15.354692, bearing: -0.0, anchor: Anchor(x: 0.5, y: 0.6))
+    static let camera = Camera(
+        latitude: 48.518813798570104, longitude: 362.3185159187478, zoom: 4.526642311129816,
+        tilt: 15.354692, bearing: -0.0, anchor: Anchor(x: 0.5, y: 0.6))
 
     static func state(_ name: String = "kept") throws -> RoomState {
-        RoomState(name: name, camera: camera,
-                  limits: try CameraLimits(minZoom: 1.25, maxTilt: 55, bounds: GeoBounds(south: -60, west: -170, north: 70, east: 170)),
-                  trackingMode: .followNorthUp, seq: 181)
+        RoomState(
+            name: name, camera: camera,
+            limits: try CameraLimits(minZoom: 1.25, maxTilt: 55, bounds: GeoBounds(south: -60, west: -170, north: 70, east: 170)),
+            trackingMode: .followNorthUp, seq: 181)
     }
 
     @Test func aRestoredRoomIsRecreatedAsItWasOnItsFirstJoin() throws {

@@ -1,6 +1,7 @@
 import CameraCore
 import Foundation
 import Testing
+
 @testable import HubCore
 
 /// The roles table of docs/PROTOCOL.md, read from the file and checked cell by

@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// Issue 15 item 8 through `Hub.receive`: the room's route (set, appended,

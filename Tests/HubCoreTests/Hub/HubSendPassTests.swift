@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// A tick sends at most `sendBudget` frames; the rest go out from

@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 @Suite("Hub: joining, hello rules, tokens, rooms")
@@ -156,8 +157,10 @@ struct HubSessionTests {
 
     @Test func rightTokensJoinAndFollowersNeedNone() {
         let bench = HubBench(Self.withTokens)
-        let joins = [bench.join(role: "presenter", token: "P-secret"), bench.join(role: "driver", token: "D-secret"),
-                     bench.join(role: "driver", token: "P-secret"), bench.join(role: "follower")]
+        let joins = [
+            bench.join(role: "presenter", token: "P-secret"), bench.join(role: "driver", token: "D-secret"),
+            bench.join(role: "driver", token: "P-secret"), bench.join(role: "follower"),
+        ]
         #expect(joins.map(\.client) == ["c1", "c2", "c3", "c4"])
         #expect(joins.allSatisfy { !bench.isClosed($0.key) && bench.errors($0.key).isEmpty })
     }

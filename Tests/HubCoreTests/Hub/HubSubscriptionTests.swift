@@ -1,5 +1,6 @@
 import CameraCore
 import Testing
+
 @testable import HubCore
 
 /// `hello.events` and `subscribe`: a client gets frames plus only the events it asked for.
@@ -30,7 +31,10 @@ struct HubSubscriptionTests {
         #expect(eventNames(bench, f.key).isSubset(of: Set(Self.followerDefault)), "\(eventNames(bench, f.key))")
         #expect(eventNames(bench, f.key).isSuperset(of: ["steady", "limitsChanged", "audience"]))
         #expect(bench.frames(f.key).count > 10)
-        #expect(bench.welcome(f.key)?["events"]?.array?.compactMap(\.string) == ["steady", "trackingModeChanged", "limitsChanged", "presenterChanged", "audience", "routeChanged"])
+        #expect(
+            bench.welcome(f.key)?["events"]?.array?.compactMap(\.string) == [
+                "steady", "trackingModeChanged", "limitsChanged", "presenterChanged", "audience", "routeChanged",
+            ])
     }
 
     @Test func driversAndPresentersGetEverythingByDefault() {

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import HubCore
 
 @Suite("Strict JSON parser")
 struct JSONParserTests {
     @Test("values")
     func values() throws {
-        #expect(try JSONParser.parse(#" {"a":[1,-2.5e3,true,false,null,"x"],"b":{}} "#)
+        #expect(
+            try JSONParser.parse(#" {"a":[1,-2.5e3,true,false,null,"x"],"b":{}} "#)
                 == .object(["a": .array([.number(1), .number(-2500), .bool(true), .bool(false), .null, .string("x")]), "b": .object([:])]))
         #expect(try JSONParser.parse("0") == .number(0))
         #expect(try JSONParser.parse("-0.0") == .number(-0.0))
@@ -21,11 +23,13 @@ struct JSONParserTests {
         #expect(try JSONParser.parse(#""\u0000""#) == .string("\u{0}"))
     }
 
-    @Test("rejects what RFC 8259 forbids", arguments: [
-        "", " ", "{", "}", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "1e", "--1", "0x10", "NaN", "Infinity", "-Infinity",
-        "tru", "nul", "'a'", "\"a", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"",
-        "\"a\u{1}b\"", "\"tab\there\"", "[1] [2]", "{\"a\" 1}", "{1:2}", "// c\n{}", "{\"a\":1,\"a\":2}",
-    ])
+    @Test(
+        "rejects what RFC 8259 forbids",
+        arguments: [
+            "", " ", "{", "}", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "1e", "--1", "0x10", "NaN", "Infinity", "-Infinity",
+            "tru", "nul", "'a'", "\"a", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"",
+            "\"a\u{1}b\"", "\"tab\there\"", "[1] [2]", "{\"a\" 1}", "{1:2}", "// c\n{}", "{\"a\":1,\"a\":2}",
+        ])
     func rejects(text: String) {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
     }
@@ -58,11 +62,11 @@ struct JSONParserTests {
     @Test("UTF-8 validation")
     func utf8() {
         #expect(UTF8Validation.isValid(Array("aé€😀".utf8)))
-        #expect(!UTF8Validation.isValid([0xC3]))               // truncated
-        #expect(!UTF8Validation.isValid([0xC0, 0xAF]))         // overlong
-        #expect(!UTF8Validation.isValid([0xE0, 0x80, 0xAF]))   // overlong
-        #expect(!UTF8Validation.isValid([0xED, 0xA0, 0x80]))   // surrogate
-        #expect(!UTF8Validation.isValid([0xF4, 0x90, 0x80, 0x80])) // > U+10FFFF
+        #expect(!UTF8Validation.isValid([0xC3]))  // truncated
+        #expect(!UTF8Validation.isValid([0xC0, 0xAF]))  // overlong
+        #expect(!UTF8Validation.isValid([0xE0, 0x80, 0xAF]))  // overlong
+        #expect(!UTF8Validation.isValid([0xED, 0xA0, 0x80]))  // surrogate
+        #expect(!UTF8Validation.isValid([0xF4, 0x90, 0x80, 0x80]))  // > U+10FFFF
         #expect(!UTF8Validation.isValid([0xFF]))
         #expect(!UTF8Validation.isValid([0x80]))
         #expect(UTF8Validation.isValid([0xF4, 0x8F, 0xBF, 0xBF]))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HubCore
 
 /// docs/asyncapi.yaml against the hub's own lists of names: a message type,

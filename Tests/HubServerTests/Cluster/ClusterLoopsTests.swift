@@ -1,6 +1,6 @@
 import Foundation
-import SocketTestSupport
 import HubCore
+import SocketTestSupport
 import Testing
 
 /// A cluster whose hubs each run two event loops (`--redis` with `--loops 2`):

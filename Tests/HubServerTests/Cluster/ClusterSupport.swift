@@ -17,8 +17,9 @@ final class TestCluster {
     init(hubs count: Int, lease: Int = 600, loops: Int = 1) throws {
         redis = try RedisServer()
         for _ in 0..<count { hubs.append(try addHub(lease: lease, loops: loops)) }
-        #expect(waitUntil { self.hubs.allSatisfy { (try? $0.health()["redis"]?["state"]?.string) == "up" } },
-                "every hub links to Redis")
+        #expect(
+            waitUntil { self.hubs.allSatisfy { (try? $0.health()["redis"]?["state"]?.string) == "up" } },
+            "every hub links to Redis")
     }
 
     /// One more hub on the same Redis (lease in ms).

@@ -17,8 +17,9 @@ extension HubServerTests {
         let driver = clientsB.join(role: "driver")
         driver.send(#"{"type":"track","mode":"followNorthUp","location":{"lat":10,"lon":20}}"#)
         #expect(watcher.nextEvent("trackingModeChanged")?["mode"]?.string == "followNorthUp")
-        #expect(waitUntil(.seconds(3)) { clientsB.join(role: "follower").messages("welcome").first?.json["tracking"]?["location"]?["lat"]?.number == 10 },
-                "a late joiner on the mirror gets the owner's mode and fix in its welcome")
+        #expect(
+            waitUntil(.seconds(3)) { clientsB.join(role: "follower").messages("welcome").first?.json["tracking"]?["location"]?["lat"]?.number == 10 },
+            "a late joiner on the mirror gets the owner's mode and fix in its welcome")
 
         a.shutdown()
         #expect(waitUntil(.seconds(2)) { b.owns("demo") == true }, "hub B took the room")
@@ -27,8 +28,9 @@ extension HubServerTests {
         driver.send(#"{"type":"track","mode":"followNorthUp","location":{"lat":11,"lon":21}}"#)
         #expect(waitUntil(.seconds(4)) { watcher.frames.last?.json["camera"]?["lat"]?.number == 11 }, "and follows the next fix")
         #expect(driver.roundTrip() && watcher.roundTrip())
-        #expect(watcher.messages("event").filter { $0.json["event"]?.string == "trackingModeChanged" }.count == 1,
-                "no mode event: the room's mode never changed")
+        #expect(
+            watcher.messages("event").filter { $0.json["event"]?.string == "trackingModeChanged" }.count == 1,
+            "no mode event: the room's mode never changed")
     }
 
     @Test func aTrackingModeRunByAClientOfAKilledHubEndsWhenThatHubsMembersLeave() throws {
@@ -47,7 +49,8 @@ extension HubServerTests {
         owner.stop(SIGKILL)
         #expect(waitUntil(.seconds(3)) { hub.owns("demo") == true }, "the surviving hub took the room")
         let ended = watcher.nextEvent("trackingModeChanged", timeout: .seconds(6))
-        #expect(ended?["mode"]?.string == "none" && ended?["by"]?.string == driver.client,
-                "the dead hub's driver left, and its tracking ended with it: \(String(describing: ended))")
+        #expect(
+            ended?["mode"]?.string == "none" && ended?["by"]?.string == driver.client,
+            "the dead hub's driver left, and its tracking ended with it: \(String(describing: ended))")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import SocketTestSupport
 import HubCore
+import SocketTestSupport
 import Testing
 import WebSocketTransport
 
@@ -52,8 +52,9 @@ extension HubServerTests {
         #expect(driver.next("animation")?["status"]?.string == "started")
         #expect(driver.next("animation", timeout: .seconds(3))?["status"]?.string == "finished")
         #expect(bystander.roundTrip())
-        #expect(bystander.messages("error").isEmpty && bystander.messages("animation").isEmpty,
-                "answers meant for one client reach it only")
+        #expect(
+            bystander.messages("error").isEmpty && bystander.messages("animation").isEmpty,
+            "answers meant for one client reach it only")
     }
 
     @Test func limitsSetOnTheOwnerReachMembersOfAnotherHubAsEventAndInWelcome() throws {
@@ -114,10 +115,12 @@ extension HubServerTests {
 
         let again = try RedisServer(port: port)
         defer { again.stop() }
-        #expect(waitUntil(.seconds(8)) { (try? a.health()["status"]?.string) == "ok" && (try? b.health()["status"]?.string) == "ok" },
-                "both hubs reconnect")
-        #expect(waitUntil(.seconds(3)) { [a.owns("demo"), b.owns("demo")].filter { $0 == true }.count == 1 },
-                "the room converges on one owner")
+        #expect(
+            waitUntil(.seconds(8)) { (try? a.health()["status"]?.string) == "ok" && (try? b.health()["status"]?.string) == "ok" },
+            "both hubs reconnect")
+        #expect(
+            waitUntil(.seconds(3)) { [a.owns("demo"), b.owns("demo")].filter { $0 == true }.count == 1 },
+            "the room converges on one owner")
         presenter.send(#"{"type":"set","camera":{"zoom":4}}"#)
         #expect(waitUntil(.seconds(3)) { follower.frames.last?.json["camera"]?["zoom"]?.number == 4 }, "and one camera")
     }

@@ -1,6 +1,6 @@
 import Foundation
-import HubCore
 import HubCluster
+import HubCore
 import SocketTestSupport
 import Testing
 
@@ -49,7 +49,8 @@ extension HubServerTests {
         let hub = try TestCluster.hub(on: redis)
         defer { hub.shutdown() }
         let watcher = try HubClients(port: hub.port).join(role: "driver")
-        #expect(watcher.messages("welcome").first?.json["roster"]?.array?.contains { $0["client"]?.string == gone.client } == true
+        #expect(
+            watcher.messages("welcome").first?.json["roster"]?.array?.contains { $0["client"]?.string == gone.client } == true
                 || watcher.nextEvent("joined", timeout: .seconds(3))?["client"]?.string == gone.client)
         doomed.stop(SIGKILL)
         let killed = ContinuousClock.now

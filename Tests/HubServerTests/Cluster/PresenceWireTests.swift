@@ -12,8 +12,9 @@ extension HubServerTests {
         let second = try HubClients(port: cluster.hubs[1].port).join(role: "driver")
         let joined = first.nextEvent("joined", timeout: .seconds(3))
         #expect(joined?["client"]?.string == second.client, "\(String(describing: joined))")
-        #expect(waitUntil(.seconds(3)) { second.messages("event").last { $0.json["event"]?.string == "audience" }?.json["clients"]?.number == 2 },
-                "the audience counts both hubs' clients")
+        #expect(
+            waitUntil(.seconds(3)) { second.messages("event").last { $0.json["event"]?.string == "audience" }?.json["clients"]?.number == 2 },
+            "the audience counts both hubs' clients")
         let third = try HubClients(port: cluster.hubs[1].port).join(role: "follower")
         let roster = third.messages("welcome").first?.json["roster"]?.array?.compactMap { $0["client"]?.string } ?? []
         #expect(roster.contains(first.client ?? "?") && roster.contains(second.client ?? "?"), "welcome lists both hubs' clients: \(roster)")
@@ -24,10 +25,13 @@ extension HubServerTests {
         defer { cluster.shutdown() }
         let old = try HubClients(port: cluster.hubs[0].port).join(role: "presenter")
         let new = try HubClients(port: cluster.hubs[1].port).join(role: "presenter")
-        #expect(waitUntil(.seconds(3)) {
-            old.messages("event").contains { $0.json["event"]?.string == "presenterChanged" && $0.json["client"]?.string == new.client
-                && $0.json["demoted"]?.string == old.client }
-        }, "\(old.messages("event").map(\.text))")
+        #expect(
+            waitUntil(.seconds(3)) {
+                old.messages("event").contains {
+                    $0.json["event"]?.string == "presenterChanged" && $0.json["client"]?.string == new.client
+                        && $0.json["demoted"]?.string == old.client
+                }
+            }, "\(old.messages("event").map(\.text))")
         old.send(#"{"type":"limits","maxZoom":9}"#)
         old.nextError("forbidden")  // the old presenter is a driver now
     }

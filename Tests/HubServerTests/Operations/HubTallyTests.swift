@@ -1,5 +1,6 @@
-@testable import HubServer
 import Testing
+
+@testable import HubServer
 
 extension HubServerTests {
     @Test func everyMessageTypeTheHubSendsIsCountedUnderItsOwnName() {

@@ -24,8 +24,9 @@ struct Scrape {
 
 extension RunningHub {
     func scrape(token: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> Scrape {
-        let response = try RawHTTP.request(port: port, path: "/metrics",
-                                           extraHeaders: token.map { ["Authorization: Bearer \($0)"] } ?? [])
+        let response = try RawHTTP.request(
+            port: port, path: "/metrics",
+            extraHeaders: token.map { ["Authorization: Bearer \($0)"] } ?? [])
         #expect(response.status == 200, sourceLocation: sourceLocation)
         #expect(response.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true, sourceLocation: sourceLocation)
         return Scrape(response.text)
@@ -50,8 +51,9 @@ extension HubServerTests {
         #expect(presenter.next("animation") != nil)
         #expect(presenter.nextError("bad_message") != nil)
         // The per-room rate counts the last whole second of the hub's clock.
-        #expect(waitUntil(.seconds(1.5)) { ((try? hub.scrape())?["camhub_room_ticks_per_second{room=\"metrics\"}"] ?? 0) >= 30 },
-                "the moving room is among the top rooms at about the tick rate")
+        #expect(
+            waitUntil(.seconds(1.5)) { ((try? hub.scrape())?["camhub_room_ticks_per_second{room=\"metrics\"}"] ?? 0) >= 30 },
+            "the moving room is among the top rooms at about the tick rate")
         let during = try hub.scrape()
         #expect(during["camhub_connections{role=\"presenter\"}"] == 1)
         #expect(during["camhub_connections{role=\"follower\"}"] == 3)
@@ -80,8 +82,9 @@ extension HubServerTests {
         #expect(after["camhub_tick_duration_seconds_count"] > 30)
         #expect(after["camhub_send_pass_duration_seconds_count"] > 20)
         #expect(after["camhub_members"] == 3)
-        #expect(waitUntil(.seconds(2)) { !((try? hub.scrape())?.text.contains("room=\"metrics\"") ?? true) },
-                "a room at rest leaves the per-room series")
+        #expect(
+            waitUntil(.seconds(2)) { !((try? hub.scrape())?.text.contains("room=\"metrics\"") ?? true) },
+            "a room at rest leaves the per-room series")
         #expect(slow.frames.count < fast.frames.count)
     }
 

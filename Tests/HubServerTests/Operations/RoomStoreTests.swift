@@ -10,11 +10,13 @@ import Testing
 @Suite struct RoomStoreTests {
     @Test func savedRoomsReadBackExactlyAndRemovedOnesAreGone() throws {
         let dir = try TempDir()
-        let camera = Camera(latitude: 0.1 + 0.2, longitude: -541.000000000001, zoom: 21.999999999999996,
-                            tilt: 5e-324, bearing: -0.0, anchor: Anchor(x: 0.3333333333333333, y: 1))
-        let limits = try CameraLimits(minZoom: 0.5, maxZoom: 20.25, minTilt: 1, maxTilt: 59.9,
-                                      maxTiltByZoom: [.init(zoom: 3, tilt: 10), .init(zoom: 14.75, tilt: 59.9)],
-                                      bounds: GeoBounds(south: -10.5, west: 170, north: 10.5, east: -170))
+        let camera = Camera(
+            latitude: 0.1 + 0.2, longitude: -541.000000000001, zoom: 21.999999999999996,
+            tilt: 5e-324, bearing: -0.0, anchor: Anchor(x: 0.3333333333333333, y: 1))
+        let limits = try CameraLimits(
+            minZoom: 0.5, maxZoom: 20.25, minTilt: 1, maxTilt: 59.9,
+            maxTiltByZoom: [.init(zoom: 3, tilt: 10), .init(zoom: 14.75, tilt: 59.9)],
+            bounds: GeoBounds(south: -10.5, west: 170, north: 10.5, east: -170))
         let a = RoomState(name: "a", camera: camera, limits: limits, trackingMode: .followDirection, seq: 1 << 40)
         let b = RoomState(name: "b", camera: .world, limits: CameraLimits(), trackingMode: .none, seq: 0)
         do {

@@ -14,7 +14,11 @@ extension HubServerTests {
             var messages: [WebSocketMessage] = []
             var close: ClientCloseEvent?
             var opened = false
-            func locked<T>(_ body: (Recorder) -> T) -> T { lock.lock(); defer { lock.unlock() }; return body(self) }
+            func locked<T>(_ body: (Recorder) -> T) -> T {
+                lock.lock()
+                defer { lock.unlock() }
+                return body(self)
+            }
         }
 
         func client(_ recorder: Recorder) throws -> WebSocketClient {
@@ -22,10 +26,11 @@ extension HubServerTests {
             configuration.maxMessageSize = 32 << 20
             configuration.sendQueueLimits = SendQueueLimits(maxMessages: 4096, maxBytes: 64 << 20)
             let client = WebSocketClient(configuration: configuration)
-            try client.start(ClientHandlers(
-                onOpen: { _ in recorder.locked { $0.opened = true } },
-                onMessage: { _, m in recorder.locked { $0.messages.append(m) } },
-                onClose: { _, e in recorder.locked { $0.close = e } }))
+            try client.start(
+                ClientHandlers(
+                    onOpen: { _ in recorder.locked { $0.opened = true } },
+                    onMessage: { _, m in recorder.locked { $0.messages.append(m) } },
+                    onClose: { _, e in recorder.locked { $0.close = e } }))
             return client
         }
 

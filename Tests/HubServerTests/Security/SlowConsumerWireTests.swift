@@ -21,8 +21,12 @@ final class NonReadingFollower {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { close(fd); throw SubprocessFailure("connect failed: errno \(errno)") }
-        let request = "GET /hub HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        guard connected == 0 else {
+            close(fd)
+            throw SubprocessFailure("connect failed: errno \(errno)")
+        }
+        let request =
+            "GET /hub HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: camhub.v1\r\n\r\n"
         write(Array(request.utf8))
         usleep(200_000)  // the 101 arrives; it is never read
@@ -47,7 +51,10 @@ final class NonReadingFollower {
 extension HubServerTests {
     @Suite struct SlowConsumers {
         @Test func aFollowerThatNeverReadsIsClosedWhileTheOthersGetEveryFrame() throws {
-            let hub = try RunningHub { $0.slowClientTimeout = 1; $0.hub.tick = 60 }
+            let hub = try RunningHub {
+                $0.slowClientTimeout = 1
+                $0.hub.tick = 60
+            }
             let clients = try HubClients(port: hub.port)
             let presenter = clients.join(role: "presenter")
             let watcher = clients.join(role: "follower", rate: 30)
@@ -56,8 +63,9 @@ extension HubServerTests {
             // Keep the camera moving: every frame goes to the stuck follower too, until its socket is full.
             presenter.send(#"{"type":"fly","id":"f1","camera":{"lat":48,"lon":11,"zoom":12},"duration":20}"#)
             let start = ContinuousClock.now
-            #expect(waitUntil(.seconds(15)) { (try? hub.health()["connections"]?.number) == 2 },
-                    "the hub closes the follower that stopped reading")
+            #expect(
+                waitUntil(.seconds(15)) { (try? hub.health()["connections"]?.number) == 2 },
+                "the hub closes the follower that stopped reading")
             let closedAfter = ContinuousClock.now - start
             #expect(closedAfter >= .seconds(1), "not before --slow-client-timeout")
             // The reading follower kept getting frames at its rate all along.
@@ -72,7 +80,10 @@ extension HubServerTests {
         /// frame: once its socket is full each new frame replaces the unwritten
         /// one (counted as coalesced in /metrics) instead of queueing behind it.
         @Test func aFollowerThatNeverReadsHoldsOnlyItsNewestFrameUntilItsTimeout() throws {
-            let hub = try RunningHub { $0.slowClientTimeout = 60; $0.hub.tick = 60 }
+            let hub = try RunningHub {
+                $0.slowClientTimeout = 60
+                $0.hub.tick = 60
+            }
             let clients = try HubClients(port: hub.port)
             let presenter = clients.join(role: "presenter")
             let watcher = clients.join(role: "follower", rate: 30)
@@ -83,8 +94,9 @@ extension HubServerTests {
             presenter.send(#"{"type":"fly","id":"f1","camera":{"lat":48,"lon":11,"zoom":12},"duration":20}"#)
             // 60 frames a second go to the stuck follower: after its socket fills,
             // a few seconds of them must have replaced one another.
-            #expect(waitUntil(.seconds(15)) { ((try? hub.scrape()[coalesced]) ?? 0) - before >= 120 },
-                    "frames for the stuck follower are replaced, not queued")
+            #expect(
+                waitUntil(.seconds(15)) { ((try? hub.scrape()[coalesced]) ?? 0) - before >= 120 },
+                "frames for the stuck follower are replaced, not queued")
             #expect(try hub.health()["connections"]?.number == 3, "not closed before its --slow-client-timeout")
             #expect(watcher.frames.count > 30 && watcher.closeEvent == nil && presenter.roundTrip())
             withExtendedLifetime(stuck) {}

@@ -44,8 +44,12 @@ extension HubServerTests {
             #expect(waitUntil { plain.closeEvent(attempt.id) != nil })
             #expect(plain.closeEvent(attempt.id)?.wasOpen == false)
             // HTTPS answers (curl checks the certificate against the hub's own).
-            let https = try Subprocess.run("/usr/bin/curl", ["-sS", "--cacert", certs.certificate,
-                                                             "https://localhost:\(hub.port)/healthz"], timeout: .seconds(10))
+            let https = try Subprocess.run(
+                "/usr/bin/curl",
+                [
+                    "-sS", "--cacert", certs.certificate,
+                    "https://localhost:\(hub.port)/healthz",
+                ], timeout: .seconds(10))
             #expect(https.status == 0, "\(https.stderr)")
             #expect((try? JSONParser.parse(https.stdout))?["rooms"] != nil)
         }

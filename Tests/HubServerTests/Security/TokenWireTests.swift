@@ -15,8 +15,10 @@ extension HubServerTests {
         /// The hub's wall clock is the system's (seconds since 1970).
         static var now: Double { Date().timeIntervalSince1970 }
 
-        static func token(room: String = "demo", role: Role = .presenter, exp: Double = now + 600,
-                          nbf: Double? = nil, secret: TokenSecret = secret) -> String {
+        static func token(
+            room: String = "demo", role: Role = .presenter, exp: Double = now + 600,
+            nbf: Double? = nil, secret: TokenSecret = secret
+        ) -> String {
             RoomToken.sign(RoomTokenClaims(room: room, role: role, exp: exp, nbf: nbf), secret: secret)
         }
 

@@ -1,7 +1,8 @@
 import Foundation
-@testable import HubServer
 import SocketTestSupport
 import Testing
+
+@testable import HubServer
 
 extension HubServerTests {
     @Test func pmtilesTileIDsFollowTheSpecsHilbertOrder() {

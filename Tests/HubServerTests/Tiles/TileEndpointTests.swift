@@ -55,8 +55,9 @@ extension HubServerTests {
     }
 
     @Test func tileJSONNamesTheAbsoluteTileURLAndTheArchivesZooms() throws {
-        let archive = try TileFixtures.mbtiles([(1, 0, 0, TileFixtures.plain), (4, 0, 0, TileFixtures.plain)],
-                                               metadata: ["name": "mine", "format": "pbf", "attribution": "me", "bounds": "-10,-5,10,5"])
+        let archive = try TileFixtures.mbtiles(
+            [(1, 0, 0, TileFixtures.plain), (4, 0, 0, TileFixtures.plain)],
+            metadata: ["name": "mine", "format": "pbf", "attribution": "me", "bounds": "-10,-5,10,5"])
         let hub = try RunningHub { $0.tiles = archive }
         let response = try RawHTTP.request(port: hub.port, path: "/tiles.json")
         #expect(response.status == 200)
@@ -121,16 +122,19 @@ extension HubServerTests {
             $0.style = try? MapStyle.load("https://maps.example.org:8443/styles/a.json")
             $0.webRoot = web
         }
-        #expect(try RawHTTP.request(port: hub.port, path: "/map/config.json").text
-            == #"{"style":"https:\/\/maps.example.org:8443\/styles\/a.json","tiles":null}"#)
+        #expect(
+            try RawHTTP.request(port: hub.port, path: "/map/config.json").text
+                == #"{"style":"https:\/\/maps.example.org:8443\/styles\/a.json","tiles":null}"#)
         let csp = try RawHTTP.request(port: hub.port, path: "/").headers["content-security-policy"] ?? ""
         #expect(csp.contains("connect-src 'self' https://maps.example.org:8443;"), "\(csp)")
     }
 
     @Test func aStyleFileThatIsNotAStyleIsRefusedWithTheReason() throws {
         let folder = try TileFixtures.folder()
-        let cases: [(String, String)] = [("[1]", "the JSON is not an object"), (#"{"version":7}"#, "\"version\" must be 8"),
-                                         ("{", "not JSON"), (#"{"version":8,"layers":[]}"#, "it needs \"sources\"")]
+        let cases: [(String, String)] = [
+            ("[1]", "the JSON is not an object"), (#"{"version":7}"#, "\"version\" must be 8"),
+            ("{", "not JSON"), (#"{"version":8,"layers":[]}"#, "it needs \"sources\""),
+        ]
         for (index, (text, reason)) in cases.enumerated() {
             let path = folder + "/s\(index).json"
             try text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -11,8 +11,10 @@ enum TileFixtures {
     }
 
     /// An MBTiles file with `tiles` keyed by (z, x, TMS row), and `metadata`.
-    static func mbtiles(_ tiles: [(z: Int, x: Int, row: Int, bytes: [UInt8])],
-                        metadata: [String: String] = ["name": "test", "format": "pbf"]) throws -> String {
+    static func mbtiles(
+        _ tiles: [(z: Int, x: Int, row: Int, bytes: [UInt8])],
+        metadata: [String: String] = ["name": "test", "format": "pbf"]
+    ) throws -> String {
         let path = try folder() + "/test.mbtiles"
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
@@ -71,12 +73,19 @@ extension TileFixtures {
         let rootOffset: UInt64 = 127
         let metadataOffset = rootOffset + UInt64(directory.count)
         let dataOffset = metadataOffset + UInt64(metadata.count)
-        put(rootOffset, at: 8); put(UInt64(directory.count), at: 16)
-        put(metadataOffset, at: 24); put(UInt64(metadata.count), at: 32)
-        put(dataOffset, at: 40); put(0, at: 48)
-        put(dataOffset, at: 56); put(UInt64(data.count), at: 64)
-        header[97] = 1; header[98] = 1; header[99] = 1
-        header[100] = minZoom; header[101] = maxZoom
+        put(rootOffset, at: 8)
+        put(UInt64(directory.count), at: 16)
+        put(metadataOffset, at: 24)
+        put(UInt64(metadata.count), at: 32)
+        put(dataOffset, at: 40)
+        put(0, at: 48)
+        put(dataOffset, at: 56)
+        put(UInt64(data.count), at: 64)
+        header[97] = 1
+        header[98] = 1
+        header[99] = 1
+        header[100] = minZoom
+        header[101] = maxZoom
         let path = try folder() + "/test.pmtiles"
         try Data(header + directory + metadata + data).write(to: URL(fileURLWithPath: path))
         return path

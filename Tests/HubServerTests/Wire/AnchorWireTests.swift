@@ -18,16 +18,18 @@ extension HubServerTests {
         d.send(ask)
         let after = try #require(d.next("result")?["points"]?.array)
         for (p, q) in zip(before, after) {
-            #expect(abs((p["x"]?.number ?? 0) - (q["x"]?.number ?? 1)) < 1e-6 && abs((p["y"]?.number ?? 0) - (q["y"]?.number ?? 1)) < 1e-6,
-                    "\(p) → \(q)")
+            #expect(
+                abs((p["x"]?.number ?? 0) - (q["x"]?.number ?? 1)) < 1e-6 && abs((p["y"]?.number ?? 0) - (q["y"]?.number ?? 1)) < 1e-6,
+                "\(p) → \(q)")
         }
         let camera = try #require(try hub.camera(of: "demo"))
         #expect(camera["anchor"]?["x"]?.number == 0.3 && camera["lat"]?.number != 52.52)
         d.send(#"{"type":"set","camera":{"bearing":10,"tilt":20}}"#)
         d.send(#"{"type":"query","id":"t","what":"project","points":[{"lat":\#(camera["lat"]!.number!),"lon":\#(camera["lon"]!.number!)}]}"#)
         let target = try #require(d.next("result")?["points"]?.array?.first)
-        #expect(abs((target["x"]?.number ?? 0) - 0.3 * 1280) < 1e-6 && abs((target["y"]?.number ?? 0) - 0.7 * 720) < 1e-6,
-                "the turn and tilt went around the anchor: \(target)")
+        #expect(
+            abs((target["x"]?.number ?? 0) - 0.3 * 1280) < 1e-6 && abs((target["y"]?.number ?? 0) - 0.7 * 720) < 1e-6,
+            "the turn and tilt went around the anchor: \(target)")
         #expect(d.messages("error").isEmpty)
     }
 }

@@ -1,6 +1,6 @@
-import SocketTestSupport
 import Foundation
 import HubCore
+import SocketTestSupport
 import Testing
 import WebSocketTransport
 
@@ -25,8 +25,9 @@ extension HubServerTests {
         #expect(b.next("animation")?["status"]?.string == "started")
         #expect(b.next("animation")?["status"]?.string == "finished")
         let camera = try #require(try hub.camera(of: "demo"))
-        #expect(camera["lat"] == stood["lat"] && camera["lon"] == stood["lon"] && camera["zoom"] == stood["zoom"],
-                "the flight stopped where it stood: \(camera) vs \(stood)")
+        #expect(
+            camera["lat"] == stood["lat"] && camera["lon"] == stood["lon"] && camera["zoom"] == stood["zoom"],
+            "the flight stopped where it stood: \(camera) vs \(stood)")
         #expect(camera["bearing"]?.number == 90)
     }
 
@@ -47,8 +48,9 @@ extension HubServerTests {
         #expect(interrupted?["camera"]?["bearing"]?.number.map { $0 > 0 && $0 < 90 } == true, "the camera at that moment")
         let finished = a.next("animation")
         #expect(finished?["status"]?.string == "finished" && finished?["lost"]?.array == [.string("zoom")])
-        #expect(waitUntil { b.messages("animation").contains { $0.json["id"]?.string == "tilt" && $0.json["status"]?.string == "finished" } },
-                "the other animator ran beside it")
+        #expect(
+            waitUntil { b.messages("animation").contains { $0.json["id"]?.string == "tilt" && $0.json["status"]?.string == "finished" } },
+            "the other animator ran beside it")
         #expect(waitUntil { (try? hub.camera(of: "demo"))?["tilt"]?.number == 30 })
         let camera = try #require(try hub.camera(of: "demo"))
         #expect(camera["bearing"]?.number == 90, "the interrupted animator ran on with bearing")

@@ -1,6 +1,6 @@
-import SocketTestSupport
 import Foundation
 import HubCore
+import SocketTestSupport
 import Testing
 import WebSocketTransport
 

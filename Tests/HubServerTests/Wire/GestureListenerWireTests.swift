@@ -1,6 +1,6 @@
-import SocketTestSupport
 import Foundation
 import HubCore
+import SocketTestSupport
 import Testing
 import WebSocketTransport
 
@@ -24,8 +24,9 @@ extension HubServerTests {
         let presses = longPresses()
         #expect(presses.map { $0["phase"]?.string } == ["begin", "change", "end"])
         let begin = try #require(presses.first)
-        #expect(abs((begin["lat"]?.number ?? 0) - 52.52) < 1e-9 && abs((begin["lon"]?.number ?? 0) - 13.405) < 1e-9,
-                "the view centre is the target")
+        #expect(
+            abs((begin["lat"]?.number ?? 0) - 52.52) < 1e-9 && abs((begin["lon"]?.number ?? 0) - 13.405) < 1e-9,
+            "the view centre is the target")
         // 100 px east at zoom 14 (512 · 2^14 px per 360°), due east at bearing 0.
         let change = try #require(presses.dropFirst().first)
         let expectedLon = 13.405 + 100 / (512 * 16384) * 360

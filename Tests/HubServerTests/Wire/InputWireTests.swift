@@ -1,6 +1,6 @@
-import SocketTestSupport
 import Foundation
 import HubCore
+import SocketTestSupport
 import Testing
 import WebSocketTransport
 
@@ -40,8 +40,9 @@ extension HubServerTests {
         let other = clients.join(role: "driver")  // drivers get `left` events by default
         driver.send(#"{"type":"ping","pad":""# + String(repeating: "x", count: HubProtocol.maxMessageBytes) + #""}"#)
         #expect(driver.waitForClose()?.code == .messageTooBig)
-        #expect(waitUntil { other.messages("event").contains { $0.json["event"]?.string == "left" } },
-                "the hub saw the client leave")
+        #expect(
+            waitUntil { other.messages("event").contains { $0.json["event"]?.string == "left" } },
+            "the hub saw the client leave")
     }
 
     @Test func invalidUTF8IsClosedWith1007() throws {

@@ -21,8 +21,9 @@ extension HubServerTests {
             let joined = (0..<3).map { _ in clients.join(role: "follower") }
             let refused = settle(clients)
             #expect(refused.event?.httpStatus == 503)
-            #expect(refused.event?.error?.contains("server full: 3 WebSocket connections open (its --max-connections)") == true,
-                    "\(String(describing: refused.event))")
+            #expect(
+                refused.event?.error?.contains("server full: 3 WebSocket connections open (its --max-connections)") == true,
+                "\(String(describing: refused.event))")
             #expect(joined.allSatisfy { $0.roundTrip() }, "the connected clients keep working")
             clients.client.close(joined[0].id)
             #expect(waitUntil { clients.closeEvent(joined[0].id) != nil })
@@ -35,8 +36,9 @@ extension HubServerTests {
             let joined = [clients.join(role: "follower"), clients.join(role: "driver")]
             let refused = settle(clients)
             #expect(refused.event?.httpStatus == 503)
-            #expect(refused.event?.error?.contains("too many connections from 127.0.0.1: 2 open, at most 2 (its --max-connections-per-ip)") == true,
-                    "\(String(describing: refused.event))")
+            #expect(
+                refused.event?.error?.contains("too many connections from 127.0.0.1: 2 open, at most 2 (its --max-connections-per-ip)") == true,
+                "\(String(describing: refused.event))")
             #expect(joined.allSatisfy { $0.roundTrip() })
         }
 
@@ -47,8 +49,9 @@ extension HubServerTests {
             #expect(burst.allSatisfy { clients.isOpen($0.connection.id) })
             let fourth = settle(clients)
             #expect(fourth.event?.httpStatus == 503)
-            #expect(fourth.event?.error?.contains("too many new connections from 127.0.0.1: at most 3 per second") == true,
-                    "\(String(describing: fourth.event))")
+            #expect(
+                fourth.event?.error?.contains("too many new connections from 127.0.0.1: at most 3 per second") == true,
+                "\(String(describing: fourth.event))")
             usleep(400_000)  // more than 1/3 s: one token back
             let later = settle(clients)
             #expect(clients.isOpen(later.connection.id))

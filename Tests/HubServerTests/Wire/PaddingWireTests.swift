@@ -20,15 +20,21 @@ extension HubServerTests {
         let d = clients.join(role: "driver")
         var compared = 0
         for (i, c) in cases.enumerated() {
-            let cam = try #require(c["camera"]), vp = try #require(c["viewport"]), geo = try #require(c["geo"]), view = try #require(c["view"])
+            let cam = try #require(c["camera"])
+            let vp = try #require(c["viewport"])
+            let geo = try #require(c["geo"])
+            let view = try #require(c["view"])
             let p = try #require(cam["padding"])
             d.send(#"{"type":"viewport","width":\#(vp["width"]!.number!),"height":\#(vp["height"]!.number!)}"#)
-            d.send(#"{"type":"set","camera":{"lat":\#(cam["lat"]!.number!),"lon":\#(cam["lon"]!.number!),"zoom":\#(cam["zoom"]!.number!),"bearing":\#(cam["bearing"]!.number!),"tilt":\#(cam["tilt"]!.number!),"padding":{"top":\#(p["top"]!.number!),"left":\#(p["left"]!.number!),"bottom":\#(p["bottom"]!.number!),"right":\#(p["right"]!.number!)}}}"#)
+            d.send(
+                #"{"type":"set","camera":{"lat":\#(cam["lat"]!.number!),"lon":\#(cam["lon"]!.number!),"zoom":\#(cam["zoom"]!.number!),"bearing":\#(cam["bearing"]!.number!),"tilt":\#(cam["tilt"]!.number!),"padding":{"top":\#(p["top"]!.number!),"left":\#(p["left"]!.number!),"bottom":\#(p["bottom"]!.number!),"right":\#(p["right"]!.number!)}}}"#
+            )
             d.send(#"{"type":"query","id":"q\#(i)","what":"project","points":[{"lat":\#(geo["lat"]!.number!),"lon":\#(geo["lon"]!.number!)}]}"#)
             let result = try #require(d.next("result"))
             #expect(result["id"]?.string == "q\(i)")
             let got = try #require(result["points"]?.array?.first)
-            let dx = (got["x"]?.number ?? .infinity) - view["x"]!.number!, dy = (got["y"]?.number ?? .infinity) - view["y"]!.number!
+            let dx = (got["x"]?.number ?? .infinity) - view["x"]!.number!
+            let dy = (got["y"]?.number ?? .infinity) - view["y"]!.number!
             #expect((dx * dx + dy * dy).squareRoot() <= 0.5, "\(c["name"]!): hub \(got) vs MapLibre \(view)")
             compared += 1
         }

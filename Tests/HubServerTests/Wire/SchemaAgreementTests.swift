@@ -120,8 +120,9 @@ struct SchemaAgreementTests {
         try dir.write("corpus.jsonl", Self.corpus.joined(separator: "\n") + "\n")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/validate_messages.py").path
-        let run = try Subprocess.run("/usr/bin/env", ["python3", script, "--sender", "client", "--verdicts", dir.path + "/corpus.jsonl"],
-                                     timeout: .seconds(60), environment: ["PYTHONDONTWRITEBYTECODE": "1"])
+        let run = try Subprocess.run(
+            "/usr/bin/env", ["python3", script, "--sender", "client", "--verdicts", dir.path + "/corpus.jsonl"],
+            timeout: .seconds(60), environment: ["PYTHONDONTWRITEBYTECODE": "1"])
         try #require(run.status == 0, "validate_messages.py failed (pip install jsonschema pyyaml): \(run.stderr)")
         let verdicts = run.stdout.split(separator: "\n").map(String.init)
         try #require(verdicts.count == Self.corpus.count, "\(verdicts.count) verdicts for \(Self.corpus.count) messages: \(run.stdout)")
@@ -135,8 +136,9 @@ struct SchemaAgreementTests {
             } catch {
                 decoder = "invalid: \(error)"
             }
-            #expect(decoder.hasPrefix("invalid") == verdict.hasPrefix("invalid"),
-                    "\(text)\n  decoder: \(decoder)\n  schema:  \(verdict)")
+            #expect(
+                decoder.hasPrefix("invalid") == verdict.hasPrefix("invalid"),
+                "\(text)\n  decoder: \(decoder)\n  schema:  \(verdict)")
         }
         #expect(accepted > 30 && accepted < Self.corpus.count - 30, "the corpus needs both kinds (\(accepted) accepted)")
     }
@@ -151,29 +153,41 @@ struct EncoderSchemaTests {
     static func messages() throws -> [[UInt8]] {
         let time = 1_718_000_000_123.456
         let plain = Camera(latitude: 48.8566, longitude: 2.3522, zoom: 12)
-        let camera = Camera(latitude: -33.9, longitude: 362.5, zoom: 15.25, tilt: 45, bearing: -30,
-                            anchor: Anchor(x: 0.5, y: 0.8), padding: EdgeInsets(left: 300))
-        let limits = try CameraLimits(minZoom: 2, maxZoom: 18, maxTiltByZoom: [.init(zoom: 10, tilt: 30), .init(zoom: 14, tilt: 60)],
-                                      bounds: GeoBounds(south: 40, west: 170, north: 60, east: -170))
+        let camera = Camera(
+            latitude: -33.9, longitude: 362.5, zoom: 15.25, tilt: 45, bearing: -30,
+            anchor: Anchor(x: 0.5, y: 0.8), padding: EdgeInsets(left: 300))
+        let limits = try CameraLimits(
+            minZoom: 2, maxZoom: 18, maxTiltByZoom: [.init(zoom: 10, tilt: 30), .init(zoom: 14, tilt: 60)],
+            bounds: GeoBounds(south: 40, west: 170, north: 60, east: -170))
         let ana = RosterEntry(client: "c1", name: "ana", role: .presenter)
         let bob = RosterEntry(client: "c2", name: "bob ✓", role: .follower)
-        var welcome = Welcome(client: "c2", room: try RoomName(validating: "demo"), role: .follower, rate: 30, tick: 60, seq: 9,
-                              camera: camera, limits: limits, presenter: "c1", roster: [ana, bob], gestures: [.tilt, .doubleTap],
-                              events: .followerDefault)
+        var welcome = Welcome(
+            client: "c2", room: try RoomName(validating: "demo"), role: .follower, rate: 30, tick: 60, seq: 9,
+            camera: camera, limits: limits, presenter: "c1", roster: [ana, bob], gestures: [.tilt, .doubleTap],
+            events: .followerDefault)
         welcome.animations = [
-            AnimationSummary(id: "f1", by: "c1", kind: .fly, status: "running", properties: [.center, .zoom], started: time,
-                             duration: 4.2, after: nil, starts: nil),
-            AnimationSummary(id: "later", by: "c1", kind: .animate, status: "delayed", properties: [.bearing], started: nil,
-                             duration: 2, after: nil, starts: time + 1000),
-            AnimationSummary(id: "then", by: "c1", kind: .fly, status: "waiting", properties: [.center], started: nil,
-                             duration: nil, after: "f1", starts: nil),
+            AnimationSummary(
+                id: "f1", by: "c1", kind: .fly, status: "running", properties: [.center, .zoom], started: time,
+                duration: 4.2, after: nil, starts: nil),
+            AnimationSummary(
+                id: "later", by: "c1", kind: .animate, status: "delayed", properties: [.bearing], started: nil,
+                duration: 2, after: nil, starts: time + 1000),
+            AnimationSummary(
+                id: "then", by: "c1", kind: .fly, status: "waiting", properties: [.center], started: nil,
+                duration: nil, after: "f1", starts: nil),
         ]
         welcome.trackingMode = .followDirection
         welcome.trackedLocation = TrackMessage.Location(latitude: 52.52, longitude: 193.4, heading: 370)
         welcome.route = [GeoCoordinate(latitude: 52.52, longitude: 13.4), GeoCoordinate(latitude: 52.53, longitude: 181)]
         var bare = welcome
-        bare.presenter = nil; bare.roster = []; bare.gestures = []; bare.animations = []; bare.trackingMode = .none
-        bare.trackedLocation = nil; bare.route = []; bare.limits = CameraLimits()
+        bare.presenter = nil
+        bare.roster = []
+        bare.gestures = []
+        bare.animations = []
+        bare.trackingMode = .none
+        bare.trackedLocation = nil
+        bare.route = []
+        bare.limits = CameraLimits()
 
         let events: [HubEvent] = [
             .steady(camera: camera), .significantChange(camera: plain, by: nil), .significantChange(camera: plain, by: "c1"),
@@ -186,12 +200,14 @@ struct EncoderSchemaTests {
             .tap(by: "c2", at: GeoCoordinate(latitude: 1, longitude: 2), point: nil),
             .longPress(by: "c2", phase: .begin, point: ViewPoint(x: 3, y: 4), at: GeoCoordinate(latitude: 5, longitude: 6)),
             .longPress(by: "c2", phase: .cancel, point: nil, at: nil),
-            .gesture(by: "c2", kind: .pinch, phase: .change, point: ViewPoint(x: 3, y: 4), at: GeoCoordinate(latitude: 5, longitude: -181),
-                     disabled: false),
+            .gesture(
+                by: "c2", kind: .pinch, phase: .change, point: ViewPoint(x: 3, y: 4), at: GeoCoordinate(latitude: 5, longitude: -181),
+                disabled: false),
             .gesture(by: "c2", kind: .twoFingerTap, phase: nil, point: nil, at: nil, disabled: true),
             .clamped(properties: [.zoom, .tilt], camera: camera),
-            .routeChanged(by: "c1", points: [GeoCoordinate(latitude: 1, longitude: 2), GeoCoordinate(latitude: 3, longitude: 4)],
-                          append: false, total: 2),
+            .routeChanged(
+                by: "c1", points: [GeoCoordinate(latitude: 1, longitude: 2), GeoCoordinate(latitude: 3, longitude: 4)],
+                append: false, total: 2),
             .routeChanged(by: "c1", points: [], append: false, total: 0),
         ]
         let viewport = Viewport(width: 1280, height: 720)
@@ -206,18 +222,24 @@ struct EncoderSchemaTests {
             HubMessage.frame(seq: 42, time: time, camera: camera, moving: true, by: "c3"),
             HubMessage.frame(seq: 0, time: time, camera: plain, moving: false, by: nil),
             HubMessage.welcome(welcome, time: time), HubMessage.welcome(bare, time: time),
-            HubMessage.animation(AnimationMessage(id: "a1", status: .superseded, by: "c2", lost: [.center, .zoom], clamped: [.tilt],
-                                                  camera: camera, reason: "highLevel", owner: "c1"), time: time),
+            HubMessage.animation(
+                AnimationMessage(
+                    id: "a1", status: .superseded, by: "c2", lost: [.center, .zoom], clamped: [.tilt],
+                    camera: camera, reason: "highLevel", owner: "c1"), time: time),
             HubMessage.animation(AnimationMessage(id: nil, status: .cancelled, by: nil, camera: plain, owner: "c1"), time: time),
             HubMessage.gestures(disabled: [.pan, .longPress]), HubMessage.gestures(disabled: []),
             HubMessage.error(ProtocolError(.badMessage, "camera.lat: must be within -90…90 degrees (got 91.0)", ref: "set")),
             HubMessage.error(ProtocolError(.full, "room \"x\"\nis full", ref: nil)),
             HubMessage.pong(t: 12345.6, time: time), HubMessage.pong(t: nil, time: time),
             HubMessage.gestureAck(GestureAck(seq: 42, kind: .pan, phase: .change, time: time, camera: plain)),
-            HubMessage.gestureAck(GestureAck(seq: 57, kind: .pan, phase: .end, time: time, camera: camera,
-                                             animation: .init(id: "momentum", duration: 0.42, to: plain))),
-            HubMessage.gestureAck(GestureAck(seq: 0, kind: .doubleTap, phase: nil, time: time, camera: plain,
-                                             animation: .init(id: "doubleTap", duration: 0.3, to: tilted))),
+            HubMessage.gestureAck(
+                GestureAck(
+                    seq: 57, kind: .pan, phase: .end, time: time, camera: camera,
+                    animation: .init(id: "momentum", duration: 0.42, to: plain))),
+            HubMessage.gestureAck(
+                GestureAck(
+                    seq: 0, kind: .doubleTap, phase: nil, time: time, camera: plain,
+                    animation: .init(id: "doubleTap", duration: 0.3, to: tilted))),
         ]
         out += events.map { HubMessage.event($0, time: time) }
         for query in queries {
@@ -233,8 +255,9 @@ struct EncoderSchemaTests {
         try dir.write("hub.jsonl", try Self.messages().map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/validate_messages.py").path
-        let run = try Subprocess.run("/usr/bin/env", ["python3", script, "--sender", "hub", "--require-all", dir.path + "/hub.jsonl"],
-                                     timeout: .seconds(60), environment: ["PYTHONDONTWRITEBYTECODE": "1"])
+        let run = try Subprocess.run(
+            "/usr/bin/env", ["python3", script, "--sender", "hub", "--require-all", dir.path + "/hub.jsonl"],
+            timeout: .seconds(60), environment: ["PYTHONDONTWRITEBYTECODE": "1"])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
     }
 }

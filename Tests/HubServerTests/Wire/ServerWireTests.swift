@@ -9,8 +9,10 @@ extension HubServerTests {
         let hub = try RunningHub { $0.allowedOrigins = ["https://maps.example.org"] }
         let clients = try HubClients(port: hub.port)
         for origin in ["http://evil.example", "http://127.0.0.1.nip.io", "https://maps.example.org.evil.example", "null"] {
-            let id = clients.client.connect(ConnectRequest(port: hub.port, path: HubProtocol.path,
-                                                           subprotocol: HubProtocol.subprotocol, origin: origin))
+            let id = clients.client.connect(
+                ConnectRequest(
+                    port: hub.port, path: HubProtocol.path,
+                    subprotocol: HubProtocol.subprotocol, origin: origin))
             #expect(waitUntil { clients.closeEvent(id) != nil }, "\(origin)")
             #expect(clients.closeEvent(id)?.wasOpen == false, "\(origin) must be refused")
         }
@@ -51,14 +53,16 @@ extension HubServerTests {
         usleep(2_100_000)  // two whole seconds of the hub's clock, one of them full of ticks
         let health = try hub.health()
         let rooms = health["rooms"]?.array ?? []
-        let ticks = Dictionary(uniqueKeysWithValues: rooms.compactMap { room in
-            room["name"]?.string.map { ($0, room["ticksPerSecond"]?.number ?? -1) }
-        })
+        let ticks = Dictionary(
+            uniqueKeysWithValues: rooms.compactMap { room in
+                room["name"]?.string.map { ($0, room["ticksPerSecond"]?.number ?? -1) }
+            })
         let hubTicks = health["ticksPerSecond"]?.number ?? 0
         // At most its 60 Hz; well below only when the machine starves the loop thread
         // (the tick rate under load is a benchmark figure, not asserted here).
         #expect(hubTicks >= 20 && hubTicks <= 62, "the hub reports its own ticks (\(hubTicks))")
-        #expect((10...40).contains(ticks["moving"] ?? 0), "a moving room is visited when its 30 Hz presenter is due a frame, not on every 60 Hz tick (\(ticks))")
+        #expect(
+            (10...40).contains(ticks["moving"] ?? 0), "a moving room is visited when its 30 Hz presenter is due a frame, not on every 60 Hz tick (\(ticks))")
         #expect(ticks["resting"] == 0, "a room at rest is not visited")
         #expect(health["activeRooms"]?.number == 1)
     }

@@ -1,6 +1,6 @@
-import SocketTestSupport
 import Foundation
 import HubCore
+import SocketTestSupport
 import Testing
 import WebSocketTransport
 
@@ -80,12 +80,13 @@ extension HubServerTests {
 
         let second = clients.join(role: "presenter")
         for connection in [first, driver, second] {
-            #expect(waitUntil {
-                connection.messages("event").contains {
-                    $0.json["event"]?.string == "presenterChanged" && $0.json["client"]?.string == second.client
-                        && $0.json["demoted"]?.string == first.client
-                }
-            })
+            #expect(
+                waitUntil {
+                    connection.messages("event").contains {
+                        $0.json["event"]?.string == "presenterChanged" && $0.json["client"]?.string == second.client
+                            && $0.json["demoted"]?.string == first.client
+                    }
+                })
         }
         first.send(#"{"type":"limits","maxZoom":12}"#)
         first.nextError("forbidden")
