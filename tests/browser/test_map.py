@@ -15,7 +15,7 @@ from hubtools import ROOT, WEB, Hub, HubClient, chrome, js, wait_joined, wait_pa
 from pixels import colors, hex_rgb, share_near
 
 BASEMAP = ROOT / ".build-tiles" / "basemap.mbtiles"
-LAND, WATER = hex_rgb("#f2efe6"), hex_rgb("#a9cbe0")  # web/js/vector_style.js
+LAND, WATER = hex_rgb("#f2efe6"), hex_rgb("#a9cbe0")  # web/js/map/vector_style.js
 # The middle of a 1280 x 720 page, clear of the HUD (left) and the panel (right).
 BOX = (380, 140, 900, 560)
 

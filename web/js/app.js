@@ -13,24 +13,26 @@
 //
 // Tests read window.camhub (see the end of this file).
 
-import { chooseStyle, fetchJson } from './map_style.js';
-import { SUBSCRIPTIONS, build, toMapLibreCamera } from './messages.js';
-import { SnapshotBuffer } from './interpolation.js';
-import { FramePacer } from './playout.js';
-import { Connection } from './connection.js';
-import { RateMeter, Smoother } from './clock.js';
-import { RoomState } from './room.js';
-import { Hud, tapLabel } from './hud.js';
-import { InputCapture } from './input.js';
-import { parseParams, formatParams, hubUrl, checkRoom, checkName, describeProblem, rateRefusal, settleRate } from './params.js';
-import { explainRefusal } from './refusal.js';
-import { PLACES, IdMaker, flyTo, resetNorth, demoTour } from './tour.js';
-import { keepToView, clearLimits } from './limits.js';
-import { RouteState } from './route.js';
-import { LiveAnimations } from './animations.js';
-import { Predictor } from './prediction.js';
-import { laggedWebSocket } from './lag.js';
-import { wrapLongitude } from './projection.js';
+import { chooseStyle, fetchJson } from './map/map_style.js';
+import { SUBSCRIPTIONS, GESTURE_KINDS, build, toMapLibreCamera } from './net/messages.js';
+import { SnapshotBuffer } from './motion/interpolation.js';
+import { FramePacer } from './motion/playout.js';
+import { Connection } from './net/connection.js';
+import { RateMeter, Smoother } from './net/clock.js';
+import { RoomState } from './ui/room.js';
+import { Hud, tapLabel } from './ui/hud.js';
+import { InputCapture } from './motion/input.js';
+import { parseParams, formatParams, hubUrl, checkRoom, checkName, describeProblem, rateRefusal, settleRate } from './ui/params.js';
+import { explainRefusal } from './ui/refusal.js';
+import { PLACES, IdMaker, flyTo, resetNorth, demoTour } from './ui/tour.js';
+import { keepToView, clearLimits } from './map/limits.js';
+import { RouteState } from './map/route.js';
+import { LiveAnimations } from './ui/animations.js';
+import { Predictor } from './motion/prediction.js';
+import { laggedWebSocket } from './net/lag.js';
+import { wrapLongitude } from './map/projection.js';
+import { DelayPlot } from './ui/delay_plot.js';
+import { EventLog } from './ui/event_log.js';
 
 const $ = (sel) => document.querySelector(sel);
 const now = () => performance.timeOrigin + performance.now();
@@ -42,6 +44,10 @@ const buffer = new SnapshotBuffer({ rate: params.rate ?? 30 });
 const pacer = new FramePacer();
 const fps = new RateMeter();
 const frameLatency = new Smoother(0.1);
+const delayPlot = new DelayPlot();
+const eventLog = new EventLog();
+/** Gesture kinds switched off for this client, as the hub last said (`welcome.gestures`, `gestures`). */
+let disabledGestures = new Set();
 const ids = new IdMaker();
 const container = $('#map');
 const hud = new Hud($('#hud'));
@@ -334,6 +340,7 @@ function onMessage(m, receivedAt) {
       fps.reset();
       frameLatency.reset();
       buffer.push({ seq: m.seq, time: m.time, camera: m.camera, moving: false, by: null }, receivedAt);
+      setDisabledGestures(m.gestures ?? []);
       conn.latency.frame(m.time, receivedAt);
       state.hubCamera = m.camera;
       state.lastFrame = null;
@@ -364,9 +371,14 @@ function onMessage(m, receivedAt) {
     }
     case 'animation':
       onAnimation(m);
+      logEvent(m);
       break;
     case 'event':
       onEvent(m);
+      logEvent(m);
+      break;
+    case 'gestures':
+      setDisabledGestures(m.disabled ?? []);
       break;
     case 'gestureAck':
       prediction.ack(m, receivedAt);
@@ -456,7 +468,9 @@ const input = new InputCapture(container, {
   canDrive: () => conn.joined && room.canDrive,
   onGesture: (g) => {
     const m = build.gesture(g);
-    if (conn.send(room.canDrive ? prediction.outgoing(m, now(), state.rendered) : m)) state.gesturesSent++;
+    // A kind switched off moves nothing on the hub: nothing to predict either.
+    const predict = room.canDrive && !disabledGestures.has(m.kind);
+    if (conn.send(predict ? prediction.outgoing(m, now(), state.rendered) : m)) state.gesturesSent++;
   },
   onAttempt: () => {
     if (conn.joined) $('#takeover').hidden = false;
@@ -537,12 +551,57 @@ for (const b of document.querySelectorAll('[data-collapse]')) {
   });
 }
 
+// ---------------------------------------------------------------------------
+// Event log, gesture switches, frame-delay plot
+// ---------------------------------------------------------------------------
+
+function logEvent(m) {
+  if (!eventLog.add(m, (c) => room.nameOf(c))) return;
+  const list = $('#event-log');
+  if (!list) return;
+  const item = document.createElement('li');
+  item.textContent = eventLog.lines()[0];
+  list.prepend(item);
+  while (list.children.length > eventLog.max) list.lastElementChild.remove();
+}
+
+function setDisabledGestures(kinds) {
+  disabledGestures = new Set(kinds);
+  for (const box of document.querySelectorAll('#gesture-kinds input')) box.checked = !disabledGestures.has(box.value);
+}
+
+function buildGestureSwitches() {
+  const holder = $('#gesture-kinds');
+  if (!holder) return;
+  for (const kind of GESTURE_KINDS) {
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.value = kind;
+    box.checked = true;
+    box.addEventListener('change', () => {
+      conn.send(build.gestures(box.checked ? { enable: [kind] } : { disable: [kind] }));
+    });
+    label.append(box, kind);
+    holder.append(label);
+  }
+}
+buildGestureSwitches();
+
+function plotSample(t) {
+  const stats = buffer.stats;
+  delayPlot.add(t, { latency: frameLatency.value, delay: stats.delay, fps: fps.rate(t) });
+  const canvas = $('#delay-plot');
+  const ctx = canvas?.getContext?.('2d');
+  if (ctx) delayPlot.draw(ctx, canvas.width, canvas.height, t);
+}
+
 function updateControls() {
   const role = room.role ?? params.role;
   const driving = conn.joined && room.canDrive;
   document.body.classList.toggle('following', role === 'follower');
   document.body.classList.toggle('presenting', role === 'presenter');
-  for (const b of document.querySelectorAll('#drive button')) b.disabled = !driving;
+  for (const b of document.querySelectorAll('#drive button, #drive input')) b.disabled = !driving;
   if (driving) $('#takeover').hidden = true;
   document.title = `CameraHub · ${room.room ?? params.room} · ${role}`;
 }
@@ -612,6 +671,7 @@ function step(t, paintAt) {
       prediction: room.canDrive ? prediction.stats : null,
       animations: animations.describe((c) => room.nameOf(c)),
     });
+    plotSample(t);
   }
 }
 
@@ -682,6 +742,18 @@ window.camhub = {
     return state.renderLog.filter((r) => r.t >= since);
   },
   now,
+  /** The event log's lines, newest first. */
+  get eventLog() {
+    return eventLog.lines();
+  },
+  /** Gesture kinds switched off for this page, as the hub last said. */
+  get disabledGestures() {
+    return [...disabledGestures];
+  },
+  /** The frame-delay plot's samples {t, latency, delay, fps} of the last minute. */
+  get delayPlot() {
+    return delayPlot.points;
+  },
   /** The jitter buffer: delay, targetDelay, interval, jitter, lead, underruns, drySamples, samples, errorPx; frameMs. */
   get playout() {
     return { ...buffer.stats, frameMs: pacer.frameMs, drawMs: pacer.drawMs };

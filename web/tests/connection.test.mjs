@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Connection, SUBPROTOCOL } from '../js/connection.js';
-import { build } from '../js/messages.js';
+import { Connection, SUBPROTOCOL } from '../js/net/connection.js';
+import { build } from '../js/net/messages.js';
 
 class FakeSocket {
   static all = [];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatLat, formatLon, formatCamera, formatMs, formatRate, formatPlayout, formatPrediction, connectionLabel, tapLabel } from '../js/hud.js';
+import { formatLat, formatLon, formatCamera, formatMs, formatRate, formatPlayout, formatPrediction, connectionLabel, tapLabel } from '../js/ui/hud.js';
 
 test('coordinates with hemispheres', () => {
   assert.equal(formatLat(46.3), '46.30000° N');

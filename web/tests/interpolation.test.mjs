@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SnapshotBuffer, applyDelta, cameraDelta, interpolateCamera } from '../js/interpolation.js';
+import { SnapshotBuffer, applyDelta, cameraDelta, interpolateCamera } from '../js/motion/interpolation.js';
 
 const FRAME_MS = 1000 / 30;
 

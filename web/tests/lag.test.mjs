@@ -1,8 +1,8 @@
-// ?lag=MS: the page's WebSocket delays every message by MS/2 each way (web/js/lag.js).
+// ?lag=MS: the page's WebSocket delays every message by MS/2 each way (web/js/net/lag.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { laggedWebSocket, parseLag } from '../js/lag.js';
-import { parseParams } from '../js/params.js';
+import { laggedWebSocket, parseLag } from '../js/net/lag.js';
+import { parseParams } from '../js/ui/params.js';
 
 /** Timers run by hand: advance(ms) fires what is due, in order. */
 function manualTimers() {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { absolutizeStyle, checkStyle, chooseStyle, CONFIG_PATH } from '../js/map_style.js';
-import { buildVectorStyle } from '../js/vector_style.js';
+import { absolutizeStyle, checkStyle, chooseStyle, CONFIG_PATH } from '../js/map/map_style.js';
+import { buildVectorStyle } from '../js/map/vector_style.js';
 
 const BASE = 'http://127.0.0.1:8080/';
 const userStyle = { version: 8, name: 'mine', sources: { t: { type: 'vector', url: '/tiles.json' } }, layers: [] };

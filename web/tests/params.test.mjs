@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseParams, formatParams, hubUrl, cleanRoomName, cleanName, describeProblem, rateRefusal, settleRate, checkRoom } from '../js/params.js';
+import { parseParams, formatParams, hubUrl, cleanRoomName, cleanName, describeProblem, rateRefusal, settleRate, checkRoom } from '../js/ui/params.js';
 
 test('defaults: room demo, role driver', () => {
   const p = parseParams('');

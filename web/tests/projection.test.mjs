@@ -6,7 +6,7 @@ import {
   FOV, project, unproject, visibleQuad, visibleBounds, boundsContain, horizonY, boundsClampY,
   wrapLongitude, normalizeBearing, shortestTurn, nearestLongitude, mercatorForward, mercatorInverse,
   worldSize, cameraDistance,
-} from '../js/projection.js';
+} from '../js/map/projection.js';
 
 const vectorsPath = fileURLToPath(new URL('../../Tests/Vectors/projection.json', import.meta.url));
 const vectors = JSON.parse(readFileSync(vectorsPath, 'utf8'));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { explainRefusal } from '../js/refusal.js';
+import { explainRefusal } from '../js/ui/refusal.js';
 
 test('a wrong token: the hub\'s reason, which token is needed, and a way in as a follower', () => {
   const e = explainRefusal({ code: 'forbidden', message: 'token: wrong token for role presenter', ref: 'hello' },

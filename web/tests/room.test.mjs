@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RoomState } from '../js/room.js';
+import { RoomState } from '../js/ui/room.js';
 
 const camera = { lat: 0, lon: 0, zoom: 1, bearing: 0, tilt: 0 };
 const welcome = {

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildStyle, graticule, cityLabelFeatures, FONT_STACK, ATTRIBUTION } from '../js/style.js';
-import { project } from '../js/projection.js';
+import { buildStyle, graticule, cityLabelFeatures, FONT_STACK, ATTRIBUTION } from '../js/map/style.js';
+import { project } from '../js/map/projection.js';
 
 const webDir = fileURLToPath(new URL('../', import.meta.url));
 const BASE = 'http://127.0.0.1:8080/';

@@ -9,9 +9,9 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Connection } from '../js/connection.js';
-import { build } from '../js/messages.js';
-import { GestureRecognizer } from '../js/gestures.js';
+import { Connection } from '../js/net/connection.js';
+import { build } from '../js/net/messages.js';
+import { GestureRecognizer } from '../js/motion/gestures.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -1,7 +1,7 @@
 import CameraCore
 
 /// What a client's finger, mouse or wheel did. The kinds and field names are
-/// the wire's (`web/js/gestures.js` produces them).
+/// the wire's (`web/js/motion/gestures.js` produces them).
 public enum GestureKind: String, Hashable, Sendable, CaseIterable {
     case pan, pinch, tilt, rotate, doubleTap, twoFingerTap, scroll, tap, longPress
 
@@ -54,7 +54,7 @@ public enum GesturePhase: String, Hashable, Sendable, CaseIterable {
 ///   - rotate (right-drag, ctrl-drag, shift+arrows): the bearing change,
 ///     **positive = bearing increases** (the map turns counter-clockwise on
 ///     screen), as MapLibre's mouse and keyboard rotation and
-///     `web/js/gestures.js` (right-drag to the right is positive) do.
+///     `web/js/motion/gestures.js` (right-drag to the right is positive) do.
 /// - `dy` (tilt): cumulative vertical movement in px since `begin`, positive
 ///   down. Tilt = start tilt − 0.5°·dy: fingers (or the mouse) moving up tilt more.
 /// - `delta` (scroll): the wheel's `WheelEvent.deltaY` in px (convert line and

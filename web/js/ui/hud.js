@@ -3,7 +3,7 @@
 // formatting functions are pure (tested under node); Hud writes them into the
 // page's elements (found by data-hud attributes).
 
-import { describeLimits } from './limits.js';
+import { describeLimits } from '../map/limits.js';
 
 const dash = '—';
 

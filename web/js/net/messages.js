@@ -44,7 +44,7 @@
 //   query     {id, what: project|unproject|bounds|fit, points?|bounds?|padding?}
 //   ping      {t}
 
-import { principalPoint, unproject } from './projection.js';
+import { principalPoint, unproject } from '../map/projection.js';
 
 export class ProtocolError extends Error {
   constructor(message, { code = 'invalid', raw } = {}) {

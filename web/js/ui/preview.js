@@ -1,8 +1,8 @@
 // Drives web/preview.html: shows the basemap style at a camera given in the
 // query string and checks projection.js against MapLibre's map.project().
-import { buildStyle } from './style.js';
-import { project, unproject, nearestLongitude } from './projection.js';
-import { toMapLibreCamera } from './messages.js';
+import { buildStyle } from '../map/style.js';
+import { project, unproject, nearestLongitude } from '../map/projection.js';
+import { toMapLibreCamera } from '../net/messages.js';
 
 const q = new URLSearchParams(location.search);
 const num = (k, d) => (q.has(k) ? Number(q.get(k)) : d);

@@ -32,7 +32,7 @@
 // camera's zoom; zoom, bearing and tilt differences counted at
 // `errorRadiusPx` from the centre).
 
-import { normalizeBearing, shortestTurn, wrapLongitude, clampLatitude } from './projection.js';
+import { normalizeBearing, shortestTurn, wrapLongitude, clampLatitude } from '../map/projection.js';
 import { PlayoutClock, PLAYOUT_DEFAULTS } from './playout.js';
 
 const DEFAULTS = {

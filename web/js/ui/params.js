@@ -7,7 +7,7 @@
 // sentence the page shows), so nobody is left wondering why the page joined
 // another room or role than the address asked for.
 
-import { parseLag } from './lag.js';
+import { parseLag } from '../net/lag.js';
 
 export const DEFAULT_ROOM = 'demo';
 export const DEFAULT_ROLE = 'driver';

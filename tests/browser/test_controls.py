@@ -1,0 +1,76 @@
+"""The viewer's panel controls (issue 16, item 3) against the real hub: the event log,
+the per-kind gesture switches and the frame-delay plot."""
+
+import time
+
+from hubtools import js, mouse, wait_joined, wait_page_camera, wait_until
+
+
+def settle(setter, observer, browser, camera):
+    mark = observer.mark()
+    setter.send({"type": "set", "camera": camera})
+    rest = observer.wait_rest(10, mark, "the hub to apply set")["camera"]
+    wait_page_camera(browser, rest)
+    observer.wait_quiet(0.3, 5)
+    return rest
+
+
+def double_click(browser, x, y):
+    for n in (1, 2):
+        mouse(browser, "mousePressed", x, y, click_count=n)
+        mouse(browser, "mouseReleased", x, y, buttons=0, click_count=n)
+
+
+def test_the_event_log_shows_who_joined_and_the_animations_of_others(hub, browser, clients):
+    browser.get(hub.page(room="log", role="follower", name="wall"))
+    wait_joined(browser)
+    driver = clients("log", "driver", name="dana")
+    driver.send({"type": "ease", "id": "glide", "camera": {"zoom": 4}, "duration": 0.3})
+    wait_until(lambda: any("joined: dana (driver)" in line for line in js(browser, "camhub.eventLog")), 10, "dana's join in the log")
+    wait_until(lambda: any("animation: glide finished" in line for line in js(browser, "camhub.eventLog")), 10,
+               "dana's animation ending, in the log")
+    shown = browser.execute_script("return [...document.querySelectorAll('#event-log li')].map((li) => li.textContent);")
+    assert any("joined: dana (driver)" in line for line in shown), shown
+    assert shown[0] == js(browser, "camhub.eventLog")[0], "newest first"
+
+
+def test_a_gesture_kind_switched_off_moves_nothing_until_it_is_switched_on(hub, browser, clients):
+    browser.get(hub.page(room="switch", role="driver", name="dana"))
+    wait_joined(browser)
+    observer = clients("switch", "driver", name="observer")
+    setter = clients("switch", "driver", name="setup")
+    start = settle(setter, observer, browser, {"lat": 47.0, "lon": 8.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
+
+    browser.execute_script("document.querySelector('#gesture-switches').scrollIntoView()")
+    box = browser.find_element("css selector", "#gesture-kinds input[value=doubleTap]")
+    box.click()
+    wait_until(lambda: js(browser, "camhub.disabledGestures") == ["doubleTap"], 5, "the hub to switch doubleTap off")
+    mark = observer.mark()
+    double_click(browser, 640, 360)
+    time.sleep(1.0)
+    assert observer.frames(mark) == [], "a switched-off double tap moves nothing"
+    assert abs(observer.camera()["zoom"] - start["zoom"]) < 1e-9
+
+    box.click()
+    wait_until(lambda: js(browser, "camhub.disabledGestures") == [], 5, "the hub to switch doubleTap on")
+    mark = observer.mark()
+    double_click(browser, 640, 360)
+    zoomed = observer.wait_quiet(0.6, 10, mark)
+    assert abs(zoomed["zoom"] - (start["zoom"] + 1)) < 1e-9, zoomed
+
+
+def test_the_frame_delay_plot_draws_the_followers_last_minute(hub, browser, clients):
+    browser.get(hub.page(room="plot", role="follower", name="wall"))
+    wait_joined(browser)
+    driver = clients("plot", "driver", name="dana")
+    driver.send({"type": "ease", "id": "slow", "camera": {"zoom": 6, "bearing": 40}, "duration": 2.0})
+    wait_until(lambda: len(js(browser, "camhub.delayPlot")) >= 6, 10, "a few samples")
+    samples = js(browser, "camhub.delayPlot")
+    assert any(s["fps"] for s in samples) and any(s["delay"] for s in samples), samples[-3:]
+    inked = browser.execute_script("""
+        const c = document.querySelector('#delay-plot');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+        return n;""")
+    assert inked > 100, f"the plot drew {inked} pixels"
