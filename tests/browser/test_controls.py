@@ -74,3 +74,35 @@ def test_the_frame_delay_plot_draws_the_followers_last_minute(hub, browser, clie
         for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
         return n;""")
     assert inked > 100, f"the plot drew {inked} pixels"
+
+
+def test_click_to_query_picks_a_point_draws_the_bounds_and_fits_them(hub, browser, clients):
+    browser.get(hub.page(room="query", role="driver", name="dana"))
+    wait_joined(browser)
+    observer = clients("query", "driver", name="observer")
+    setter = clients("query", "driver", name="setup")
+    start = settle(setter, observer, browser, {"lat": 47.0, "lon": 8.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
+
+    mark = observer.mark()
+    browser.find_element("css selector", "#query-pick").click()
+    size = js(browser, "camhub.viewport")
+    mouse(browser, "mousePressed", size["width"] / 2, size["height"] / 2, click_count=1)
+    mouse(browser, "mouseReleased", size["width"] / 2, size["height"] / 2, buttons=0, click_count=1)
+    wait_until(lambda: js(browser, "camhub.query.point") is not None, 5, "the picked point's result")
+    point = js(browser, "camhub.query.point")
+    assert abs(point["lat"] - start["lat"]) < 1e-6 and abs(point["lon"] - start["lon"]) < 1e-6, point
+    assert "47.00000° N, 8.00000° E" in browser.find_element("css selector", "#query-out").text
+    time.sleep(0.5)
+    assert [m for m in observer.messages[mark:] if m.get("event") == "tap"] == [], "a picking click is not a tap"
+
+    browser.find_element("css selector", "#query-bounds").click()
+    wait_until(lambda: js(browser, "camhub.query.bounds") is not None, 5, "the visible bounds")
+    bounds = js(browser, "camhub.query.bounds")["bounds"]
+    assert bounds["south"] < start["lat"] < bounds["north"] and bounds["west"] < start["lon"] < bounds["east"], bounds
+
+    settle(setter, observer, browser, {"lat": 30.0, "lon": -20.0, "zoom": 3.0, "bearing": 0.0, "tilt": 0.0})
+    mark = observer.mark()
+    browser.find_element("css selector", "#query-fit").click()
+    fitted = observer.wait_rest(10, mark, "the fit's ease to end")["camera"]
+    assert 4.5 < fitted["zoom"] < 5.0, fitted
+    assert abs(fitted["lat"] - start["lat"]) < 0.05 and abs(fitted["lon"] - start["lon"]) < 0.05, fitted

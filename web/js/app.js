@@ -33,6 +33,7 @@ import { laggedWebSocket } from './net/lag.js';
 import { wrapLongitude } from './map/projection.js';
 import { DelayPlot } from './ui/delay_plot.js';
 import { EventLog } from './ui/event_log.js';
+import { Queries, formatPoint, formatBounds, quadGeoJSON } from './ui/query.js';
 
 const $ = (sel) => document.querySelector(sel);
 const now = () => performance.timeOrigin + performance.now();
@@ -46,6 +47,7 @@ const fps = new RateMeter();
 const frameLatency = new Smoother(0.1);
 const delayPlot = new DelayPlot();
 const eventLog = new EventLog();
+const queries = new Queries();
 /** Gesture kinds switched off for this client, as the hub last said (`welcome.gestures`, `gestures`). */
 let disabledGestures = new Set();
 const ids = new IdMaker();
@@ -246,6 +248,9 @@ function createMap() {
     m.addLayer({ id: 'camhub-route', type: 'line', source: 'camhub-route',
       layout: { 'line-join': 'round', 'line-cap': 'round' },
       paint: { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 } });
+    m.addSource('camhub-bounds', { type: 'geojson', data: quadGeoJSON(queries.lastBounds?.quad) });
+    m.addLayer({ id: 'camhub-bounds', type: 'line', source: 'camhub-bounds',
+      paint: { 'line-color': '#2b7bb9', 'line-width': 2, 'line-dasharray': [2, 1] } });
   });
   m.on('error', (e) => console.warn('map:', e.error?.message ?? e));
   return m;
@@ -379,6 +384,9 @@ function onMessage(m, receivedAt) {
       break;
     case 'gestures':
       setDisabledGestures(m.disabled ?? []);
+      break;
+    case 'result':
+      onResult(m);
       break;
     case 'gestureAck':
       prediction.ack(m, receivedAt);
@@ -588,6 +596,47 @@ function buildGestureSwitches() {
 }
 buildGestureSwitches();
 
+// Click-to-query: a picked point's lat/lon, the visible bounds drawn, and a fit to them.
+let picking = false;
+function setPicking(on) {
+  picking = on;
+  $('#query-pick').setAttribute('aria-pressed', String(on));
+  document.body.classList.toggle('picking', on);
+}
+$('#query-pick').addEventListener('click', () => setPicking(!picking));
+$('#query-bounds').addEventListener('click', () => conn.send(queries.ask('bounds')));
+$('#query-fit').addEventListener('click', () => {
+  const fit = queries.askFit(20);
+  if (fit) conn.send(fit);
+});
+// In pick mode the click is a query, not a gesture: caught before the map's input sees it.
+for (const type of ['pointerdown', 'pointerup', 'click']) {
+  document.addEventListener(type, (ev) => {
+    if (!picking || !container.contains(ev.target)) return;
+    ev.stopPropagation();
+    ev.preventDefault();
+    if (type !== 'pointerup') return;
+    const box = container.getBoundingClientRect();
+    conn.send(queries.ask('unproject', { points: [{ x: ev.clientX - box.left, y: ev.clientY - box.top }] }));
+    setPicking(false);
+  }, { capture: true });
+}
+
+function onResult(m) {
+  const r = queries.answer(m);
+  if (!r) return;
+  const out = $('#query-out');
+  if (r.what === 'unproject') out.textContent = `Point: ${formatPoint(r.point)}`;
+  if (r.what === 'bounds') {
+    out.textContent = `Visible: ${formatBounds(r.bounds)}`;
+    map?.getSource('camhub-bounds')?.setData(quadGeoJSON(r.quad));
+    updateControls();
+  }
+  if (r.what === 'fit' && room.canDrive) {
+    conn.send(build.ease(r.camera, { id: ids.next('fit', 'Fit the bounds'), duration: 1 }));
+  }
+}
+
 function plotSample(t) {
   const stats = buffer.stats;
   delayPlot.add(t, { latency: frameLatency.value, delay: stats.delay, fps: fps.rate(t) });
@@ -602,6 +651,7 @@ function updateControls() {
   document.body.classList.toggle('following', role === 'follower');
   document.body.classList.toggle('presenting', role === 'presenter');
   for (const b of document.querySelectorAll('#drive button, #drive input')) b.disabled = !driving;
+  $('#query-fit').disabled = !driving || !queries.lastBounds;
   if (driving) $('#takeover').hidden = true;
   document.title = `CameraHub · ${room.room ?? params.room} · ${role}`;
 }
@@ -742,6 +792,10 @@ window.camhub = {
     return state.renderLog.filter((r) => r.t >= since);
   },
   now,
+  /** Click-to-query: the last picked point {x, y, lat, lon} and visible bounds {bounds, quad}. */
+  get query() {
+    return { point: queries.lastPoint, bounds: queries.lastBounds };
+  },
   /** The event log's lines, newest first. */
   get eventLog() {
     return eventLog.lines();
