@@ -106,3 +106,59 @@ def test_click_to_query_picks_a_point_draws_the_bounds_and_fits_them(hub, browse
     fitted = observer.wait_rest(10, mark, "the fit's ease to end")["camera"]
     assert 4.5 < fitted["zoom"] < 5.0, fitted
     assert abs(fitted["lat"] - start["lat"]) < 0.05 and abs(fitted["lon"] - start["lon"]) < 0.05, fitted
+
+
+def click_map(browser, x, y):
+    mouse(browser, "mousePressed", x, y, click_count=1)
+    mouse(browser, "mouseReleased", x, y, buttons=0, click_count=1)
+
+
+def test_tracking_controls_set_the_mode_draw_a_route_and_drive_it(hub, browser, clients):
+    browser.get(hub.page(room="track", role="driver", name="dana"))
+    wait_joined(browser)
+    observer = clients("track", "driver", name="observer")
+    setter = clients("track", "driver", name="setup")
+    settle(setter, observer, browser, {"lat": 52.52, "lon": 13.40, "zoom": 14.0, "bearing": 0.0, "tilt": 0.0})
+    browser.execute_script("document.querySelector('#tracking-controls').scrollIntoView()")
+
+    mark = observer.mark()
+    browser.execute_script("const s = document.querySelector('#track-mode'); s.value = 'followNorthUp'; s.dispatchEvent(new Event('change'));")
+    mode = observer.wait_for(lambda m: m.get("event") == "trackingModeChanged", 5, "the mode change", mark)
+    assert mode["mode"] == "followNorthUp"
+
+    mark = observer.mark()
+    browser.find_element("css selector", "#route-draw").click()
+    for x, y in ((500, 400), (640, 360), (780, 300)):
+        click_map(browser, x, y)
+        time.sleep(0.3)
+    wait_until(lambda: len(js(browser, "camhub.tracking.draft")) == 3, 5, "three points drawn")
+    browser.find_element("css selector", "#route-send").click()
+    changed = observer.wait_for(lambda m: m.get("event") == "routeChanged", 5, "the route", mark)
+    assert changed["total"] == 3 and not changed["append"], changed
+    first = changed["points"][0]
+
+    mark = observer.mark()
+    browser.find_element("css selector", "#drive-start").click()
+    wait_until(lambda: abs(observer.camera()["lat"] - first["lat"]) < 2e-4 and abs(observer.camera()["lon"] - first["lon"]) < 2e-3,
+               6, "the camera following the drive's first locations")
+    assert js(browser, "camhub.tracking.driving") is True
+    browser.find_element("css selector", "#drive-stop").click()
+    assert js(browser, "camhub.tracking.driving") is False
+
+
+def test_a_route_file_is_loaded_and_a_bad_one_is_named(hub, browser, clients, tmp_path):
+    browser.get(hub.page(room="file", role="driver", name="dana"))
+    wait_joined(browser)
+    observer = clients("file", "driver", name="observer")
+    good = tmp_path / "route.geojson"
+    good.write_text('{"type":"Feature","geometry":{"type":"LineString","coordinates":[[13.40,52.52],[13.41,52.52],[13.41,52.53]]}}')
+    mark = observer.mark()
+    browser.find_element("css selector", "#route-file").send_keys(str(good))
+    changed = observer.wait_for(lambda m: m.get("event") == "routeChanged", 5, "the loaded route", mark)
+    assert changed["total"] == 3 and changed["points"][2] == {"lat": 52.53, "lon": 13.41}, changed
+
+    bad = tmp_path / "bad.geojson"
+    bad.write_text('{"type":"Point","coordinates":[0,0]}')
+    browser.find_element("css selector", "#route-file").send_keys(str(bad))
+    wait_until(lambda: "bad.geojson: the file has no LineString" in browser.find_element("css selector", "#toasts").text, 5,
+               "the page to name the bad file and why")

@@ -14,7 +14,7 @@
 // Tests read window.camhub (see the end of this file).
 
 import { chooseStyle, fetchJson } from './map/map_style.js';
-import { SUBSCRIPTIONS, GESTURE_KINDS, build, toMapLibreCamera } from './net/messages.js';
+import { SUBSCRIPTIONS, GESTURE_KINDS, TRACKING_MODES, build, toMapLibreCamera } from './net/messages.js';
 import { SnapshotBuffer } from './motion/interpolation.js';
 import { FramePacer } from './motion/playout.js';
 import { Connection } from './net/connection.js';
@@ -34,6 +34,7 @@ import { wrapLongitude } from './map/projection.js';
 import { DelayPlot } from './ui/delay_plot.js';
 import { EventLog } from './ui/event_log.js';
 import { Queries, formatPoint, formatBounds, quadGeoJSON } from './ui/query.js';
+import { SimulatedDrive, parseRouteFile, routeMessages } from './map/drive.js';
 
 const $ = (sel) => document.querySelector(sel);
 const now = () => performance.timeOrigin + performance.now();
@@ -346,6 +347,7 @@ function onMessage(m, receivedAt) {
       frameLatency.reset();
       buffer.push({ seq: m.seq, time: m.time, camera: m.camera, moving: false, by: null }, receivedAt);
       setDisabledGestures(m.gestures ?? []);
+      $('#track-mode').value = m.tracking?.mode ?? 'none';
       conn.latency.frame(m.time, receivedAt);
       state.hubCamera = m.camera;
       state.lastFrame = null;
@@ -423,6 +425,7 @@ function onEvent(m) {
   const wasRole = room.role;
   const note = room.apply(m);
   if (m.event === 'limitsChanged') prediction.setLimits(room.limits);
+  if (m.event === 'trackingModeChanged') $('#track-mode').value = m.mode;
   if (note && (m.event === 'joined' || m.event === 'left' || m.event === 'presenterChanged')) toast(note, 'info', 2500);
   if (room.role !== wasRole) {
     if (wasRole === 'presenter' && room.role === 'driver') toast('Another presenter took over: you are a driver now', 'warn', 5000);
@@ -597,13 +600,15 @@ function buildGestureSwitches() {
 buildGestureSwitches();
 
 // Click-to-query: a picked point's lat/lon, the visible bounds drawn, and a fit to them.
-let picking = false;
-function setPicking(on) {
-  picking = on;
-  $('#query-pick').setAttribute('aria-pressed', String(on));
-  document.body.classList.toggle('picking', on);
+/** What a click on the map is for while not a gesture: null, 'point', 'location' or 'route'. */
+let picking = null;
+const PICK_BUTTONS = { point: '#query-pick', location: '#track-here', route: '#route-draw' };
+function setPicking(purpose) {
+  picking = purpose;
+  for (const [p, sel] of Object.entries(PICK_BUTTONS)) $(sel).setAttribute('aria-pressed', String(p === purpose));
+  document.body.classList.toggle('picking', purpose !== null);
 }
-$('#query-pick').addEventListener('click', () => setPicking(!picking));
+$('#query-pick').addEventListener('click', () => setPicking(picking === 'point' ? null : 'point'));
 $('#query-bounds').addEventListener('click', () => conn.send(queries.ask('bounds')));
 $('#query-fit').addEventListener('click', () => {
   const fit = queries.askFit(20);
@@ -617,8 +622,9 @@ for (const type of ['pointerdown', 'pointerup', 'click']) {
     ev.preventDefault();
     if (type !== 'pointerup') return;
     const box = container.getBoundingClientRect();
-    conn.send(queries.ask('unproject', { points: [{ x: ev.clientX - box.left, y: ev.clientY - box.top }] }));
-    setPicking(false);
+    const purpose = picking === 'point' ? null : picking;
+    conn.send(queries.ask('unproject', { points: [{ x: ev.clientX - box.left, y: ev.clientY - box.top }] }, purpose));
+    if (picking !== 'route') setPicking(null);  // a route takes one click per point until the button is pressed again
   }, { capture: true });
 }
 
@@ -626,6 +632,7 @@ function onResult(m) {
   const r = queries.answer(m);
   if (!r) return;
   const out = $('#query-out');
+  if (r.what === 'unproject' && r.purpose) return onPickedForTracking(r);
   if (r.what === 'unproject') out.textContent = `Point: ${formatPoint(r.point)}`;
   if (r.what === 'bounds') {
     out.textContent = `Visible: ${formatBounds(r.bounds)}`;
@@ -635,6 +642,80 @@ function onResult(m) {
   if (r.what === 'fit' && room.canDrive) {
     conn.send(build.ease(r.camera, { id: ids.next('fit', 'Fit the bounds'), duration: 1 }));
   }
+}
+
+// Tracking: the mode, a location set by clicking, a route drawn, loaded or cleared, a simulated drive.
+const draft = []; // the route being drawn, {lat, lon}
+let drive = null; // {timer, started, sim}
+
+for (const mode of TRACKING_MODES) $('#track-mode').append(new Option(mode, mode));
+$('#track-mode').addEventListener('change', (ev) => conn.send(build.track({ mode: ev.target.value })));
+$('#track-here').addEventListener('click', () => setPicking(picking === 'location' ? null : 'location'));
+$('#route-draw').addEventListener('click', () => {
+  if (picking !== 'route') draft.length = 0;
+  setPicking(picking === 'route' ? null : 'route');
+});
+$('#route-send').addEventListener('click', () => sendRoute(draft));
+$('#route-clear').addEventListener('click', () => {
+  draft.length = 0;
+  conn.send(build.route([]));
+});
+$('#route-file').addEventListener('change', async (ev) => {
+  const file = ev.target.files?.[0];
+  if (!file) return;
+  try {
+    sendRoute(parseRouteFile(await file.text()));
+  } catch (e) {
+    toast(`${file.name}: ${e.message}`, 'error', 6000);
+  }
+  ev.target.value = '';
+});
+$('#drive-start').addEventListener('click', startDrive);
+$('#drive-stop').addEventListener('click', stopDrive);
+
+function onPickedForTracking(r) {
+  const p = r.point;
+  if (p.lat === null) return toast('That point is above the horizon', 'warn');
+  if (r.purpose === 'location') conn.send(build.track({ location: { lat: p.lat, lon: p.lon } }));
+  if (r.purpose === 'route') {
+    draft.push({ lat: p.lat, lon: p.lon });
+    $('#query-out').textContent = `Route: ${draft.length} point${draft.length === 1 ? '' : 's'} drawn (Send route when done)`;
+  }
+}
+
+function sendRoute(points) {
+  let messages;
+  try {
+    messages = routeMessages(points);
+  } catch (e) {
+    return toast(`Route: ${e.message}`, 'warn');
+  }
+  for (const m of messages) conn.send(m);
+  if (picking === 'route') setPicking(null);
+}
+
+function startDrive() {
+  stopDrive();
+  const points = route.points ?? [];
+  let sim;
+  try {
+    sim = new SimulatedDrive(points, 15);
+  } catch (e) {
+    return toast(`Drive: ${e.message} (draw or load one)`, 'warn');
+  }
+  const started = now();
+  const feed = () => {
+    const at = sim.at((now() - started) / 1000);
+    conn.send(build.track({ location: { lat: at.lat, lon: at.lon, heading: at.heading } }));
+    if (at.done) stopDrive();
+  };
+  drive = { sim, timer: setInterval(feed, 500) };
+  feed();
+}
+
+function stopDrive() {
+  if (drive) clearInterval(drive.timer);
+  drive = null;
 }
 
 function plotSample(t) {
@@ -650,7 +731,8 @@ function updateControls() {
   const driving = conn.joined && room.canDrive;
   document.body.classList.toggle('following', role === 'follower');
   document.body.classList.toggle('presenting', role === 'presenter');
-  for (const b of document.querySelectorAll('#drive button, #drive input')) b.disabled = !driving;
+  for (const b of document.querySelectorAll('#drive button, #drive input, #drive select')) b.disabled = !driving;
+  if (!driving) stopDrive();
   $('#query-fit').disabled = !driving || !queries.lastBounds;
   if (driving) $('#takeover').hidden = true;
   document.title = `CameraHub · ${room.room ?? params.room} · ${role}`;
@@ -795,6 +877,10 @@ window.camhub = {
   /** Click-to-query: the last picked point {x, y, lat, lon} and visible bounds {bounds, quad}. */
   get query() {
     return { point: queries.lastPoint, bounds: queries.lastBounds };
+  },
+  /** Tracking from the panel: the route being drawn and whether a simulated drive runs. */
+  get tracking() {
+    return { draft: [...draft], driving: drive !== null };
   },
   /** The event log's lines, newest first. */
   get eventLog() {

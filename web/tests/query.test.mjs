@@ -13,7 +13,7 @@ test('each query gets its own id and its result is matched to it', () => {
   const quad = [{ lat: 3, lon: 2 }, { lat: 3, lon: 4 }, { lat: 1, lon: 4 }, { lat: 1, lon: 2 }];
   assert.deepEqual(q.answer({ type: 'result', id: b.id, what: 'bounds', bounds, quad }), { what: 'bounds', bounds, quad });
   assert.deepEqual(q.answer({ type: 'result', id: a.id, what: 'unproject', points: [{ lat: 48.85, lon: 2.35 }] }),
-    { what: 'unproject', point: { x: 10, y: 20, lat: 48.85, lon: 2.35 } });
+    { what: 'unproject', point: { x: 10, y: 20, lat: 48.85, lon: 2.35 }, purpose: null });
   assert.equal(q.answer({ type: 'result', id: a.id, what: 'unproject', points: [] }), null, 'answered once');
   assert.equal(q.answer({ type: 'result', id: 'someone-else', what: 'bounds' }), null);
 });
@@ -39,4 +39,13 @@ test('points, bounds and the quad are shown for people and the map', () => {
   assert.equal(ring.length, 5);
   assert.deepEqual(ring[0], ring[4], 'closed');
   assert.deepEqual(quadGeoJSON(null).features, []);
+});
+
+test('a query asked for a purpose says it with its answer, and does not count as the picked point', () => {
+  const q = new Queries();
+  const m = q.ask('unproject', { points: [{ x: 1, y: 2 }] }, 'route');
+  assert.equal(m.purpose, undefined, 'the purpose is not sent');
+  const r = q.answer({ type: 'result', id: m.id, what: 'unproject', points: [{ lat: 1, lon: 2 }] });
+  assert.equal(r.purpose, 'route');
+  assert.equal(q.lastPoint, null);
 });

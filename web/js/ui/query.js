@@ -12,10 +12,14 @@ export class Queries {
     this.lastPoint = null; // {x, y, lat, lon} of the last picked point (lat/lon null above the horizon)
   }
 
-  /** The `query` message for `what` (`unproject`, `bounds`, `fit`) and its parameters. */
-  ask(what, params = {}) {
+  /**
+   * The `query` message for `what` (`unproject`, `bounds`, `fit`) and its
+   * parameters; `purpose` (the page's own: what the answer is for) comes back
+   * with the answer and is not sent.
+   */
+  ask(what, params = {}, purpose = null) {
     const id = `${this.prefix}${++this.count}`;
-    this.pending.set(id, { what, params });
+    this.pending.set(id, { what, params, purpose });
     return { type: 'query', id, what, ...params };
   }
 
@@ -33,8 +37,9 @@ export class Queries {
       case 'unproject': {
         const [x, y] = [asked.params.points?.[0]?.x, asked.params.points?.[0]?.y];
         const p = m.points?.[0] ?? null;
-        this.lastPoint = { x, y, lat: p?.lat ?? null, lon: p?.lon ?? null };
-        return { what: 'unproject', point: this.lastPoint };
+        const point = { x, y, lat: p?.lat ?? null, lon: p?.lon ?? null };
+        if (!asked.purpose) this.lastPoint = point;
+        return { what: 'unproject', point, purpose: asked.purpose };
       }
       case 'bounds':
         this.lastBounds = { bounds: m.bounds, quad: m.quad };
