@@ -162,3 +162,32 @@ def test_a_route_file_is_loaded_and_a_bad_one_is_named(hub, browser, clients, tm
     browser.find_element("css selector", "#route-file").send_keys(str(bad))
     wait_until(lambda: "bad.geojson: the file has no LineString" in browser.find_element("css selector", "#toasts").text, 5,
                "the page to name the bad file and why")
+
+
+def test_the_room_animations_list_cancels_ones_own_and_a_presenter_cancels_all(hub, browser, clients):
+    browser.get(hub.page(room="anims", role="presenter", name="ana"))
+    wait_joined(browser)
+    observer = clients("anims", "driver", name="observer")
+    other = clients("anims", "driver", name="dana")
+    browser.execute_script("document.querySelector('#animation-controls').scrollIntoView()")
+
+    mark = observer.mark()
+    browser.find_element("css selector", "#tour").click()
+    wait_until(lambda: browser.find_elements("css selector", "#animation-list button[data-cancel]"), 5, "the tour's animations listed")
+    mine = browser.find_elements("css selector", "#animation-list button[data-cancel]")[0]
+    first = mine.get_attribute("data-cancel")
+    mine.click()
+    wait_until(lambda: not any(b.get_attribute("data-cancel") == first
+                               for b in browser.find_elements("css selector", "#animation-list button[data-cancel]")), 5,
+               "the cancelled animation to leave the list")
+    browser.find_element("css selector", "#stop").click()  # the rest of the tour
+
+    other.send({"type": "ease", "id": "long", "camera": {"zoom": 8, "bearing": 90}, "duration": 20})
+    wait_until(lambda: any("long" in li.text for li in browser.find_elements("css selector", "#animation-list li")), 5,
+               "another driver's animation listed (without a cancel button)")
+    assert not browser.find_elements("css selector", "#animation-list button[data-cancel=long]")
+    mark = observer.mark()
+    browser.find_element("css selector", "#cancel-all").click()
+    ended = other.wait_for(lambda m: m.get("type") == "animation" and m.get("id") == "long" and m.get("status") == "cancelled",
+                           5, "the presenter's cancel all to end dana's animation")
+    assert ended["by"] == js(browser, "camhub.client"), ended

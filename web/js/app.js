@@ -339,6 +339,7 @@ function onMessage(m, receivedAt) {
       route.welcome(m);
       drawRoute();
       animations.welcome(m);
+      renderAnimationList();
       buffer.reset();
       buffer.setRate(m.rate ?? params.rate ?? 30);
       prediction.reset();
@@ -407,6 +408,7 @@ function onAnimation(m) {
   state.animations.push(m);
   if (state.animations.length > 50) state.animations.shift();
   animations.report(m, room.me);
+  renderAnimationList();
   if ((m.owner && m.owner !== room.me) || !ids.owns(m.id)) return;  // someone else's (roomAnimations)
   const label = ids.label(m.id);
   if (m.status === 'finished') toast(`${label}: done`, 'ok', 2500);
@@ -717,6 +719,39 @@ function stopDrive() {
   if (drive) clearInterval(drive.timer);
   drive = null;
 }
+
+// The room's animations in the panel: a cancel button on each of this page's own;
+// a presenter's "Cancel all in the room".
+function renderAnimationList() {
+  const list = $('#animation-list');
+  if (!list) return;
+  const entries = animations.entries(room.me);
+  list.replaceChildren();
+  if (!entries.length) {
+    const none = document.createElement('li');
+    none.className = 'none';
+    none.textContent = 'none';
+    list.append(none);
+  }
+  for (const a of entries) {
+    const item = document.createElement('li');
+    const label = document.createElement('span');
+    const what = [a.kind, a.id].filter(Boolean).join(' ') || 'animation';
+    label.textContent = `${what} · ${a.owner ? room.nameOf(a.owner) : 'hub'}${a.status === 'running' ? '' : ` · ${a.status}`}`;
+    item.append(label);
+    if (a.mine && a.id) {
+      const cancel = document.createElement('button');
+      cancel.type = 'button';
+      cancel.textContent = 'cancel';
+      cancel.dataset.cancel = a.id;
+      cancel.disabled = !room.canDrive;
+      cancel.addEventListener('click', () => conn.send(build.cancel({ id: a.id })));
+      item.append(cancel);
+    }
+    list.append(item);
+  }
+}
+$('#cancel-all').addEventListener('click', () => conn.send(build.cancel({ all: true })));
 
 function plotSample(t) {
   const stats = buffer.stats;

@@ -23,3 +23,12 @@ test('reports start and end animations, others\' and this page\'s own', () => {
   a.report({ id: 'x', status: 'finished' }, 'c1');
   assert.equal(a.describe(name), 'none');
 });
+
+test('the panel lists every live animation and marks the ones this page may cancel by id', () => {
+  const live = new LiveAnimations();
+  live.welcome({ animations: [{ id: 'f1', by: 'c1', kind: 'fly', status: 'running' }] });
+  live.report({ type: 'animation', id: 'mine', status: 'started' }, 'c7');
+  assert.deepEqual(live.entries('c7').map((a) => [a.id, a.owner, a.mine]), [['f1', 'c1', false], ['mine', 'c7', true]]);
+  live.report({ type: 'animation', id: 'mine', status: 'cancelled' }, 'c7');
+  assert.deepEqual(live.entries('c7').map((a) => a.id), ['f1']);
+});

@@ -30,6 +30,15 @@ export class LiveAnimations {
     else this.live.set(key, { id: m.id, owner, kind: this.live.get(key)?.kind ?? null, status: m.status === 'started' ? 'running' : m.status });
   }
 
+  /**
+   * The live animations for the panel's list, oldest first: `mine` when
+   * `me` owns it (the page may cancel it by id; others' only a presenter's
+   * "cancel all" ends).
+   */
+  entries(me) {
+    return [...this.live.values()].map((a) => ({ ...a, mine: a.owner === me }));
+  }
+
   /** "fly f1 (ana), animate look (bob, delayed)" or "none". */
   describe(nameOf) {
     if (this.live.size === 0) return 'none';
