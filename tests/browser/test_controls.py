@@ -6,6 +6,11 @@ import time
 from hubtools import js, mouse, wait_joined, wait_page_camera, wait_until
 
 
+def open_tools(browser):
+    """The panel's tool sections fold away by default: open them all."""
+    browser.execute_script("document.querySelectorAll('#controls details.tool').forEach((d) => { d.open = true; });")
+
+
 def settle(setter, observer, browser, camera):
     mark = observer.mark()
     setter.send({"type": "set", "camera": camera})
@@ -24,6 +29,7 @@ def double_click(browser, x, y):
 def test_the_event_log_shows_who_joined_and_the_animations_of_others(hub, browser, clients):
     browser.get(hub.page(room="log", role="follower", name="wall"))
     wait_joined(browser)
+    open_tools(browser)
     driver = clients("log", "driver", name="dana")
     driver.send({"type": "ease", "id": "glide", "camera": {"zoom": 4}, "duration": 0.3})
     wait_until(lambda: any("joined: dana (driver)" in line for line in js(browser, "camhub.eventLog")), 10, "dana's join in the log")
@@ -37,6 +43,7 @@ def test_the_event_log_shows_who_joined_and_the_animations_of_others(hub, browse
 def test_a_gesture_kind_switched_off_moves_nothing_until_it_is_switched_on(hub, browser, clients):
     browser.get(hub.page(room="switch", role="driver", name="dana"))
     wait_joined(browser)
+    open_tools(browser)
     observer = clients("switch", "driver", name="observer")
     setter = clients("switch", "driver", name="setup")
     start = settle(setter, observer, browser, {"lat": 47.0, "lon": 8.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
@@ -62,6 +69,7 @@ def test_a_gesture_kind_switched_off_moves_nothing_until_it_is_switched_on(hub, 
 def test_the_frame_delay_plot_draws_the_followers_last_minute(hub, browser, clients):
     browser.get(hub.page(room="plot", role="follower", name="wall"))
     wait_joined(browser)
+    open_tools(browser)
     driver = clients("plot", "driver", name="dana")
     driver.send({"type": "ease", "id": "slow", "camera": {"zoom": 6, "bearing": 40}, "duration": 2.0})
     wait_until(lambda: len(js(browser, "camhub.delayPlot")) >= 6, 10, "a few samples")
@@ -79,6 +87,7 @@ def test_the_frame_delay_plot_draws_the_followers_last_minute(hub, browser, clie
 def test_click_to_query_picks_a_point_draws_the_bounds_and_fits_them(hub, browser, clients):
     browser.get(hub.page(room="query", role="driver", name="dana"))
     wait_joined(browser)
+    open_tools(browser)
     observer = clients("query", "driver", name="observer")
     setter = clients("query", "driver", name="setup")
     start = settle(setter, observer, browser, {"lat": 47.0, "lon": 8.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
@@ -116,6 +125,7 @@ def click_map(browser, x, y):
 def test_tracking_controls_set_the_mode_draw_a_route_and_drive_it(hub, browser, clients):
     browser.get(hub.page(room="track", role="driver", name="dana"))
     wait_joined(browser)
+    open_tools(browser)
     observer = clients("track", "driver", name="observer")
     setter = clients("track", "driver", name="setup")
     settle(setter, observer, browser, {"lat": 52.52, "lon": 13.40, "zoom": 14.0, "bearing": 0.0, "tilt": 0.0})
@@ -149,6 +159,7 @@ def test_tracking_controls_set_the_mode_draw_a_route_and_drive_it(hub, browser, 
 def test_a_route_file_is_loaded_and_a_bad_one_is_named(hub, browser, clients, tmp_path):
     browser.get(hub.page(room="file", role="driver", name="dana"))
     wait_joined(browser)
+    open_tools(browser)
     observer = clients("file", "driver", name="observer")
     good = tmp_path / "route.geojson"
     good.write_text('{"type":"Feature","geometry":{"type":"LineString","coordinates":[[13.40,52.52],[13.41,52.52],[13.41,52.53]]}}')
@@ -167,6 +178,7 @@ def test_a_route_file_is_loaded_and_a_bad_one_is_named(hub, browser, clients, tm
 def test_the_room_animations_list_cancels_ones_own_and_a_presenter_cancels_all(hub, browser, clients):
     browser.get(hub.page(room="anims", role="presenter", name="ana"))
     wait_joined(browser)
+    open_tools(browser)
     observer = clients("anims", "driver", name="observer")
     other = clients("anims", "driver", name="dana")
     browser.execute_script("document.querySelector('#animation-controls').scrollIntoView()")

@@ -14,7 +14,7 @@
 // Tests read window.camhub (see the end of this file).
 
 import { chooseStyle, fetchJson } from './map/map_style.js';
-import { SUBSCRIPTIONS, GESTURE_KINDS, TRACKING_MODES, build, toMapLibreCamera } from './net/messages.js';
+import { SUBSCRIPTIONS, build, toMapLibreCamera } from './net/messages.js';
 import { SnapshotBuffer } from './motion/interpolation.js';
 import { FramePacer } from './motion/playout.js';
 import { Connection } from './net/connection.js';
@@ -31,10 +31,7 @@ import { LiveAnimations } from './ui/animations.js';
 import { Predictor } from './motion/prediction.js';
 import { laggedWebSocket } from './net/lag.js';
 import { wrapLongitude } from './map/projection.js';
-import { DelayPlot } from './ui/delay_plot.js';
-import { EventLog } from './ui/event_log.js';
-import { Queries, formatPoint, formatBounds, quadGeoJSON } from './ui/query.js';
-import { SimulatedDrive, parseRouteFile, routeMessages } from './map/drive.js';
+import { Panel } from './ui/panel.js';
 
 const $ = (sel) => document.querySelector(sel);
 const now = () => performance.timeOrigin + performance.now();
@@ -46,11 +43,6 @@ const buffer = new SnapshotBuffer({ rate: params.rate ?? 30 });
 const pacer = new FramePacer();
 const fps = new RateMeter();
 const frameLatency = new Smoother(0.1);
-const delayPlot = new DelayPlot();
-const eventLog = new EventLog();
-const queries = new Queries();
-/** Gesture kinds switched off for this client, as the hub last said (`welcome.gestures`, `gestures`). */
-let disabledGestures = new Set();
 const ids = new IdMaker();
 const container = $('#map');
 const hud = new Hud($('#hud'));
@@ -249,7 +241,7 @@ function createMap() {
     m.addLayer({ id: 'camhub-route', type: 'line', source: 'camhub-route',
       layout: { 'line-join': 'round', 'line-cap': 'round' },
       paint: { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 } });
-    m.addSource('camhub-bounds', { type: 'geojson', data: quadGeoJSON(queries.lastBounds?.quad) });
+    m.addSource('camhub-bounds', { type: 'geojson', data: panel.boundsGeoJSON() });
     m.addLayer({ id: 'camhub-bounds', type: 'line', source: 'camhub-bounds',
       paint: { 'line-color': '#2b7bb9', 'line-width': 2, 'line-dasharray': [2, 1] } });
   });
@@ -331,6 +323,14 @@ const conn = new Connection({
   },
 });
 
+/** The side panel's hub controls (event log, gesture switches, animations, query, tracking, plot). */
+const panel = new Panel({
+  conn, room, animations, route, ids, now, toast, container,
+  map: () => map,
+  playout: (t) => ({ latency: frameLatency.value, delay: buffer.stats.delay, fps: fps.rate(t) }),
+  onChange: () => updateControls(),
+});
+
 function onMessage(m, receivedAt) {
   switch (m.type) {
     case 'welcome': {
@@ -339,7 +339,6 @@ function onMessage(m, receivedAt) {
       route.welcome(m);
       drawRoute();
       animations.welcome(m);
-      renderAnimationList();
       buffer.reset();
       buffer.setRate(m.rate ?? params.rate ?? 30);
       prediction.reset();
@@ -347,8 +346,7 @@ function onMessage(m, receivedAt) {
       fps.reset();
       frameLatency.reset();
       buffer.push({ seq: m.seq, time: m.time, camera: m.camera, moving: false, by: null }, receivedAt);
-      setDisabledGestures(m.gestures ?? []);
-      $('#track-mode').value = m.tracking?.mode ?? 'none';
+      panel.welcome(m);
       conn.latency.frame(m.time, receivedAt);
       state.hubCamera = m.camera;
       state.lastFrame = null;
@@ -379,17 +377,17 @@ function onMessage(m, receivedAt) {
     }
     case 'animation':
       onAnimation(m);
-      logEvent(m);
+      panel.note(m);
       break;
     case 'event':
       onEvent(m);
-      logEvent(m);
+      panel.note(m);
       break;
     case 'gestures':
-      setDisabledGestures(m.disabled ?? []);
+      panel.setDisabledGestures(m.disabled ?? []);
       break;
     case 'result':
-      onResult(m);
+      panel.result(m);
       break;
     case 'gestureAck':
       prediction.ack(m, receivedAt);
@@ -400,7 +398,7 @@ function onMessage(m, receivedAt) {
       toast(`${m.code}: ${m.message}`, 'error', 5000);
       break;
     default:
-      break; // pong (handled by the connection), result (no queries yet)
+      break; // pong (handled by the connection)
   }
 }
 
@@ -408,7 +406,6 @@ function onAnimation(m) {
   state.animations.push(m);
   if (state.animations.length > 50) state.animations.shift();
   animations.report(m, room.me);
-  renderAnimationList();
   if ((m.owner && m.owner !== room.me) || !ids.owns(m.id)) return;  // someone else's (roomAnimations)
   const label = ids.label(m.id);
   if (m.status === 'finished') toast(`${label}: done`, 'ok', 2500);
@@ -427,7 +424,6 @@ function onEvent(m) {
   const wasRole = room.role;
   const note = room.apply(m);
   if (m.event === 'limitsChanged') prediction.setLimits(room.limits);
-  if (m.event === 'trackingModeChanged') $('#track-mode').value = m.mode;
   if (note && (m.event === 'joined' || m.event === 'left' || m.event === 'presenterChanged')) toast(note, 'info', 2500);
   if (room.role !== wasRole) {
     if (wasRole === 'presenter' && room.role === 'driver') toast('Another presenter took over: you are a driver now', 'warn', 5000);
@@ -482,7 +478,7 @@ const input = new InputCapture(container, {
   onGesture: (g) => {
     const m = build.gesture(g);
     // A kind switched off moves nothing on the hub: nothing to predict either.
-    const predict = room.canDrive && !disabledGestures.has(m.kind);
+    const predict = room.canDrive && !panel.disabledGestures.has(m.kind);
     if (conn.send(predict ? prediction.outgoing(m, now(), state.rendered) : m)) state.gesturesSent++;
   },
   onAttempt: () => {
@@ -564,211 +560,13 @@ for (const b of document.querySelectorAll('[data-collapse]')) {
   });
 }
 
-// ---------------------------------------------------------------------------
-// Event log, gesture switches, frame-delay plot
-// ---------------------------------------------------------------------------
-
-function logEvent(m) {
-  if (!eventLog.add(m, (c) => room.nameOf(c))) return;
-  const list = $('#event-log');
-  if (!list) return;
-  const item = document.createElement('li');
-  item.textContent = eventLog.lines()[0];
-  list.prepend(item);
-  while (list.children.length > eventLog.max) list.lastElementChild.remove();
-}
-
-function setDisabledGestures(kinds) {
-  disabledGestures = new Set(kinds);
-  for (const box of document.querySelectorAll('#gesture-kinds input')) box.checked = !disabledGestures.has(box.value);
-}
-
-function buildGestureSwitches() {
-  const holder = $('#gesture-kinds');
-  if (!holder) return;
-  for (const kind of GESTURE_KINDS) {
-    const label = document.createElement('label');
-    const box = document.createElement('input');
-    box.type = 'checkbox';
-    box.value = kind;
-    box.checked = true;
-    box.addEventListener('change', () => {
-      conn.send(build.gestures(box.checked ? { enable: [kind] } : { disable: [kind] }));
-    });
-    label.append(box, kind);
-    holder.append(label);
-  }
-}
-buildGestureSwitches();
-
-// Click-to-query: a picked point's lat/lon, the visible bounds drawn, and a fit to them.
-/** What a click on the map is for while not a gesture: null, 'point', 'location' or 'route'. */
-let picking = null;
-const PICK_BUTTONS = { point: '#query-pick', location: '#track-here', route: '#route-draw' };
-function setPicking(purpose) {
-  picking = purpose;
-  for (const [p, sel] of Object.entries(PICK_BUTTONS)) $(sel).setAttribute('aria-pressed', String(p === purpose));
-  document.body.classList.toggle('picking', purpose !== null);
-}
-$('#query-pick').addEventListener('click', () => setPicking(picking === 'point' ? null : 'point'));
-$('#query-bounds').addEventListener('click', () => conn.send(queries.ask('bounds')));
-$('#query-fit').addEventListener('click', () => {
-  const fit = queries.askFit(20);
-  if (fit) conn.send(fit);
-});
-// In pick mode the click is a query, not a gesture: caught before the map's input sees it.
-for (const type of ['pointerdown', 'pointerup', 'click']) {
-  document.addEventListener(type, (ev) => {
-    if (!picking || !container.contains(ev.target)) return;
-    ev.stopPropagation();
-    ev.preventDefault();
-    if (type !== 'pointerup') return;
-    const box = container.getBoundingClientRect();
-    const purpose = picking === 'point' ? null : picking;
-    conn.send(queries.ask('unproject', { points: [{ x: ev.clientX - box.left, y: ev.clientY - box.top }] }, purpose));
-    if (picking !== 'route') setPicking(null);  // a route takes one click per point until the button is pressed again
-  }, { capture: true });
-}
-
-function onResult(m) {
-  const r = queries.answer(m);
-  if (!r) return;
-  const out = $('#query-out');
-  if (r.what === 'unproject' && r.purpose) return onPickedForTracking(r);
-  if (r.what === 'unproject') out.textContent = `Point: ${formatPoint(r.point)}`;
-  if (r.what === 'bounds') {
-    out.textContent = `Visible: ${formatBounds(r.bounds)}`;
-    map?.getSource('camhub-bounds')?.setData(quadGeoJSON(r.quad));
-    updateControls();
-  }
-  if (r.what === 'fit' && room.canDrive) {
-    conn.send(build.ease(r.camera, { id: ids.next('fit', 'Fit the bounds'), duration: 1 }));
-  }
-}
-
-// Tracking: the mode, a location set by clicking, a route drawn, loaded or cleared, a simulated drive.
-const draft = []; // the route being drawn, {lat, lon}
-let drive = null; // {timer, started, sim}
-
-for (const mode of TRACKING_MODES) $('#track-mode').append(new Option(mode, mode));
-$('#track-mode').addEventListener('change', (ev) => conn.send(build.track({ mode: ev.target.value })));
-$('#track-here').addEventListener('click', () => setPicking(picking === 'location' ? null : 'location'));
-$('#route-draw').addEventListener('click', () => {
-  if (picking !== 'route') draft.length = 0;
-  setPicking(picking === 'route' ? null : 'route');
-});
-$('#route-send').addEventListener('click', () => sendRoute(draft));
-$('#route-clear').addEventListener('click', () => {
-  draft.length = 0;
-  conn.send(build.route([]));
-});
-$('#route-file').addEventListener('change', async (ev) => {
-  const file = ev.target.files?.[0];
-  if (!file) return;
-  try {
-    sendRoute(parseRouteFile(await file.text()));
-  } catch (e) {
-    toast(`${file.name}: ${e.message}`, 'error', 6000);
-  }
-  ev.target.value = '';
-});
-$('#drive-start').addEventListener('click', startDrive);
-$('#drive-stop').addEventListener('click', stopDrive);
-
-function onPickedForTracking(r) {
-  const p = r.point;
-  if (p.lat === null) return toast('That point is above the horizon', 'warn');
-  if (r.purpose === 'location') conn.send(build.track({ location: { lat: p.lat, lon: p.lon } }));
-  if (r.purpose === 'route') {
-    draft.push({ lat: p.lat, lon: p.lon });
-    $('#query-out').textContent = `Route: ${draft.length} point${draft.length === 1 ? '' : 's'} drawn (Send route when done)`;
-  }
-}
-
-function sendRoute(points) {
-  let messages;
-  try {
-    messages = routeMessages(points);
-  } catch (e) {
-    return toast(`Route: ${e.message}`, 'warn');
-  }
-  for (const m of messages) conn.send(m);
-  if (picking === 'route') setPicking(null);
-}
-
-function startDrive() {
-  stopDrive();
-  const points = route.points ?? [];
-  let sim;
-  try {
-    sim = new SimulatedDrive(points, 15);
-  } catch (e) {
-    return toast(`Drive: ${e.message} (draw or load one)`, 'warn');
-  }
-  const started = now();
-  const feed = () => {
-    const at = sim.at((now() - started) / 1000);
-    conn.send(build.track({ location: { lat: at.lat, lon: at.lon, heading: at.heading } }));
-    if (at.done) stopDrive();
-  };
-  drive = { sim, timer: setInterval(feed, 500) };
-  feed();
-}
-
-function stopDrive() {
-  if (drive) clearInterval(drive.timer);
-  drive = null;
-}
-
-// The room's animations in the panel: a cancel button on each of this page's own;
-// a presenter's "Cancel all in the room".
-function renderAnimationList() {
-  const list = $('#animation-list');
-  if (!list) return;
-  const entries = animations.entries(room.me);
-  list.replaceChildren();
-  if (!entries.length) {
-    const none = document.createElement('li');
-    none.className = 'none';
-    none.textContent = 'none';
-    list.append(none);
-  }
-  for (const a of entries) {
-    const item = document.createElement('li');
-    const label = document.createElement('span');
-    const what = [a.kind, a.id].filter(Boolean).join(' ') || 'animation';
-    label.textContent = `${what} · ${a.owner ? room.nameOf(a.owner) : 'hub'}${a.status === 'running' ? '' : ` · ${a.status}`}`;
-    item.append(label);
-    if (a.mine && a.id) {
-      const cancel = document.createElement('button');
-      cancel.type = 'button';
-      cancel.textContent = 'cancel';
-      cancel.dataset.cancel = a.id;
-      cancel.disabled = !room.canDrive;
-      cancel.addEventListener('click', () => conn.send(build.cancel({ id: a.id })));
-      item.append(cancel);
-    }
-    list.append(item);
-  }
-}
-$('#cancel-all').addEventListener('click', () => conn.send(build.cancel({ all: true })));
-
-function plotSample(t) {
-  const stats = buffer.stats;
-  delayPlot.add(t, { latency: frameLatency.value, delay: stats.delay, fps: fps.rate(t) });
-  const canvas = $('#delay-plot');
-  const ctx = canvas?.getContext?.('2d');
-  if (ctx) delayPlot.draw(ctx, canvas.width, canvas.height, t);
-}
-
 function updateControls() {
   const role = room.role ?? params.role;
   const driving = conn.joined && room.canDrive;
   document.body.classList.toggle('following', role === 'follower');
   document.body.classList.toggle('presenting', role === 'presenter');
   for (const b of document.querySelectorAll('#drive button, #drive input, #drive select')) b.disabled = !driving;
-  if (!driving) stopDrive();
-  $('#query-fit').disabled = !driving || !queries.lastBounds;
+  panel.update(driving);
   if (driving) $('#takeover').hidden = true;
   document.title = `CameraHub · ${room.room ?? params.room} · ${role}`;
 }
@@ -838,7 +636,7 @@ function step(t, paintAt) {
       prediction: room.canDrive ? prediction.stats : null,
       animations: animations.describe((c) => room.nameOf(c)),
     });
-    plotSample(t);
+    panel.sample(t);
   }
 }
 
@@ -911,23 +709,23 @@ window.camhub = {
   now,
   /** Click-to-query: the last picked point {x, y, lat, lon} and visible bounds {bounds, quad}. */
   get query() {
-    return { point: queries.lastPoint, bounds: queries.lastBounds };
+    return { point: panel.queries.lastPoint, bounds: panel.queries.lastBounds };
   },
   /** Tracking from the panel: the route being drawn and whether a simulated drive runs. */
   get tracking() {
-    return { draft: [...draft], driving: drive !== null };
+    return { draft: [...panel.draft], driving: panel.drive !== null };
   },
   /** The event log's lines, newest first. */
   get eventLog() {
-    return eventLog.lines();
+    return panel.eventLog.lines();
   },
   /** Gesture kinds switched off for this page, as the hub last said. */
   get disabledGestures() {
-    return [...disabledGestures];
+    return [...panel.disabledGestures];
   },
   /** The frame-delay plot's samples {t, latency, delay, fps} of the last minute. */
   get delayPlot() {
-    return delayPlot.points;
+    return panel.delayPlot.points;
   },
   /** The jitter buffer: delay, targetDelay, interval, jitter, lead, underruns, drySamples, samples, errorPx; frameMs. */
   get playout() {
