@@ -20,6 +20,16 @@ def settle(setter, observer, browser, camera):
     return rest
 
 
+def drive_page(hub, browser, clients, room, camera):
+    """The page as driver `dana` in `room`, with a Python observer and setter, at rest on `camera`."""
+    browser.get(hub.page(room=room, role="driver", name="dana"))
+    wait_joined(browser)
+    open_tools(browser)
+    observer = clients(room, "driver", name="observer")
+    setter = clients(room, "driver", name="setup")
+    return observer, setter, settle(setter, observer, browser, camera)
+
+
 def double_click(browser, x, y):
     for n in (1, 2):
         mouse(browser, "mousePressed", x, y, click_count=n)
@@ -41,12 +51,7 @@ def test_the_event_log_shows_who_joined_and_the_animations_of_others(hub, browse
 
 
 def test_a_gesture_kind_switched_off_moves_nothing_until_it_is_switched_on(hub, browser, clients):
-    browser.get(hub.page(room="switch", role="driver", name="dana"))
-    wait_joined(browser)
-    open_tools(browser)
-    observer = clients("switch", "driver", name="observer")
-    setter = clients("switch", "driver", name="setup")
-    start = settle(setter, observer, browser, {"lat": 47.0, "lon": 8.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
+    observer, setter, start = drive_page(hub, browser, clients, "switch", {"lat": 47.0, "lon": 8.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
 
     browser.execute_script("document.querySelector('#gesture-switches').scrollIntoView()")
     box = browser.find_element("css selector", "#gesture-kinds input[value=doubleTap]")
@@ -85,12 +90,7 @@ def test_the_frame_delay_plot_draws_the_followers_last_minute(hub, browser, clie
 
 
 def test_click_to_query_picks_a_point_draws_the_bounds_and_fits_them(hub, browser, clients):
-    browser.get(hub.page(room="query", role="driver", name="dana"))
-    wait_joined(browser)
-    open_tools(browser)
-    observer = clients("query", "driver", name="observer")
-    setter = clients("query", "driver", name="setup")
-    start = settle(setter, observer, browser, {"lat": 47.0, "lon": 8.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
+    observer, setter, start = drive_page(hub, browser, clients, "query", {"lat": 47.0, "lon": 8.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
 
     mark = observer.mark()
     browser.find_element("css selector", "#query-pick").click()
@@ -123,12 +123,7 @@ def click_map(browser, x, y):
 
 
 def test_tracking_controls_set_the_mode_draw_a_route_and_drive_it(hub, browser, clients):
-    browser.get(hub.page(room="track", role="driver", name="dana"))
-    wait_joined(browser)
-    open_tools(browser)
-    observer = clients("track", "driver", name="observer")
-    setter = clients("track", "driver", name="setup")
-    settle(setter, observer, browser, {"lat": 52.52, "lon": 13.40, "zoom": 14.0, "bearing": 0.0, "tilt": 0.0})
+    observer, setter, _ = drive_page(hub, browser, clients, "track", {"lat": 52.52, "lon": 13.40, "zoom": 14.0, "bearing": 0.0, "tilt": 0.0})
     browser.execute_script("document.querySelector('#tracking-controls').scrollIntoView()")
 
     mark = observer.mark()
