@@ -192,4 +192,13 @@ struct SharedFrameTests {
         #expect(frame.payload.headroom >= SharedFrame.headroom)
         #expect(frame.payload.array == Array("hello".utf8))
     }
+
+    @Test func aPayloadHoldsTheSameBytesFromContiguousAndNonContiguousSources() {
+        let bytes: [UInt8] = [0x7B, 0x00, 0xFF, 0x22, 0x7D]
+        #expect(SharedBytes(bytes, headroom: 4).array == bytes)
+        #expect(SharedBytes(bytes[1...3], headroom: 0).array == [0x00, 0xFF, 0x22])
+        #expect(SharedBytes(bytes.reversed(), headroom: 2).array == [0x7D, 0x22, 0xFF, 0x00, 0x7B])
+        #expect(SharedBytes(repeatElement(UInt8(9), count: 3), headroom: 0).array == [9, 9, 9])
+        #expect(SharedBytes([UInt8](), headroom: 8).count == 0)
+    }
 }

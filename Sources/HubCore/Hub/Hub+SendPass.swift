@@ -8,13 +8,14 @@ extension Hub {
         var budget = configuration.sendBudget
         let tickTime = gridTime(time.seconds)
         while budget > 0, let name = unfinishedPasses.first {
-            guard rooms[name] != nil else {
+            let headroom = configuration.frameHeadroom
+            let sent = withRoom(name) { room in
+                room.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, headroom: headroom, budget: &budget, sink: sink)
+            }
+            guard let pass = sent else {
                 unfinishedPasses.removeFirst()
                 continue
             }
-            let pass = rooms[name]!.sendDueFrames(
-                tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
-                headroom: configuration.frameHeadroom, budget: &budget, sink: sink)
             guard case .finished = pass else { break }
             unfinishedPasses.removeFirst()
             // The room stays awake: its next tick visit decides when it sleeps.

@@ -95,9 +95,13 @@ public struct Hub {
         var budget = configuration.sendBudget
         let tickTime = gridTime(time.seconds)
         // Wake times are compared on the tick grid, as the throttles compare frame times.
-        for entry in wakeQueue.takeDue(at: tickTime) where rooms[entry.room]?.scheduledWake == entry.time {
-            rooms[entry.room]!.scheduledWake = nil
-            awake.insert(entry.room)
+        for entry in wakeQueue.takeDue(at: tickTime) {
+            let current = withRoom(entry.room) { room in
+                guard room.scheduledWake == entry.time else { return false }
+                room.scheduledWake = nil
+                return true
+            }
+            if current == true { awake.insert(entry.room) }
         }
         if !awake.isEmpty {
             for name in Array(awake) { visit(name, at: time, tickTime: tickTime, budget: &budget, sink: sink) }
@@ -113,29 +117,38 @@ public struct Hub {
 
     /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
     private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, budget: inout Int, sink: some HubSink) {
-        guard rooms[name] != nil else {
+        changedRooms.insert(name)
+        let owned = withRoom(name) { room in
+            room.visits.record(at: time.seconds)
+            room.visitCount += 1
+            if room.mirror == nil { room.manager.advance(to: time.seconds) }
+            return room.mirror == nil
+        }
+        guard let owned else {
             awake.remove(name)
             return
         }
-        changedRooms.insert(name)
-        rooms[name]!.visits.record(at: time.seconds)
-        rooms[name]!.visitCount += 1
-        if rooms[name]!.mirror == nil {
-            rooms[name]!.manager.advance(to: time.seconds)
+        if owned {
             deliverMotionEvents(in: name, at: time, sink: sink)
-            rooms[name]!.updateFrameState()
+            withRoom(name) { $0.updateFrameState() }
             publishFrame(of: name, at: time)
         }
-        let pass = rooms[name]!.sendDueFrames(
-            tickTime: tickTime, epochMilliseconds: time.epochMilliseconds,
-            headroom: configuration.frameHeadroom, budget: &budget, sink: sink)
-        let room = rooms[name]!
-        if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
-            rooms[name]!.audienceChanged = false
-            rooms[name]!.audienceSentAt = time.seconds
-            broadcast(.audience(room.audience), in: name, at: time, sink: sink)
-        }
-        if let since = room.emptySince, time.seconds - since >= configuration.roomTTL {
+        let configuration = configuration
+        let (pass, audience, expired) = withRoom(name) { room in
+            let pass = room.sendDueFrames(
+                tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, headroom: configuration.frameHeadroom, budget: &budget,
+                sink: sink)
+            var audience: Audience?
+            if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
+                room.audienceChanged = false
+                room.audienceSentAt = time.seconds
+                audience = room.audience
+            }
+            let expired = room.emptySince.map { time.seconds - $0 >= configuration.roomTTL } ?? false
+            return (pass, audience, expired)
+        }!
+        if let audience { broadcast(.audience(audience), in: name, at: time, sink: sink) }
+        if expired {
             rooms[name] = nil
             awake.remove(name)
             broker?.roomRemoved(name)
@@ -151,19 +164,37 @@ public struct Hub {
 
     /// After a room's send pass finished: it stays awake, sleeps until a time, or rests.
     private mutating func settle(_ name: RoomName, memberDue: Double?, tickTime: Double) {
-        switch rooms[name]!.nextWake(memberDue: memberDue, configuration: configuration) {
-        case .everyTick:
-            return
-        case .at(let when) where when <= tickTime:  // on the grid, as the throttles decide
-            return  // overdue: stay awake for the next tick
-        case .at(let when):
+        let configuration = configuration
+        let wake = withRoom(name) { room -> Wake in
+            let wake = room.nextWake(memberDue: memberDue, configuration: configuration)
+            switch wake {
+            case .everyTick: return wake
+            case .at(let when) where when <= tickTime: return wake  // overdue (on the grid, as the throttles decide): stay awake
+            case .at(let when): room.scheduledWake = when
+            case .never: break
+            }
+            room.rest()
+            return wake
+        }!
+        switch wake {
+        case .at(let when) where when > tickTime:
             awake.remove(name)
-            rooms[name]!.scheduledWake = when
             wakeQueue.insert(name, at: when)
         case .never:
             awake.remove(name)
+        default:
+            return
         }
-        rooms[name]!.rest()
+    }
+
+    /// Runs `body` on `name`'s room in place (nil: no such room). The hot
+    /// paths use this instead of `rooms[name]!.…`: a dictionary's key subscript
+    /// moves the whole room (~700 bytes) out and back on every mutation, and
+    /// its getter copies it with a retain of every reference it holds.
+    @discardableResult
+    mutating func withRoom<R, E: Error>(_ name: RoomName, _ body: (inout Room) throws(E) -> R) throws(E) -> R? {
+        guard let index = rooms.index(forKey: name) else { return nil }
+        return try body(&rooms.values[index])
     }
 
     /// `seconds` on the tick grid (the nearest multiple of 1/tick): the time
@@ -322,8 +353,7 @@ public struct Hub {
     /// Reports the manager's events: animation reports to their owners (and
     /// `roomAnimations` watchers), camera events to the room.
     mutating func deliverMotionEvents(in name: RoomName, at time: HubTime, sink: some HubSink) {
-        guard let events = rooms[name]?.manager.takeEvents(), !events.isEmpty else { return }
-        let lastMovedBy = rooms[name]?.manager.lastMovedBy
+        guard let (events, lastMovedBy) = withRoom(name, { ($0.manager.takeEvents(), $0.manager.lastMovedBy) }), !events.isEmpty else { return }
         for event in events {
             switch event {
             case .animation(let report):
