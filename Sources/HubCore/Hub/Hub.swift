@@ -21,6 +21,8 @@ public struct Hub {
     var wakeQueue = WakeQueue()
     /// The hub's own ticks, for the achieved rate.
     var ticks = TickRate()
+    /// Rooms visited in the current or the previous second of a visit (a superset of the rooms with a tick rate).
+    var recentVisits = RecentRooms()
     /// Rooms whose send pass ran out of budget, in the order they did.
     var unfinishedPasses: [RoomName] = []
     /// Rooms kept from before a restart, recreated as they were on their first join (`restore`).
@@ -58,6 +60,15 @@ public struct Hub {
     /// `seconds` (the configured tick rate while it moves, 0 at rest).
     public func roomTicksPerSecond(at seconds: Double) -> [String: Int] {
         rooms.reduce(into: [:]) { $0[$1.key.value] = $1.value.visits.perSecond(at: seconds) }
+    }
+
+    /// `roomTicksPerSecond` for the rooms visited lately only (the others' rate
+    /// is 0): O(busy rooms), for the once-a-second metrics of a hub holding
+    /// thousands of rooms at rest.
+    public func busyRoomTicksPerSecond(at seconds: Double) -> [String: Int] {
+        recentVisits.rooms.reduce(into: [:]) { rates, name in
+            if let rate = rooms[name]?.visits.perSecond(at: seconds), rate > 0 { rates[name.value] = rate }
+        }
     }
 
     /// Rooms visited on every tick now (the rest are at rest or asleep until a time).
@@ -118,16 +129,17 @@ public struct Hub {
     /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
     private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, budget: inout Int, sink: some HubSink) {
         changedRooms.insert(name)
-        let owned = withRoom(name) { room in
-            room.visits.record(at: time.seconds)
+        let visited = withRoom(name) { room in
+            let firstThisSecond = room.visits.record(at: time.seconds)
             room.visitCount += 1
             if room.mirror == nil { room.manager.advance(to: time.seconds) }
-            return room.mirror == nil
+            return (owned: room.mirror == nil, firstThisSecond: firstThisSecond)
         }
-        guard let owned else {
+        guard let (owned, firstThisSecond) = visited else {
             awake.remove(name)
             return
         }
+        if firstThisSecond { recentVisits.insert(name, at: time.seconds) }
         if owned {
             deliverMotionEvents(in: name, at: time, sink: sink)
             withRoom(name) { $0.updateFrameState() }

@@ -41,15 +41,18 @@ struct TickRate: Hashable, Sendable {
     private var count = 0
     private var previous = 0
 
-    /// Records one event at `time` (seconds, non-decreasing).
-    mutating func record(at time: Double) {
+    /// Records one event at `time` (seconds, non-decreasing). True when it is the first of its second.
+    @discardableResult
+    mutating func record(at time: Double) -> Bool {
         let current = time.rounded(.down)
-        if current != second {
+        let first = current != second
+        if first {
             previous = current == second + 1 ? count : 0
             second = current
             count = 0
         }
         count += 1
+        return first
     }
 
     /// Events in the last whole second before `time` (0 when none were recorded then).
@@ -59,4 +62,26 @@ struct TickRate: Hashable, Sendable {
         if current == second + 1 { return count }
         return 0
     }
+}
+
+/// The rooms visited in the last two whole seconds of visits: each room is
+/// added once per second it is visited in, and the sets turn over with the seconds.
+struct RecentRooms {
+    private var second = -Double.infinity
+    private var current: Set<RoomName> = []
+    private var previous: Set<RoomName> = []
+
+    /// Notes `room` visited at `time` (seconds, non-decreasing).
+    mutating func insert(_ room: RoomName, at time: Double) {
+        let now = time.rounded(.down)
+        if now != second {
+            previous = now == second + 1 ? current : []
+            current = []
+            second = now
+        }
+        current.insert(room)
+    }
+
+    /// Every room visited in the last two seconds of visits (maybe more, never fewer).
+    var rooms: Set<RoomName> { current.union(previous) }
 }

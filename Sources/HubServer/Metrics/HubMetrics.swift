@@ -80,7 +80,7 @@ final class HubMetrics {
         let byRole = hub.connectionsByRole
         for role in Role.allCases { connections[role.rawValue]!.record(byRole[role] ?? 0) }
         connections["none"]!.record(byRole[nil] ?? 0)
-        recordTopRooms(hub.roomTicksPerSecond(at: now))
+        recordTopRooms(hub.busyRoomTicksPerSecond(at: now))
     }
 
     /// Keeps one gauge per busy room, for the `topRooms` busiest (ties by name),
