@@ -88,7 +88,7 @@ export const ROLE_LABELS = { presenter: 'Presenter', driver: 'Driver', follower:
 
 /**
  * The label of a tap marker: who tapped (or long-pressed) there, by name.
- * `nameOf` maps a client id to its display name (RoomState.nameOf).
+ * `nameOf` maps a client id to its display name (PageState.nameOf).
  * Null for anything but a `tap` or `longPress` event.
  */
 export function tapLabel(m, nameOf) {
@@ -115,18 +115,19 @@ export class Hud {
   }
 
   /**
-   * @param {object} s {state, detail, retryInMs, room: RoomState, camera, moving,
-   *   fps, rtt, offset, frameLatency, playout (SnapshotBuffer.stats), params}
+   * @param {object} s {state, detail, retryInMs, room (PageState: room, role, me, presenter, lastBy, limits,
+   *   roster, nameOf), camera, moving, fps, rtt, offset, frameLatency, playout (SnapshotBuffer.stats),
+   *   prediction, animations}
    */
   render(s) {
     const room = s.room;
     this.set('connection', connectionLabel(s.state, s.detail, s.retryInMs));
     const dot = this.fields.dot;
     if (dot) dot.dataset.state = s.state;
-    const role = room.role ?? s.params.role;
+    const role = room.role;
     this.set('role', ROLE_LABELS[role] ?? role);
     if (this.fields.role) this.fields.role.dataset.role = role;
-    this.setRoom(room.room ?? s.params.room);
+    this.setRoom(room.room);
     this.set('me', room.me ? room.nameOf(room.me) : dash);
     this.set('presenter', room.presenter ? room.nameOf(room.presenter) : 'nobody');
     this.set('by', room.lastBy ? room.nameOf(room.lastBy) : dash);

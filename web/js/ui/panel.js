@@ -1,10 +1,11 @@
 // The side panel's controls for what the hub can do, beyond joining and flying:
 // the event log, per-kind gesture switches, the room's animations with their
 // cancel buttons, click-to-query, tracking (mode, location, route, a simulated
-// drive) and the frame-delay plot. It renders from what the page's state
-// modules hold (`RoomState`, `LiveAnimations`, `RouteState`, the playout
-// buffer) and sends only through the page's connection; it keeps only what
-// is its own (the route being drawn, the drive running, the pick mode).
+// drive) and the frame-delay plot. It renders from the page's state
+// (`PageState`: the disabled gestures, tracking mode, route and animations,
+// the role) and the playout buffer, and sends only through the page's
+// connection; it keeps only what is its own (the route being drawn, the drive
+// running, the pick mode, the event log, the queries and the plot's samples).
 
 import { GESTURE_KINDS, TRACKING_MODES, build } from '../net/messages.js';
 import { SimulatedDrive, parseRouteFile, routeMessages } from '../map/drive.js';
@@ -20,7 +21,7 @@ const DRIVE_EVERY_MS = 500;
 
 export class Panel {
   /**
-   * deps: {conn, room, animations, route, ids, now, toast, container, map() (the MapLibre map or null),
+   * deps: {conn, state (PageState), ids, now, toast, container, map() (the MapLibre map or null),
    *        playout() ({latency, delay, fps} at a time), onChange() (the page re-checks its controls)}
    */
   constructor(deps) {
@@ -29,7 +30,6 @@ export class Panel {
     this.eventLog = new EventLog();
     this.delayPlot = new DelayPlot();
     this.queries = new Queries();
-    this.disabledGestures = new Set();
     this.picking = null; // null, 'point', 'location' or 'route'
     this.draft = []; // the route being drawn, {lat, lon}
     this.drive = null; // {sim, timer}
@@ -41,24 +41,28 @@ export class Panel {
 
   // -- from the hub ----------------------------------------------------------
 
-  /** A `welcome`: this client's disabled gestures, the room's tracking mode, its animations. */
-  welcome(m) {
-    this.setDisabledGestures(m.gestures ?? []);
-    this.$('#track-mode').value = m.tracking?.mode ?? 'none';
+  /** A `welcome` was applied: this client's disabled gestures, the room's tracking mode, its animations. */
+  welcome() {
+    this.showGestures();
+    this.showTracking();
     this.renderAnimations();
   }
 
-  /** An `event` or `animation` message: logged; animations and the mode re-rendered. */
+  /** An `event` or `animation` message was applied: logged; animations and the mode re-rendered. */
   note(m) {
     this.log(m);
     if (m.type === 'animation') this.renderAnimations();
-    if (m.event === 'trackingModeChanged') this.$('#track-mode').value = m.mode;
+    if (m.event === 'trackingModeChanged') this.showTracking();
   }
 
-  /** The hub's answer to a `gestures` message. */
-  setDisabledGestures(kinds) {
-    this.disabledGestures = new Set(kinds);
-    for (const box of document.querySelectorAll('#gesture-kinds input')) box.checked = !this.disabledGestures.has(box.value);
+  /** The gesture switches, from the kinds the hub last said are off for this page. */
+  showGestures() {
+    const off = this.d.state.disabledGestures;
+    for (const box of document.querySelectorAll('#gesture-kinds input')) box.checked = !off.has(box.value);
+  }
+
+  showTracking() {
+    this.$('#track-mode').value = this.d.state.tracking;
   }
 
   /** A `result`: shown, drawn, or used (tracking picks, fit). */
@@ -73,7 +77,7 @@ export class Panel {
       this.d.map()?.getSource('camhub-bounds')?.setData(quadGeoJSON(r.quad));
       this.d.onChange();
     }
-    if (r.what === 'fit' && this.d.room.canDrive) {
+    if (r.what === 'fit' && this.d.state.canDrive) {
       this.d.conn.send(build.ease(r.camera, { id: this.d.ids.next('fit', 'Fit the bounds'), duration: 1 }));
     }
   }
@@ -103,7 +107,7 @@ export class Panel {
   // -- event log and gesture switches ----------------------------------------
 
   log(m) {
-    if (!this.eventLog.add(m, (c) => this.d.room.nameOf(c))) return;
+    if (!this.eventLog.add(m, (c) => this.d.state.nameOf(c))) return;
     const list = this.$('#event-log');
     if (!list) return;
     const item = document.createElement('li');
@@ -130,8 +134,8 @@ export class Panel {
 
   renderAnimations() {
     const list = this.$('#animation-list');
-    const { room, animations, conn } = this.d;
-    const entries = animations.entries(room.me);
+    const { state, conn } = this.d;
+    const entries = state.animations.entries(state.me);
     list.replaceChildren();
     if (!entries.length) {
       const none = document.createElement('li');
@@ -143,14 +147,14 @@ export class Panel {
       const item = document.createElement('li');
       const label = document.createElement('span');
       const what = [a.kind, a.id].filter(Boolean).join(' ') || 'animation';
-      label.textContent = `${what} · ${a.owner ? room.nameOf(a.owner) : 'hub'}${a.status === 'running' ? '' : ` · ${a.status}`}`;
+      label.textContent = `${what} · ${a.owner ? state.nameOf(a.owner) : 'hub'}${a.status === 'running' ? '' : ` · ${a.status}`}`;
       item.append(label);
       if (a.mine && a.id) {
         const cancel = document.createElement('button');
         cancel.type = 'button';
         cancel.textContent = 'cancel';
         cancel.dataset.cancel = a.id;
-        cancel.disabled = !room.canDrive;
+        cancel.disabled = !state.canDrive;
         cancel.addEventListener('click', () => conn.send(build.cancel({ id: a.id })));
         item.append(cancel);
       }
@@ -248,10 +252,10 @@ export class Panel {
 
   startDrive() {
     this.stopDrive();
-    const { conn, now, route, toast } = this.d;
+    const { conn, now, state, toast } = this.d;
     let sim;
     try {
-      sim = new SimulatedDrive(route.points ?? [], DRIVE_SPEED);
+      sim = new SimulatedDrive(state.route.points, DRIVE_SPEED);
     } catch (e) {
       return toast(`Drive: ${e.message} (draw or load one)`, 'warn');
     }

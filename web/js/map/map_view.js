@@ -1,0 +1,118 @@
+// The page's MapLibre map: made with every handler off (it never moves by
+// itself), with the room's route and the last queried bounds drawn over the
+// style, and moved only by `show` (map.jumpTo with the camera the page
+// computed, then drawn at once).
+
+import { toMapLibreCamera } from '../net/messages.js';
+
+/** MapLibre's input handlers: all of them stay off. */
+export const HANDLERS = ['dragPan', 'scrollZoom', 'boxZoom', 'dragRotate', 'keyboard', 'doubleClickZoom', 'touchZoomRotate', 'touchPitch'];
+
+const ROUTE_PAINT = { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 };
+const BOUNDS_PAINT = { 'line-color': '#2b7bb9', 'line-width': 2, 'line-dasharray': [2, 1] };
+
+export class MapView {
+  /**
+   * @param {object} o {container, style (a MapLibre style), screen (state/screen.js: viewport, mapLoaded),
+   *   overlays() ({route, bounds}: GeoJSON to draw once loaded), onFatal(html)}
+   */
+  constructor({ container, style, screen, overlays, onFatal }) {
+    this.screen = screen;
+    this.map = MapView.create(container, style, onFatal);
+    if (!this.map) return;
+    // Belt and braces: the map must never move by itself.
+    for (const h of HANDLERS) this.map[h]?.disable();
+    this.map.on('load', () => {
+      screen.mapLoaded = true;
+      const { route, bounds } = overlays();
+      this.addLine('camhub-route', route, ROUTE_PAINT, { 'line-join': 'round', 'line-cap': 'round' });
+      this.addLine('camhub-bounds', bounds, BOUNDS_PAINT);
+    });
+    this.map.on('error', (e) => console.warn('map:', e.error?.message ?? e));
+  }
+
+  /** A MapLibre map, or null (and a fatal message) without MapLibre or WebGL. */
+  static create(container, style, onFatal) {
+    if (typeof maplibregl === 'undefined') {
+      onFatal('MapLibre GL JS is missing from <code>web/vendor/maplibre/</code>. '
+        + 'Run <code>scripts/install_web_vendor.sh</code> (or <code>make run</code>) and reload this page.');
+      return null;
+    }
+    try {
+      return new maplibregl.Map({
+        container, style, center: [10, 30], zoom: 1.5, maxPitch: 85, maxZoom: 24, interactive: false,
+        ...Object.fromEntries(HANDLERS.map((h) => [h, false])),
+        attributionControl: { compact: true }, renderWorldCopies: true, fadeDuration: 0,
+      });
+    } catch (e) {
+      onFatal(`The map could not start (${e.message}). This page needs WebGL.`);
+      return null;
+    }
+  }
+
+  addLine(id, data, paint, layout = {}) {
+    this.map.addSource(id, { type: 'geojson', data });
+    this.map.addLayer({ id, type: 'line', source: id, layout, paint });
+  }
+
+  /** Replaces the GeoJSON of an overlay ('camhub-route' or 'camhub-bounds') once the map has it. */
+  setOverlay(id, data) {
+    this.map?.getSource(id)?.setData(data);
+  }
+
+  /**
+   * Puts `camera` (wire form) on the map and draws it now rather than on the
+   * map's next animation frame, so it is on screen after this frame, a known
+   * draw time after it was computed. Returns {drawn (when the draw ended),
+   * ms (how long it took)}, or null when nothing was drawn.
+   */
+  show(camera, now, hidden) {
+    if (!this.map) return null;
+    this.map.jumpTo(toMapLibreCamera(camera, this.screen.viewport));
+    if (!this.screen.mapLoaded || hidden) return null;
+    const t0 = now();
+    this.map.redraw();
+    const drawn = now();
+    return { drawn, ms: drawn - t0 };
+  }
+
+  /** The element changed size: the map follows (an anchored camera's centre depends on the size). */
+  resize() {
+    if (!this.map) return;
+    this.map.resize();
+    if (this.screen.rendered) this.map.jumpTo(toMapLibreCamera(this.screen.rendered, this.screen.viewport));
+  }
+
+  /** MapLibre's own view of the camera. */
+  camera() {
+    if (!this.map) return null;
+    const c = this.map.getCenter();
+    return { lat: c.lat, lon: c.lng, zoom: this.map.getZoom(), bearing: this.map.getBearing(), tilt: this.map.getPitch() };
+  }
+
+  /** Names of MapLibre handlers that are enabled (should be none). */
+  handlersEnabled() {
+    return this.map ? HANDLERS.filter((h) => this.map[h] && this.map[h].isEnabled()) : [];
+  }
+
+  /**
+   * Sets `camera` on the map, returns map.project() of each {lat, lon} (the
+   * longitude copy nearest the map's centre unless nearestCopy is false) and
+   * MapLibre's resulting camera, then puts the rendered camera back.
+   */
+  project(camera, points, { nearestCopy = true } = {}) {
+    if (!this.map) return null;
+    const { viewport, rendered } = this.screen;
+    this.map.jumpTo(toMapLibreCamera(camera, viewport));
+    const centerLon = this.map.getCenter().lng;
+    const projected = points.map((p) => {
+      // like projection.js: the copy of the longitude nearest the camera's
+      const lon = nearestCopy ? centerLon + ((((p.lon - centerLon + 180) % 360) + 360) % 360) - 180 : p.lon;
+      const v = this.map.project([lon, p.lat]);
+      return { x: v.x, y: v.y };
+    });
+    const result = { points: projected, camera: this.camera(), viewport: { ...viewport } };
+    if (rendered) this.map.jumpTo(toMapLibreCamera(rendered, viewport));
+    return result;
+  }
+}

@@ -1,0 +1,94 @@
+// What the page does with each message from the hub: the page state applies
+// it (state/page_state.js) and says what changed; this module passes the
+// change on to the parts that render it (map overlays, panel, controls,
+// toasts) and to the motion machinery (playout buffer, prediction, meters).
+
+/**
+ * The parts of the page a hub message reaches (built in app.js):
+ * {state, params, conn, buffer, prediction, fps, frameLatency, mapView, panel, tapMarkers, ids, session,
+ *  controls, toast}
+ * @typedef {object} Page
+ */
+
+/** Handles one validated hub message received at local time `receivedAt`. */
+export function receive(page, m, receivedAt) {
+  const changes = page.state.apply(m);
+  switch (m.type) {
+    case 'welcome':
+      return welcomed(page, m, receivedAt, changes);
+    case 'frame':
+      return framed(page, m, receivedAt);
+    case 'animation':
+      animationReported(page, m);
+      return page.panel.note(m);
+    case 'event':
+      eventReceived(page, m, changes);
+      return page.panel.note(m);
+    case 'gestures':
+      return page.panel.showGestures();
+    case 'result':
+      return page.panel.result(m);
+    case 'gestureAck':
+      return page.prediction.ack(m, receivedAt);
+    case 'error':
+      if (m.ref === 'gesture') page.prediction.rejected(m, receivedAt, page.state.screen.lastSample?.camera ?? null);
+      return page.toast(`${m.code}: ${m.message}`, 'error', 5000);
+    default:
+      return undefined; // pong (handled by the connection)
+  }
+}
+
+/** A welcome: a new session's playout, prediction and meters; the page shows what was joined. */
+function welcomed(page, m, receivedAt, changes) {
+  const { state, buffer, prediction, params } = page;
+  buffer.reset();
+  // the hub's default rate is min(30, tick); the welcome says which rate was granted
+  buffer.setRate(state.rate ?? params.rate ?? 30);
+  buffer.push({ seq: m.seq, time: m.time, camera: m.camera, moving: false, by: null }, receivedAt);
+  prediction.reset();
+  prediction.setLimits(state.limits);
+  page.fps.reset();
+  page.frameLatency.reset();
+  page.conn.latency.frame(m.time, receivedAt);
+  page.mapView.setOverlay('camhub-route', state.route.geojson());
+  page.panel.welcome();
+  if (changes.roleWas) page.toast(`Joined as ${state.role} (asked for ${changes.roleWas})`, 'warn');
+  else page.toast(`Joined room ${state.room} as ${state.role}`, 'ok', 2000);
+  page.session.joined(m.rate);
+  page.controls.update();
+}
+
+function framed(page, m, receivedAt) {
+  page.buffer.push(m, receivedAt);
+  page.fps.add(receivedAt);
+  page.conn.latency.frame(m.time, receivedAt);
+  const latency = page.conn.latency.frameLatency(m.time, receivedAt);
+  if (latency !== null) page.frameLatency.add(latency);
+}
+
+/** Toasts for the end of this page's own animations (others' come with roomAnimations and are only listed). */
+function animationReported(page, m) {
+  const { state, ids, toast } = page;
+  if ((m.owner && m.owner !== state.me) || !ids.owns(m.id)) return;
+  const label = ids.label(m.id);
+  if (m.status === 'finished') toast(`${label}: done`, 'ok', 2500);
+  else if (m.status === 'cancelled' || m.status === 'superseded') {
+    const who = m.by && m.by !== state.me ? ` by ${state.nameOf(m.by)}` : '';
+    toast(`${label}: ${m.status}${who}${m.reason ? ` (${m.reason})` : ''}`, 'warn');
+  }
+  if (m.clamped && m.clamped.length && m.status === 'started') toast(`${label}: limited (${m.clamped.join(', ')})`, 'warn');
+}
+
+function eventReceived(page, m, changes) {
+  const { state, toast } = page;
+  if (changes.has('route')) page.mapView.setOverlay('camhub-route', state.route.geojson());
+  if (changes.has('limits')) page.prediction.setLimits(state.limits);
+  if (changes.note && (m.event === 'joined' || m.event === 'left' || m.event === 'presenterChanged')) toast(changes.note, 'info', 2500);
+  if (changes.has('role')) {
+    if (changes.roleWas === 'presenter' && state.role === 'driver') toast('Another presenter took over: you are a driver now', 'warn', 5000);
+    if (!state.canDrive) page.prediction.reset();
+    page.session.showAddress(); // a demoted presenter rejoins as a driver
+    page.controls.update();
+  }
+  if (m.event === 'tap' || m.event === 'longPress') page.tapMarkers.event(m);
+}

@@ -1,0 +1,104 @@
+// The render loop: hub frames played out behind the jitter buffer's delay (or,
+// while a driver's own gesture is under way, the page's prediction of it),
+// each camera computed for the time it will be on screen and drawn at once
+// (MapView.show; FramePacer predicts how long that takes), and the HUD and
+// panel refreshed ten times a second. Hidden pages get no animation frames:
+// a timer keeps them landing on the hub's camera.
+
+import { wrapLongitude } from '../map/projection.js';
+
+const HUD_EVERY_MS = 100;
+const HIDDEN_EVERY_MS = 250;
+
+/** True when two wire cameras are the same (anchor included). */
+export function sameCamera(a, b) {
+  if (!a || !b) return false;
+  if (a.lat !== b.lat || a.lon !== b.lon || a.zoom !== b.zoom || a.bearing !== b.bearing || a.tilt !== b.tilt) return false;
+  const aa = a.anchor;
+  const ba = b.anchor;
+  if (!aa || !ba) return !aa && !ba;
+  return aa.x === ba.x && aa.y === ba.y;
+}
+
+export class RenderLoop {
+  /**
+   * @param {object} page {state, params, conn, buffer, pacer, prediction, fps, frameLatency, mapView, input, hud,
+   *   panel, now}
+   */
+  constructor(page) {
+    this.page = page;
+    this.lastHud = 0;
+    this.needle = document.querySelector('#needle');
+  }
+
+  start() {
+    const frame = () => {
+      // Ask for the next frame first: this callback then runs before the map's own
+      // in that frame, and the synchronous draw replaces the map's (no double draw).
+      requestAnimationFrame(frame);
+      const t = this.page.now();
+      this.page.pacer.tick(t);
+      this.step(t, this.page.pacer.paintTime(t));
+    };
+    requestAnimationFrame(frame);
+    setInterval(() => {
+      if (!document.hidden) return;
+      const t = this.page.now();
+      this.step(t, t);
+    }, HIDDEN_EVERY_MS);
+  }
+
+  /** One frame at local time `t`, for a paint expected at `paintAt`. */
+  step(t, paintAt) {
+    const { buffer, prediction, state } = this.page;
+    const screen = state.screen;
+    const s = buffer.sample(t, paintAt);
+    screen.lastSample = s;
+    const predicted = prediction.sample(paintAt, s);
+    if (predicted) {
+      const camera = { ...predicted, lon: wrapLongitude(predicted.lon) };
+      if (!sameCamera(camera, screen.rendered)) this.render(camera, s?.time ?? null, paintAt, prediction.lastSentSeq);
+      screen.showing(true, null);
+    } else if (s) {
+      if (!sameCamera(s.camera, screen.rendered)) this.render(s.camera, s.time, paintAt, prediction.seqAt(s.time));
+      screen.showing(s.moving, s.seq);
+    }
+    this.page.input.tick(t);
+    if (t - this.lastHud >= HUD_EVERY_MS) {
+      this.lastHud = t;
+      this.renderHud(t);
+      this.page.panel.sample(t);
+    }
+  }
+
+  /** Puts `camera` on screen (rt: the hub time it shows; seq: the newest of this page's gestures in it). */
+  render(camera, rt, paintAt, seq) {
+    const { state, mapView, pacer, now } = this.page;
+    const entry = state.screen.render(camera, { t: now(), rt, paintAt, seq });
+    const draw = mapView.show(camera, now, document.hidden);
+    if (draw) {
+      entry.drawn = draw.drawn;
+      pacer.drawn(draw.ms);
+    }
+    this.needle.style.transform = `rotate(${-camera.bearing}deg)`;
+  }
+
+  renderHud(t) {
+    const { conn, state, buffer, prediction, fps, frameLatency, hud } = this.page;
+    hud.render({
+      state: conn.state,
+      detail: conn.detail,
+      retryInMs: conn.nextRetryAt !== null ? conn.nextRetryAt - t : null,
+      room: state,
+      camera: state.screen.rendered,
+      moving: state.screen.renderedMoving,
+      fps: fps.rate(t),
+      rtt: conn.latency.lastRtt,
+      offset: conn.latency.offset,
+      frameLatency: frameLatency.value,
+      playout: buffer.stats,
+      prediction: state.canDrive ? prediction.stats : null,
+      animations: state.animations.describe((c) => state.nameOf(c)),
+    });
+  }
+}

@@ -1,0 +1,101 @@
+// window.camhub: the page's state for tests (tests/browser/) and the console.
+// Read-only views of the page's parts; `send` is the only way in.
+
+/**
+ * @param {object} page {state, params, conn, buffer, pacer, prediction, input, mapView, panel, mapStyle, now}
+ */
+export function testHook(page) {
+  const { state, conn, buffer, pacer, prediction, input, mapView, panel, mapStyle, now } = page;
+  const screen = state.screen;
+  return {
+    map: mapView.map,
+    /** Where the map's style came from ('page' | 'hub' | 'tiles' | 'builtin') and its URL. */
+    mapStyle: { from: mapStyle.from, url: mapStyle.url, name: mapStyle.style.name },
+    /** What the page joins or joined: room, role, name, token, rate (asked), lag, predict, problems. */
+    params: state.params,
+    /** The page state: room, role, me, presenter, rate, tick, limits, roster(), nameOf(), … */
+    room: state,
+    buffer,
+    connection: conn,
+    get state() {
+      return conn.state;
+    },
+    get client() {
+      return state.me;
+    },
+    get role() {
+      return state.joined ? state.role : null;
+    },
+    /** The camera last given to map.jumpTo (exactly the hub's once it rests). */
+    get rendered() {
+      return screen.rendered;
+    },
+    /** True when the rendered camera is a resting frame's and nothing newer is pending. */
+    get settled() {
+      return screen.settled(state.lastFrame);
+    },
+    get hubCamera() {
+      return state.hubCamera;
+    },
+    /** Why the hub refused the last hello ({code, message, ref} or {close, reason}), null once joined. */
+    get refusal() {
+      return conn.refusal;
+    },
+    /**
+     * Rendered cameras since local time `since` (ms, the page clock: performance.timeOrigin + performance.now()):
+     * {t, camera, rt (the hub time it shows), paintAt (when it was expected on screen), seq (the newest of this
+     * page's gestures it shows), drawn (when the synchronous draw ended, null when not drawn)}.
+     */
+    renders: (since = 0) => screen.renders(since),
+    now,
+    /** Click-to-query: the last picked point {x, y, lat, lon} and visible bounds {bounds, quad}. */
+    get query() {
+      return { point: panel.queries.lastPoint, bounds: panel.queries.lastBounds };
+    },
+    /** Tracking from the panel: the route being drawn and whether a simulated drive runs. */
+    get tracking() {
+      return { draft: [...panel.draft], driving: panel.drive !== null };
+    },
+    /** The event log's lines, newest first. */
+    get eventLog() {
+      return panel.eventLog.lines();
+    },
+    /** Gesture kinds switched off for this page, as the hub last said. */
+    get disabledGestures() {
+      return [...state.disabledGestures];
+    },
+    /** The frame-delay plot's samples {t, latency, delay, fps} of the last minute. */
+    get delayPlot() {
+      return panel.delayPlot.points;
+    },
+    /** The jitter buffer: delay, targetDelay, interval, jitter, lead, underruns, drySamples, samples, errorPx; frameMs. */
+    get playout() {
+      return { ...buffer.stats, frameMs: pacer.frameMs, drawMs: pacer.drawMs };
+    },
+    get viewport() {
+      return screen.viewport;
+    },
+    /** The driver's prediction: mode, stats {acks, errorPx, maxErrorPx, correctionPx, maxCorrectionPx, dropped}, sentLog. */
+    prediction,
+    /** Counters and logs (framesReceived, gesturesSent, errors, refusals, taps, …), the screen's, and the wire's. */
+    get stats() {
+      const { renderedMoving, renderedSeq, renderCount, viewport, mapLoaded } = screen;
+      return {
+        renderedMoving, renderedSeq, renderCount, viewport, mapLoaded, ...state.diagnostics.snapshot(),
+        seq: state.lastFrame ? state.lastFrame.seq : null, sent: conn.sent, received: conn.received,
+        gesturesCaptured: input.sentCount,
+      };
+    },
+    /** MapLibre's own view of the camera. */
+    mapCamera: () => mapView.camera(),
+    /** Names of MapLibre handlers that are enabled (should be none). */
+    handlersEnabled: () => mapView.handlersEnabled(),
+    /**
+     * Sets `camera` on the page's map, returns map.project() of each {lat, lon}
+     * (the longitude copy nearest the map's centre unless nearestCopy is false)
+     * and MapLibre's resulting camera, then puts the rendered camera back.
+     */
+    projectWithMapLibre: (camera, points, options) => mapView.project(camera, points, options),
+    send: (message) => conn.send(message),
+  };
+}
