@@ -61,20 +61,50 @@ struct Room {
     var visits = TickRate()
     /// Ticks that visited this room since it was created.
     var visitCount: UInt64 = 0
+    /// What only a room in a cluster of hubs needs (`ClusterRoomState`), on
+    /// the heap: nil until the room takes part in a cluster, so a room of a
+    /// hub on its own does not carry it inline (~400 bytes per room).
+    private var clusterBox: ClusterRoomBox?
+
+    /// Reads and changes the cluster state (a change makes a new box, so rooms
+    /// copied by value never share one).
+    var cluster: ClusterRoomState {
+        get { clusterBox?.state ?? ClusterRoomState() }
+        set { clusterBox = ClusterRoomBox(state: newValue) }
+    }
+
     /// Set while another hub of the cluster owns this room (`RoomBroker`): its
     /// newest published frame, which this hub's followers get instead of
     /// frames of `manager` (which then stands still). nil: this hub runs the camera.
-    var mirror: RoomFrame?
-    /// Added to the owner's `seq` on a mirror, so that its own numbering only
-    /// ever increases (after a change of owner, the new owner's may be lower).
-    var mirrorSeqOffset: UInt64 = 0
-    /// Set when a mirror has no frame of the owner yet (it has only its own state).
-    var mirrorStale = false
-    /// The last `seq` handed to the broker (an owner publishes each frame once).
-    var publishedSeq: UInt64 = 0
-    /// The limits last handed to the broker (a change of limits alone is published too).
-    var publishedLimits: CameraLimits?
-    var publishedTracking = TrackingMode.none
+    var mirror: RoomFrame? {
+        get { clusterBox?.state.mirror }
+        set { cluster.mirror = newValue }
+    }
+    var mirrorSeqOffset: UInt64 {
+        get { cluster.mirrorSeqOffset }
+        set { cluster.mirrorSeqOffset = newValue }
+    }
+    var mirrorStale: Bool {
+        get { cluster.mirrorStale }
+        set { cluster.mirrorStale = newValue }
+    }
+    var publishedSeq: UInt64 {
+        get { cluster.publishedSeq }
+        set { cluster.publishedSeq = newValue }
+    }
+    var publishedLimits: CameraLimits? {
+        get { cluster.publishedLimits }
+        set { cluster.publishedLimits = newValue }
+    }
+    var publishedTracking: TrackingMode {
+        get { cluster.publishedTracking }
+        set { cluster.publishedTracking = newValue }
+    }
+    /// Other hubs' members of this room, by hub id (the cluster's presence messages).
+    var remote: [String: HubPresence] {
+        get { clusterBox?.state.remote ?? [:] }
+        set { cluster.remote = newValue }
+    }
 
     /// The camera members see: the owner's newest frame on a mirror.
     var camera: Camera { mirror?.camera ?? manager.camera }
@@ -82,8 +112,6 @@ struct Room {
 
     /// When this hub's presenter took the room (ms since the epoch).
     var presenterSince = 0.0
-    /// Other hubs' members of this room, by hub id (the cluster's presence messages).
-    var remote: [String: HubPresence] = [:]
 
     /// Head counts across the cluster (this hub's roster and every other hub's).
     var audience: Audience {

@@ -1,0 +1,29 @@
+import CameraCore
+import CameraMotion
+
+/// The part of a room that only a cluster of hubs uses (`RoomBroker`): the
+/// owner's newest frame on a mirror, what the owner last published, and the
+/// other hubs' members. Kept out of `Room`'s inline storage (see `Room.cluster`).
+struct ClusterRoomState: Sendable {
+    /// Set while another hub owns the room: its newest published frame. nil: this hub runs the camera.
+    var mirror: RoomFrame?
+    /// Added to the owner's `seq` on a mirror, so that its own numbering only
+    /// ever increases (after a change of owner, the new owner's may be lower).
+    var mirrorSeqOffset: UInt64 = 0
+    /// Set when a mirror has no frame of the owner yet (it has only its own state).
+    var mirrorStale = false
+    /// The last `seq` handed to the broker (an owner publishes each frame once).
+    var publishedSeq: UInt64 = 0
+    /// The limits last handed to the broker (a change of limits alone is published too).
+    var publishedLimits: CameraLimits?
+    var publishedTracking = TrackingMode.none
+    /// Other hubs' members of this room, by hub id (the cluster's presence messages).
+    var remote: [String: HubPresence] = [:]
+}
+
+/// Heap storage for a room's `ClusterRoomState`. Immutable: a change makes a
+/// new box, so rooms copied by value never share one.
+final class ClusterRoomBox: Sendable {
+    let state: ClusterRoomState
+    init(state: ClusterRoomState) { self.state = state }
+}
