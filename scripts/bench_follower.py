@@ -13,6 +13,11 @@ an ease back) and then a `fly`. Reported, over the moving part:
 - painted: MapLibre's camera after each of its renders (a `render` listener)
   against the hub's path at the render's local time minus the best constant
   delay;
+- painted vs meant: the same MapLibre cameras against the hub's path at the hub time
+  the page meant for that render (the last camera it handed MapLibre before it):
+  the painting error alone, without the playout delay's drift; with the paint
+  delay's range and SD (local paint time, in the hub's clock, minus the hub time
+  shown), which is what turns a drifting delay into painted error;
 - the buffer's figures (delay, dry samples / samples, underruns, its own error estimate).
 
 Errors are screen px on a 1280×720 view: the centre's distance in world px at the
@@ -166,11 +171,29 @@ def measure(hub: Hub, browser, rate: int) -> dict:
     browser.get(hub.page(room=room, role="follower", name="wall", rate=rate))
     wait_joined(browser)
     wait_until(lambda: js(browser, "camhub.map.loaded() && camhub.map.areTilesLoaded()"), 30, "the map to load")
+    # every MapLibre render: when, MapLibre's camera, and what the page had handed it then (the last render()
+    # entry: camera, hub time rt, paintAt) with the buffer's delay and clock offset at that moment
+    browser.execute_script("""
+      window.__painted = [];
+      camhub.map.on('render', () => {
+        const log = camhub.renders(camhub.now() - 2000);
+        const r = log.length ? log[log.length - 1] : null;
+        window.__painted.push({t: camhub.now(), camera: camhub.mapCamera(), page: r && {t: r.t, rt: r.rt, paintAt: r.paintAt, camera: r.camera, drawn: r.drawn},
+          delay: camhub.buffer.delay, clockOffset: camhub.buffer.clockOffset, target: camhub.buffer.targetDelay, goal: camhub.buffer.clock.goalDelay,
+          jitter: camhub.buffer.clock.jitter, lead: camhub.buffer.clock.lead, interval: camhub.buffer.interval});
+      });""")
+    if DUMP:  # every frame the buffer takes and every sample it gives, for the timings
+        browser.execute_script("""
+          const b = camhub.buffer; window.__log = [];
+          const push = b.push.bind(b), sample = b.sample.bind(b);
+          b.push = (f, at) => { window.__log.push({k: 'f', time: f.time, at, moving: !!f.moving, seq: f.seq}); return push(f, at); };
+          b.sample = (now, paintAt) => { const s = sample(now, paintAt); const n = b.frames[b.frames.length - 1];
+            window.__log.push({k: 's', now, paintAt, rt: s && s.time, dry: s && s.dry, newest: n && n.time, moving: n && n.moving, total: b.clock.total, goal: b.clock.goal});
+            return s; };""")
     truth_client = TickFollower(hub.ws_url, room, 60)
     presenter = HubClient(hub.ws_url, room, "presenter", name="script")
     start = {"lat": 45.0, "lon": 5.0, "zoom": 5.0, "bearing": 0.0, "tilt": 30.0}
     script(presenter, start)  # warm-up: the page's buffer learns the timings
-    browser.execute_script("window.__painted = []; camhub.map.on('render', () => window.__painted.push({t: camhub.now(), camera: camhub.mapCamera()}));")
     before = js(browser, "camhub.playout")
     since = js(browser, "camhub.now()")
     mark = truth_client.mark()
@@ -183,7 +206,10 @@ def measure(hub: Hub, browser, rate: int) -> dict:
     presenter.close()
 
     if DUMP:
-        (DUMP / f"follower-r{rate}.json").write_text(json.dumps({"renders": renders, "painted": painted, "frames": frames,
+        (DUMP / f"follower-r{rate}.json").write_text(json.dumps({"renders": renders, "painted": painted, "frames": frames, "since": since,
+                                                                "all_painted": browser.execute_script("return window.__painted;"),
+                                                                "lateness": js(browser, "camhub.buffer.clock.lateness"),
+                                                                "log": browser.execute_script("return window.__log;"),
                                                                 "offset": js(browser, "camhub.connection.latency.offset")}))
     truth = Truth(frames)
     # the page's own cameras at the hub times they show (a small constant for the two clocks)
@@ -195,12 +221,26 @@ def measure(hub: Hub, browser, rate: int) -> dict:
     paints = [(p["t"] - page_minus_hub, p["camera"]) for p in painted]
     paints = [(t, c) for t, c in paints if truth.moving(t - approx)]
     d_paint, paint_errs = best_offset(paints, truth, 0, 600, 8)
+    # the same paints against the hub time the page meant for each (the last camera it handed MapLibre
+    # before that render): painting error without the delay's drift; and that drift (paint's hub-clock
+    # time minus the hub time it shows, over the moving paints)
+    meant = [(p["camera"], p["page"]) for p in painted if p.get("page") and p["page"].get("rt") is not None]
+    meant = [(c, pg) for c, pg in meant if truth.moving(pg["rt"]) and truth.at(pg["rt"]) is not None]
+    intended_errs = [distance_px(truth.at(pg["rt"]), c) for c, pg in meant]
+    handed_errs = [distance_px(pg["camera"], c) for c, pg in meant]
+    delays = [p["t"] - page_minus_hub - p["page"]["rt"] for p in painted
+              if p.get("page") and p["page"].get("rt") is not None and truth.moving(p["page"]["rt"])]
+    mean_delay = sum(delays) / len(delays) if delays else float("nan")
     return {
         "rate": rate,
         "own_rms_px": rms(own_errs), "own_max_px": max(own_errs) if own_errs else None, "own_samples": len(own_errs),
         "own_offset_ms": d_own,
         "painted_rms_px": rms(paint_errs), "painted_max_px": max(paint_errs) if paint_errs else None,
         "painted_frames": len(paint_errs), "painted_best_delay_ms": d_paint,
+        "painted_vs_meant_rms_px": rms(intended_errs), "painted_vs_meant_max_px": max(intended_errs) if intended_errs else None,
+        "maplibre_vs_handed_max_px": max(handed_errs) if handed_errs else None,
+        "paint_delay_min_ms": min(delays) if delays else None, "paint_delay_max_ms": max(delays) if delays else None,
+        "paint_delay_sd_ms": rms([x - mean_delay for x in delays]) if delays else None,
         "dry_samples": after["drySamples"] - before["drySamples"], "samples": after["samples"] - before["samples"],
         "underruns": after["underruns"] - before["underruns"],
         "delay_ms": after["delay"], "frame_ms": after["frameMs"], "error_estimate_px": after["errorPx"],
@@ -224,6 +264,8 @@ def main():
             results.append(r)
             print(f"rate {rate:>3}: own {r['own_rms_px']:.2f} px RMS (max {r['own_max_px']:.1f}) · painted {r['painted_rms_px']:.2f} px RMS "
                   f"(max {r['painted_max_px']:.1f}, {r['painted_frames']} frames, best delay {r['painted_best_delay_ms']:.0f} ms) · "
+                  f"vs meant {r['painted_vs_meant_rms_px']:.2f} px RMS (MapLibre vs handed max {r['maplibre_vs_handed_max_px'] or 0:.3f}) · "
+                  f"paint delay {r['paint_delay_min_ms'] or 0:.0f}–{r['paint_delay_max_ms'] or 0:.0f} ms (sd {r['paint_delay_sd_ms'] or 0:.1f}) · "
                   f"dry {r['dry_samples']}/{r['samples']} samples, {r['underruns']} underruns · delay {r['delay_ms']:.0f} ms · "
                   f"frame {r['frame_ms']:.0f} ms · estimate {r['error_estimate_px'] or 0:.2f} px", flush=True)
     finally:

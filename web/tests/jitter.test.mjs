@@ -4,6 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { hubFrames, simulate, paintTimes, linearPath, pathErrors, rms, rng, OFFSET } from './playout_sim.mjs';
 import { SnapshotBuffer, interpolateCamera, cameraDistancePx } from '../js/motion/interpolation.js';
 
@@ -60,20 +61,24 @@ function busyPage(seed = 3) {
 }
 
 for (const rate of [10, 30, 60]) {
-  test(`bursty arrivals at rate ${rate}: the buffer absorbs them (dry <= 2 %), on the path, final exact`, () => {
+  test(`bursty arrivals at rate ${rate}: the buffer absorbs them (dry <= 2 % once it has seen a few stalls), on the path, final exact`, () => {
     const path = linearPath(T0);
     const frames = hubFrames([{ start: T0, end: T0 + 8000, path }], rate);
     const { samples, buf } = simulate({
       frames, rate, arrive: busyPage(), welcome: welcomeFor(path, rate),
       paints: paintTimes(T0 + OFFSET - 3000, T0 + OFFSET + 9000, 47, 6),
     });
-    // after the first stall was seen it rarely runs dry, and a short dry spell costs little
-    const settled = samples.filter((s) => s.moving && s.rt > T0 + 1500);
-    const dry = settled.filter((s) => s.dry).length;
-    assert.ok(dry <= settled.length / 50, `${dry} of ${settled.length} dry`);
-    // on the path (a straight one: extrapolating it is exact), but for the start (the first stall)
-    assert.ok(rms(pathErrors(samples, path)) < 0.3, `rms ${rms(pathErrors(samples, path))}`);
-    assert.ok(rms(pathErrors(samples, path, T0 + 1000)) < 0.05, `rms ${rms(pathErrors(samples, path, T0 + 1000))}`);
+    // lateness is what the samples saw, so the allowance learns the stalls' size from the first few
+    // (each larger than those before is one dry sample), then it rarely runs dry; a short dry spell costs little
+    const learning = samples.filter((s) => s.moving && s.rt > T0 + 1500);
+    const settled = samples.filter((s) => s.moving && s.rt > T0 + 4500);
+    const dryIn = (xs) => xs.filter((s) => s.dry).length;
+    assert.ok(dryIn(learning) <= learning.length / 25, `${dryIn(learning)} of ${learning.length} dry`);
+    assert.ok(dryIn(settled) <= settled.length / 50, `${dryIn(settled)} of ${settled.length} dry`);
+    // on the path (a straight one: extrapolating it is exact for one interval), but for the start (the first
+    // stall) and a dry sample or two while it learns (extrapolation slowing to a stop, then corrected)
+    assert.ok(rms(pathErrors(samples, path)) < 0.6, `rms ${rms(pathErrors(samples, path))}`);
+    assert.ok(rms(pathErrors(samples, path, T0 + 4500)) < 0.05, `rms ${rms(pathErrors(samples, path, T0 + 4500))}`);
     // the delay covers the stalls: ~100 ms stall + up to a 47 ms paint + one interval + the paint lead
     assert.ok(buf.delay > 100 + 1000 / rate + 40, `delay ${buf.delay}`);
     assert.ok(buf.delay < 100 + 47 + 1000 / rate + 60, `delay ${buf.delay}`);
@@ -92,7 +97,7 @@ test('the same bursts with the old fixed two-interval delay would run dry (the t
     frames, rate, arrive: busyPage(), welcome: welcomeFor(path, rate),
     paints: paintTimes(T0 + OFFSET - 3000, T0 + OFFSET + 9000, 47, 6),
     predictPaint: false,
-    options: { percentile: 0, initialJitterMs: 1000 / 30, minSamples: 1e9 },
+    options: { percentile: 0, initialJitterMs: 1000 / 30, minSamples: 1e9, growBandMs: 0, growBand: 0, shrinkBandMs: 0, shrinkBand: 0 },
   });
   const moving = samples.filter((s) => s.moving && s.rt > T0 + 1500);
   assert.ok(moving.filter((s) => s.dry).length > moving.length / 10);
@@ -134,8 +139,9 @@ test('one late frame: a short extrapolation and a smooth correction, no jump, th
   const base = 5 + 6 + 1000 / rate + 1000 / 60 + 2; // lateness + interval + paint lead + margin
   assert.ok(delayAt(T0 + 3500) < base + 2, `${delayAt(T0 + 3500)}`);
   assert.ok(delayAt(before + 3500) > 150, `${delayAt(before + 3500)}`);
-  assert.ok(delayAt(before + 7000) < base + 2, `${delayAt(before + 7000)}`);
-  assert.ok(buf.delay < base + 2, `delay ${buf.delay}`);
+  // (to within the shrink band: the goal follows a falling target once it is that far below, not every step of it)
+  assert.ok(delayAt(before + 7000) < base + 2 + buf.clock.shrinkBand, `${delayAt(before + 7000)}`);
+  assert.ok(buf.delay < base + 2 + buf.clock.shrinkBand, `delay ${buf.delay}`);
   assert.ok(maxDelayRate(samples) <= 0.1 + 1e-9);
   assert.deepEqual(samples[samples.length - 1].camera, frames[frames.length - 1].camera);
 });
@@ -154,7 +160,8 @@ test('a resting frame one tick after the last moving frame is not an interval', 
   for (let i = 1; i < frames.length; i++) if (!frames[i].moving) gaps.push(frames[i].time - frames[i - 1].time);
   assert.ok(gaps.every((g) => g < 20), `rest frames ${gaps} ms after the last moving one`);
   const { samples, buf } = simulate({
-    frames, rate, arrive: (f) => f.time + OFFSET + 10, welcome: welcomeFor(path1, rate), options: { minSamples: 1 },
+    // (initialJitterMs: the frames' own lateness, 5 ms past the welcome's, so that the first motion starts settled)
+    frames, rate, arrive: (f) => f.time + OFFSET + 10, welcome: welcomeFor(path1, rate), options: { minSamples: 1, initialJitterMs: 5 },
     paints: paintTimes(T0 + OFFSET - 3000, T0 + OFFSET + 6000, 1000 / 60),
   });
   assert.ok(Math.abs(buf.interval - 100) < 1e-9, `interval ${buf.interval}`);
@@ -224,7 +231,8 @@ test('paint-time prediction: when the page turns slow (tiles loading) the painte
     const shown = [];
     for (let i = 0; i + 1 < samples.length; i++) {
       const s = samples[i];
-      if (s.moving && s.rt > T0 + 1000 && s.rt < T0 + 4500) shown.push({ at: samples[i + 1].now, camera: s.camera });
+      // (from 2 s: the slow phases' paint lead is ranked as lateness, and the delay settles on it during the first two)
+      if (s.moving && s.rt > T0 + 2000 && s.rt < T0 + 4500) shown.push({ at: samples[i + 1].now, camera: s.camera });
     }
     // error against the hub path with the best constant delay removed
     let best = Infinity;
@@ -318,4 +326,34 @@ test('between moving frames a monotone cubic follows a curved path (an eased zoo
   const zooms = cubic.samples.map((s) => s.camera.zoom);
   for (let i = 1; i < zooms.length; i++) assert.ok(zooms[i] >= zooms[i - 1] - 1e-12, 'monotonic');
   assert.deepEqual(cubic.samples[cubic.samples.length - 1].camera, frames[frames.length - 1].camera);
+});
+
+/** Replays support/follower_r10_freeze.json (recorded in the browser) through a buffer; cameras on a straight path. */
+function replayRecorded(options = {}) {
+  const rec = JSON.parse(readFileSync(new URL('./support/follower_r10_freeze.json', import.meta.url)));
+  const buf = new SnapshotBuffer({ rate: 10, ...options });
+  const cam = (t) => ({ lat: 45, lon: 5 + t / 1000, zoom: 5, bearing: 0, tilt: 0 });
+  const samples = [];
+  let seq = 0;
+  for (const e of rec.events) {
+    if (e[0] === 'f') buf.push({ seq: ++seq, time: e[1], camera: cam(e[1]), moving: !!e[3] }, e[2]);
+    else samples.push({ now: e[1], second: e[1] >= rec.since, delay: buf.sample(e[1], e[2]) && buf.delay, dry: buf.last.dry });
+  }
+  return { samples, buf };
+}
+
+test('recorded at rate 10: a 1.2 s freeze of the page is one dry sample, not the lateness allowance', () => {
+  const { samples } = replayRecorded();
+  // the first paint after the freeze finds the queued frames not yet handled: dry once
+  assert.equal(samples.filter((s) => s.dry).length, 1);
+  // ranked per frame, the 11 queued frames' lateness (up to 1.1 s) became the delay (1.24 s); per sample it is one sample
+  const maxDelay = Math.max(...samples.map((s) => s.delay));
+  assert.ok(maxDelay < 250, `delay up to ${maxDelay} ms`);
+});
+
+test('recorded at rate 10: the delay is constant through the measured run (chain, rest, fly)', () => {
+  const { samples } = replayRecorded();
+  const delays = samples.filter((s) => s.second).map((s) => s.delay);
+  assert.ok(delays.length > 25);
+  assert.ok(Math.max(...delays) - Math.min(...delays) < 0.5, `delay ${Math.min(...delays)}–${Math.max(...delays)} ms`);
 });

@@ -13,6 +13,72 @@ test('percentile: nearest rank, empty is 0', () => {
   assert.equal(percentile([7], 0.98), 7);
 });
 
+test('percentile: skipLargest never answers the single largest of more values', () => {
+  const xs = [5, 1, 900, 3, 4];
+  assert.equal(percentile(xs, 1), 900);
+  assert.equal(percentile(xs, 1, 1), 5);
+  assert.equal(percentile(xs, 0.5, 1), 4); // below the cap: unchanged
+  assert.equal(percentile([7], 1, 1), 7); // one value: it is the answer
+});
+
+/** A clock at rate 10 that has seen `n` samples each `late` ms overdue by their paint time (offset 5000). */
+function clockWithLateness(late, options = {}, n = 30) {
+  const c = new PlayoutClock({ rate: 10, marginMs: 0, minSamples: 1, ...options });
+  c.observe(0, 5000);
+  for (let i = 0; i < n; i++) c.observeSample(5000 + i * 100 + 100 + late, i * 100);
+  return c;
+}
+
+test('the goal is the target plus headroom, set on the first advance', () => {
+  const c = clockWithLateness(20); // target 20 + 100; headroom max(10 ms, 0.2 × 100 ms) = 20
+  assert.equal(c.growBand, 20);
+  c.advance(10000);
+  assert.ok(near(c.goalDelay, 140));
+  assert.ok(near(c.delay, 140));
+});
+
+test('a target that wanders within the band does not move the goal', () => {
+  const c = clockWithLateness(20, { latenessWindow: 10 });
+  c.advance(10000);
+  // lateness drops to 0 (target 100: 40 below the goal, within headroom 20 + shrinkBand 25) and rises to 40 (target 140)
+  for (const late of [0, 40, 10, 30]) {
+    for (let i = 0; i < 10; i++) c.observeSample(5000 + 5000 + 100 + late, 5000);
+    c.advance(10100);
+    assert.ok(near(c.goalDelay, 140), `late ${late}: goal ${c.goalDelay}`);
+  }
+});
+
+test('a target rising past the goal moves it at once to the new target plus headroom', () => {
+  const c = clockWithLateness(20, { latenessWindow: 10 });
+  c.advance(10000);
+  for (let i = 0; i < 10; i++) c.observeSample(5000 + 5000 + 100 + 45, 5000); // target 145 > goal 140
+  c.advance(10100);
+  assert.ok(near(c.goalDelay, 165), `${c.goalDelay}`);
+});
+
+test('a target falling shrinkBand below goal - headroom brings the goal down to target + headroom', () => {
+  const c = clockWithLateness(40, { latenessWindow: 10 }); // goal 160
+  c.advance(10000);
+  assert.ok(near(c.goalDelay, 160));
+  for (let i = 0; i < 10; i++) c.observeSample(5000 + 5000 + 100 + 16, 5000); // target 116: 24 below 140, within 25
+  c.advance(10100);
+  assert.ok(near(c.goalDelay, 160), `${c.goalDelay}`);
+  for (let i = 0; i < 10; i++) c.observeSample(5000 + 5000 + 100 + 14, 5000); // target 114: 26 below
+  c.advance(10200);
+  assert.ok(near(c.goalDelay, 134), `${c.goalDelay}`);
+});
+
+test('lateness counts to the paint time: a slow draw is ranked like a late frame', () => {
+  const c = new PlayoutClock({ rate: 10, marginMs: 0, minSamples: 1 });
+  c.observe(0, 5000);
+  // sampled 10 ms before the next frame is due, for a paint 50 ms later: 40 ms late by the paint
+  c.observeSample(5000 + 100 + 40, 0);
+  assert.equal(c.lateness[0], 40);
+  // not due by the paint: 0
+  c.observeSample(5000 + 100 - 5, 0);
+  assert.equal(c.lateness[1], 0);
+});
+
 test('the first interval guess is the rate asked for, not 33 ms', () => {
   const c = new PlayoutClock({ rate: 10 });
   assert.equal(c.interval, 100);
@@ -23,26 +89,44 @@ test('the first interval guess is the rate asked for, not 33 ms', () => {
   assert.equal(c.interval, 40);
 });
 
-test('target delay = percentile of lateness beyond the least-delayed frame + interval + margin', () => {
-  const c = new PlayoutClock({ rate: 20, marginMs: 0, minSamples: 1, percentile: 0.9 });
-  // clock offset 5000; lateness 0..9 ms repeating, one frame 80 ms late
-  for (let i = 0; i < 40; i++) c.observe(i * 50, i * 50 + 5000 + (i % 10) + (i === 20 ? 80 : 0));
+test('target delay = percentile of the lateness samples saw + interval + margin', () => {
+  const c = new PlayoutClock({ rate: 20, marginMs: 0, minSamples: 1, percentile: 0.9, latenessWindow: 120 });
+  c.observe(0, 5000); // clock offset 5000
   assert.equal(c.clockOffset, 5000);
-  assert.equal(c.jitter, 9); // the 90th percentile ignores the one late frame
+  // samples while moving: the next frame (due 50 ms after the newest) is 0..9 ms overdue, once 80 ms
+  for (let i = 0; i < 40; i++) c.observeSample(5000 + i * 50 + 50 + (i % 10) + (i === 20 ? 80 : 0), i * 50);
+  assert.equal(c.jitter, 9); // the 90th percentile ignores the one late sample
   assert.equal(c.targetDelay, 9 + 50);
-  // the lateness window forgets: after 120 more punctual frames the late one is gone
-  for (let i = 40; i < 160; i++) c.observe(i * 50, i * 50 + 5002);
+  // a frame not due yet is 0 late
+  c.observeSample(5000 + 2000 + 10, 2000);
+  assert.equal(c.lateness[c.lateness.length - 1], 0);
+  // the window forgets: after 120 more samples that saw 2 ms the late one is gone
+  for (let i = 40; i < 160; i++) c.observeSample(5000 + i * 50 + 52, i * 50);
   assert.equal(c.jitter, 2);
 });
 
-test('before minSamples frames the lateness allowance is at least initialJitterMs', () => {
+test('one stall is one sample: the single largest lateness is never the allowance', () => {
+  const c = new PlayoutClock({ rate: 10, marginMs: 0, minSamples: 1 });
+  c.observe(0, 5000);
+  // 30 samples that saw the next frame 0..20 ms overdue, and the first paint after a 1.2 s stall of the page
+  for (let i = 0; i < 30; i++) c.observeSample(5000 + i * 100 + 100 + (i * 5) % 21, i * 100);
+  c.observeSample(5000 + 3000 + 100 + 1200, 3000);
+  assert.equal(c.jitter, 20);
+  // a second one within the window is a pattern: it is allowed for
+  c.observeSample(5000 + 3100 + 100 + 900, 3100);
+  assert.equal(c.jitter, 900);
+});
+
+test('before minSamples samples the lateness allowance is at least initialJitterMs', () => {
   const c = new PlayoutClock({ rate: 10, initialJitterMs: 60, minSamples: 5, marginMs: 0 });
   assert.equal(c.jitter, 60);
   c.observe(0, 5000);
   assert.equal(c.jitter, 60);
   assert.equal(c.targetDelay, 160);
-  for (let i = 1; i < 5; i++) c.observe(i * 100, i * 100 + 5000 + 3 * i);
-  assert.equal(c.jitter, 12);
+  for (let i = 1; i < 5; i++) c.observeSample(5000 + i * 100 + 100 + 3 * i, i * 100);
+  assert.equal(c.jitter, 60);
+  c.observeSample(5000 + 500 + 100 + 15, 500);
+  assert.equal(c.jitter, 12); // 5 samples: 3..15, never the largest
 });
 
 test('the interval counts moving intervals only and widens quickly at a lower rate', () => {
@@ -60,13 +144,14 @@ test('the interval counts moving intervals only and widens quickly at a lower ra
 });
 
 test('the playout clock starts on target, then time-stretches within the limits', () => {
-  const c = new PlayoutClock({ rate: 30, marginMs: 0, minSamples: 1, percentile: 1, maxSpeedup: 0.05, maxSlowdown: 0.1, stretchTauMs: 400 });
+  const c = new PlayoutClock({ rate: 30, marginMs: 0, minSamples: 1, initialJitterMs: 0, maxSpeedup: 0.05, maxSlowdown: 0.1, stretchTauMs: 400, growBandMs: 0, growBand: 0 });
   c.observe(0, 5010); // offset 5010, no lateness yet
   const rt0 = c.advance(6000);
   assert.ok(near(rt0, 6000 - 5010 - 1000 / 30));
   assert.ok(near(c.delay, 1000 / 30));
-  // a frame 200 ms late: the target grows by 200 ms, the delay follows at most 10 % of real time
-  c.observe(100, 5310);
+  // two samples saw the next frame 200 ms overdue: the target grows by 200 ms, the delay follows at most 10 % of real time
+  c.observeSample(5010 + 100 + 1000 / 30 + 200, 100);
+  c.observeSample(5010 + 100 + 1000 / 30 + 200, 100);
   assert.ok(near(c.targetDelay, 200 + 1000 / 30));
   let prevRt = rt0;
   let prevDelay = c.delay;
@@ -82,13 +167,12 @@ test('the playout clock starts on target, then time-stretches within the limits'
 });
 
 test('a shrinking target is followed at most maxSpeedup, and eases in', () => {
-  const c = new PlayoutClock({ rate: 10, marginMs: 0, minSamples: 1, percentile: 1, latenessWindow: 2, maxSpeedup: 0.05, stretchTauMs: 400 });
+  const c = new PlayoutClock({ rate: 10, marginMs: 0, minSamples: 1, percentile: 1, latenessWindow: 3, maxSpeedup: 0.05, stretchTauMs: 400, growBandMs: 0, growBand: 0 });
   c.observe(0, 5000);
-  c.observe(100, 5300); // 200 ms late
+  for (let i = 0; i < 3; i++) c.observeSample(5000 + 100 + 200, 0); // 200 ms overdue
   c.advance(10000);
   assert.ok(near(c.delay, 300));
-  c.observe(200, 5200);
-  c.observe(300, 5300); // the late frame leaves the window: target 100
+  for (let i = 0; i < 3; i++) c.observeSample(5000 + 100, 0); // the late samples leave the window: target 100
   const steps = [];
   let prev = c.delay;
   for (let now = 10016; now < 30000; now += 16) {
@@ -103,11 +187,12 @@ test('a shrinking target is followed at most maxSpeedup, and eases in', () => {
 });
 
 test('while resting on a final frame the delay changes at once, never back into the motion', () => {
-  const c = new PlayoutClock({ rate: 10, marginMs: 0, minSamples: 1, percentile: 1 });
+  const c = new PlayoutClock({ rate: 10, marginMs: 0, minSamples: 1, initialJitterMs: 0, percentile: 1, growBandMs: 0, growBand: 0 });
   c.observe(0, 5000);
   c.advance(10000, 10000);
   assert.ok(near(c.delay, 100));
-  c.observe(1000, 6400); // 400 ms late: target 500
+  c.observeSample(5000 + 1000 + 100 + 400, 1000); // 400 ms overdue (twice): target 500
+  c.observeSample(5000 + 1000 + 100 + 400, 1000);
   // resting on a frame at hub 4800 (render time 10000 - 5100 = 4900): may grow by 100 ms only
   const rt = c.advance(10001, 10001, 4800);
   assert.ok(near(rt, 4800), `${rt}`);

@@ -411,6 +411,8 @@ export class SnapshotBuffer {
     const newest = frames[frames.length - 1];
     // showing a final resting frame exactly, and still: a delay change is invisible
     const resting = !newest.moving && this.last && this.last.rest && this.last.seq === newest.seq;
+    // while it moves, another frame is due one interval after the newest: how late is it, as this sample sees it
+    if (newest.moving) this.clock.observeSample(paintAt, newest.time);
     const rt = this.clock.advance(now, paintAt, resting ? newest.time : null);
     const raw = this.evaluate(rt);
 

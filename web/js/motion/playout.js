@@ -4,26 +4,47 @@
 //
 // Playout. A frame stamped `time` (hub ms) and received at local `receivedAt`
 // gives raw = receivedAt - time = clock offset + lateness. The clock offset is
-// estimated as the smallest raw seen lately (the least-delayed frame), so
-// lateness = raw - offset >= 0. The buffer shows the hub's camera for hub time
+// estimated as the smallest raw seen lately (the least-delayed frame). The
+// buffer shows the hub's camera for hub time
 //
 //   renderTime = paintAt - total,      total = offset + delay
 //
 // and the delay it aims for is
 //
-//   target delay = p(lateness) + interval + lead + margin
+//   target delay = p(lateness) + interval + margin
 //
-// p: a high percentile (default 99th) of the recent frames' lateness, so that
-// almost every frame is in hand before it is needed; interval: the expected
-// hub time between moving frames (the frame after the render time is up to
-// one interval ahead of it); lead: how far ahead of the sampling time the
-// frame is painted (paintAt - now, see FramePacer), because a frame must have
-// arrived by the time the camera is computed, not by the time it is shown.
+// lateness: measured at each sample while the camera moves, as the sample saw
+// it: the frame after the newest in hand was due at newest.time + interval
+// (hub), and it was not there when the camera for the paint at `paintAt` was
+// computed, so it is paintAt - offset - (newest.time + interval) late by that
+// paint (0 when it is not due by then): the sample is dry exactly when this
+// exceeds delay - interval. It includes the paint lead (paintAt - now, see
+// FramePacer: a frame must have arrived by the time the camera is computed,
+// not by the time it is shown), so a few slow draws are ranked like late
+// frames rather than moving the target directly.
+// p: a high percentile (default 99.5th) of the recent samples' lateness, so
+// that almost no sample is without the frame it needs; interval: the expected
+// hub time between moving frames. Lateness is counted per
+// sample, not per frame: when the page's main thread stalls (a long draw, new
+// tiles after a jump) the frames queue up and are handled a second late
+// together, but nothing was painted meanwhile; ranked per frame, a one-off
+// stall would be the allowance for the next hundred frames, while per sample
+// it is one sample (the first paint after the stall). The single largest
+// sample of the window is never the allowance.
 //
-// `total` never jumps while the camera moves: it follows the target by
+// The delay is held steady: the clock aims at a *goal* that follows the
+// target only when the target leaves a band below it: the goal is the target
+// plus `growBand` of headroom, set when the target rises past the goal or
+// falls `shrinkBand` below that headroom, and held in between, so
+// the percentile's small ups and downs do not move the
+// picture's delay. (A delay that wanders by 10 ms shifts a camera turning 30°/s
+// by ~2 px on screen: measured against the hub's path with one constant delay,
+// that is error.)
+//
+// `total` never jumps while the camera moves: it follows the goal by
 // time-stretching, i.e. the playout clock runs at most `maxSlowdown` slower or
 // `maxSpeedup` faster than real time (speed proportional to the remaining
-// difference, so it eases in, and at least 0.5 % so that it arrives). While the picture rests on a final
+// difference, so it eases in, and at least 1 % so that it arrives). While the picture rests on a final
 // frame a change of delay is invisible, so it is applied at once (as far as it
 // stays past that frame).
 //
@@ -33,27 +54,36 @@
 
 export const PLAYOUT_DEFAULTS = {
   rate: 30, // frames per second asked for: the first interval guess
-  percentile: 0.99,
-  latenessWindow: 120, // frames whose lateness is ranked
+  percentile: 0.995, // (nearest rank; with the largest skipped, the second largest of a full window)
+  latenessWindow: 240, // samples whose lateness is ranked
   offsetWindow: 600, // frames over which the smallest raw offset is taken
-  initialJitterMs: 60, // lateness allowance until minSamples frames were seen
+  initialJitterMs: 60, // lateness allowance until minSamples samples were seen
   minSamples: 20,
   intervalWindow: 20, // moving intervals averaged (the last 4 alone may widen it sooner)
   minIntervalMs: 4,
   maxIntervalMs: 1000,
   marginMs: 2,
+  growBandMs: 10, // headroom above the target when the goal is set: max(growBandMs, growBand × interval) ...
+  growBand: 0.2,
+  shrinkBandMs: 15, // ... set again when the target is max(shrinkBandMs, shrinkBand × interval) below that
+  shrinkBand: 0.25,
   maxSpeedup: 0.05, // playout clock at most 5 % fast (delay shrinking) ...
   maxSlowdown: 0.1, // ... or 10 % slow (delay growing: late frames are worse than latency)
-  stretchTauMs: 400, // stretch speed = difference / tau, within the limits above ...
-  minStretch: 0.005, // ... and at least 0.5 %, so that it arrives
+  stretchTauMs: 200, // stretch speed = difference / tau, within the limits above ...
+  minStretch: 0.01, // ... and at least 1 %, so that it arrives soon
   leadSmoothing: 0.1,
 };
 
-/** The q-quantile (0..1) of `values` (nearest rank on a sorted copy); 0 for none. */
-export function percentile(values, q) {
+/**
+ * The q-quantile (0..1) of `values` (nearest rank on a sorted copy); 0 for
+ * none. `skipLargest`: at most the (skipLargest+1)-th largest (while there are
+ * more values than that), so that one outlier is never the answer.
+ */
+export function percentile(values, q, skipLargest = 0) {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  let rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  if (sorted.length > skipLargest) rank = Math.min(rank, sorted.length - 1 - skipLargest);
   return sorted[rank];
 }
 
@@ -67,9 +97,11 @@ export class PlayoutClock {
   /** Forgets every measurement (keeps the rate). */
   reset() {
     this.raws = []; // receivedAt - time, newest last (offsetWindow long)
+    this.lateness = []; // lateness seen by samples while moving (local now - expected arrival), newest last
     this.intervals = []; // hub ms between consecutive moving frames
     this.lead = null; // smoothed paintAt - now
     this.total = null; // current local-minus-render offset (null until the first advance)
+    this.goal = null; // the local-minus-render offset aimed for (the target, held within its bands)
     this.lastNow = null;
     this.cachedTarget = null;
   }
@@ -82,11 +114,26 @@ export class PlayoutClock {
     this.cachedTarget = null;
   }
 
-  /** Records a hub message stamped `time` received at local `receivedAt`. */
+  /** Records a hub message stamped `time` received at local `receivedAt` (for the clock offset). */
   observe(time, receivedAt) {
     if (!Number.isFinite(time) || !Number.isFinite(receivedAt)) return;
     this.raws.push(receivedAt - time);
     if (this.raws.length > this.options.offsetWindow) this.raws.shift();
+    this.cachedTarget = null;
+  }
+
+  /**
+   * Records what a sample for a frame painted at local `paintAt` saw while the
+   * camera moves: `newest` is the hub time of the newest frame in hand (a
+   * moving one, so another is due one interval later). Ranked: how late that
+   * frame is by the paint time, 0 if it is not due by then. (The sample is
+   * dry when this exceeds delay - interval.)
+   */
+  observeSample(paintAt, newest) {
+    const offset = this.clockOffset;
+    if (offset === null || !Number.isFinite(paintAt) || !Number.isFinite(newest)) return;
+    this.lateness.push(Math.max(0, paintAt - offset - (newest + this.interval)));
+    if (this.lateness.length > this.options.latenessWindow) this.lateness.shift();
     this.cachedTarget = null;
   }
 
@@ -116,20 +163,39 @@ export class PlayoutClock {
     return min;
   }
 
-  /** The lateness allowance: a high percentile of recent lateness (ms beyond the offset). */
+  /**
+   * The lateness allowance: a high percentile of the lateness recent samples
+   * saw by their paint times (ms), never their single largest; until
+   * minSamples samples, at least initialJitterMs plus the paint lead.
+   */
   get jitter() {
     const o = this.options;
-    const offset = this.clockOffset;
-    if (offset === null) return o.initialJitterMs;
-    const recent = this.raws.slice(-o.latenessWindow);
-    const p = percentile(recent, o.percentile) - offset;
-    return recent.length < o.minSamples ? Math.max(p, o.initialJitterMs) : p;
+    const recent = this.lateness;
+    const p = percentile(recent, o.percentile, 1);
+    return recent.length < o.minSamples ? Math.max(p, o.initialJitterMs + (this.lead ?? 0)) : p;
   }
 
   /** The delay aimed for (ms behind the hub clock, beyond the clock offset). */
   get targetDelay() {
+    if (this.lateness.length < this.options.minSamples) return this.jitter + this.interval + this.options.marginMs;
     if (this.cachedTarget === null) this.cachedTarget = this.jitter + this.interval + this.options.marginMs;
-    return this.cachedTarget + (this.lead ?? 0);
+    return this.cachedTarget;
+  }
+
+  /** The delay aimed for now (the target held within its bands; null before the first advance). */
+  get goalDelay() {
+    const offset = this.clockOffset;
+    return this.goal === null || offset === null ? null : this.goal - offset;
+  }
+
+  /** The headroom (ms) above the target when the goal is set. */
+  get growBand() {
+    return Math.max(this.options.growBandMs, this.options.growBand * this.interval);
+  }
+
+  /** How far the target may fall below goal − headroom (ms) before the goal follows it. */
+  get shrinkBand() {
+    return Math.max(this.options.shrinkBandMs, this.options.shrinkBand * this.interval);
   }
 
   /** The delay in use now (ms behind the hub clock, beyond the clock offset; null before the first frame). */
@@ -150,7 +216,11 @@ export class PlayoutClock {
     this.lead = this.lead === null ? lead : this.lead + (lead - this.lead) * o.leadSmoothing;
     const offset = this.clockOffset;
     if (offset === null) return null;
-    const target = offset + this.targetDelay;
+    const aim = offset + this.targetDelay;
+    // the goal is never below the target: it grows to the target plus growBand of headroom as soon as the
+    // target passes it, and comes down to that once the target is shrinkBand below the headroom
+    if (this.goal === null || aim > this.goal || aim + this.growBand < this.goal - this.shrinkBand) this.goal = aim + this.growBand;
+    const target = this.goal;
     if (this.total === null) {
       this.total = target;
     } else {
