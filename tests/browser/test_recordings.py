@@ -1,0 +1,132 @@
+"""The panel's Recordings section (issue 16, item 3) against a real hub that records
+(`camhub serve --record`): a presenter page opens a recording of another room, plays
+it into its own room, pauses and seeks, and a follower there sees the recorded cameras."""
+
+import time
+
+import pytest
+
+from hubtools import Hub, HubClient, js, wait_joined, wait_until
+from test_controls import open_tools
+
+FLY = {"lat": 48.85661, "lon": 2.35222, "zoom": 9.5}
+
+
+def close(a, b, tolerance=1e-9):
+    return all(abs(a[k] - b[k]) <= tolerance for k in ("lat", "lon", "zoom", "bearing", "tilt"))
+
+
+def click(browser, selector):
+    browser.execute_script("document.querySelector(arguments[0]).click()", selector)
+
+
+def seek(browser, seconds):
+    """Moves the slider as a user lets go of it: input, then change."""
+    browser.execute_script("""
+        const s = document.querySelector('#recording-seek');
+        s.value = String(arguments[0]);
+        s.dispatchEvent(new Event('input'));
+        s.dispatchEvent(new Event('change'));""", seconds)
+
+
+@pytest.fixture
+def recording_hub(tmp_path):
+    h = Hub(["--record", str(tmp_path / "rec")])
+    yield h
+    h.stop()
+
+
+def record_show(hub):
+    """A presenter in room `show`: a fly, a pause, an ease. Returns (the fly's end camera, the final camera)."""
+    presenter = HubClient(hub.ws_url, "show", "presenter", name="ana", viewport=(1024, 700))
+    try:
+        mark = presenter.mark()
+        presenter.send({"type": "fly", "id": "paris", "camera": FLY, "duration": 1.2})
+        flown = presenter.wait_for(lambda m: m["type"] == "animation" and m["id"] == "paris" and m["status"] == "finished",
+                                   10, "the fly to end", mark)
+        time.sleep(0.6)
+        mark = presenter.mark()
+        presenter.send({"type": "ease", "id": "closer", "camera": {"zoom": 11.25, "bearing": 30}, "duration": 0.8})
+        eased = presenter.wait_for(lambda m: m["type"] == "animation" and m["id"] == "closer" and m["status"] == "finished",
+                                   10, "the ease to end", mark)
+    finally:
+        presenter.close()
+    time.sleep(1.3)  # the recorder flushes about once a second
+    return flown["camera"], eased["camera"]
+
+
+def test_a_presenter_plays_pauses_and_seeks_a_recording_into_its_room(recording_hub, browser):
+    hub = recording_hub
+    flown, final = record_show(hub)
+
+    browser.get(hub.page(room="rerun", role="presenter", name="pat"))
+    wait_joined(browser)
+    open_tools(browser)
+    wait_until(lambda: browser.execute_script("return !document.querySelector('#recording-controls').hidden"), 10,
+               "the Recordings section (the hub records, the page presents)")
+    wait_until(lambda: len(js(browser, "camhub.recordings.list")) == 1, 5, "the hub's recording listed")
+    assert js(browser, "camhub.recordings.list")[0]["room"] == "show"
+    click(browser, "#recording-open")
+    wait_until(lambda: js(browser, "camhub.recordings.open") is not None, 10, "the recording opened")
+    status = browser.find_element("css selector", "#recording-status").text
+    assert "show" in status and "2 commands" in status, status
+    duration = js(browser, "camhub.recordings.open.timeline.duration")
+    assert 2.2 < duration < 4.0, duration
+
+    follower = HubClient(hub.ws_url, "rerun", "follower", name="wall")
+    driver = HubClient(hub.ws_url, "rerun", "driver", name="dana")
+    try:
+        # Play from the start: the room ends on the recorded final camera.
+        mark = follower.mark()
+        click(browser, "#recording-play")
+        assert browser.find_element("css selector", "#recording-play").text == "Pause"
+        wait_until(lambda: close(follower.camera(), final), 10, "the room to reach the recorded final camera")
+        follower.wait_quiet(0.3, 5, mark)
+        assert close(follower.camera(), final), (follower.camera(), final)
+        wait_until(lambda: not js(browser, "camhub.recordings.open.timeline.playing"), 5, "the player to stop at the end")
+        assert browser.find_element("css selector", "#recording-play").text == "Play"
+        assert browser.find_element("css selector", "#recording-time").text.startswith("0:0"), "position / duration"
+
+        # Seek between the fly's end and the ease: the room is set to the camera the fly ended on.
+        entries = js(browser, "camhub.recordings.open.timeline.recording.entries")
+        fly_end = next(e["t"] for e in entries if e["kind"] == "animationEnded")
+        mark = follower.mark()
+        seek(browser, fly_end + 0.3)
+        follower.wait_rest(5, mark, "the seek's set")
+        wait_until(lambda: close(follower.camera(), flown), 5, "the room at the fly's end camera")
+        assert abs(js(browser, "camhub.recordings.open.timeline.position(camhub.now())") - (fly_end + 0.3)) < 1e-9
+
+        # Play from 0 and pause during the fly: the room's camera stops short; play goes on to the end.
+        # (A recording does not hold the camera it began on: a driver moves the room away first.)
+        seek(browser, 0)
+        mark = follower.mark()
+        driver.send({"type": "set", "camera": {"lat": 30.0, "lon": -20.0, "zoom": 3.0}})
+        follower.wait_rest(5, mark, "the driver's set")
+        mark = follower.mark()
+        click(browser, "#recording-play")
+        follower.wait_for(lambda m: m["type"] == "frame" and m["moving"], 5, "the fly to start", mark)
+        time.sleep(0.5)
+        click(browser, "#recording-play")
+        paused_at = js(browser, "camhub.recordings.open.timeline.position(camhub.now())")
+        stopped = follower.wait_quiet(0.4, 5)
+        assert not close(stopped, flown, 1e-3), "the pause stopped the fly short of its target"
+        time.sleep(0.3)
+        assert js(browser, "camhub.recordings.open.timeline.position(camhub.now())") == paused_at, "paused: the clock holds"
+        click(browser, "#recording-play")
+        wait_until(lambda: close(follower.camera(), final), 10, "the resumed recording to reach the final camera")
+        assert follower.errors() == []
+        assert js(browser, "camhub.stats.errors") == [], "the hub refused none of the player's messages"
+    finally:
+        follower.close()
+        driver.close()
+
+
+def test_the_recordings_section_is_only_for_presenters_on_a_hub_that_records(hub, recording_hub, browser):
+    browser.get(recording_hub.page(room="rerun", role="driver", name="dana"))
+    wait_joined(browser)
+    time.sleep(0.5)
+    assert browser.execute_script("return document.querySelector('#recording-controls').hidden"), "a driver does not see it"
+    browser.get(hub.page(room="rerun", role="presenter", name="pat"))
+    wait_joined(browser)
+    wait_until(lambda: js(browser, "camhub.recordings.available") is False, 5, "the hub to answer 404 to /recordings")
+    assert browser.execute_script("return document.querySelector('#recording-controls').hidden"), "the hub does not record"
