@@ -48,6 +48,7 @@ extension CLITests {
         let (hub, dir) = try recordingHub()
         defer { withExtendedLifetime(dir) {} }
         #expect(waitUntil(.seconds(3)) { ((try? listing(hub.port))?.first?["bytes"]?.number ?? 0) > 100 })
+        #expect(try JSONParser.parse(try get(hub.port, "/map/config.json").text)["recordings"]?.string == "/recordings", "the page learns it here")
         let entries = try listing(hub.port)
         #expect(entries.count == 1, "\(entries)")
         let entry = try #require(entries.first)
@@ -152,6 +153,7 @@ extension CLITests {
         let dir = try TempDir()
         let hub = try ServeProcess(camhubPath, ["--web", dir.path])
         #expect(try get(hub.port, "/recordings").status == 404)
+        #expect(try JSONParser.parse(try get(hub.port, "/map/config.json").text)["recordings"] == .null)
         #expect(hub.stop() == 0)
     }
 }

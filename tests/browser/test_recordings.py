@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from hubtools import Hub, HubClient, js, wait_joined, wait_until
+from hubtools import Hub, HubClient, js, severe_logs, wait_joined, wait_until
 from test_controls import open_tools
 
 FLY = {"lat": 48.85661, "lon": 2.35222, "zoom": 9.5}
@@ -116,6 +116,7 @@ def test_a_presenter_plays_pauses_and_seeks_a_recording_into_its_room(recording_
         wait_until(lambda: close(follower.camera(), final), 10, "the resumed recording to reach the final camera")
         assert follower.errors() == []
         assert js(browser, "camhub.stats.errors") == [], "the hub refused none of the player's messages"
+        assert severe_logs(browser) == []
     finally:
         follower.close()
         driver.close()
@@ -128,5 +129,6 @@ def test_the_recordings_section_is_only_for_presenters_on_a_hub_that_records(hub
     assert browser.execute_script("return document.querySelector('#recording-controls').hidden"), "a driver does not see it"
     browser.get(hub.page(room="rerun", role="presenter", name="pat"))
     wait_joined(browser)
-    wait_until(lambda: js(browser, "camhub.recordings.available") is False, 5, "the hub to answer 404 to /recordings")
+    wait_until(lambda: js(browser, "camhub.recordings.available") is False, 5, "/map/config.json to say the hub does not record")
     assert browser.execute_script("return document.querySelector('#recording-controls').hidden"), "the hub does not record"
+    assert severe_logs(browser) == [], "the page never asked a hub that does not record for /recordings"

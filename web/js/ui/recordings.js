@@ -1,5 +1,5 @@
 // The panel's "Recordings" section: where the hub records (`camhub serve
-// --record`, GET /recordings answers 200) and the page presents, it lists the
+// --record`: /map/config.json names /recordings) and the page presents, it lists the
 // hub's recordings, opens one (fetched, gunzipped, parsed) and plays its
 // commands into the page's room through the page's connection, with play,
 // pause and a seek slider (semantics: recording_timeline.js and
@@ -24,7 +24,7 @@ export class Recordings {
   constructor(deps) {
     this.d = deps;
     this.$ = (sel) => document.querySelector(sel);
-    this.available = null; // null: not asked yet; true/false: the hub records (GET /recordings is not 404)
+    this.available = null; // null: not asked yet; true/false: the hub records (/map/config.json)
     this.asking = false;
     this.list = []; // {room, file, part, bytes, started}
     this.open = null; // {room, file, timeline}
@@ -61,16 +61,24 @@ export class Recordings {
     return token ? { Authorization: `Bearer ${token}` } : {};
   }
 
-  /** GET /recordings: the parts this page's credential opens. */
+  /**
+   * GET /recordings: the parts this page's credential opens. The first time,
+   * /map/config.json says whether the hub records (`recordings` is its path or
+   * null), so a hub that does not is never asked (no 404 in the console).
+   */
   async refresh() {
     this.asking = true;
     try {
+      if (this.available === null) {
+        const config = await fetch('/map/config.json', { cache: 'no-store' }).then((r) => (r.ok ? r.json() : {}));
+        this.available = typeof config.recordings === 'string';
+        if (!this.available) return;
+      }
       const r = await fetch('/recordings', { headers: this.headers(), cache: 'no-store' });
-      this.available = r.status !== 404;
       if (r.ok) {
         this.list = (await r.json()).recordings ?? [];
         this.status(this.list.length ? '' : 'No recordings yet');
-      } else if (this.available) {
+      } else {
         this.status(`Recordings: ${(await r.text()).trim()}`);
       }
     } catch (e) {
