@@ -31,6 +31,9 @@ export class Recordings {
     this.timer = null;
     this.dragging = false;
     this.$('#recording-refresh').addEventListener('click', () => this.refresh());
+    this.$('#recording-controls').addEventListener('toggle', (ev) => {
+      if (ev.target.open && this.presenting && !this.asking) this.refresh(); // the list as it is now
+    });
     this.$('#recording-open').addEventListener('click', () => this.openSelected());
     this.$('#recording-play').addEventListener('click', () => (this.open?.timeline.playing ? this.pause() : this.play()));
     const seek = this.$('#recording-seek');
