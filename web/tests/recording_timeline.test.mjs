@@ -26,6 +26,8 @@ test('parseRecording reads the header, each command with its message as an objec
   const r = show();
   assert.equal(r.room, 'demo');
   assert.equal(r.started, 1763935200123.4);
+  assert.equal(r.part, 1);
+  assert.equal(r.start, 0);
   assert.equal(r.entries.length, 6);
   assert.deepEqual(r.entries[1], { t: 1, kind: 'command', client: 'c1', viewport: VP, message: fly });
   assert.deepEqual(r.entries[2], { t: 2, kind: 'animationEnded', id: 'paris', owner: 'c1', camera: PARIS });
@@ -168,6 +170,16 @@ test('at the end the clock stops and the page\'s viewport is declared again; pla
   assert.equal(t.position(20_000), 5);
   assert.deepEqual(t.play(20_000), [{ type: 'cancel' }], 'from the start again: the prelude at 0 is empty');
   assert.equal(t.position(20_000), 0);
+});
+
+test('a later part plays from its first entry: t counts from the room\'s first entry in every part', () => {
+  const lines = [{ ...header, part: 2 }, command(3600.5, fly), ended(3601.5, PARIS, 'paris')].map((l) => JSON.stringify(l)).join('\n');
+  const t = new Timeline(parseRecording(lines));
+  assert.equal(t.start, 3600.5);
+  assert.equal(t.position(0), 3600.5);
+  assert.deepEqual(t.play(0), [{ type: 'viewport', width: 1024, height: 700 }, fly], 'its first command at once, not in an hour');
+  t.seek(10, 0);
+  assert.equal(t.position(0), 3600.5, 'a seek is clamped to the part');
 });
 
 test('a recorded gesture is sent without its seq (the hub would acknowledge it to this page)', () => {

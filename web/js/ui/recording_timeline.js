@@ -20,7 +20,9 @@ export class RecordingFormatError extends Error {
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * The entries of a recording's JSON lines: {room, started, entries, duration}.
+ * The entries of a recording's JSON lines: {room, started, part, entries,
+ * start, duration} (seconds since the room's first entry: a part after the
+ * first starts at its first entry's `t`).
  * entries: {t, kind: 'command', viewport: {width, height} | null, message (the
  * message as an object)} or {t, kind: 'animationEnded', camera}, in file order.
  * `truncated` (the file was cut: still being written, or the hub was killed):
@@ -30,6 +32,7 @@ export function parseRecording(text, { truncated = false } = {}) {
   const lines = text.split('\n');
   let room = null;
   let started = null;
+  let part = null;
   const entries = [];
   lines.forEach((line, i) => {
     if (line === '') return;
@@ -49,6 +52,7 @@ export function parseRecording(text, { truncated = false } = {}) {
       if (typeof o.room !== 'string') fail('the header has no room');
       room ??= o.room;
       started ??= Number.isFinite(o.started) ? o.started : null;
+      part ??= Number.isInteger(o.part) ? o.part : 1;
       return;
     }
     if (room === null) fail('an entry before the recording header');
@@ -74,7 +78,9 @@ export function parseRecording(text, { truncated = false } = {}) {
   });
   if (room === null) throw new RecordingFormatError('no recording header (is this a camhub recording?)');
   const duration = entries.reduce((max, e) => Math.max(max, e.t), 0);
-  return { room, started, entries, duration };
+  // `t` counts from the room's first entry in every part: a later part begins where it was cut.
+  const start = part > 1 && entries.length ? entries.reduce((min, e) => Math.min(min, e.t), Infinity) : 0;
+  return { room, started, part, entries, start, duration };
 }
 
 /** A recorded camera as `set` takes it (its padding is not part of `set`'s camera, as in `camhub replay`). */
@@ -144,12 +150,17 @@ export class Timeline {
     this.recording = recording;
     this.commands = recording.entries.filter((e) => e.kind === 'command');
     this.ownViewport = ownViewport;
-    this.base = 0; // position (s) at `anchor`, or where it stands while paused
+    this.base = recording.start ?? 0; // position (s) at `anchor`, or where it stands while paused
     this.anchor = null; // page time (ms) when play started or resumed; null while paused
     this.next = 0; // index of the next command to send
     this.declared = null; // the recorded viewport last sent
     this.ended = false;
     this.cut = null; // where a pause stopped the clock (its running animations are resumed on play)
+  }
+
+  /** Where the recording (this part) begins and ends, in seconds since the room's first entry. */
+  get start() {
+    return this.recording.start ?? 0;
   }
 
   get duration() {
@@ -174,7 +185,7 @@ export class Timeline {
   play(now) {
     if (this.playing) return [];
     const out = [];
-    if (this.ended) out.push(...this.seek(0, now));
+    if (this.ended) out.push(...this.seek(this.start, now));
     if (this.cut !== null) {
       for (const c of inFlightAt(this.recording.entries, this.cut)) this.emit(out, c);
       this.cut = null;
@@ -197,11 +208,11 @@ export class Timeline {
   }
 
   /**
-   * Moves to `at` seconds (clamped to the recording): cancels the player's
+   * Moves to `at` seconds (clamped to this part): cancels the player's
    * animations, sends `preludeAt(at)`; playing goes on from there.
    */
   seek(at, now) {
-    const to = Math.max(0, Math.min(this.duration, at));
+    const to = Math.max(this.start, Math.min(this.duration, at));
     this.base = to;
     if (this.anchor !== null) this.anchor = now;
     this.ended = false;

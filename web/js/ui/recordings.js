@@ -186,6 +186,7 @@ export class Recordings {
     play.setAttribute('aria-pressed', String(Boolean(t?.playing)));
     const seek = this.$('#recording-seek');
     seek.disabled = !can || !t;
+    seek.min = String(t?.start ?? 0);
     seek.max = String(t?.duration ?? 0);
     if (!this.dragging) {
       const at = t ? t.position(this.d.now()) : 0;
