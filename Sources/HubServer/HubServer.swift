@@ -137,7 +137,12 @@ public final class HubServer: Sendable {
         transport.slowClientTimeout = configuration.slowClientTimeout
         transport.echoMaxMessageSize = configuration.echoMaxMessage
         transport.contentSecurityPolicy = configuration.contentSecurityPolicy
-        try MapEndpoints.install(tiles: configuration.tiles, style: configuration.style, tls: configuration.tls != nil, on: &transport)
+        try MapEndpoints.install(
+            tiles: configuration.tiles, style: configuration.style, tls: configuration.tls != nil,
+            recordings: configuration.recordDirectory != nil, on: &transport)
+        if let directory = configuration.recordDirectory {
+            RecordingsEndpoint.install(directory: directory, tokens: configuration.hub.tokens, on: &transport)
+        }
         return transport
     }
 

@@ -30,6 +30,7 @@ import { parseParams, hubUrl } from './ui/params.js';
 import { IdMaker } from './ui/tour.js';
 import { Predictor } from './motion/prediction.js';
 import { Panel } from './ui/panel.js';
+import { Recordings } from './ui/recordings.js';
 import { PageState } from './state/page_state.js';
 import { MapView } from './map/map_view.js';
 import { toast, showFatal, Notices } from './page/notices.js';
@@ -88,6 +89,8 @@ page.panel = new Panel({
   playout: (t) => ({ latency: page.frameLatency.value, delay: page.buffer.stats.delay, fps: page.fps.rate(t) }),
   onChange: () => page.controls.update(),
 });
+/** The panel's Recordings section (a presenter on a hub that records plays one into the room). */
+page.recordings = new Recordings({ conn: page.conn, state, now, toast, token: () => params.token, viewport: () => state.screen.viewport });
 page.mapView = new MapView({
   container, style: mapStyle.style, screen: state.screen, onFatal: showFatal,
   overlays: () => ({ route: state.route.geojson(), bounds: page.panel.boundsGeoJSON() }),

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Connection } from '../js/net/connection.js';
 import { build } from '../js/net/messages.js';
 import { GestureRecognizer } from '../js/motion/gestures.js';
+import { Timeline, parseRecording } from '../js/ui/recording_timeline.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -124,6 +125,27 @@ test('every kind of message the viewer sends, through a Connection, matches docs
   const kinds = new Set(sent.map((t) => JSON.parse(t).type));
   for (const type of ['hello', 'gesture', 'ping', 'query']) assert.ok(kinds.has(type), `no ${type} was sent`);
   const r = validate(sent, ['--require', 'hello,subscribe,set,ease,fly,animate,cancel,gesture,gestures,viewport,limits,track,route,query,ping']);
+  assert.equal(r.status, 0, r.out);
+  conn.stop();
+});
+
+test('what the Recordings player sends (seek prelude, recorded commands, viewports, cancel) matches docs/asyncapi.yaml', () => {
+  const { conn, sent } = joined();
+  const line = (o) => JSON.stringify(o);
+  const command = (t, message, viewport) => line({ type: 'command', t, time: 0, client: 'c1', role: 'presenter', viewport, message: line(message) });
+  const recording = parseRecording([
+    line({ type: 'recording', version: 1, room: 'demo', started: 1, part: 1 }),
+    command(0, { type: 'limits', minZoom: 2, bounds: { south: 40, west: -10, north: 60, east: 20 } }, { width: 1024, height: 700 }),
+    command(0.5, { type: 'fly', id: 'paris', camera: { lat: 48.85, lon: 2.35, zoom: 10.3 } }, { width: 1024, height: 700 }),
+    line({ type: 'animationEnded', t: 2, time: 0, id: 'paris', owner: 'c1', status: 'finished',
+      camera: { lat: 48.85, lon: 2.35, zoom: 10.3, bearing: 0, tilt: 0, anchor: { x: 0.5, y: 0.7 }, padding: { top: 10, left: 0, bottom: 0, right: 0 } } }),
+    command(3, { type: 'gesture', kind: 'pan', phase: 'begin', x: 10, y: 20, t: 0, seq: 4 }, { width: 800, height: 600 }),
+  ].join('\n'));
+  const t = new Timeline(recording, { ownViewport: () => ({ width: 1280, height: 720 }) });
+  const messages = [...t.seek(2.5, 0), ...t.play(0), ...t.due(400), ...t.pause(400), ...t.play(1000), ...t.due(5000)];
+  assert.ok(messages.length >= 7, JSON.stringify(messages));
+  for (const m of messages) assert.equal(conn.send(m), true, `not sent: ${JSON.stringify(m)}`);
+  const r = validate(sent.slice(1), ['--require', 'limits,set,cancel,viewport,gesture']);
   assert.equal(r.status, 0, r.out);
   conn.stop();
 });

@@ -1,20 +1,22 @@
 import WebSocketTransport
 
-/// `GET /map/config.json`: which style and tiles the viewer starts with, as
-/// `{"style": URL | null, "tiles": "/tiles.json" | null}` (a `?style=` on the
-/// page overrides `style`); and `GET /map/style.json`, the `--style` file.
+/// `GET /map/config.json`: which style and tiles the viewer starts with, and
+/// whether the hub serves recordings, as `{"style": URL | null, "tiles":
+/// "/tiles.json" | null, "recordings": "/recordings" | null}` (a `?style=` on
+/// the page overrides `style`); and `GET /map/style.json`, the `--style` file.
 public enum MapEndpoints {
     public static let configPath = "/map/config.json"
     public static let stylePath = "/map/style.json"
 
-    public static func config(style: MapStyle?, hasTiles: Bool) -> String {
+    public static func config(style: MapStyle?, hasTiles: Bool, hasRecordings: Bool = false) -> String {
         let styleText: String
         switch style {
         case .url(let url): styleText = TileArchiveMetadata.quoted(url)
         case .file: styleText = "\"\(stylePath)\""
         case nil: styleText = "null"
         }
-        return "{\"style\":\(styleText),\"tiles\":\(hasTiles ? "\"\(TileEndpoint.tileJSONPath)\"" : "null")}"
+        let recordings = hasRecordings ? "\"\(RecordingsEndpoint.path)\"" : "null"
+        return "{\"style\":\(styleText),\"tiles\":\(hasTiles ? "\"\(TileEndpoint.tileJSONPath)\"" : "null"),\"recordings\":\(recordings)}"
     }
 
     public static func styleFile(_ bytes: [UInt8]) -> HTTPResponse {
@@ -25,9 +27,10 @@ public enum MapEndpoints {
 extension MapEndpoints {
     /// Adds the map's HTTP endpoints to `transport`: the tile archive (opened
     /// and checked now: a missing or broken one throws `TileArchiveError`),
-    /// the `--style` file, `/map/config.json`; and lets the page's
-    /// Content-Security-Policy load a `--style` URL's origin.
-    static func install(tiles: String?, style: MapStyle?, tls: Bool, on transport: inout ServerConfiguration) throws {
+    /// the `--style` file, `/map/config.json` (which also says whether
+    /// `/recordings` is served); and lets the page's Content-Security-Policy
+    /// load a `--style` URL's origin.
+    static func install(tiles: String?, style: MapStyle?, tls: Bool, recordings: Bool, on transport: inout ServerConfiguration) throws {
         if let tiles {
             let endpoint = TileEndpoint(archive: try TileArchives.open(tiles), scheme: tls ? "https" : "http")
             transport.httpPrefixHandlers[TileEndpoint.prefix] = { endpoint.respond($0) }
@@ -36,7 +39,7 @@ extension MapEndpoints {
         if case .file(_, let bytes) = style {
             transport.httpHandlers[stylePath] = { _ in styleFile(bytes) }
         }
-        let config = Self.config(style: style, hasTiles: tiles != nil)
+        let config = Self.config(style: style, hasTiles: tiles != nil, hasRecordings: recordings)
         transport.httpHandlers[configPath] = { _ in .json(config) }
         if let origin = style?.origin, let csp = transport.contentSecurityPolicy {
             transport.contentSecurityPolicy =

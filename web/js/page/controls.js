@@ -86,6 +86,7 @@ export class Controls {
     document.body.classList.toggle('presenting', state.role === 'presenter');
     for (const b of document.querySelectorAll('#drive button, #drive input, #drive select')) b.disabled = !driving;
     panel.update(driving);
+    this.page.recordings.update();
     if (driving) this.hideTakeover();
     document.title = `CameraHub · ${state.room} · ${state.role}`;
   }

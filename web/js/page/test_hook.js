@@ -97,5 +97,7 @@ export function testHook(page) {
      */
     projectWithMapLibre: (camera, points, options) => mapView.project(camera, points, options),
     send: (message) => conn.send(message),
+    /** The Recordings section: the hub's list, the open recording and its timeline. */
+    recordings: page.recordings,
   };
 }
