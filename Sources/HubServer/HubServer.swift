@@ -80,6 +80,7 @@ public final class HubServer: Sendable {
         loops = HubLoops(servers: [try WebSocketServer(configuration: first)] + others)
         var hubConfiguration = configuration.hub
         hubConfiguration.frameHeadroom = SharedFrame.headroom
+        hubConfiguration.tracksChangedRooms = configuration.dataDirectory != nil
         var recorder: Recorder?
         if let directory = configuration.recordDirectory {
             let logger = configuration.logger

@@ -30,6 +30,7 @@ public struct Hub {
     /// Rooms that may have changed (camera, limits, tracking mode, `seq`) or
     /// gone since `takeChangedRoomStates` last drained it: every room woken or
     /// visited. Lets persistence cost nothing while all rooms are at rest.
+    /// Kept only with `configuration.tracksChangedRooms`.
     var changedRooms: Set<RoomName> = []
     /// How many `RoomState`s `takeChangedRoomStates` has built (for tests: a flush with nothing changed builds none).
     public internal(set) var roomStatesBuilt = 0
@@ -128,7 +129,7 @@ public struct Hub {
 
     /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
     private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, budget: inout Int, sink: some HubSink) {
-        changedRooms.insert(name)
+        if configuration.tracksChangedRooms { changedRooms.insert(name) }
         let visited = withRoom(name) { room in
             let firstThisSecond = room.visits.record(at: time.seconds)
             room.visitCount += 1
@@ -219,7 +220,7 @@ public struct Hub {
     /// Visits `room` from the next tick on (a command, a join or a leave may have changed it).
     mutating func wake(_ room: RoomName) {
         awake.insert(room)
-        changedRooms.insert(room)
+        if configuration.tracksChangedRooms { changedRooms.insert(room) }
     }
 
     // MARK: Rooms

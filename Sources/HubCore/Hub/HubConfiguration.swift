@@ -32,6 +32,10 @@ public struct HubConfiguration: Sendable {
     /// lets its owner do other work (a loopback send costs ~5–10 µs, so 1,000
     /// keep a slice well inside a 60 Hz tick).
     public var sendBudget = 1_000
+    /// Whether the hub notes which rooms changed for `takeChangedRoomStates`
+    /// (the server turns it on when it keeps rooms across restarts, `--data`).
+    /// Off, nothing drains that set, and it would keep every room name ever used.
+    public var tracksChangedRooms = false
 
     public init() {}
 }

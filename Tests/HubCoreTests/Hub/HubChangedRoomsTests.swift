@@ -7,7 +7,7 @@ import Testing
 /// O(rooms changed), nothing while every room is at rest.
 @Suite struct HubChangedRoomsTests {
     @Test func aTakeWithNothingChangedBuildsNoRoomState() {
-        let bench = HubBench()
+        let bench = HubBench { $0.tracksChangedRooms = true }
         for i in 0..<50 { _ = bench.join("room\(i)", role: "follower") }
         bench.run(seconds: 5)
         #expect(bench.hub.takeChangedRoomStates().changed.count == 50, "every new room is saved once")
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func aCommandMarksOnlyItsOwnRoom() {
-        let bench = HubBench()
+        let bench = HubBench { $0.tracksChangedRooms = true }
         let driver = bench.join("moved", role: "driver").key
         for i in 0..<5 { _ = bench.join("still\(i)", role: "follower") }
         bench.run(seconds: 2)
@@ -32,7 +32,10 @@ import Testing
     }
 
     @Test func anExpiredRoomIsTakenAsRemoved() {
-        let bench = HubBench { $0.roomTTL = 1 }
+        let bench = HubBench {
+            $0.roomTTL = 1
+            $0.tracksChangedRooms = true
+        }
         let follower = bench.join("brief", role: "follower").key
         bench.run(seconds: 0.5)
         _ = bench.hub.takeChangedRoomStates()
@@ -41,5 +44,17 @@ import Testing
         let taken = bench.hub.takeChangedRoomStates()
         #expect(taken.removed == ["brief"])
         #expect(taken.changed.isEmpty)
+    }
+
+    @Test func aHubThatKeepsNoRoomsNotesNoChangesSoRoomNamesDoNotPileUp() {
+        let bench = HubBench { $0.roomTTL = 1 }
+        for i in 0..<200 {
+            let follower = bench.join("call\(i)", role: "follower").key
+            bench.run(seconds: 0.05)
+            bench.disconnect(follower)
+        }
+        bench.run(seconds: 2)
+        #expect(bench.hub.counts.rooms == 0, "every room expired")
+        #expect(bench.hub.changedRooms.isEmpty, "nothing drains the set without persistence")
     }
 }
