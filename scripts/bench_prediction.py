@@ -47,8 +47,8 @@ def cdp_drag(browser, points):
     mouse(browser, "mouseReleased", *points[-1], click_count=1, buttons=0)
 
 
-def run(hub, lag: int, predict: bool, drags: int, moves: int, via: str) -> dict:
-    browser = chrome(1280, 720)
+def run(hub, lag: int, predict: bool, drags: int, moves: int, via: str, size: tuple[int, int]) -> dict:
+    browser = chrome(*size)
     room = f"bench-{'on' if predict else 'off'}"
     try:
         params = {"room": room, "role": "driver", "name": "bench", "lag": lag}
@@ -68,7 +68,8 @@ def run(hub, lag: int, predict: bool, drags: int, moves: int, via: str) -> dict:
             js(browser, "Object.assign(camhub.prediction.stats, {maxCorrectionPx: 0, maxErrorPx: 0}) && 0")
             first_seq = js(browser, "camhub.prediction.nextSeq")
             since = js(browser, "camhub.now()")
-            points = [[400 + 8 * i, 300 + 3 * i] for i in range(moves + 1)]
+            w, h = size  # the same drag across the view at every size (8 and 3 px a move at 1280x720)
+            points = [[w * 0.3125 + w / 160 * i, h * 0.4167 + h / 240 * i] for i in range(moves + 1)]
             mark = observer.mark()
             if via == "page":
                 page_drag(browser, points, 16, 200)
@@ -106,14 +107,17 @@ def main():
     ap.add_argument("--drags", type=int, default=3)
     ap.add_argument("--moves", type=int, default=40, help="pointer moves per drag")
     ap.add_argument("--input", choices=["cdp", "page"], default="cdp", help="how the pointer moves are made")
+    ap.add_argument("--size", default="1280x720",
+                    help="the page's viewport, WxH (software GL's cost per changed frame grows with its pixels)")
     a = ap.parse_args()
+    size = tuple(int(v) for v in a.size.lower().split("x"))
     hub = Hub()
     try:
-        print(f"lag {a.lag} ms round trip, {a.drags} drags x {a.moves} moves ({a.input} input), 1280x720, headless Chromium (SwiftShader)")
+        print(f"lag {a.lag} ms round trip, {a.drags} drags x {a.moves} moves ({a.input} input), {a.size}, headless Chromium (SwiftShader)")
         print("| mode | moves | move → drawn: median | p90 | max | handled → drawn: median | frame / draw | largest correction | largest prediction error | exact final |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         for predict in (True, False):
-            r = run(hub, a.lag, predict, a.drags, a.moves, a.input)
+            r = run(hub, a.lag, predict, a.drags, a.moves, a.input, size)
             lat = r["latencies"]
             if not lat:
                 print(f"| {'prediction' if predict else '?predict=0'} | 0 | — | — | — | — | — | — | — | {r['exact']}/{r['drags']} |")
