@@ -129,7 +129,6 @@ public struct Hub {
 
     /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
     private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, budget: inout Int, sink: some HubSink) {
-        if configuration.tracksChangedRooms { changedRooms.insert(name) }
         let visited = withRoom(name) { room in
             let firstThisSecond = room.visits.record(at: time.seconds)
             room.visitCount += 1
@@ -140,6 +139,7 @@ public struct Hub {
             awake.remove(name)
             return
         }
+        if configuration.tracksChangedRooms { changedRooms.insert(name) }
         if firstThisSecond { recentVisits.insert(name, at: time.seconds) }
         if owned {
             deliverMotionEvents(in: name, at: time, sink: sink)
@@ -178,25 +178,21 @@ public struct Hub {
     /// After a room's send pass finished: it stays awake, sleeps until a time, or rests.
     private mutating func settle(_ name: RoomName, memberDue: Double?, tickTime: Double) {
         let configuration = configuration
-        let wake = withRoom(name) { room -> Wake in
-            let wake = room.nextWake(memberDue: memberDue, configuration: configuration)
-            switch wake {
-            case .everyTick: return wake
-            case .at(let when) where when <= tickTime: return wake  // overdue (on the grid, as the throttles decide): stay awake
-            case .at(let when): room.scheduledWake = when
-            case .never: break
-            }
-            room.rest()
-            return wake
-        }!
-        switch wake {
-        case .at(let when) where when > tickTime:
+        switch withRoom(name, { $0.nextWake(memberDue: memberDue, configuration: configuration) })! {
+        case .everyTick:
+            return
+        case .at(let when) where when <= tickTime:  // on the grid, as the throttles decide
+            return  // overdue: stay awake for the next tick
+        case .at(let when):
             awake.remove(name)
             wakeQueue.insert(name, at: when)
+            withRoom(name) { room in
+                room.scheduledWake = when
+                room.rest()
+            }
         case .never:
             awake.remove(name)
-        default:
-            return
+            withRoom(name) { $0.rest() }
         }
     }
 
