@@ -61,6 +61,16 @@ public enum MotionEvent: Hashable, Sendable {
     /// The camera moved past a threshold since the last such event.
     case significantChange(camera: Camera, time: Double)
     case trackingModeChanged(mode: TrackingMode, by: String?, time: Double)
+
+    /// Whether the camera's path turns here: an animation started or ended
+    /// (any status), or a tracking mode changed. A follower interpolating
+    /// frames should not fit one curve across such a point.
+    public var changesCourse: Bool {
+        switch self {
+        case .animation, .trackingModeChanged: return true
+        case .changed, .steady, .significantChange: return false
+        }
+    }
 }
 
 /// Why a command was refused. Nothing changed.

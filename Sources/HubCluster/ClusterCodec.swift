@@ -26,7 +26,7 @@ enum ClusterMessage: Hashable, Sendable {
             w.byte(UInt8(ascii: "F"))
             w.u64(f.seq)
             w.double(f.time)
-            w.byte(f.moving ? 1 : 0)
+            w.byte((f.moving ? 1 : 0) | (f.corner ? 2 : 0) | (f.prompt ? 4 : 0))  // flags
             w.camera(f.camera)
             w.limits(f.limits)
             w.string(f.by)
@@ -88,10 +88,12 @@ enum ClusterMessage: Hashable, Sendable {
         guard let kind = r.byte() else { return nil }
         switch kind {
         case UInt8(ascii: "F"):
-            guard let seq = r.u64(), let time = r.double(), let moving = r.byte(), let camera = r.camera(),
+            guard let seq = r.u64(), let time = r.double(), let flags = r.byte(), flags < 8, let camera = r.camera(),
                 let limits = r.limits(), let by = r.string(), let count = r.u64(), count < 10_000
             else { return nil }
-            var frame = RoomFrame(seq: seq, time: time, camera: camera, limits: limits, moving: moving == 1, by: by)
+            var frame = RoomFrame(seq: seq, time: time, camera: camera, limits: limits, moving: flags & 1 != 0, by: by)
+            frame.corner = flags & 2 != 0
+            frame.prompt = flags & 4 != 0
             for _ in 0..<count {
                 guard let id = r.string() ?? nil, let owner = r.string() ?? nil else { return nil }
                 frame.animations.append(RunningAnimation(id: id, owner: owner))

@@ -24,6 +24,16 @@
 /// quarter tick of slack absorbs early timers, and a window may hold one
 /// frame more.)
 ///
+/// 4. **Changes of course come on time.** A client slower than half the tick
+///    rate (`getsPromptFrames`) also gets the room's frames on either side of a
+///    change of course: the tick before an animation ends or a delayed one
+///    starts, and the tick after a motion started, ended or handed over. The
+///    room names those frames with `promptSeq`. Linear interpolation between
+///    frames 100 ms apart cuts such a corner by up to several pixels; with a
+///    frame a tick either side of it, by a fraction of one. Such a frame comes
+///    early (still never two within one tick) and the schedule starts afresh
+///    from it, so a change of course costs at most two frames more than `rate`.
+///
 /// Room contract: call `shouldSend` once per tick with the room's current
 /// `seq`; the room increments `seq` whenever the frame differs from the
 /// previous one (camera or `moving`). After `welcome` (which carries the
@@ -52,18 +62,28 @@ public struct FollowerThrottle: Hashable, Sendable {
     /// Early-firing slack for tick timer jitter (a quarter tick).
     private var tolerance: Double { 0.25 / tick }
 
-    /// True when the room's frame `roomSeq` should go to this client at `now` (seconds).
-    public func shouldSend(roomSeq: UInt64, now: Double) -> Bool {
+    /// Whether this client gets the frames either side of a change of course
+    /// early (rule 4): true below half the tick rate, where frames are more
+    /// than two ticks apart. At half the tick rate and above, a corner lies at
+    /// most a tick from a frame anyway.
+    public var getsPromptFrames: Bool { interval > 2 * tickInterval + tolerance }
+
+    /// True when the room's frame `roomSeq` should go to this client at `now`
+    /// (seconds). `promptSeq`: the room's newest frame at a change of course
+    /// (0: none), which a client that `getsPromptFrames` takes before its due time.
+    public func shouldSend(roomSeq: UInt64, promptSeq: UInt64 = 0, now: Double) -> Bool {
         if let lastSeq, roomSeq <= lastSeq { return false }
         guard now - lastSend >= tickInterval - tolerance else { return false }
-        return now >= nextDue - tolerance
+        if now >= nextDue - tolerance { return true }
+        return getsPromptFrames && promptSeq > (lastSeq ?? 0)
     }
 
     /// Records that the frame `seq` went to the client at `now`.
     public mutating func didSend(seq: UInt64, now: Double) {
         lastSeq = max(seq, lastSeq ?? 0)
-        if now - nextDue > tickInterval + tolerance {
-            // Not waiting for this slot (idle, or the first frame): start afresh.
+        if now - nextDue > tickInterval + tolerance || now < nextDue - tolerance {
+            // Not waiting for this slot (idle, the first frame, or a frame
+            // taken early at a change of course): start afresh from it.
             nextDue = now + interval
         } else {
             nextDue += interval
@@ -72,14 +92,15 @@ public struct FollowerThrottle: Hashable, Sendable {
     }
 
     /// `shouldSend` and, when true, `didSend` in one call.
-    public mutating func take(roomSeq: UInt64, now: Double) -> Bool {
-        guard shouldSend(roomSeq: roomSeq, now: now) else { return false }
+    public mutating func take(roomSeq: UInt64, promptSeq: UInt64 = 0, now: Double) -> Bool {
+        guard shouldSend(roomSeq: roomSeq, promptSeq: promptSeq, now: now) else { return false }
         didSend(seq: roomSeq, now: now)
         return true
     }
 
     /// The earliest time (seconds) `shouldSend` can say yes again for a newer
-    /// frame: the room need not be visited for this client before then.
+    /// frame: the room need not be visited for this client before then (a
+    /// change of course wakes the room itself, rule 4).
     public var nextFrameTime: Double { max(nextDue, lastSend + tickInterval) - tolerance }
 
     /// Changes the rate (clamped to 1…tick); the next frame is due no later than before.

@@ -38,6 +38,8 @@ struct ReceivedFrame {
     var seq: UInt64 { encoded.seq }
     var moving: Bool { json["moving"]?.bool ?? false }
     var camera: JSONValue { json["camera"]! }
+    /// The first frame after a change of course (`corner: true`).
+    var corner: Bool { json["corner"]?.bool ?? false }
 }
 
 /// A `Hub` driven by hand: connections are numbers, time is `now` (seconds),

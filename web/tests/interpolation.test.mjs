@@ -173,6 +173,53 @@ test('a motion after a rest is drawn over the one interval before its first fram
   assert.equal(shown[shown.length - 1].lon, 10.1);
 });
 
+test('a motion started by a command (its first frame a corner) is drawn over the one tick before it', () => {
+  const buf = new SnapshotBuffer({ rate: 10 });
+  buf.setTick(60);
+  buf.push(frame(1, 0, cam({ lon: 0 }), false), 50);
+  buf.push({ ...frame(2, 3000, cam({ lon: 1 }), true), corner: true }, 3050);
+  const tick = 1000 / 60;
+  assert.equal(buf.evaluate(3000 - tick - 1).camera.lon, 0, 'still at rest before the tick the motion started in');
+  assert.ok(Math.abs(buf.evaluate(3000 - tick / 2).camera.lon - 0.5) < 1e-9, 'half way through that tick');
+  // Without the tick (or without the corner) the start is spread over the rate's interval.
+  const old = new SnapshotBuffer({ rate: 10 });
+  old.push(frame(1, 0, cam({ lon: 0 }), false), 50);
+  old.push(frame(2, 3000, cam({ lon: 1 }), true), 3050);
+  assert.ok(old.evaluate(3000 - tick - 1).camera.lon > 0);
+});
+
+test('no curve is fitted across a corner: two linear segments are followed exactly at 10 Hz', () => {
+  // The hub's path: lon grows 10°/s until t = 1040 ms, then lat grows 10°/s (lon still).
+  const turn = 1040;
+  const path = (t) => (t <= turn ? cam({ lon: t / 100, lat: 0 }) : cam({ lon: turn / 100, lat: (t - turn) / 100 }));
+  const tick = 1000 / 60;
+  // 10 Hz frames, plus the tick before the turn and the corner frame the tick after it (rule 4).
+  const times = [0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1033.3333, 1050, 1150, 1250];
+  const buf = new SnapshotBuffer({ rate: 10 });
+  buf.setTick(60);
+  times.forEach((t, i) => buf.push({ ...frame(i + 1, t, path(t)), ...(t === 1050 ? { corner: true } : {}) }, t + 5));
+  let worst = 0;
+  for (let t = 900; t <= 1250; t += 1) {
+    const c = buf.evaluate(t).camera;
+    const want = path(t);
+    worst = Math.max(worst, Math.abs(c.lon - want.lon), Math.abs(c.lat - want.lat));
+  }
+  // Within the tick around the turn the straight line cuts it by at most the turn's motion in one tick.
+  assert.ok(worst < (10 * tick) / 1000 / 2, `worst ${worst}°`);
+  // The same frames without the corner mark: the cubic spreads the turn into the next interval.
+  const smooth = new SnapshotBuffer({ rate: 10 });
+  times.forEach((t, i) => smooth.push(frame(i + 1, t, path(t)), t + 5));
+  const after = smooth.evaluate(1100).camera;
+  assert.ok(Math.abs(after.lat - path(1100).lat) > 0.01, 'without the mark the curve misses the path after the corner');
+});
+
+test('the early frames around a corner are not taken for the frame interval', () => {
+  const buf = new SnapshotBuffer({ rate: 10 });
+  const times = [0, 100, 200, 300, 333.33, 350, 450, 550];
+  times.forEach((t, i) => buf.push({ ...frame(i + 1, t, cam({ lon: t / 100 })), ...(t === 350 ? { corner: true } : {}) }, t + 5));
+  assert.equal(buf.interval, 100);
+});
+
 test('a jump between two resting frames (set) is a step at the new frame\'s time', () => {
   const buf = new SnapshotBuffer({ rate: 30 });
   buf.push(frame(1, 0, cam({ lon: 0 }), false), 50);

@@ -51,6 +51,8 @@ extension Hub {
         rooms[name]!.mirrorStale = false
         rooms[name]!.seq = frame.seq &+ rooms[name]!.mirrorSeqOffset
         rooms[name]!.frameMoving = frame.moving
+        rooms[name]!.frameCorner = frame.corner
+        if frame.prompt { rooms[name]!.promptSeq = rooms[name]!.seq }
         rooms[name]!.frame = nil
         wake(name)
     }
@@ -99,6 +101,8 @@ extension Hub {
         var frame = RoomFrame(
             seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
             moving: room.frameMoving, by: room.manager.lastMovedBy)
+        frame.corner = room.frameCorner
+        frame.prompt = room.promptSeq == room.seq
         frame.trackingMode = room.manager.trackingMode
         frame.trackingOwner = room.manager.trackingOwner
         frame.trackedLocation = room.manager.trackedLocation

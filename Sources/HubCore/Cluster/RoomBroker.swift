@@ -49,6 +49,11 @@ public struct RoomFrame: Hashable, Sendable {
     public var camera: Camera
     public var limits: CameraLimits
     public var moving: Bool
+    /// The first frame after a change of course (`frame.corner`).
+    public var corner = false
+    /// A frame slow followers take early (`Room.promptSeq`): a corner, or the
+    /// tick before a scheduled change of course.
+    public var prompt = false
     /// Who moved the camera last (`frame.by`).
     public var by: String?
     /// The animations running (or queued) at this frame.

@@ -143,7 +143,11 @@ public struct Hub {
         if firstThisSecond { recentVisits.insert(name, at: time.seconds) }
         if owned {
             deliverMotionEvents(in: name, at: time, sink: sink)
-            withRoom(name) { $0.updateFrameState() }
+            let nextTick = time.seconds + 1 / configuration.tick
+            withRoom(name) { room in
+                room.updateFrameState()
+                room.notePromptIfCourseChangesBy(nextTick)
+            }
             publishFrame(of: name, at: time)
         }
         let configuration = configuration
@@ -363,6 +367,7 @@ public struct Hub {
     /// `roomAnimations` watchers), camera events to the room.
     mutating func deliverMotionEvents(in name: RoomName, at time: HubTime, sink: some HubSink) {
         guard let (events, lastMovedBy) = withRoom(name, { ($0.manager.takeEvents(), $0.manager.lastMovedBy) }), !events.isEmpty else { return }
+        if events.contains(where: \.changesCourse) { withRoom(name) { $0.noteCourseChanged() } }
         for event in events {
             switch event {
             case .animation(let report):

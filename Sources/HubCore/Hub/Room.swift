@@ -43,6 +43,16 @@ struct Room {
     /// The manager revision and `moving` flag that `seq` describes.
     var frameRevision: UInt64 = 0
     var frameMoving = false
+    /// Whether `seq`'s frame is the first after a change of course (an
+    /// animation started, ended or handed over, a tracking mode changed): its
+    /// `corner` flag tells followers not to fit a curve across the gap before it.
+    var frameCorner = false
+    /// A change of course was reported since the last frame state (`noteCourseChanged`).
+    private var courseChanged = false
+    /// The newest frame at a change of course: the tick before one that is
+    /// scheduled, or the first frame after one. Slow followers take it early
+    /// (`FollowerThrottle` rule 4). 0: none yet.
+    var promptSeq: UInt64 = 0
     /// `seq`'s frame, encoded at most once, when the first follower is due it.
     var frame: EncodedFrame?
     /// When the last member left (the room is removed `roomTTL` later).
@@ -209,7 +219,24 @@ struct Room {
         seq += 1
         frameRevision = manager.revision
         frameMoving = moving
+        frameCorner = courseChanged
+        courseChanged = false
+        if frameCorner { promptSeq = seq }
         frame = nil
+    }
+
+    /// Notes that the camera's course changed (the motion events said so): the
+    /// next frame state is a corner, sent early to slow followers.
+    mutating func noteCourseChanged() {
+        courseChanged = true
+    }
+
+    /// Makes the current frame a prompt one when the camera's course changes
+    /// before the next tick (an animation ends or a delayed one starts by
+    /// `nextTick`, seconds): slow followers then have a frame on each side of it.
+    mutating func notePromptIfCourseChangesBy(_ nextTick: Double) {
+        guard mirror == nil, case .moving(let next?) = manager.due, next <= nextTick else { return }
+        promptSeq = seq
     }
 
     /// Sends the current frame to every member due one (`tickTime` on the tick
@@ -238,7 +265,7 @@ struct Room {
                 if throttled > 0 { sink.note(.framesThrottled(throttled)) }
                 return .unfinished
             }
-            if members[i].throttle.take(roomSeq: seq, now: tickTime) {
+            if members[i].throttle.take(roomSeq: seq, promptSeq: promptSeq, now: tickTime) {
                 sink.sendFrame(currentFrame(time: epochMilliseconds, headroom: headroom), to: members[i].connection)
                 budget -= 1
             } else if (members[i].throttle.lastSeq ?? 0) < seq {
@@ -267,16 +294,17 @@ struct Room {
     /// due a frame (`sendDueFrames`): while the camera moves, at that time or
     /// when an animation starts or ends, whichever is first (the camera is a
     /// pure function of time, so the ticks in between would change nothing
-    /// anyone sees); at rest, at the earliest of a frame still owed, a delayed
-    /// start or `steady` report, the next `audience` event, or the end of an
-    /// empty room's TTL.
+    /// anyone sees), and also the tick before that start or end (slow
+    /// followers get a frame either side of it); at rest, at the earliest of a
+    /// frame still owed, a delayed start or `steady` report, the next
+    /// `audience` event, or the end of an empty room's TTL.
     func nextWake(memberDue: Double?, configuration: HubConfiguration) -> Wake {
         var earliest = memberDue ?? .infinity
         // A mirror's camera moves by published frames, each of which wakes it.
         switch mirror == nil ? manager.due : .never {
         case .moving(let next):
             guard memberDue != nil || next != nil else { return .everyTick }
-            earliest = min(earliest, next ?? .infinity)
+            earliest = min(earliest, (next ?? .infinity) - 1 / configuration.tick)
         case .at(let time): earliest = min(earliest, time)
         case .never: break
         }
@@ -294,12 +322,13 @@ struct Room {
     mutating func currentFrame(time: Double, headroom: Int) -> EncodedFrame {
         if let frame, frame.seq == seq { return frame }
         if let mirror {
-            let bytes = HubMessage.frame(seq: seq, time: mirror.time, camera: mirror.camera, moving: mirror.moving, by: mirror.by)
+            let bytes = HubMessage.frame(
+                seq: seq, time: mirror.time, camera: mirror.camera, moving: mirror.moving, by: mirror.by, corner: mirror.corner)
             let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
             frame = encoded
             return encoded
         }
-        let bytes = HubMessage.frame(seq: seq, time: time, camera: manager.camera, moving: frameMoving, by: manager.lastMovedBy)
+        let bytes = HubMessage.frame(seq: seq, time: time, camera: manager.camera, moving: frameMoving, by: manager.lastMovedBy, corner: frameCorner)
         let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
         frame = encoded
         return encoded

@@ -222,7 +222,8 @@ public enum HubEvent: Hashable, Sendable {
 public enum HubMessage {
     /// `{"type":"frame","seq":…,"time":…,"camera":{…},"moving":…,"by":…}`.
     /// Encode once per room per tick and send the same bytes to every client due a frame.
-    public static func frame(seq: UInt64, time: Double, camera: Camera, moving: Bool, by: String?) -> [UInt8] {
+    /// A room frame; `corner`: the first frame after a change of course (the field is left out when false).
+    public static func frame(seq: UInt64, time: Double, camera: Camera, moving: Bool, by: String?, corner: Bool = false) -> [UInt8] {
         var w = JSONWriter(capacity: 160)
         w.raw("{\"type\":\"frame\",\"seq\":")
         w.integer(seq)
@@ -234,6 +235,7 @@ public enum HubMessage {
         w.bool(moving)
         w.raw(",\"by\":")
         w.string(by)
+        if corner { w.raw(",\"corner\":true") }
         w.raw("}")
         return w.bytes
     }

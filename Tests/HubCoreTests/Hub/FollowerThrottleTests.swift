@@ -173,3 +173,42 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite("FollowerThrottle: frames at a change of course")
+struct FollowerThrottlePromptTests {
+    /// A 10 Hz client of a 60 Hz room that got frame 1 at time 0.
+    func tenHertzAfterAFrame() -> FollowerThrottle {
+        var throttle = FollowerThrottle(rate: 10, tick: 60)
+        throttle.didSend(seq: 1, now: 0)
+        return throttle
+    }
+
+    @Test func aSlowClientTakesAPromptFrameBeforeItsDueTime() {
+        var throttle = tenHertzAfterAFrame()
+        let plain = throttle.take(roomSeq: 2, now: 1 / 60)
+        let prompt = throttle.take(roomSeq: 3, promptSeq: 3, now: 2 / 60)
+        let samePromptLater = throttle.take(roomSeq: 4, promptSeq: 3, now: 3 / 60)
+        let beforeNewSchedule = throttle.take(roomSeq: 5, now: 2 / 60 + 0.1 - 1 / 60)
+        let onNewSchedule = throttle.take(roomSeq: 6, now: 2 / 60 + 0.1)
+        #expect(!plain, "not due, and the frame is not a prompt one")
+        #expect(prompt, "a prompt frame goes at once")
+        #expect(!samePromptLater, "a prompt frame already sent does not send a later one early")
+        #expect(!beforeNewSchedule, "the schedule starts afresh from the prompt frame")
+        #expect(onNewSchedule)
+    }
+
+    @Test func aPromptFrameStillNeverComesTwiceInOneTick() {
+        var throttle = tenHertzAfterAFrame()
+        let sent = throttle.take(roomSeq: 2, promptSeq: 2, now: 0.001)
+        #expect(!sent)
+    }
+
+    @Test(arguments: [30.0, 40])
+    func clientsAtHalfTheTickRateOrFasterIgnorePromptFrames(rate: Double) {
+        var throttle = FollowerThrottle(rate: rate, tick: 60)
+        throttle.didSend(seq: 1, now: 0)
+        let sent = throttle.take(roomSeq: 2, promptSeq: 2, now: 1 / 60)
+        #expect(!throttle.getsPromptFrames)
+        #expect(!sent)
+    }
+}

@@ -33,11 +33,75 @@ struct HubFrameTests {
         let (bench, f, _, _) = easeWatched(rate: rate)
         let frames = bench.frames(f)
         #expect(frames.count >= Int(rate.rounded(.down)), "frames flow while the camera moves")
-        for (i, frame) in frames.enumerated() {
-            let window = frames[i...].prefix { $0.at < frame.at + 1 - 1e-9 }
+        // The ease's start and end are changes of course: a slow follower also
+        // gets the corner frame after each and the frame a tick before the end.
+        let tick = 1 / bench.tick
+        let cornerTimes = frames.filter(\.corner).map(\.at)
+        let slow = rate * 2 < bench.tick
+        let extra = frames.filter { frame in
+            slow && (frame.corner || cornerTimes.contains { abs($0 - tick - frame.at) < 1e-6 })
+        }
+        #expect(extra.count <= 3, "at most one corner frame per change of course and one before the end")
+        let regular = frames.filter { frame in !extra.contains { $0.seq == frame.seq } }
+        for (i, frame) in regular.enumerated() {
+            let window = regular[i...].prefix { $0.at < frame.at + 1 - 1e-9 }
             #expect(window.count <= Int(rate.rounded(.up)), "\(window.count) frames in the second from \(frame.at)")
         }
         #expect(Set(frames.map(\.at)).count == frames.count)
+    }
+
+    /// Two linear segments chained with `after` (a turn at `0.5 + 1.03` s), watched at `rate`.
+    func chainWatched(rate: Double) -> (bench: HubBench, follower: ConnectionKey, watcher: ConnectionKey, turn: Double) {
+        let bench = HubBench()  // 60 Hz
+        let p = bench.join(role: "presenter")
+        let watcher = bench.join(role: "follower", rate: bench.tick)
+        let f = bench.join(role: "follower", rate: rate)
+        bench.runTicks(1)
+        let start = bench.now
+        bench.send(#"{"type":"animate","id":"pan","to":{"lon":20},"duration":1.03,"curve":"linear"}"#, from: p.key)
+        bench.send(#"{"type":"animate","id":"turn","to":{"bearing":90},"duration":1,"curve":"linear","after":"pan"}"#, from: p.key)
+        bench.run(seconds: 3)
+        return (bench, f.key, watcher.key, start + 1.03)
+    }
+
+    @Test(arguments: [1.0, 10, 25])
+    func aSlowFollowerGetsAFrameOnEachSideOfAChainedHandOver(rate: Double) throws {
+        let (bench, f, _, turn) = chainWatched(rate: rate)
+        let frames = bench.frames(f)
+        let tick = 1 / bench.tick
+        let before = try #require(frames.last { $0.at < turn })
+        let after = try #require(frames.first { $0.at >= turn })
+        #expect(turn - before.at < tick + 1e-9, "the last frame before the hand-over is at most a tick before it")
+        #expect(after.at - turn < tick + 1e-9, "the first frame after it is at most a tick after it")
+        #expect(after.corner, "and is marked as the corner")
+        #expect(!before.corner)
+    }
+
+    @Test func aSlowFollowersScheduleStartsAfreshFromACornerFrame() throws {
+        let (bench, f, _, turn) = chainWatched(rate: 10)
+        let frames = bench.frames(f)
+        let corner = try #require(frames.first { $0.at >= turn })
+        let next = try #require(frames.first { $0.at > corner.at })
+        #expect(abs(next.at - corner.at - 0.1) < 1e-6, "the next frame comes one interval after the corner")
+    }
+
+    @Test(arguments: [30.0, 60])
+    func followersAtHalfTheTickRateOrFasterGetNoFramesBesidesTheirRate(rate: Double) {
+        let (bench, f, watcher, _) = chainWatched(rate: rate)
+        let frames = bench.frames(f)
+        let gaps = zip(frames, frames.dropFirst()).filter { $0.1.moving }.map { $1.at - $0.at }
+        #expect(gaps.allSatisfy { $0 > 1 / rate - 1e-6 }, "no gap shorter than 1/rate while moving: \(gaps.min() ?? 0)")
+        #expect(bench.frames(watcher).filter(\.corner).count >= 3, "the corners are marked for them too (start, hand-over, end)")
+    }
+
+    @Test func onlyFramesAfterAChangeOfCourseAreMarkedCorner() {
+        let (bench, _, watcher, _) = chainWatched(rate: 10)
+        let frames = bench.frames(watcher)
+        let corners = frames.filter(\.corner)
+        // pan starts, pan ends and turn starts (one tick), turn ends (the resting frame).
+        #expect(corners.count == 3, "corners at \(corners.map(\.at))")
+        #expect(corners.last?.moving == false)
+        #expect(frames.count > 100)
     }
 
     @Test(arguments: [1.0, 7, 10, 25, 30, 60])

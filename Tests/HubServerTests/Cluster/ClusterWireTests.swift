@@ -26,6 +26,7 @@ extension HubServerTests {
             let seqs = frames.compactMap { $0.json["seq"]?.number }
             #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "seq only increases: \(seqs)")
             #expect(Self.isEaseTarget(frames.last?.json["camera"]), "\(frames.last?.text ?? "")")
+            #expect(frames.last?.json["corner"]?.bool == true, "the resting frame is the corner where the ease ended, on every hub")
         }
         #expect(try a.camera(of: "demo") == followerB.frames.last?.json["camera"], "the owner's camera, exactly")
         #expect(try b.camera(of: "demo") == followerB.frames.last?.json["camera"], "the mirror's state is the owner's")

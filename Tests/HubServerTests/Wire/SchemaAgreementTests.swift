@@ -221,6 +221,7 @@ struct EncoderSchemaTests {
         var out: [[UInt8]] = [
             HubMessage.frame(seq: 42, time: time, camera: camera, moving: true, by: "c3"),
             HubMessage.frame(seq: 0, time: time, camera: plain, moving: false, by: nil),
+            HubMessage.frame(seq: 43, time: time, camera: plain, moving: true, by: "c3", corner: true),
             HubMessage.welcome(welcome, time: time), HubMessage.welcome(bare, time: time),
             HubMessage.animation(
                 AnimationMessage(

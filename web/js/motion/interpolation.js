@@ -16,7 +16,14 @@
 //   rest, or with `cubic: false`, a straight line (interpolateCamera);
 // - a resting frame after another resting frame (a `set`) is a step, shown at
 //   its time; a motion that starts after a rest is drawn over the one interval
-//   before its first frame (the hub started it within that interval);
+//   before its first frame (the hub started it within that interval), or over
+//   the one hub tick before it when that frame is a `corner` (an animation
+//   started: the hub sends the frame of the next tick);
+// - a `corner` frame is the first after a change of course (an animation
+//   started, ended or handed over): no curve is fitted across it, so the gap
+//   before it is a straight line and the cubic after it starts afresh. Below
+//   half the tick rate the hub also sends the frame of the tick before a
+//   scheduled change, so the corner lies between two frames one tick apart;
 // - past the newest frame while it is moving (the buffer ran dry) it
 //   extrapolates along the last frames' velocity for one interval, then slows
 //   to a stop within `maxExtrapolationIntervals` (2: at most 1.5 intervals'
@@ -206,6 +213,7 @@ export class SnapshotBuffer {
   constructor(options = {}) {
     this.options = { ...DEFAULTS, ...options };
     this.clock = new PlayoutClock(this.options);
+    this.tick = null;
     this.reset();
   }
 
@@ -227,6 +235,11 @@ export class SnapshotBuffer {
   /** The frame rate asked for or granted (frames/s): the first interval guess. */
   setRate(rate) {
     this.clock.setRate(rate);
+  }
+
+  /** The hub's room tick (Hz, `welcome.tick`): a motion started by a command begins within the tick before its `corner` frame. */
+  setTick(tick) {
+    this.tick = Number.isFinite(tick) && tick > 0 ? tick : null;
   }
 
   get rate() {
@@ -288,14 +301,17 @@ export class SnapshotBuffer {
     if (last && frame.time < last.time) return false;
     this.lastSeq = frame.seq;
     const moving = !!frame.moving;
+    const corner = frame.corner === true;
     // Only the gap between two moving frames is a frame interval: not the gap
-    // before a resting frame (it may come one tick later) nor after one.
-    if (last && last.moving && moving) {
+    // before a resting frame (it may come one tick later) nor after one, nor
+    // the early frames on either side of a change of course (the gap before a
+    // corner frame, and gaps well short of the rate's).
+    if (last && last.moving && moving && !corner) {
       const dt = frame.time - last.time;
-      if (dt > 0 && dt <= this.gapThreshold) this.clock.observeInterval(dt);
+      if (dt >= 0.6 * (1000 / this.rate) && dt <= this.gapThreshold) this.clock.observeInterval(dt);
     }
     this.clock.observe(frame.time, receivedAt);
-    this.frames.push({ seq: frame.seq, time: frame.time, camera: copyCamera(frame.camera), moving, by: frame.by ?? null });
+    this.frames.push({ seq: frame.seq, time: frame.time, camera: copyCamera(frame.camera), moving, corner, by: frame.by ?? null });
     if (this.frames.length > this.options.maxFrames) this.frames.shift();
     this.changed = true;
     return true;
@@ -336,13 +352,15 @@ export class SnapshotBuffer {
     const hold = { camera: copyCamera(a.camera), moving: true, seq: a.seq, by: a.by, dry: false, rest: false };
     if (!a.moving && !b.moving) return hold; // a jump (`set`): shown at b's time
     let start = a.time;
-    if (!a.moving || b.time - a.time > this.gapThreshold) start = Math.max(a.time, b.time - this.interval);
+    if (!a.moving || b.time - a.time > this.gapThreshold) {
+      const lead = !a.moving && b.corner && this.tick ? 1000 / this.tick : this.interval;
+      start = Math.max(a.time, b.time - lead);
+    }
     if (rt <= start) return hold;
     const t = (rt - start) / (b.time - start);
     const p = frames[i - 1];
-    const camera = start === a.time && p && p.moving && a.time - p.time <= this.gapThreshold && this.options.cubic
-      ? hermiteCamera(p, a, b, t)
-      : interpolateCamera(a.camera, b.camera, t);
+    const smooth = start === a.time && !a.corner && !b.corner && p && p.moving && a.time - p.time <= this.gapThreshold;
+    const camera = smooth && this.options.cubic ? hermiteCamera(p, a, b, t) : interpolateCamera(a.camera, b.camera, t);
     return { camera, moving: true, seq: a.seq, by: b.by, dry: false, rest: false };
   }
 

@@ -44,6 +44,7 @@ function welcomed(page, m, receivedAt, changes) {
   buffer.reset();
   // the hub's default rate is min(30, tick); the welcome says which rate was granted
   buffer.setRate(state.rate ?? params.rate ?? 30);
+  buffer.setTick(m.tick);
   buffer.push({ seq: m.seq, time: m.time, camera: m.camera, moving: false, by: null }, receivedAt);
   prediction.reset();
   prediction.setLimits(state.limits);
