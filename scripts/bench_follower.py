@@ -255,6 +255,8 @@ def main():
     args = ap.parse_args()
     global DUMP
     DUMP = args.dump
+    if DUMP:
+        DUMP.mkdir(parents=True, exist_ok=True)
     hub = Hub()
     browser = chrome(1280, 720)
     results = []

@@ -122,19 +122,23 @@ public struct AnimatorManager: Sendable {
     mutating func evaluate(at t: Double) {
         time = max(time, t)
         var next = camera
+        let writer = writePlanned(at: t, into: &next)
+        commit(next, by: writer, at: t)
+    }
+
+    /// Writes what the running animations and tracking glides hold at `t`
+    /// into `camera`; returns the client of the last one that wrote (nil: none).
+    func writePlanned(at t: Double, into camera: inout Camera) -> String? {
         var writer: String?
         for motion in motions where !motion.held.isEmpty {
             switch motion.phase {
-            case .running(let segment):
-                segment.plan.write(motion.held, progress: segment.progress(at: t), into: &next)
-                writer = motion.owner.client
-            case .tracking(_, let segment?, _):
-                segment.plan.write(motion.held, progress: segment.progress(at: t), into: &next)
+            case .running(let segment), .tracking(_, let segment?, _):
+                segment.plan.write(motion.held, progress: segment.progress(at: t), into: &camera)
                 writer = motion.owner.client
             default: continue
             }
         }
-        commit(next, by: writer, at: t)
+        return writer
     }
 
     /// Makes `next` (clamped to the limits) the camera; reports a change if it differs.

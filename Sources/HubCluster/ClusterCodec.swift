@@ -26,7 +26,10 @@ enum ClusterMessage: Hashable, Sendable {
             w.byte(UInt8(ascii: "F"))
             w.u64(f.seq)
             w.double(f.time)
-            w.byte((f.moving ? 1 : 0) | (f.corner ? 2 : 0) | (f.prompt ? 4 : 0))  // flags
+            w.byte((f.moving ? 1 : 0) | (f.corner ? 2 : 0) | (f.prompt ? 4 : 0) | (f.velocity != nil ? 8 : 0))  // flags
+            if let v = f.velocity {
+                for x in [v.latitude, v.longitude, v.zoom, v.bearing, v.tilt] { w.double(x) }
+            }
             w.camera(f.camera)
             w.limits(f.limits)
             w.string(f.by)
@@ -88,12 +91,14 @@ enum ClusterMessage: Hashable, Sendable {
         guard let kind = r.byte() else { return nil }
         switch kind {
         case UInt8(ascii: "F"):
-            guard let seq = r.u64(), let time = r.double(), let flags = r.byte(), flags < 8, let camera = r.camera(),
+            guard let seq = r.u64(), let time = r.double(), let flags = r.byte(), flags < 16, let velocity = r.velocity(if: flags & 8 != 0),
+                let camera = r.camera(),
                 let limits = r.limits(), let by = r.string(), let count = r.u64(), count < 10_000
             else { return nil }
             var frame = RoomFrame(seq: seq, time: time, camera: camera, limits: limits, moving: flags & 1 != 0, by: by)
             frame.corner = flags & 2 != 0
             frame.prompt = flags & 4 != 0
+            frame.velocity = velocity
             for _ in 0..<count {
                 guard let id = r.string() ?? nil, let owner = r.string() ?? nil else { return nil }
                 frame.animations.append(RunningAnimation(id: id, owner: owner))
@@ -210,6 +215,12 @@ struct ByteReader {
         return v
     }
     mutating func double() -> Double? { u64().map(Double.init(bitPattern:)) }
+    /// Five doubles when `present` (`.some(nil)` when not; nil: the bytes ran out).
+    mutating func velocity(if present: Bool) -> CameraVelocity?? {
+        guard present else { return .some(nil) }
+        guard let lat = double(), let lon = double(), let zoom = double(), let bearing = double(), let tilt = double() else { return nil }
+        return CameraVelocity(latitude: lat, longitude: lon, zoom: zoom, bearing: bearing, tilt: tilt)
+    }
     mutating func bytes() -> [UInt8]? {
         guard let n = u64(), n <= UInt64(data.count - at) else { return nil }
         defer { at += Int(n) }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SnapshotBuffer, applyDelta, cameraDelta, interpolateCamera } from '../js/motion/interpolation.js';
+import { SnapshotBuffer, applyDelta, cameraDelta, cameraDistancePx, interpolateCamera } from '../js/motion/interpolation.js';
 
 const FRAME_MS = 1000 / 30;
 
@@ -218,6 +218,34 @@ test('the early frames around a corner are not taken for the frame interval', ()
   const times = [0, 100, 200, 300, 333.33, 350, 450, 550];
   times.forEach((t, i) => buf.push({ ...frame(i + 1, t, cam({ lon: t / 100 })), ...(t === 350 ? { corner: true } : {}) }, t + 5));
   assert.equal(buf.interval, 100);
+});
+
+test('frames with the hub\'s velocity follow a curved path at 10 Hz to a small fraction of a pixel', () => {
+  // A flight-like path over 3 s: the centre eases east and north, the zoom goes out and back in.
+  const T = 3000;
+  const path = (t) => {
+    const u = Math.PI * t / T;
+    return cam({ lon: 6 - 4 * (1 - Math.cos(u)) / 2, lat: 45 + 3 * (1 - Math.cos(u)) / 2, zoom: 5 + 1.5 * Math.sin(u), bearing: 0, tilt: 30 });
+  };
+  const velocity = (t) => {
+    const u = Math.PI * t / T;
+    const du = (Math.PI / T) * 1000; // per second
+    return { lon: (-4 * Math.sin(u) / 2) * du, lat: (3 * Math.sin(u) / 2) * du, zoom: 1.5 * Math.cos(u) * du, bearing: 0, tilt: 0 };
+  };
+  const withV = new SnapshotBuffer({ rate: 10 });
+  const without = new SnapshotBuffer({ rate: 10 });
+  for (let i = 0, t = 0; t <= T; i++, t += 100) {
+    withV.push({ ...frame(i + 1, t, path(t)), velocity: velocity(t) }, t + 5);
+    without.push(frame(i + 1, t, path(t)), t + 5);
+  }
+  let worstV = 0;
+  let worstGuess = 0;
+  for (let t = 150; t <= T - 100; t += 7) {
+    worstV = Math.max(worstV, cameraDistancePx(withV.evaluate(t).camera, path(t)));
+    worstGuess = Math.max(worstGuess, cameraDistancePx(without.evaluate(t).camera, path(t)));
+  }
+  assert.ok(worstV < 0.05, `with velocity: worst ${worstV} px`);
+  assert.ok(worstGuess > 4 * worstV, `the slopes guessed from neighbouring frames do worse: ${worstGuess} px`);
 });
 
 test('a jump between two resting frames (set) is a step at the new frame\'s time', () => {

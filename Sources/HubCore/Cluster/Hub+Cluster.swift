@@ -103,6 +103,7 @@ extension Hub {
             moving: room.frameMoving, by: room.manager.lastMovedBy)
         frame.corner = room.frameCorner
         frame.prompt = room.promptSeq == room.seq
+        frame.velocity = room.frameMoving ? room.manager.velocity(at: room.manager.time) : nil
         frame.trackingMode = room.manager.trackingMode
         frame.trackingOwner = room.manager.trackingOwner
         frame.trackedLocation = room.manager.trackedLocation

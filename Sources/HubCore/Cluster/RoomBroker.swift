@@ -54,6 +54,8 @@ public struct RoomFrame: Hashable, Sendable {
     /// A frame slow followers take early (`Room.promptSeq`): a corner, or the
     /// tick before a scheduled change of course.
     public var prompt = false
+    /// The planned path's slope at this frame (`frame.velocity`).
+    public var velocity: CameraVelocity?
     /// Who moved the camera last (`frame.by`).
     public var by: String?
     /// The animations running (or queued) at this frame.

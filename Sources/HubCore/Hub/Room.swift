@@ -323,12 +323,15 @@ struct Room {
         if let frame, frame.seq == seq { return frame }
         if let mirror {
             let bytes = HubMessage.frame(
-                seq: seq, time: mirror.time, camera: mirror.camera, moving: mirror.moving, by: mirror.by, corner: mirror.corner)
+                seq: seq, time: mirror.time, camera: mirror.camera, moving: mirror.moving, by: mirror.by, corner: mirror.corner,
+                velocity: mirror.velocity)
             let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
             frame = encoded
             return encoded
         }
-        let bytes = HubMessage.frame(seq: seq, time: time, camera: manager.camera, moving: frameMoving, by: manager.lastMovedBy, corner: frameCorner)
+        let bytes = HubMessage.frame(
+            seq: seq, time: time, camera: manager.camera, moving: frameMoving, by: manager.lastMovedBy, corner: frameCorner,
+            velocity: frameMoving ? manager.velocity(at: manager.time) : nil)
         let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
         frame = encoded
         return encoded

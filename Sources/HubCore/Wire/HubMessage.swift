@@ -222,9 +222,13 @@ public enum HubEvent: Hashable, Sendable {
 public enum HubMessage {
     /// `{"type":"frame","seq":…,"time":…,"camera":{…},"moving":…,"by":…}`.
     /// Encode once per room per tick and send the same bytes to every client due a frame.
-    /// A room frame; `corner`: the first frame after a change of course (the field is left out when false).
-    public static func frame(seq: UInt64, time: Double, camera: Camera, moving: Bool, by: String?, corner: Bool = false) -> [UInt8] {
-        var w = JSONWriter(capacity: 160)
+    /// A room frame; `corner`: the first frame after a change of course (the
+    /// field is left out when false); `velocity`: the planned path's slope at
+    /// this frame (left out when nil).
+    public static func frame(
+        seq: UInt64, time: Double, camera: Camera, moving: Bool, by: String?, corner: Bool = false, velocity: CameraVelocity? = nil
+    ) -> [UInt8] {
+        var w = JSONWriter(capacity: velocity == nil ? 160 : 256)
         w.raw("{\"type\":\"frame\",\"seq\":")
         w.integer(seq)
         w.raw(",\"time\":")
@@ -236,6 +240,10 @@ public enum HubMessage {
         w.raw(",\"by\":")
         w.string(by)
         if corner { w.raw(",\"corner\":true") }
+        if let velocity {
+            w.raw(",\"velocity\":")
+            w.velocity(velocity)
+        }
         w.raw("}")
         return w.bytes
     }

@@ -1,4 +1,5 @@
 import CameraCore
+import CameraMotion
 
 /// Appends JSON to a byte buffer by hand (no JSONSerialization, no
 /// intermediate dictionaries): the hub's per-frame encoding path.
@@ -84,6 +85,24 @@ public struct JSONWriter: Sendable {
     }
 
     // MARK: Camera-domain values
+
+    /// `{"lat":…,"lon":…,"zoom":…,"bearing":…,"tilt":…}` per second, each
+    /// rounded to 1e-7 (a follower needs the slope, not the double's last
+    /// bits: 1e-7 °/s is 0.15 px/s at zoom 20).
+    public mutating func velocity(_ v: CameraVelocity) {
+        func rounded(_ x: Double) -> Double { (x * 1e7).rounded() / 1e7 }
+        raw("{\"lat\":")
+        number(rounded(v.latitude))
+        raw(",\"lon\":")
+        number(rounded(v.longitude))
+        raw(",\"zoom\":")
+        number(rounded(v.zoom))
+        raw(",\"bearing\":")
+        number(rounded(v.bearing))
+        raw(",\"tilt\":")
+        number(rounded(v.tilt))
+        raw("}")
+    }
 
     /// `{"lat":…,"lon":…,"zoom":…,"bearing":…,"tilt":…}` plus `"anchor":{"x":…,"y":…}`
     /// when the anchor is not the centre. Longitude wrapped to [-180, 180)

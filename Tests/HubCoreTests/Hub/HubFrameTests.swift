@@ -94,6 +94,18 @@ struct HubFrameTests {
         #expect(bench.frames(watcher).filter(\.corner).count >= 3, "the corners are marked for them too (start, hand-over, end)")
     }
 
+    @Test func movingFramesCarryThePlannedVelocityAndTheRestingFrameNone() throws {
+        let (bench, _, watcher, turn) = chainWatched(rate: 10)
+        let frames = bench.frames(watcher)
+        let panning = try #require(frames.first { $0.moving && $0.at < turn - 0.1 })
+        let turning = try #require(frames.first { $0.moving && $0.at > turn + 0.1 })
+        #expect(abs((panning.json["velocity"]?["lon"]?.number ?? 0) - 20 / 1.03) < 1e-6, "20° in 1.03 s")
+        #expect(panning.json["velocity"]?["bearing"]?.number == 0)
+        #expect(turning.json["velocity"]?["bearing"]?.number == 90)
+        #expect(turning.json["velocity"]?["lon"]?.number == 0)
+        #expect(frames.last.map { !$0.moving && $0.json["velocity"] == nil } == true)
+    }
+
     @Test func onlyFramesAfterAChangeOfCourseAreMarkedCorner() {
         let (bench, _, watcher, _) = chainWatched(rate: 10)
         let frames = bench.frames(watcher)

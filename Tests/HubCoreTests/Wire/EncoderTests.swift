@@ -57,6 +57,17 @@ struct EncoderTests {
         #expect(text(HubMessage.frame(seq: 0, time: 1, camera: Camera(), moving: false, by: nil)).hasSuffix(#""moving":false,"by":null}"#))
     }
 
+    @Test("frame: corner and velocity (rounded to 1e-7) follow by, and only when given")
+    func frameCornerAndVelocity() {
+        let v = CameraVelocity(latitude: 0.123456789, longitude: -1.5, zoom: 1e-9, bearing: 30.00000004, tilt: -0.25)
+        let bytes = HubMessage.frame(seq: 1, time: 2, camera: Camera(), moving: true, by: "c3", corner: true, velocity: v)
+        #expect(
+            text(bytes).hasSuffix(
+                #""by":"c3","corner":true,"velocity":{"lat":0.1234568,"lon":-1.5,"zoom":0.0,"bearing":30.0,"tilt":-0.25}}"#),
+            "\(text(bytes))")
+        #expect(!text(HubMessage.frame(seq: 1, time: 2, camera: Camera(), moving: true, by: nil)).contains("corner"))
+    }
+
     @Test("random cameras round-trip bit-exactly through the hub's parser and Foundation")
     func exactDoubles() throws {
         var rng = SystemRandomNumberGenerator()

@@ -27,6 +27,7 @@ extension HubServerTests {
             #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "seq only increases: \(seqs)")
             #expect(Self.isEaseTarget(frames.last?.json["camera"]), "\(frames.last?.text ?? "")")
             #expect(frames.last?.json["corner"]?.bool == true, "the resting frame is the corner where the ease ended, on every hub")
+            #expect(frames.dropLast().allSatisfy { $0.json["velocity"]?["zoom"]?.number != nil }, "moving frames carry the owner's velocity")
         }
         #expect(try a.camera(of: "demo") == followerB.frames.last?.json["camera"], "the owner's camera, exactly")
         #expect(try b.camera(of: "demo") == followerB.frames.last?.json["camera"], "the mirror's state is the owner's")

@@ -1,4 +1,5 @@
 import CameraCore
+import CameraMotion
 import Foundation
 import HubCore
 import SocketTestSupport
@@ -222,6 +223,9 @@ struct EncoderSchemaTests {
             HubMessage.frame(seq: 42, time: time, camera: camera, moving: true, by: "c3"),
             HubMessage.frame(seq: 0, time: time, camera: plain, moving: false, by: nil),
             HubMessage.frame(seq: 43, time: time, camera: plain, moving: true, by: "c3", corner: true),
+            HubMessage.frame(
+                seq: 44, time: time, camera: camera, moving: true, by: "c3",
+                velocity: CameraVelocity(latitude: 0.012345678, longitude: -1.5, zoom: 0.5, bearing: 30, tilt: 0)),
             HubMessage.welcome(welcome, time: time), HubMessage.welcome(bare, time: time),
             HubMessage.animation(
                 AnimationMessage(

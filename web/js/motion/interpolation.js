@@ -19,6 +19,9 @@
 //   before its first frame (the hub started it within that interval), or over
 //   the one hub tick before it when that frame is a `corner` (an animation
 //   started: the hub sends the frame of the next tick);
+// - between two moving frames that carry the hub's `velocity` (its planned
+//   path's slope), a cubic Hermite curve with those slopes (hermiteVelocityCamera):
+//   eases and flights are followed to a fraction of a pixel at 10 Hz;
 // - a `corner` frame is the first after a change of course (an animation
 //   started, ended or handed over): no curve is fitted across it, so the gap
 //   before it is a straight line and the cubic after it starts afresh. Below
@@ -199,6 +202,41 @@ export function hermiteCamera(p, a, b, t) {
   return applyDelta(a.camera, move, 1);
 }
 
+/** A frame's `velocity` (per second) as rates of cameraDelta's components per ms at camera c; anchor and padding from `secant`. */
+function velocityRates(c, v, secant, ms) {
+  const rates = {};
+  for (const k of COMPONENTS) rates[k] = (secant[k] || 0) / ms;
+  const cosLat = Math.max(1e-9, Math.cos(clampLatitude(c.lat) * DEG));
+  rates.dx = v.lon / 360 / 1000;
+  rates.dy = -(v.lat * DEG) / (2 * Math.PI * cosLat) / 1000;
+  rates.dz = v.zoom / 1000;
+  rates.db = v.bearing / 1000;
+  rates.dt = v.tilt / 1000;
+  return rates;
+}
+
+/**
+ * Between moving frames a and b that carry the hub's `velocity` (fraction t):
+ * a cubic Hermite curve per component with the hub's own slope at both ends,
+ * which follows an eased or flying path closely at any frame rate.
+ */
+export function hermiteVelocityCamera(a, b, t) {
+  if (t <= 0) return copyCamera(a.camera);
+  if (t >= 1) return copyCamera(b.camera);
+  const ms = b.time - a.time;
+  const d = cameraDelta(a.camera, b.camera);
+  const ra = velocityRates(a.camera, a.velocity, d, ms);
+  const rb = velocityRates(b.camera, b.velocity, d, ms);
+  const s2 = t * t;
+  const s3 = s2 * t;
+  const h10 = s3 - 2 * s2 + t;
+  const h01 = -2 * s3 + 3 * s2;
+  const h11 = s3 - s2;
+  const move = { anchor: d.anchor, padding: d.padding };
+  for (const k of COMPONENTS) move[k] = h10 * ms * ra[k] + h01 * d[k] + h11 * ms * rb[k];
+  return applyDelta(a.camera, move, 1);
+}
+
 /**
  * Interpolates two cameras at fraction t in [0, 1] (no extrapolation): the
  * centre linear in Web Mercator, zoom linear, bearing the short way.
@@ -311,7 +349,8 @@ export class SnapshotBuffer {
       if (dt >= 0.6 * (1000 / this.rate) && dt <= this.gapThreshold) this.clock.observeInterval(dt);
     }
     this.clock.observe(frame.time, receivedAt);
-    this.frames.push({ seq: frame.seq, time: frame.time, camera: copyCamera(frame.camera), moving, corner, by: frame.by ?? null });
+    const velocity = moving && frame.velocity ? { ...frame.velocity } : null;
+    this.frames.push({ seq: frame.seq, time: frame.time, camera: copyCamera(frame.camera), moving, corner, velocity, by: frame.by ?? null });
     if (this.frames.length > this.options.maxFrames) this.frames.shift();
     this.changed = true;
     return true;
@@ -360,7 +399,10 @@ export class SnapshotBuffer {
     const t = (rt - start) / (b.time - start);
     const p = frames[i - 1];
     const smooth = start === a.time && !a.corner && !b.corner && p && p.moving && a.time - p.time <= this.gapThreshold;
-    const camera = smooth && this.options.cubic ? hermiteCamera(p, a, b, t) : interpolateCamera(a.camera, b.camera, t);
+    let camera;
+    if (start === a.time && a.velocity && b.velocity && this.options.cubic) camera = hermiteVelocityCamera(a, b, t);
+    else if (smooth && this.options.cubic) camera = hermiteCamera(p, a, b, t);
+    else camera = interpolateCamera(a.camera, b.camera, t);
     return { camera, moving: true, seq: a.seq, by: b.by, dry: false, rest: false };
   }
 
