@@ -44,7 +44,8 @@ struct VelocityTests {
     @Test(arguments: [0.1, 0.75, 1.3])
     func anEasesVelocityIsTheSlopeOfItsPath(t: Double) throws {
         var m = AnimatorManager(camera: Camera(latitude: 10, longitude: 20, zoom: 3))
-        _ = try m.ease(EaseRequest(update: CameraUpdate(latitude: 40, longitude: -10, zoom: 6, tilt: 40, bearing: 300), duration: 1.5), owner: driver, at: 0).get()
+        _ = try m.ease(EaseRequest(update: CameraUpdate(latitude: 40, longitude: -10, zoom: 6, tilt: 40, bearing: 300), duration: 1.5), owner: driver, at: 0)
+            .get()
         try expectSlopeMatchesPath(m, at: t)
     }
 
