@@ -31,6 +31,11 @@ def camera_at(t: float) -> dict:
             "bearing": (t * 45) % 360, "tilt": 30 + 10 * math.sin(t)}
 
 
+def velocity_at(t: float) -> dict:
+    """camera_at's slope per second, rounded to 1e-7 as the hub writes a moving frame's `velocity`."""
+    return {"lat": round(10 / 7 * math.cos(t / 7), 7), "lon": 15.0, "zoom": 0.0, "bearing": 45.0, "tilt": round(10 * math.cos(t), 7)}
+
+
 class Client(WSListener):
     def __init__(self):
         self.transport = None
@@ -87,7 +92,7 @@ async def broadcast(stop: asyncio.Event):
             due = time.monotonic()  # skip missed ticks, like the hub
         seq += 1
         frame = {"type": "frame", "seq": seq, "time": time.time() * 1000, "camera": camera_at(time.monotonic()),
-                 "moving": True, "by": "c1"}
+                 "moving": True, "by": "c1", "velocity": velocity_at(time.monotonic())}
         payload = json.dumps(frame, separators=(",", ":")).encode()
         for t in list(clients):
             t.send(WSMsgType.TEXT, payload)

@@ -73,6 +73,11 @@ def camera_at(t: float) -> dict:
             "bearing": (t * 45) % 360, "tilt": 30 + 10 * math.sin(t)}
 
 
+def velocity_at(t: float) -> dict:
+    """camera_at's slope per second, rounded to 1e-7 as the hub writes a moving frame's `velocity`."""
+    return {"lat": round(10 / 7 * math.cos(t / 7), 7), "lon": 15.0, "zoom": 0.0, "bearing": 45.0, "tilt": round(10 * math.cos(t), 7)}
+
+
 def key_of(ws) -> int:
     return int(ffi.cast("uintptr_t", ws.ws))
 
@@ -182,7 +187,7 @@ def main(args):
             return
         state["seq"] += 1
         frame = {"type": "frame", "seq": state["seq"], "time": time.time() * 1000, "camera": camera_at(now),
-                 "moving": True, "by": "c1"}
+                 "moving": True, "by": "c1", "velocity": velocity_at(now)}
         if joined:
             if app.publish(TOPIC, json.dumps(frame, separators=(",", ":")).encode(), OpCode.TEXT):
                 stats["messages"] += len(joined)
