@@ -248,6 +248,16 @@ test('frames with the hub\'s velocity follow a curved path at 10 Hz to a small f
   assert.ok(worstGuess > 4 * worstV, `the slopes guessed from neighbouring frames do worse: ${worstGuess} px`);
 });
 
+test('a dry buffer extrapolates along the newest frame\'s velocity', () => {
+  const buf = new SnapshotBuffer({ rate: 10 });
+  // Accelerating east: the secant of the last two frames says 2°/s, the hub says 3°/s now.
+  buf.push({ ...frame(1, 0, cam({ lon: 0 })), velocity: { lat: 0, lon: 1, zoom: 0, bearing: 0, tilt: 0 } }, 5);
+  buf.push({ ...frame(2, 100, cam({ lon: 0.2 })), velocity: { lat: 0, lon: 3, zoom: 0, bearing: 0, tilt: 0 } }, 105);
+  const s = buf.evaluate(150);
+  assert.equal(s.dry, true);
+  assert.ok(Math.abs(s.camera.lon - (0.2 + 3 * 0.05)) < 1e-9, `${s.camera.lon}`);
+});
+
 test('a jump between two resting frames (set) is a step at the new frame\'s time', () => {
   const buf = new SnapshotBuffer({ rate: 30 });
   buf.push(frame(1, 0, cam({ lon: 0 }), false), 50);

@@ -407,7 +407,8 @@ export class SnapshotBuffer {
   }
 
   /**
-   * Past the newest (moving) frame i: along its velocity for one interval,
+   * Past the newest (moving) frame i: along its velocity (the hub's `velocity`
+   * when the frame has one, else the last frames' secant) for one interval,
    * then slowing to a stop. A component that the last three frames show
    * decelerating is extrapolated with that deceleration and stops where it
    * would (so the end of an ease is not overshot).
@@ -438,11 +439,13 @@ export class SnapshotBuffer {
       const v0 = scaleDelta(cameraDelta(q.camera, p.camera), 1 / span0);
       acc = scaleDelta(addDelta(v, scaleDelta(v0, -1)), 2 / (span0 + span));
     }
+    // the hub's own slope at the newest frame when it sent one
+    const exact = a.velocity ? velocityRates(a.camera, a.velocity, v, 1) : null;
     const move = { anchor: v.anchor, padding: v.padding };
     for (const k of COMPONENTS) {
-      const vk = v[k];
       const ak = acc ? acc[k] : 0;
-      const va = vk + (ak * span) / 2; // the secant is the velocity half a span back
+      const va = exact ? exact[k] : v[k] + (ak * span) / 2; // the secant is the velocity half a span back
+      const vk = exact ? exact[k] : v[k];
       if (ak !== 0 && Math.sign(ak) !== Math.sign(vk)) {
         // decelerating: stop where it would (at once if it already has)
         if (Math.sign(va) !== Math.sign(vk)) {
