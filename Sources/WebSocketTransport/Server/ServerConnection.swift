@@ -4,9 +4,10 @@ import CLWS
 /// touched only on the server's loop thread.
 ///
 /// One of these lives as long as its connection, so it keeps only what is
-/// needed after the handshake (the rest of `ConnectionInfo` went to `onOpen`),
-/// and stored properties are declared widest first: at 10,000 idle
-/// connections every 16 bytes of it (one malloc size class) are 160 KB.
+/// needed after the handshake (the rest of `ConnectionInfo` went to `onOpen`;
+/// the server's bounds are passed where they apply), with the one-byte fields
+/// last, packed together: at 10,000 idle connections every 16 bytes of it (a
+/// malloc size class) are 160 KB.
 final class ServerConnection {
     /// A close waiting for the next writable callback. On the heap: a
     /// connection holds one only while it closes.
