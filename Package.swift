@@ -61,7 +61,9 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev", "libev-dev", "libwebsockets-evlib-ev"])]
         ),
-        .target(name: "WebSocketTransport", dependencies: ["CLWS", "SharedBytes"]),
+        .target(
+            name: "WebSocketTransport",
+            dependencies: ["CLWS", "SharedBytes", .product(name: "DequeModule", package: "swift-collections")]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SharedBytes", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", dependencies: ["CamHubClient"], path: "Tests/Support"),

@@ -44,10 +44,12 @@ public struct FollowerThrottle: Hashable, Sendable {
     public private(set) var rate: Double
     /// The room's tick rate in Hz.
     public let tick: Double
-    /// The seq of the last frame sent, nil before the first.
-    public private(set) var lastSeq: UInt64?
     private var lastSend: Double = -.infinity
     private var nextDue: Double = -.infinity
+    /// The seq of the last frame sent, nil before the first. Declared last:
+    /// an optional's extra byte then leaves room for the fields that follow
+    /// a throttle in `Room.Member` (56 bytes a member, not 64).
+    public private(set) var lastSeq: UInt64?
 
     public init(rate: Double, tick: Double) {
         precondition(tick > 0 && tick.isFinite, "tick must be a positive rate")

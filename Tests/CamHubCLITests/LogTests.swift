@@ -61,6 +61,12 @@ extension CLITests {
         #expect(hello["level"]?.string == "warning")
         #expect(hello["error"]?.string == "token: wrong token for role presenter")
         #expect(hello["code"]?.number == 1008)
+        let refusedClose = try #require(records.first { $0["message"]?.string == "connection closed" && $0["hubCode"] != nil })
+        #expect(refusedClose["by"]?.string == "hub")
+        #expect(refusedClose["hubCode"]?.number == 1008)
+        #expect(refusedClose["reason"]?.string == "forbidden")
+        #expect(refusedClose["remote"]?.string == "127.0.0.1")
+        #expect(refusedClose["client"] == nil, "it never joined")
 
         let handshake = try #require(record("handshake refused"))
         #expect(handshake["status"]?.number == 403)

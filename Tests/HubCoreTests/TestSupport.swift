@@ -37,6 +37,8 @@ func take(_ throttle: inout FollowerThrottle, roomSeq: UInt64, now: Double) -> B
     throttle.take(roomSeq: roomSeq, now: now)
 }
 
-func admit(_ limiter: inout CommandRateLimiter, now: Double) -> CommandRateLimiter.Verdict {
-    limiter.admit(now: now)
+func admit(
+    _ limiter: inout CommandRateLimiter, now: Double, policy: CommandRateLimiter.Policy = .standard
+) -> CommandRateLimiter.Verdict {
+    limiter.admit(now: now, policy: policy)
 }

@@ -168,14 +168,15 @@ extension Hub {
         wake(name)
     }
 
-    /// The local connection of `client` (nil: not on this hub).
+    /// The local connection of `client` (nil: not on this hub, or a follower,
+    /// which nothing is addressed to by id).
     public func connection(ofClient client: String) -> ConnectionKey? {
         connectionOfClient[client]
     }
 
     private mutating func remoteSession(_ key: ConnectionKey, for command: ForwardedCommand) {
         if sessions[key] == nil {
-            var session = Session(connection: key, openedAt: 0)
+            var session = Session()
             session.client = command.client
             session.room = command.room
             sessions[key] = session

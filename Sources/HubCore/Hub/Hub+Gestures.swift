@@ -8,13 +8,13 @@ extension Hub {
     /// action, and hears gestures whose action was disabled too); taps and
     /// long presses are also room events with the point and geo point.
     mutating func handleGesture(
-        _ gesture: GestureMessage, session: Session, owner: Owner, room: RoomName,
+        _ gesture: GestureMessage, from connection: ConnectionKey, session: Session, owner: Owner, room: RoomName,
         at time: HubTime, sink: some HubSink
     ) throws(ProtocolError) {
         let client = GestureClient(owner: owner, viewport: session.viewport, disabled: session.disabledGestures)
         let result = rooms[room]!.gesture(gesture, client: client, at: time.seconds)
         let outcome = try Self.check(result, ref: "gesture")
-        if let seq = gesture.seq { acknowledge(gesture, seq: seq, effect: outcome.effect, to: session, owner: owner, room: room, at: time, sink: sink) }
+        if let seq = gesture.seq { acknowledge(gesture, seq: seq, effect: outcome.effect, to: connection, owner: owner, room: room, at: time, sink: sink) }
         guard let event = outcome.event else { return }
         switch (outcome.effect, gesture.kind) {
         case (.reported, .tap):
@@ -36,7 +36,7 @@ extension Hub {
     /// camera it made, with the animation it started (momentum, tap or scroll
     /// zoom), so its local prediction can be reconciled. Followers never get this.
     private func acknowledge(
-        _ gesture: GestureMessage, seq: Int, effect: GestureEffect, to session: Session, owner: Owner, room: RoomName,
+        _ gesture: GestureMessage, seq: Int, effect: GestureEffect, to connection: ConnectionKey, owner: Owner, room: RoomName,
         at time: HubTime, sink: some HubSink
     ) {
         let manager = rooms[room]!.manager
@@ -52,6 +52,6 @@ extension Hub {
         let ack = GestureAck(
             seq: seq, kind: gesture.kind, phase: gesture.phase, time: time.epochMilliseconds,
             camera: manager.camera, animation: animation)
-        sink.send(HubMessage.gestureAck(ack), to: session.connection)
+        sink.send(HubMessage.gestureAck(ack), to: connection)
     }
 }

@@ -26,7 +26,7 @@ extension Hub {
             sink.send(HubMessage.error(error), to: connection)
             if let close = error.close {
                 sink.close(connection, code: close.rawValue, reason: error.code.rawValue)
-                if let session = sessions.removeValue(forKey: connection) { leaveRoom(session, at: time, sink: sink) }
+                if let session = sessions.removeValue(forKey: connection) { leaveRoom(session, of: connection, at: time, sink: sink) }
             }
         }
     }
@@ -84,7 +84,7 @@ extension Hub {
                 rooms[roomName]!.manager.cancelAnimations(of: nil, by: owner.client, at: now)
             }
         case .gesture(let gesture):
-            try handleGesture(gesture, session: session, owner: owner, room: roomName, at: time, sink: sink)
+            try handleGesture(gesture, from: connection, session: session, owner: owner, room: roomName, at: time, sink: sink)
         case .gestures(let toggle):
             sessions[connection]!.disabledGestures = toggle.applied(to: session.disabledGestures)
             sink.send(HubMessage.gestures(disabled: sessions[connection]!.disabledGestures), to: connection)
@@ -114,7 +114,7 @@ extension Hub {
             let answer = try query.answer(camera: room.camera, viewport: session.viewport, limits: room.limits)
             sink.send(HubMessage.result(id: query.id, answer), to: connection)
         case .subscribe(let events):
-            rooms[roomName]!.setEvents(events, of: connection)
+            if let member = session.member { rooms[roomName]!.setEvents(events, at: Int(member)) }
         case .ping(let t):
             sink.send(HubMessage.pong(t: t, time: time.epochMilliseconds), to: connection)
         }

@@ -26,10 +26,10 @@ extension Hub {
     }
 
     /// Who a connection is in the hub: its client id, room and role once it
-    /// joined, and when it opened (hub seconds). Nil for an unknown connection.
+    /// joined. Nil for an unknown connection.
     public func sessionInfo(_ connection: ConnectionKey) -> SessionInfo? {
         guard let session = sessions[connection] else { return nil }
-        return SessionInfo(client: session.client, room: session.room?.value, role: role(of: session), openedAt: session.openedAt)
+        return SessionInfo(client: session.client, room: session.room?.value, role: role(of: session))
     }
 }
 
@@ -38,5 +38,4 @@ public struct SessionInfo: Hashable, Sendable {
     public var client: String?
     public var room: String?
     public var role: Role?
-    public var openedAt: Double
 }

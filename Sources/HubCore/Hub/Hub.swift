@@ -9,7 +9,11 @@ public struct Hub {
     public let configuration: HubConfiguration
     var sessions: [ConnectionKey: Session] = [:]
     var rooms: [RoomName: Room] = [:]
-    /// Client id → connection, for routing an animation's reports to its owner.
+    /// Client id → connection of every client something is addressed to by
+    /// id: drivers and presenters (an animation's reports go to its owner) and
+    /// clients of other hubs (`receiveForwarded`). Not followers: they own no
+    /// animation and send nothing that runs on another hub, and a large
+    /// audience should not cost an entry each.
     var connectionOfClient: [String: ConnectionKey] = [:]
     var ids = ClientIDAllocator()
     /// Connections that have not joined yet → when they opened (s). The tick
@@ -43,9 +47,12 @@ public struct Hub {
         self.configuration = configuration
     }
 
-    /// Connections open, joined clients, rooms.
+    /// Connections open, joined clients, rooms. O(rooms): joined clients are
+    /// counted by the rooms' rosters (and the clients of other hubs whose
+    /// commands this hub runs).
     public var counts: (connections: Int, clients: Int, rooms: Int) {
-        (sessions.count, connectionOfClient.count, rooms.count)
+        let joined = rooms.values.reduce(remoteConnections.count) { $0 + $1.roster.count }
+        return (sessions.count, joined, rooms.count)
     }
 
     /// Per room: name, clients, the current camera (for `/healthz` and tests).
@@ -77,7 +84,7 @@ public struct Hub {
 
     /// A new connection: it has `helloTimeout` seconds to join a room.
     public mutating func open(_ connection: ConnectionKey, at time: HubTime) {
-        sessions[connection] = Session(connection: connection, openedAt: time.seconds)
+        sessions[connection] = Session()
         awaitingHello[connection] = time.seconds
     }
 
@@ -85,7 +92,7 @@ public struct Hub {
     public mutating func closed(_ connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
         awaitingHello[connection] = nil
         guard let session = sessions.removeValue(forKey: connection) else { return }
-        leaveRoom(session, at: time, sink: sink)
+        leaveRoom(session, of: connection, at: time, sink: sink)
     }
 
     /// Advances the rooms that have something due to `time`, reports what
@@ -237,7 +244,7 @@ public struct Hub {
             outcome.presenterChange?.previous = remotePresenter  // taken over from another hub's presenter
         }
         session.client = client
-        session.room = hello.room
+        session.room = rooms[hello.room]!.name  // the room's own string: a long name is not stored again per member
         session.viewport = hello.viewport
         // Bring the room up to now so the welcome carries the current camera
         // and seq. Before the joiner becomes a member: what happened until now
@@ -251,9 +258,9 @@ public struct Hub {
         // On the tick grid, as every later frame time: its frames then fall due on ticks.
         throttle.didSend(seq: rooms[hello.room]!.seq, now: gridTime(time.seconds))
         let events = hello.events ?? EventSubscriptions.defaults(for: hello.role)
-        rooms[hello.room]!.addMember(connection, throttle: throttle, events: events)
+        session.member = UInt32(rooms[hello.room]!.addMember(connection, throttle: throttle, events: events))
         rooms[hello.room]!.emptySince = nil
-        connectionOfClient[client] = connection
+        if hello.role != .follower { connectionOfClient[client] = connection }
         if outcome.presenterChange != nil { rooms[hello.room]!.presenterSince = time.epochMilliseconds }
         if let demoted = outcome.presenterChange?.demoted {
             rooms[hello.room]!.manager.setRank(Role.driver.rank, of: demoted)
@@ -293,11 +300,13 @@ public struct Hub {
         return Owner(client: client, rank: role.rank)
     }
 
-    mutating func leaveRoom(_ session: Session, at time: HubTime, sink: some HubSink) {
+    mutating func leaveRoom(_ session: Session, of connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
         guard let client = session.client, let name = session.room, rooms[name] != nil else { return }
         connectionOfClient[client] = nil
-        if rooms[name]!.mirror != nil, session.connection < remoteConnectionBase { broker?.clientLeft(client, in: name) }
-        rooms[name]!.removeMember(session.connection)
+        if rooms[name]!.mirror != nil, connection < remoteConnectionBase { broker?.clientLeft(client, in: name) }
+        if let member = session.member, let moved = rooms[name]!.removeMember(connection, at: Int(member)) {
+            sessions[moved]?.member = member
+        }
         rooms[name]!.clientLeft(client, at: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
         rooms[name]!.audienceChanged = true
@@ -328,10 +337,16 @@ public struct Hub {
         sink.send(HubMessage.event(event, time: time.epochMilliseconds), to: recipients)
     }
 
+    /// The subscriptions of `connection` as a member of `room` (nil: not one).
+    func events(of connection: ConnectionKey, in room: RoomName) -> EventSubscriptions? {
+        guard let session = sessions[connection], session.room == room, let member = session.member else { return nil }
+        return rooms[room]?.members[Int(member)].events
+    }
+
     /// Sends `event` to one member when it is subscribed to it.
     func send(_ event: HubEvent, to connection: ConnectionKey, in room: RoomName, at time: HubTime, sink: some HubSink) {
         // A client of another hub (`receiveForwarded`) is no member here: its own hub filters.
-        guard connection >= remoteConnectionBase || rooms[room]?.events(of: connection)?.contains(event.subscription) == true else { return }
+        guard connection >= remoteConnectionBase || events(of: connection, in: room)?.contains(event.subscription) == true else { return }
         sink.send(HubMessage.event(event, time: time.epochMilliseconds), to: connection)
     }
 
@@ -349,7 +364,7 @@ public struct Hub {
             {
                 recipients.append(member.connection)
             }
-        } else if let ownerConnection, room.events(of: ownerConnection)?.contains(.animation) == true {
+        } else if let ownerConnection, events(of: ownerConnection, in: name)?.contains(.animation) == true {
             recipients.append(ownerConnection)
         }
         if let ownerConnection, ownerConnection >= remoteConnectionBase {

@@ -32,10 +32,10 @@ struct Room {
         var events: EventSubscriptions
     }
 
-    /// Connections in the room (in no particular order: leaving swaps the last one in).
+    /// Connections in the room (in no particular order: leaving swaps the last
+    /// one in). Each member's session keeps where it is (`Session.member`),
+    /// so the room needs no table from connection to position.
     private(set) var members: [Member] = []
-    /// Where each connection is in `members`, for O(1) leaves.
-    private var memberIndex: [ConnectionKey: Int] = [:]
     /// Members subscribed to `roomAnimations` (0: an animation report goes to its owner alone, O(1)).
     private(set) var roomAnimationWatchers = 0
     /// Increases by one per tick in which the camera or `moving` changed.
@@ -147,39 +147,37 @@ struct Room {
         self.frameRevision = manager.revision
     }
 
-    /// Adds a connection with its throttle (O(1)).
-    mutating func addMember(_ connection: ConnectionKey, throttle: FollowerThrottle, events: EventSubscriptions) {
-        memberIndex[connection] = members.count
+    /// Adds a connection with its throttle (O(1)); returns its position in `members`.
+    mutating func addMember(_ connection: ConnectionKey, throttle: FollowerThrottle, events: EventSubscriptions) -> Int {
         members.append(Member(connection: connection, throttle: throttle, events: events))
         if events.contains(.roomAnimations) { roomAnimationWatchers += 1 }
+        return members.count - 1
     }
 
-    /// The member's subscriptions (nil: not a member).
-    func events(of connection: ConnectionKey) -> EventSubscriptions? {
-        memberIndex[connection].map { members[$0].events }
-    }
-
-    mutating func setEvents(_ events: EventSubscriptions, of connection: ConnectionKey) {
-        guard let index = memberIndex[connection] else { return }
+    mutating func setEvents(_ events: EventSubscriptions, at index: Int) {
         if members[index].events.contains(.roomAnimations) { roomAnimationWatchers -= 1 }
         if events.contains(.roomAnimations) { roomAnimationWatchers += 1 }
         members[index].events = events
     }
 
-    /// Removes a connection (O(1): the last member takes its place; a send
-    /// pass under way visits the moved member if it has not yet).
-    mutating func removeMember(_ connection: ConnectionKey) {
-        guard let index = memberIndex.removeValue(forKey: connection) else { return }
+    /// Removes `connection`, at `index` in `members` (O(1): the last member
+    /// takes its place; a send pass under way visits the moved member if it
+    /// has not yet). Returns the connection that moved to `index` (its
+    /// position changed), nil when none did.
+    mutating func removeMember(_ connection: ConnectionKey, at index: Int) -> ConnectionKey? {
+        precondition(members[index].connection == connection, "member \(connection) is not at \(index)")
         if members[index].events.contains(.roomAnimations) { roomAnimationWatchers -= 1 }
         let last = members.removeLast()
+        var moved: ConnectionKey?
         if index < members.count {
             members[index] = last
-            memberIndex[last.connection] = index
+            moved = last.connection
         }
         if let cursor = sendCursor, index < cursor, index < members.count {
             // The member moved into the hole was not reached yet: look at it before the rest.
             sendCursor = index
         }
+        return moved
     }
 
     /// Turns one gesture into camera motion (see `GestureEngine.handle`).

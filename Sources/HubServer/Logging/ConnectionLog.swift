@@ -9,21 +9,29 @@ import Logging
 final class ConnectionLog {
     let logger: Logger
 
+    /// What every open connection's lines need, for its whole life: kept
+    /// small (one per connection, and the dictionary keeps up to twice as
+    /// many slots as entries).
     private struct Entry {
         let remote: String
-        let opened: ContinuousClock.Instant
+        /// Seconds after `origin` (8 bytes, where an instant takes 16).
+        let opened: Double
         var joined = false
-        /// The close the hub asked for, and the last error it sent.
-        var hubClose: (code: UInt16, reason: String)?
-        var lastError: String?
     }
 
+    /// What `Entry.opened` counts from.
+    private let origin = ContinuousClock.now
+
     private var entries: [ConnectionKey: Entry] = [:]
+    /// The last error sent to a connection that has not joined, for its "hello refused" line.
+    private var helloErrors: [ConnectionKey: String] = [:]
+    /// The close the hub asked for, from then until the connection is gone.
+    private var hubCloses: [ConnectionKey: (code: UInt16, reason: String)] = [:]
 
     init(logger: Logger) { self.logger = logger }
 
     func opened(_ connection: ConnectionKey, remote: String, origin: String?) {
-        entries[connection] = Entry(remote: remote, opened: .now)
+        entries[connection] = Entry(remote: remote, opened: secondsSinceOrigin())
         logger.debug(
             "connection opened",
             metadata: [
@@ -38,6 +46,7 @@ final class ConnectionLog {
             let info = hub.sessionInfo(connection), let client = info.client
         else { return }
         entries[connection]!.joined = true
+        helloErrors[connection] = nil
         logger.info(
             "client joined",
             metadata: [
@@ -52,46 +61,46 @@ final class ConnectionLog {
         let parsed = try? JSONParser.parse(bytes)
         let code = parsed?["code"]?.stringValue ?? "unknown"
         let message = parsed?["message"]?.stringValue ?? ""
-        entries[connection]?.lastError = message
+        if entries[connection]?.joined == false { helloErrors[connection] = message }
         logger.debug("error sent", metadata: ["connection": "\(connection)", "code": "\(code)", "error": "\(message)"])
     }
 
     /// The hub is closing the connection.
     func closing(_ connection: ConnectionKey, code: UInt16, reason: String) {
-        guard var entry = entries[connection] else { return }
-        entry.hubClose = (code, reason)
-        entries[connection] = entry
+        guard let entry = entries[connection] else { return }
+        hubCloses[connection] = (code, reason)
         if !entry.joined {
             logger.warning(
                 "hello refused",
                 metadata: [
                     "connection": "\(connection)", "remote": "\(entry.remote)",
                     "code": .stringConvertible(Int(code)), "reason": "\(reason)",
-                    "error": "\(entry.lastError ?? "")",
+                    "error": "\(helloErrors[connection] ?? "")",
                 ])
         }
     }
 
     /// The server is closing every connection (shutdown or restart).
     func serverClosing(code: UInt16, reason: String) {
-        for key in entries.keys where entries[key]?.hubClose == nil { entries[key]!.hubClose = (code, reason) }
+        for key in entries.keys where hubCloses[key] == nil { hubCloses[key] = (code, reason) }
     }
 
     /// The connection is gone (`info`: who it was in the hub, read before the hub forgets it).
     func closed(_ connection: ConnectionKey, code: UInt16?, info: SessionInfo?) {
         guard let entry = entries.removeValue(forKey: connection) else { return }
-        let elapsed = ContinuousClock.now - entry.opened
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        helloErrors[connection] = nil
+        let hubClose = hubCloses.removeValue(forKey: connection)
+        let seconds = secondsSinceOrigin() - entry.opened
         var metadata: Logger.Metadata = [
             "connection": "\(connection)", "remote": "\(entry.remote)",
             "code": code.map { .stringConvertible(Int($0)) } ?? "none",
-            "by": "\(entry.hubClose != nil ? "hub" : "client")",
+            "by": "\(hubClose != nil ? "hub" : "client")",
             "duration": .stringConvertible((seconds * 1000).rounded() / 1000),
         ]
         if let client = info?.client { metadata["client"] = "\(client)" }
         if let room = info?.room { metadata["room"] = "\(room)" }
         if let role = info?.role { metadata["role"] = "\(role.rawValue)" }
-        if let hubClose = entry.hubClose {
+        if let hubClose {
             metadata["hubCode"] = .stringConvertible(Int(hubClose.code))
             metadata["reason"] = "\(hubClose.reason)"
         }
@@ -101,6 +110,11 @@ final class ConnectionLog {
     /// A WebSocket upgrade refused by the transport (origin, path, subprotocol, …).
     func refused(remote: String, status: Int, reason: String) {
         logger.notice("handshake refused", metadata: ["remote": "\(remote)", "status": .stringConvertible(status), "reason": "\(reason)"])
+    }
+
+    private func secondsSinceOrigin() -> Double {
+        let elapsed = ContinuousClock.now - origin
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Connections still open (for the shutdown line).

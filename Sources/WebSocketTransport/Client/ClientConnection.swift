@@ -64,7 +64,7 @@ final class ClientConnection {
         self.id = id
         self.request = request
         limits = configuration.sendQueueLimits
-        assembler = MessageAssembler(maxSize: configuration.maxMessageSize)
+        assembler = MessageAssembler()
     }
 
     deinit { for p in cStrings { free(p) } }

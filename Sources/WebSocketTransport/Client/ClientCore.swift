@@ -225,7 +225,7 @@ final class ClientCore: @unchecked Sendable {
         let kind: MessageKind = lws_frame_is_binary(wsi) != 0 ? .binary : .text
         switch conn.assembler.append(
             chunk, isFinal: lws_is_final_fragment(wsi) != 0, kind: kind,
-            validateUTF8: config.validateUTF8)
+            maxSize: config.maxMessageSize, validateUTF8: config.validateUTF8)
         {
         case .incomplete:
             return 0

@@ -217,11 +217,14 @@ public struct ServerConfiguration: Sendable {
     /// tried after the exact paths; the longest matching prefix wins.
     public var httpPrefixHandlers: [String: HTTPHandler] = [:]
     /// Bytes lws reads per RECEIVE callback. lws allocates this buffer for
-    /// every connection for its whole life, so it is most of an idle
-    /// connection's memory: 128 B keeps an idle follower at ~2.2 KiB of hub
-    /// RSS (4 KiB made it ~6 KiB). Client messages are small (a command is
-    /// ~100–250 B); bigger ones arrive in several callbacks and are
-    /// reassembled, up to `maxMessageSize`.
+    /// every connection for its whole life (plus 20 bytes: a 160-byte malloc
+    /// chunk at 128), so it is part of every idle connection's memory: 128 B
+    /// with the rest kept small makes an idle follower ~1.95 KiB of hub RSS
+    /// (4 KiB made it ~6 KiB). Not below 125: lws gathers a PING or CLOSE
+    /// payload (up to 125 bytes) in this buffer, and cuts one that does not
+    /// fit (the PONG would not echo the PING whole). Client messages are
+    /// small (a command is ~100–250 B); bigger ones arrive in several
+    /// callbacks and are reassembled, up to `maxMessageSize`.
     public var receiveBufferSize = 128
     /// Seconds a connection's socket may stay undrained (data waiting for it
     /// to become writable) before it is closed with 1008 "too slow"; checked

@@ -110,7 +110,8 @@ final class ServerCore: @unchecked Sendable {
         let kind: MessageKind = lws_frame_is_binary(wsi) != 0 ? .binary : .text
         let outcome = conn.assembler.append(
             chunk, isFinal: lws_is_final_fragment(wsi) != 0,
-            kind: kind, validateUTF8: config.validateUTF8)
+            kind: kind, maxSize: conn.isEcho ? echoMaxMessageSize : config.maxMessageSize,
+            validateUTF8: config.validateUTF8)
         switch outcome {
         case .incomplete:
             return 0
@@ -164,7 +165,7 @@ final class ServerCore: @unchecked Sendable {
         guard let conn = connection(for: wsi) else { return }
         connections.removeValue(forKey: conn.id.rawValue)
         openConnections.subtract(1, ordering: .relaxed)
-        admission.closed(from: conn.info.remoteAddress)
+        admission.closed(from: conn.remoteAddress)
         conn.slots.removeAll()
         conn.closing = true
         if !conn.isEcho { handlers.onClose(conn.id, conn.closeCode) }
@@ -185,7 +186,7 @@ final class ServerCore: @unchecked Sendable {
 
     func enqueueControl(_ frame: SharedFrame, to conn: ServerConnection) {
         guard conn.acceptsSends else { return }
-        if !conn.slots.enqueueControl(frame) {
+        if !conn.slots.enqueueControl(frame, limits: conn.isEcho ? echoQueueLimits : config.sendQueueLimits) {
             conn.slots.removeAll()
             conn.pendingClose = .init(code: .policyViolation, reason: "send queue overflow", flushFirst: false)
         }

@@ -122,12 +122,14 @@ extension ServerCore {
         return LWS.hasHeader(wsi, WSI_TOKEN_PROTOCOL) ? 1 : 0
     }
 
+    /// The largest message an `/echo` connection may send.
+    var echoMaxMessageSize: Int { config.echoMaxMessageSize ?? config.maxMessageSize }
+
     /// An echo connection's send queue holds two of its largest messages.
     var echoQueueLimits: SendQueueLimits {
-        let largest = config.echoMaxMessageSize ?? config.maxMessageSize
-        return SendQueueLimits(
+        SendQueueLimits(
             maxMessages: config.sendQueueLimits.maxMessages,
-            maxBytes: max(config.sendQueueLimits.maxBytes, 2 * largest))
+            maxBytes: max(config.sendQueueLimits.maxBytes, 2 * echoMaxMessageSize))
     }
 
     /// ESTABLISHED: register the connection and tell the handler.
@@ -146,10 +148,7 @@ extension ServerCore {
             subprotocol: route.endpoint.subprotocol,
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
             remoteAddress: LWS.peerAddress(wsi))
-        let conn = ServerConnection(
-            info: info, wsi: wsi, isEcho: route.isEcho,
-            limits: route.isEcho ? echoQueueLimits : config.sendQueueLimits,
-            maxMessageSize: route.isEcho ? (config.echoMaxMessageSize ?? config.maxMessageSize) : config.maxMessageSize)
+        let conn = ServerConnection(id: info.id, wsi: wsi, remoteAddress: info.remoteAddress, isEcho: route.isEcho)
         connections[id] = conn
         openConnections.add(1, ordering: .relaxed)
         admission.opened(from: info.remoteAddress)

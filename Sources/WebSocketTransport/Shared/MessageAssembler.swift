@@ -1,5 +1,6 @@
-/// Reassembles the fragments of one incoming message, enforcing a size cap.
-/// Value type owned by one connection on its loop thread.
+/// Reassembles the fragments of one incoming message, enforcing a size cap
+/// (the caller's, passed to `append`: a server keeps it once, not per
+/// connection). Value type owned by one connection on its loop thread.
 struct MessageAssembler {
     enum Outcome {
         case incomplete
@@ -8,16 +9,14 @@ struct MessageAssembler {
         case invalidUTF8
     }
 
-    let maxSize: Int
     private var buffer: [UInt8] = []
 
-    init(maxSize: Int) { self.maxSize = maxSize }
-
     /// Adds one chunk from an lws RECEIVE callback. `isFinal` is
-    /// `lws_is_final_fragment` (last chunk of the last fragment).
+    /// `lws_is_final_fragment` (last chunk of the last fragment); a message
+    /// longer than `maxSize` bytes is `tooBig`.
     mutating func append(
         _ chunk: UnsafeRawBufferPointer, isFinal: Bool, kind: MessageKind,
-        validateUTF8: Bool
+        maxSize: Int, validateUTF8: Bool
     ) -> Outcome {
         if buffer.count + chunk.count > maxSize {
             buffer = []

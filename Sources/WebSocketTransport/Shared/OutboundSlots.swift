@@ -1,3 +1,5 @@
+import DequeModule
+
 /// The two send lanes of one server connection. Value type owned by the
 /// connection on its loop thread.
 ///
@@ -10,25 +12,25 @@
 ///
 /// `next()` drains control first, then the latest slot (control has
 /// priority; the lanes are not ordered relative to each other).
+///
+/// An idle connection's lanes hold no heap memory: the control lane's
+/// storage is let go whenever it drains (a follower gets a control message
+/// now and then, its frames go through the latest slot), and the bounds are
+/// the server's (passed to `enqueueControl`), not a copy per connection.
 struct OutboundSlots {
-    typealias Limits = SendQueueLimits
-
-    let limits: Limits
-    private var control: [SharedFrame] = []
-    private var head = 0
+    /// A ring buffer: one reference, no head index, and no storage at all while empty.
+    private var control = Deque<SharedFrame>()
     private(set) var controlBytes = 0
     private(set) var latest: SharedFrame?
     private(set) var framesReplaced = 0
 
-    init(limits: Limits) { self.limits = limits }
+    var controlCount: Int { control.count }
+    var isEmpty: Bool { control.isEmpty && latest == nil }
+    var hasControl: Bool { !control.isEmpty }
 
-    var controlCount: Int { control.count - head }
-    var isEmpty: Bool { controlCount == 0 && latest == nil }
-    var hasControl: Bool { controlCount > 0 }
-
-    /// Appends to the control lane; false if a bound would be exceeded.
-    mutating func enqueueControl(_ frame: SharedFrame) -> Bool {
-        guard controlCount + 1 <= limits.maxMessages,
+    /// Appends to the control lane; false if a bound of `limits` would be exceeded.
+    mutating func enqueueControl(_ frame: SharedFrame, limits: SendQueueLimits) -> Bool {
+        guard control.count + 1 <= limits.maxMessages,
             controlBytes + frame.count <= limits.maxBytes
         else { return false }
         control.append(frame)
@@ -51,23 +53,14 @@ struct OutboundSlots {
 
     /// The next control frame only (used while a close waits for the flush).
     mutating func popControl() -> SharedFrame? {
-        guard head < control.count else { return nil }
-        let frame = control[head]
-        head += 1
+        guard let frame = control.popFirst() else { return nil }
         controlBytes -= frame.count
-        if head == control.count {
-            control.removeAll(keepingCapacity: control.count <= 64)
-            head = 0
-        } else if head >= 64 && head * 2 >= control.count {
-            control.removeFirst(head)
-            head = 0
-        }
+        if control.isEmpty { control = Deque() }  // drained: let the storage go
         return frame
     }
 
     mutating func removeAll() {
-        control.removeAll()
-        head = 0
+        control = Deque()
         controlBytes = 0
         latest = nil
     }

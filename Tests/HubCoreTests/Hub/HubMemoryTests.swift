@@ -1,0 +1,22 @@
+import Testing
+
+@testable import HubCore
+
+/// What the hub keeps per idle follower, inline in its tables: every open
+/// connection has a `Session` (in a dictionary with up to twice as many slots
+/// as entries) and, once joined, a `Room.Member` (in an array that grows by
+/// doubling). At 10,000 followers each 8 bytes of either cost ~13 bytes of
+/// RSS per connection (docs/BENCHMARKS.md, "Idle RSS per connection").
+@Suite("Hub: memory per connection")
+struct HubMemoryTests {
+    @Test func aSessionKeepsNeitherItsKeyNorTheRateLimitersPolicy() {
+        // client, room, viewport (16 each), gestures (8), limiter state (24), remote role (1).
+        #expect(MemoryLayout<Session>.stride <= 88, "\(MemoryLayout<Session>.stride) bytes")
+        #expect(MemoryLayout<CommandRateLimiter>.size <= 24, "\(MemoryLayout<CommandRateLimiter>.size) bytes")
+    }
+
+    @Test func aMemberFitsItsThrottleAndSubscriptionsIn56Bytes() {
+        // connection (8), throttle (rate, tick, last send, next due, last seq: 41), events (4).
+        #expect(MemoryLayout<Room.Member>.stride <= 56, "\(MemoryLayout<Room.Member>.stride) bytes")
+    }
+}
