@@ -20,3 +20,11 @@ struct HubMemoryTests {
         #expect(MemoryLayout<Room.Member>.stride <= 56, "\(MemoryLayout<Room.Member>.stride) bytes")
     }
 }
+
+@Suite("Hub: memory per room")
+struct RoomMemoryTests {
+    @Test func aRoomStaysInline() {
+        // Rooms are stored inline in the hub's table: each byte here is a byte per room at rest.
+        #expect(MemoryLayout<Room>.stride <= 704, "\(MemoryLayout<Room>.stride) bytes")
+    }
+}
