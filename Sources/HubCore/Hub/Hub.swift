@@ -70,7 +70,7 @@ public struct Hub {
     /// is 0): O(busy rooms), for the once-a-second metrics of a hub holding
     /// thousands of rooms at rest.
     public func busyRoomTicksPerSecond(at seconds: Double) -> [String: Int] {
-        recentVisits.rooms.reduce(into: [:]) { rates, name in
+        recentVisits.rooms(at: seconds).reduce(into: [:]) { rates, name in
             // Through the index: `rooms[name]?` would copy the whole room.
             guard let index = rooms.index(forKey: name) else { return }
             let rate = rooms.values[index].visits.perSecond(at: seconds)

@@ -76,6 +76,8 @@ struct HubStatsTests {
         bench.join("still", role: "follower", rate: 30)
         bench.run(seconds: 3)
         #expect(bench.hub.busyRoomTicksPerSecond(at: bench.now).isEmpty, "every room at rest")
+        // The joins visited both rooms; at rest the figure looks at none of them.
+        #expect(bench.hub.recentVisits.rooms(at: bench.now).isEmpty)
 
         bench.send(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":6}"#, from: p.key)
         bench.run(seconds: 2)
@@ -83,7 +85,10 @@ struct HubStatsTests {
         #expect(bench.hub.busyRoomTicksPerSecond(at: bench.now) == ["moving": 30])
         #expect(all == ["moving": 30, "still": 0])
 
+        #expect(bench.hub.recentVisits.rooms(at: bench.now).map(\.value) == ["moving"])
+
         bench.run(seconds: 7)  // the animation ended; the room went to rest
         #expect(bench.hub.busyRoomTicksPerSecond(at: bench.now).isEmpty)
+        #expect(bench.hub.recentVisits.rooms(at: bench.now).isEmpty)
     }
 }
