@@ -46,7 +46,7 @@ extension Hub {
         announceChanges(from: before, to: presence.entries, in: name, at: time, sink: sink)
         if let remotePresenter = presence.entries.first(where: { $0.role == .presenter }),
             let since = presence.presenterSince, rooms[name]!.roster.presenter != nil, since > rooms[name]!.presenterSince,
-            let demoted = rooms[name]!.roster.demotePresenter()
+            let demoted = changeRoster(in: name, { $0.demotePresenter() })!
         {
             if rooms[name]!.mirror == nil { rooms[name]!.manager.setRank(Role.driver.rank, of: demoted) }
             broadcast(

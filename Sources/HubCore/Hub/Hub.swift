@@ -27,6 +27,9 @@ public struct Hub {
     var ticks = TickRate()
     /// Rooms visited in the current or the previous second of a visit (a superset of the rooms with a tick rate).
     var recentVisits = RecentRooms()
+    /// Every room's roster added up (`connectionsByRole` once a second, O(1)):
+    /// kept in step by `changeRoster`, the one way rosters change.
+    var rosterTotals = RosterTotals()
     /// Rooms whose send pass ran out of budget, in the order they did.
     var unfinishedPasses: [RoomName] = []
     /// Rooms kept from before a restart, recreated as they were on their first join (`restore`).
@@ -74,8 +77,11 @@ public struct Hub {
     /// is 0): O(busy rooms), for the once-a-second metrics of a hub holding
     /// thousands of rooms at rest.
     public func busyRoomTicksPerSecond(at seconds: Double) -> [String: Int] {
-        recentVisits.rooms.reduce(into: [:]) { rates, name in
-            if let rate = rooms[name]?.visits.perSecond(at: seconds), rate > 0 { rates[name.value] = rate }
+        recentVisits.rooms(at: seconds).reduce(into: [:]) { rates, name in
+            // Through the index: `rooms[name]?` would copy the whole room.
+            guard let index = rooms.index(forKey: name) else { return }
+            let rate = rooms.values[index].visits.perSecond(at: seconds)
+            if rate > 0 { rates[name.value] = rate }
         }
     }
 
@@ -173,7 +179,10 @@ public struct Hub {
         }!
         if let audience { broadcast(.audience(audience), in: name, at: time, sink: sink) }
         if expired {
-            rooms[name] = nil
+            if let index = rooms.index(forKey: name) {
+                rosterTotals.remove(rooms.values[index].roster)
+                rooms.remove(at: index)
+            }
             awake.remove(name)
             broker?.roomRemoved(name)
             return
@@ -217,6 +226,17 @@ public struct Hub {
         return try body(&rooms.values[index])
     }
 
+    /// Changes `name`'s roster in place (nil: no such room), keeping
+    /// `rosterTotals` in step: the room's counts are taken out before `body`
+    /// and put back after it, whether it returns or throws.
+    @discardableResult
+    mutating func changeRoster<R, E: Error>(in name: RoomName, _ body: (inout Roster) throws(E) -> R) throws(E) -> R? {
+        guard let index = rooms.index(forKey: name) else { return nil }
+        rosterTotals.remove(rooms.values[index].roster)
+        defer { rosterTotals.add(rooms.values[index].roster) }
+        return try body(&rooms.values[index].roster)
+    }
+
     /// `seconds` on the tick grid (the nearest multiple of 1/tick): the time
     /// throttles and wake times are compared at, so that timer jitter never
     /// moves or costs a frame.
@@ -239,7 +259,9 @@ public struct Hub {
         let client = ids.next()
         if rooms[hello.room] == nil { rooms[hello.room] = newRoom(hello.room, at: time.seconds) }
         let remotePresenter = rooms[hello.room]!.roster.presenter == nil ? rooms[hello.room]!.clusterPresenter : nil
-        var outcome = try rooms[hello.room]!.roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
+        var outcome = try changeRoster(in: hello.room) { roster throws(ProtocolError) in
+            try roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
+        }!
         if outcome.presenterChange != nil, outcome.presenterChange?.previous == nil, let remotePresenter {
             outcome.presenterChange?.previous = remotePresenter  // taken over from another hub's presenter
         }
@@ -310,13 +332,16 @@ public struct Hub {
         rooms[name]!.clientLeft(client, at: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
         rooms[name]!.audienceChanged = true
-        if let outcome = rooms[name]!.roster.leave(client: client) {
+        let outcome = changeRoster(in: name) { roster in
+            let outcome = roster.leave(client: client)
+            if outcome == nil { roster.leaveCounted() }
+            return outcome
+        }!
+        if let outcome {
             broadcast(.left(outcome.entry), in: name, at: time, sink: sink)
             if let change = outcome.presenterChange {
                 broadcast(.presenterChanged(change, by: client), in: name, at: time, sink: sink)
             }
-        } else {
-            rooms[name]!.roster.leaveCounted()
         }
         if rooms[name]!.members.isEmpty { rooms[name]!.emptySince = time.seconds }
         wake(name)

@@ -64,8 +64,8 @@ struct TickRate: Hashable, Sendable {
     }
 }
 
-/// The rooms visited in the last two whole seconds of visits: each room is
-/// added once per second it is visited in, and the sets turn over with the seconds.
+/// The rooms visited in the last two whole seconds: each room is added once
+/// per second it is visited in, and the sets turn over with the seconds.
 struct RecentRooms {
     private var second = -Double.infinity
     private var current: Set<RoomName> = []
@@ -82,6 +82,14 @@ struct RecentRooms {
         current.insert(room)
     }
 
-    /// Every room visited in the last two seconds of visits (maybe more, never fewer).
-    var rooms: Set<RoomName> { current.union(previous) }
+    /// Every room visited in the whole second before `time`'s or in `time`'s
+    /// own (maybe more, never fewer): empty once no room has been visited for
+    /// two seconds, however many were visited before (a join burst of
+    /// 10,000 rooms is not walked by every later metrics flush).
+    func rooms(at time: Double) -> Set<RoomName> {
+        let now = time.rounded(.down)
+        if now == second { return previous.isEmpty ? current : current.union(previous) }
+        if now == second + 1 { return current }
+        return []
+    }
 }
