@@ -50,12 +50,11 @@ public struct Hub {
         self.configuration = configuration
     }
 
-    /// Connections open, joined clients, rooms. O(rooms): joined clients are
-    /// counted by the rooms' rosters (and the clients of other hubs whose
-    /// commands this hub runs).
+    /// Connections open, joined clients, rooms. O(1): joined clients are the
+    /// rosters' running total (`rosterTotals`) plus the clients of other hubs
+    /// whose commands this hub runs.
     public var counts: (connections: Int, clients: Int, rooms: Int) {
-        let joined = rooms.values.reduce(remoteConnections.count) { $0 + $1.roster.count }
-        return (sessions.count, joined, rooms.count)
+        (sessions.count, rosterTotals.clients + remoteConnections.count, rooms.count)
     }
 
     /// Per room: name, clients, the current camera (for `/healthz` and tests).

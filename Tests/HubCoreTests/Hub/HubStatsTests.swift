@@ -43,6 +43,8 @@ struct HubStatsTests {
                 counts[.driver]! += room.roster.count - room.roster.followerCount - presenters
             }
             counts[nil] = bench.hub.counts.connections - counts.values.reduce(0, +)
+            // Joined clients are a running total too (`counts`, once a second in the metrics).
+            #expect(bench.hub.counts.clients == bench.hub.rooms.values.reduce(0) { $0 + $1.roster.count })
             return counts
         }
         let first = bench.join("a", role: "presenter")
