@@ -141,6 +141,8 @@ def test_tracking_controls_set_the_mode_draw_a_route_and_drive_it(hub, browser, 
     changed = observer.wait_for(lambda m: m.get("event") == "routeChanged", 5, "the route", mark)
     assert changed["total"] == 3 and not changed["append"], changed
     first = changed["points"][0]
+    # The page drives the route the hub announced; the observer can hear of it before the page has.
+    wait_until(lambda: len(js(browser, "camhub.room.route?.points ?? []")) == 3, 5, "the page to have the route")
 
     mark = observer.mark()
     browser.find_element("css selector", "#drive-start").click()
