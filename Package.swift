@@ -85,8 +85,10 @@ let package = Package(
         .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
         .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "HubCore", "SocketTestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
+        /// Linux perf events (`linux/perf_event.h`): `camhub bench` counts a local hub's send syscalls.
+        .systemLibrary(name: "CPerfEvents", path: "Sources/CPerfEvents"),
         .target(name: "CamHubClient", dependencies: [
-            "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport",
+            "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport", "CPerfEvents",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer", "SocketTestSupport"]),

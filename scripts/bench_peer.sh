@@ -3,11 +3,11 @@
 # default) is a picows broadcast server on asyncio (scripts/bench_peer_picows.py),
 # PEER=uws a uWebSockets pub/sub server through socketify, its libuv loop run
 # natively (scripts/bench_peer_uws.py). The peer's own log is OUT.peer.log.
-#   scripts/bench_peer.sh FOLLOWERS RATE DURATION OUT.json
-#   PEER=uws scripts/bench_peer.sh FOLLOWERS RATE DURATION OUT.json
+#   scripts/bench_peer.sh FOLLOWERS RATE DURATION OUT.json [extra camhub bench options…]
+#   PEER=uws scripts/bench_peer.sh FOLLOWERS RATE DURATION OUT.json --count-sends
 set -euo pipefail
 cd "$(dirname "$0")/.."
-followers=${1:?followers}; rate=${2:?rate}; duration=${3:?seconds}; out=${4:?out.json}
+followers=${1:?followers}; rate=${2:?rate}; duration=${3:?seconds}; out=${4:?out.json}; shift 4
 port=${PEER_PORT:-18282}
 peer_kind=${PEER:-picows}
 case "$peer_kind" in
@@ -29,7 +29,7 @@ pypid=$(sed -n 's/.*listening.*, pid \([0-9]*\)$/\1/p' "${out%.json}.peer.log" |
 hub_pid=${pypid:-$peer}
 status=0
 timeout $(( duration + followers / 50 + 240 )) "$bin" bench --url "ws://127.0.0.1:$port/hub" --followers "$followers" \
-  --rate "$rate" --duration "$duration" --hub-pid "$hub_pid" --json "$out" || status=$?
+  --rate "$rate" --duration "$duration" --hub-pid "$hub_pid" --json "$out" "$@" || status=$?
 kill "$peer" 2>/dev/null || true; wait "$peer" 2>/dev/null || true
 grep -v listening "${out%.json}.peer.log" | tail -n 5 || true   # the peer's own summary, if it prints one
 exit "$status"

@@ -22,7 +22,13 @@ struct Bench: ParsableCommand {
             - when the hub is local: its CPU (per delivered frame) and RSS (baseline,
               with idle followers, per connection), found by the port in /proc/net/tcp
               and /proc/*/fd (or --hub-pid); and this process's own CPU, so you can see
-              whether the hub or the load generator was the bottleneck.
+              whether the hub or the load generator was the bottleneck;
+            - with --count-sends, when the hub is local and Linux perf tracepoints
+              are readable (root, or perf_event_paranoid ≤ 1): its send syscalls
+              per delivered message (sendto/sendmsg/sendmmsg/writev over the window
+              ÷ the messages the followers received then; below 1 when a server
+              writes several messages at once);
+            - the hub's ticks per second (its /healthz, camhub hubs on 127.0.0.1).
 
             Connecting: at most --connect-rate new connections per second, and at most
             64 handshakes in flight.
@@ -106,6 +112,13 @@ struct Bench: ParsableCommand {
     @Option(help: "The hub's process id (default: found by the port when the hub is local).")
     var hubPid: Int32?
 
+    @Flag(
+        help: """
+            Count the local hub's send syscalls per delivered message (Linux perf tracepoints; root or \
+            perf_event_paranoid ≤ 1). Tracing adds to the hub's CPU: measure CPU in a run without it.
+            """)
+    var countSends = false
+
     @Option(help: "Token for the presenter, also sent by the followers: a static presenter token, or a signed one (room * for several rooms).")
     var token: String?
 
@@ -146,6 +159,7 @@ struct Bench: ParsableCommand {
         options.connectTimeout = connectTimeout
         options.warmup = max(0, min(warmup, 60))
         options.hubPID = hubPid
+        options.countSends = countSends
         options.token = token
         options.allowRemote = allowRemote
         if presenter != "spin" {

@@ -42,6 +42,10 @@ public struct BenchOptions: Sendable {
     public var connectTimeout: Double?
     /// The hub's process id (nil: found by the port when the hub is local).
     public var hubPID: Int32?
+    /// Count the local hub's send syscalls over the window (`SendSyscallCounter`).
+    /// Off by default: enabling syscall tracepoints puts every syscall of the
+    /// hub's threads on the kernel's slower traced path, which costs CPU.
+    public var countSends = false
     public var token: String?
     public var allowRemote = false
 
@@ -101,6 +105,14 @@ public struct BenchReport: Codable, Sendable {
         public var ticksPerSecondMin: Int?
         /// Its connections per event loop at the window's end (`--loops`).
         public var connectionsPerLoop: [Int]?
+        /// Send syscalls the hub made during the window (`SendSyscallCounter`; a local, separate process).
+        public var sendSyscalls: UInt64?
+        /// Messages (frames and events) the followers received during the window.
+        public var messagesReceived: Int?
+        /// sendSyscalls / messagesReceived.
+        public var sendsPerMessage: Double?
+        /// Why the sends were not counted (no permission, no tracefs), if they were not.
+        public var sendsUnavailable: String?
     }
 
     public var url: String
@@ -190,6 +202,11 @@ public struct BenchReport: Codable, Sendable {
             var t = "hub ticks: \(fixed(ticks, 1)) per second (lowest \(low))"
             if let perLoop = hub.connectionsPerLoop { t += "; connections per event loop \(perLoop.map(String.init).joined(separator: " / "))" }
             l.append(t)
+        }
+        if let perMessage = hub.sendsPerMessage, let sends = hub.sendSyscalls, let messages = hub.messagesReceived {
+            l.append("hub sends: \(fixed(perMessage, 3)) per delivered message (\(sends) send syscalls, \(messages) messages to followers in the window)")
+        } else if let why = hub.sendsUnavailable {
+            l.append("hub sends: not counted (\(why))")
         }
         if let idle = hub.idleCores, let seconds = idleSeconds {
             var line = "hub at rest (every room joined, nothing moving, \(fixed(seconds, 0)) s): CPU \(fixed(idle * 100, 2)) % of a core"
@@ -452,6 +469,11 @@ public final class BenchRunner {
         let joinedAtWindow = totals().0.joined
         _ = totals(resetInterval: true)
         let hubStart = hub.pid.flatMap { CPUSample(pid: $0) }
+        var sendCounter: SendSyscallCounter?
+        if o.countSends, let pid = hub.pid, !hub.inProcess {
+            do { sendCounter = try SendSyscallCounter(pid: pid) } catch { hub.sendsUnavailable = error.description }
+        }
+        let messagesAtStart = totals().0.messagesTotal
         let selfStart = CPUSample(pid: getpid())
         let machineStart = ProcStats.machineJiffies()
         let windowStart = monotonicSeconds()
@@ -484,6 +506,14 @@ public final class BenchRunner {
             lastTick = now
         }
         let hubEnd = hub.pid.flatMap { CPUSample(pid: $0) }
+        if let sendCounter {
+            let messages = totals().0.messagesTotal - messagesAtStart
+            let sends = sendCounter.count()
+            sendCounter.close()
+            hub.sendSyscalls = sends
+            hub.messagesReceived = messages
+            if messages > 0 { hub.sendsPerMessage = Double(sends) / Double(messages) }
+        }
         let selfEnd = CPUSample(pid: getpid())
         let machineEnd = ProcStats.machineJiffies()
         if let pid = hub.pid { hub.rssEndBytes = ProcStats.rssBytes(pid: pid) }

@@ -105,6 +105,9 @@ struct ShardCounters: Sendable {
     var failureSamples: [String] = []
     var disconnectSamples: [String] = []
 
+    /// Every message received on the followers' connections: frames, events, errors.
+    var messagesTotal: Int { framesTotal + otherMessages + errorMessages }
+
     mutating func add(_ o: ShardCounters) {
         opened += o.opened
         joined += o.joined
