@@ -123,6 +123,51 @@ extension TransportTests {
         #expect(executedOnLoop.value == true)
     }
 
+    /// A loop that fell behind finds several batches in its mailbox: each
+    /// connection gets only its newest frame of them, events stay in order.
+    @Test func batchesWaitingForABusyLoopSendEachConnectionItsNewestFrameOnly() throws {
+        let server = try ServerHarness { $0.endpoints = [WebSocketEndpoint(path: "/feed")] }
+        let client = try ClientHarness()
+        defer {
+            client.client.shutdown()
+            server.server.shutdown()
+        }
+        let both = client.connectAndWait(ConnectRequest(port: server.port, path: "/feed"))
+        #expect(waitUntil { server.opened.count == 1 })
+        let onlyFirst = client.connectAndWait(ConnectRequest(port: server.port, path: "/feed"))
+        #expect(waitUntil { server.opened.count == 2 })
+        let (a, b) = (server.opened[0].id, server.opened[1].id)
+        let srv = server.server
+        let busy = DispatchSemaphore(value: 0)
+        let blocked = Box(false)
+        _ = srv.loop.execute {
+            blocked.value = true
+            busy.wait()  // the loop is busy while three batches arrive
+        }
+        #expect(waitUntil { blocked.value })
+        var first = OutboundBatch()
+        first.sendLatest(SharedFrame(text: "frame 1"), to: a)
+        first.sendLatest(SharedFrame(text: "frame 1"), to: b)
+        first.send(SharedFrame(text: "event after 1"), to: a)
+        var second = OutboundBatch()
+        second.sendLatest(SharedFrame(text: "frame 2"), to: a)
+        var third = OutboundBatch()
+        third.send(SharedFrame(text: "event after 2"), to: a)
+        srv.apply(first)
+        srv.apply(second)
+        srv.apply(third)
+        busy.signal()
+        #expect(waitUntil { client.messages(both).count == 3 && client.messages(onlyFirst).count == 1 })
+        usleep(100_000)  // nothing else follows
+        #expect(client.messages(both) == [.text("event after 1"), .text("frame 2"), .text("event after 2")])
+        #expect(client.messages(onlyFirst) == [.text("frame 1")])
+        let stats = Box<ConnectionStats?>(nil)
+        _ = srv.loop.execute { stats.value = srv.stats(a) }
+        #expect(waitUntil { stats.value != nil })
+        #expect(stats.value?.messagesWritten == 3)
+        #expect(srv.framesReplaced == 1)
+    }
+
     @Test func serverCloseFlushesQueuedMessagesThenSendsCodeAndReason() throws {
         let server = try ServerHarness { $0.endpoints = [WebSocketEndpoint(path: "/feed")] }
         let client = try ClientHarness()

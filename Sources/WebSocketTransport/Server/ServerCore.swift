@@ -230,11 +230,24 @@ final class ServerCore: @unchecked Sendable {
         return true
     }
 
-    func apply(_ batch: OutboundBatch) {
+    /// Applies `batch` in order, skipping its frames for connections that a
+    /// batch in `newer` (queued behind it, not yet applied) has a frame for.
+    func apply(_ batch: OutboundBatch, before newer: [OutboundBatch]) {
+        var superseded: Set<UInt64> = []
+        for later in newer {
+            for case .latest(_, let ids) in later.operations { for id in ids { superseded.insert(id.rawValue) } }
+        }
         for operation in batch.operations {
             switch operation {
             case .send(let frame, let id): send(frame, to: id)
-            case .latest(let frame, let ids): for id in ids { sendLatest(frame, to: id) }
+            case .latest(let frame, let ids):
+                for id in ids {
+                    if superseded.contains(id.rawValue) {
+                        if connections[id.rawValue] != nil { framesReplaced.add(1, ordering: .relaxed) }
+                    } else {
+                        sendLatest(frame, to: id)
+                    }
+                }
             case .close(let id, let code, let reason): close(id, code: code, reason: reason)
             }
         }

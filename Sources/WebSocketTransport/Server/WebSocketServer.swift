@@ -25,6 +25,10 @@ public final class WebSocketServer: Sendable {
     public let loop: WebSocketLoop
     private let core: ServerCore
     private let state = Locked(LifeCycle())
+    /// Batches handed over from other threads whose mailbox job has not run
+    /// yet, oldest first (each job takes the first). Lets a job see the
+    /// newer batches queued behind it (`ServerCore.apply(_:before:)`).
+    private let queuedBatches = Locked<[OutboundBatch]>([])
 
     private struct LifeCycle {
         var started = false
@@ -103,10 +107,26 @@ public final class WebSocketServer: Sendable {
 
     /// Applies `batch` on the loop thread, in order, with one mailbox post
     /// (inline when called on the loop thread).
+    ///
+    /// When this loop falls behind, several batches wait in its mailbox. A
+    /// frame for a connection that a newer waiting batch also has a frame for
+    /// is then skipped (counted as replaced): each follower gets its newest
+    /// frame once, not a backlog of stale ones (the latest-frame lane's rule,
+    /// across batches). Everything else is applied in order.
     public func apply(_ batch: OutboundBatch) {
         guard !batch.isEmpty else { return }
         let core = self.core
-        loop.onLoop { core.apply(batch) }
+        if loop.isCurrentThread {
+            core.apply(batch, before: [])
+            return
+        }
+        let queued = queuedBatches
+        queued.withLock { $0.append(batch) }
+        let posted = loop.execute {
+            let (mine, newer) = queued.withLock { waiting in (waiting.removeFirst(), waiting) }
+            core.apply(mine, before: newer)
+        }
+        if !posted { queued.withLock { _ = $0.popLast() } }  // the loop has stopped: nothing will take it
     }
 
     /// Any thread: serve `socket`, a TCP connection another server accepted
