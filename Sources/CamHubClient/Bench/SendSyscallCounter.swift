@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Needs tracefs (`/sys/kernel/tracing`) and permission to trace the process
 /// (root, or `perf_event_paranoid` ≤ 1 for one's own processes); without them
-/// `open` throws a reason the bench prints instead of the figure.
+/// `init` throws a reason the bench prints instead of the figure.
 /// Not thread-safe: the bench's main thread opens, reads and closes it.
 public final class SendSyscallCounter {
     /// The syscalls that put bytes on a socket (plain `write` is left out: it is also logs and eventfds).
