@@ -87,9 +87,12 @@ let package = Package(
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         /// Linux perf events (`linux/perf_event.h`): `camhub bench` counts a local hub's send syscalls.
         .systemLibrary(name: "CPerfEvents", path: "Sources/CPerfEvents"),
+        /// epoll and eventfd for the bench's follower sockets (header-only; Glibc's module leaves them out).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "CamHubClient", dependencies: [
-            "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport", "CPerfEvents",
+            "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport", "CPerfEvents", "CEpoll",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer", "SocketTestSupport"]),
         /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).

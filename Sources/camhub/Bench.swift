@@ -119,6 +119,12 @@ struct Bench: ParsableCommand {
             """)
     var countSends = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The followers' WebSocket client: epoll (plain ws:// sockets, the cheapest to run, so the load generator leaves the hub its CPU) or lws (libwebsockets', as camhub follow uses; always for wss://).",
+            valueName: "epoll|lws"))
+    var client = "epoll"
+
     @Option(help: "Token for the presenter, also sent by the followers: a static presenter token, or a signed one (room * for several rooms).")
     var token: String?
 
@@ -160,6 +166,10 @@ struct Bench: ParsableCommand {
         options.warmup = max(0, min(warmup, 60))
         options.hubPID = hubPid
         options.countSends = countSends
+        guard let followerClient = BenchOptions.FollowerClient(rawValue: client) else {
+            throw ValidationError("--client \(client): expected epoll or lws")
+        }
+        options.followerClient = followerClient
         options.token = token
         options.allowRemote = allowRemote
         if presenter != "spin" {

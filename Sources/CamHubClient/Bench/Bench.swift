@@ -46,7 +46,17 @@ public struct BenchOptions: Sendable {
     /// Off by default: enabling syscall tracepoints puts every syscall of the
     /// hub's threads on the kernel's slower traced path, which costs CPU.
     public var countSends = false
+    /// Which WebSocket client the followers use (`wss://` always uses libwebsockets').
+    public var followerClient = FollowerClient.epoll
     public var token: String?
+
+    /// The followers' WebSocket client.
+    public enum FollowerClient: String, Sendable, CaseIterable {
+        /// Plain `ws://` sockets on epoll (`EpollFollowerClient`): the cheapest to run.
+        case epoll
+        /// libwebsockets' client, as `camhub follow` and the presenter use.
+        case libwebsockets = "lws"
+    }
     public var allowRemote = false
 
     /// More hubs of one cluster (`camhub serve --redis`) the followers are
@@ -135,6 +145,8 @@ public struct BenchReport: Codable, Sendable {
     public var rate: Double
     public var durationSeconds: Double
     public var threads: Int
+    /// The followers' WebSocket client (`BenchOptions.FollowerClient`; nil in reports before it was chosen).
+    public var followerClient: String?
     public var clock: String
 
     public var expectedFrames: Int
@@ -178,7 +190,7 @@ public struct BenchReport: Codable, Sendable {
             if let m = movingRooms, m < n { rooms += " (\(m) moving)" }
         }
         l.append(
-            "camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")"
+            "camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")\(followerClient.map { " (\($0))" } ?? "")"
         )
         l.append(
             "connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")
@@ -321,11 +333,14 @@ public final class BenchRunner {
         var shards: [FollowerShard] = []
         for i in 0..<threads {
             let target = o.followerURLs[i % o.followerURLs.count]  // shard i serves hub i mod N: round robin over hubs
-            let shard = FollowerShard(
-                request: target.connectRequest(), hellos: hellos, clockOffset: offset,
-                maxConcurrentConnects: max(8, 256 / threads), tls: target.clientTLS)
-            do { try shard.start() } catch { throw ClientError("could not start a client loop: \(error)") }
-            shards.append(shard)
+            do {
+                let shard = try FollowerShard(
+                    request: target.connectRequest(), hellos: hellos, clockOffset: offset,
+                    maxConcurrentConnects: max(8, 256 / threads), tls: target.clientTLS,
+                    useLibWebSockets: o.followerClient == .libwebsockets)
+                try shard.start()
+                shards.append(shard)
+            } catch { throw ClientError("could not start a client loop: \(error)") }
         }
         defer { for s in shards { s.shutdown() } }
         func totals(resetInterval: Bool = false) -> (ShardCounters, LatencyHistogram) {
@@ -613,7 +628,8 @@ public final class BenchRunner {
             idleSeconds: hub.idleCores == nil ? nil : o.idleSeconds, restingPresenters: o.restingPresenters, presenter: presenterNote,
             followersRequested: o.followers,
             connected: joinedAtWindow, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
-            durationSeconds: windowLength.rounded() / 1000, threads: threads, clock: clock,
+            durationSeconds: windowLength.rounded() / 1000, threads: threads,
+            followerClient: o.url.secure || o.followerClient == .libwebsockets ? "libwebsockets" : "epoll", clock: clock,
             expectedFrames: expected, receivedFrames: counted, excessFrames: excess, deliveredPercent: delivered,
             shortFollowers: short, silentFollowers: silent, referenceFrames: Int(reference.withLock { $0.count }),
             expectedPerFollower: perFollower, perSecond: timeline, latencyMs: histogram.summary,

@@ -50,8 +50,10 @@ enum FrameScan {
     private static let prefix = Array(#"{"type":"frame","seq":"#.utf8)
     private static let timeKey = Array(#","time":"#.utf8)
 
-    static func isFrame(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard b.count > prefix.count else { return false }
+    static func isFrame(_ b: UnsafeBufferPointer<UInt8>) -> Bool { hasPrefix(b, prefix) && b.count > prefix.count }
+
+    static func hasPrefix(_ b: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+        guard b.count >= prefix.count else { return false }
         for i in 0..<prefix.count where b[i] != prefix[i] { return false }
         return true
     }
@@ -124,12 +126,18 @@ struct ShardCounters: Sendable {
     }
 }
 
-/// Many follower sockets on one `WebSocketClient` (one loop thread). Each
-/// follower says `hello` on open and then only counts what it receives.
-/// Handlers run on the loop thread; the bench thread reads snapshots under
-/// the lock.
+/// The sockets a shard's followers use: plain `ws://` on epoll by default,
+/// libwebsockets' client for `wss://` or when asked (`camhub bench --client lws`).
+enum FollowerSockets: Sendable {
+    case epoll(EpollFollowerClient)
+    case lws(WebSocketClient)
+}
+
+/// Many follower sockets on one loop thread. Each follower says `hello` on
+/// open and then only counts what it receives. Handlers run on the loop
+/// thread; the bench thread reads snapshots under the lock.
 final class FollowerShard: @unchecked Sendable {
-    let client: WebSocketClient
+    let sockets: FollowerSockets
     private let request: ConnectRequest
     /// One `hello` per room; each follower says the one `connectOne` chose.
     private let hellos: [String]
@@ -151,25 +159,58 @@ final class FollowerShard: @unchecked Sendable {
     private var ids: [ConnectionID] = []
     private var helloOf: [Int] = []  // index into `hellos`, per follower
 
-    init(request: ConnectRequest, hellos: [String], clockOffset: Double, maxConcurrentConnects: Int, tls: ClientTLS? = nil) {
-        var configuration = ClientConfiguration()
-        configuration.tls = tls
-        configuration.maxConcurrentConnects = maxConcurrentConnects
-        configuration.connectTimeoutSeconds = 20
-        configuration.receiveBufferSize = 2048
-        configuration.maxMessageSize = 4 << 20
-        client = WebSocketClient(configuration: configuration)
+    init(
+        request: ConnectRequest, hellos: [String], clockOffset: Double, maxConcurrentConnects: Int, tls: ClientTLS? = nil,
+        useLibWebSockets: Bool = false
+    ) throws {
+        if useLibWebSockets || request.useTLS {
+            var configuration = ClientConfiguration()
+            configuration.tls = tls
+            configuration.maxConcurrentConnects = maxConcurrentConnects
+            configuration.connectTimeoutSeconds = 20
+            configuration.receiveBufferSize = 2048
+            configuration.maxMessageSize = 4 << 20
+            sockets = .lws(WebSocketClient(configuration: configuration))
+        } else {
+            sockets = .epoll(try EpollFollowerClient(request: request))
+        }
         self.request = request
         self.hellos = hellos
         self.clockOffset = clockOffset
     }
 
     func start() throws {
-        try client.start(
-            ClientHandlers(
-                onOpen: { [unowned self] id in self.opened(id) },
-                onMessage: { [unowned self] id, message in self.received(id, message) },
-                onClose: { [unowned self] id, event in self.closed(id, event) }))
+        switch sockets {
+        case .epoll(let client):
+            client.start(
+                EpollFollowerClient.Handlers(
+                    onOpen: { [unowned self] id in self.opened(id) },
+                    onText: { [unowned self] id, bytes in self.received(id, bytes) },
+                    onClose: { [unowned self] id, event in self.closed(id, event) }))
+        case .lws(let client):
+            try client.start(
+                ClientHandlers(
+                    onOpen: { [unowned self] id in self.opened(id) },
+                    onMessage: { [unowned self] id, message in
+                        guard case .text(var text) = message else { return }
+                        text.withUTF8 { self.received(id, $0) }
+                    },
+                    onClose: { [unowned self] id, event in self.closed(id, event) }))
+        }
+    }
+
+    private func connect() -> ConnectionID {
+        switch sockets {
+        case .epoll(let client): client.connect()
+        case .lws(let client): client.connect(request)
+        }
+    }
+
+    private func send(_ text: String, to id: ConnectionID) {
+        switch sockets {
+        case .epoll(let client): client.send(text: text, to: id)
+        case .lws(let client): client.send(.text(text), to: id)
+        }
     }
 
     /// Opens one more follower (any thread).
@@ -180,7 +221,7 @@ final class FollowerShard: @unchecked Sendable {
         eligible.append(false)
         windows.append(WindowCounter())
         lock.unlock()
-        let id = client.connect(request)
+        let id = connect()
         lock.lock()
         ids.append(id)
         lock.unlock()
@@ -195,21 +236,18 @@ final class FollowerShard: @unchecked Sendable {
         counters.opened += 1
         let hello = hellos[i < helloOf.count ? helloOf[i] : 0]
         lock.unlock()
-        client.send(.text(hello), to: id)
+        send(hello, to: id)
     }
 
-    private func received(_ id: ConnectionID, _ message: WebSocketMessage) {
-        guard case .text(var text) = message else { return }
+    /// Loop thread: one whole text message.
+    private func received(_ id: ConnectionID, _ b: UnsafeBufferPointer<UInt8>) {
         let now = wallClockMilliseconds() + clockOffset
         let i = index(id)
-        let scanned: (frame: (seq: UInt64, time: Double)?, isFrame: Bool, count: Int)? = text.withUTF8 { b in
-            (FrameScan.scan(b), FrameScan.isFrame(b), b.count)
-        }
-        guard let scanned else { return }
+        let frame = FrameScan.scan(b)
         lock.lock()
         defer { lock.unlock() }
-        counters.bytes += scanned.count
-        if let frame = scanned.frame {
+        counters.bytes += b.count
+        if let frame {
             counters.framesTotal += 1
             guard let w = window, !frozen, i < windows.count, eligible[i] else { return }
             if windows[i].admit(frame.time, w) {
@@ -221,22 +259,25 @@ final class FollowerShard: @unchecked Sendable {
             }
             return
         }
-        if scanned.isFrame {
+        if FrameScan.isFrame(b) {
             counters.framesTotal += 1
             return
         }  // unexpected layout: counted, not timed
-        if text.hasPrefix(#"{"type":"welcome""#) {
+        if FrameScan.hasPrefix(b, Self.welcomePrefix) {
             if i < state.count, state[i] == 1 {
                 state[i] = 2
                 counters.joined += 1
             }
-        } else if text.hasPrefix(#"{"type":"error""#) {
+        } else if FrameScan.hasPrefix(b, Self.errorPrefix) {
             counters.errorMessages += 1
-            if counters.errorSamples.count < 5 { counters.errorSamples.append(text) }
+            if counters.errorSamples.count < 5 { counters.errorSamples.append(String(decoding: b, as: UTF8.self)) }
         } else {
             counters.otherMessages += 1
         }
     }
+
+    private static let welcomePrefix = Array(#"{"type":"welcome""#.utf8)
+    private static let errorPrefix = Array(#"{"type":"error""#.utf8)
 
     private func closed(_ id: ConnectionID, _ event: ClientCloseEvent) {
         lock.lock()
@@ -315,6 +356,9 @@ final class FollowerShard: @unchecked Sendable {
         lock.lock()
         stopping = true
         lock.unlock()
-        client.shutdown()
+        switch sockets {
+        case .epoll(let client): client.shutdown()
+        case .lws(let client): client.shutdown()
+        }
     }
 }

@@ -6,6 +6,15 @@ extension Hub {
     @discardableResult
     public mutating func continueSending(at time: HubTime, sink: some HubSink) -> Bool {
         var budget = configuration.sendBudget
+        return continueSending(at: time, sendBudget: &budget, sink: sink)
+    }
+
+    /// `continueSending(at:sink:)` with the owner's own budget for this slice
+    /// (in place of `configuration.sendBudget`); on return `sendBudget` holds what is left.
+    @discardableResult
+    public mutating func continueSending(at time: HubTime, sendBudget: inout Int, sink: some HubSink) -> Bool {
+        var budget = sendBudget
+        defer { sendBudget = budget }
         let tickTime = gridTime(time.seconds)
         while budget > 0, let name = unfinishedPasses.first {
             let headroom = configuration.frameHeadroom

@@ -115,8 +115,18 @@ public struct Hub {
     /// work in, and the next tick goes on where a pass stopped).
     @discardableResult
     public mutating func tick(at time: HubTime, sink: some HubSink) -> Bool {
-        ticks.record(at: time.seconds)
         var budget = configuration.sendBudget
+        return tick(at: time, sendBudget: &budget, sink: sink)
+    }
+
+    /// `tick(at:sink:)` with the owner's own budget for this tick's sends
+    /// (in place of `configuration.sendBudget`); on return `sendBudget` holds what
+    /// is left, so the owner knows how many frames the tick wrote (see `SendSliceBudget`).
+    @discardableResult
+    public mutating func tick(at time: HubTime, sendBudget: inout Int, sink: some HubSink) -> Bool {
+        ticks.record(at: time.seconds)
+        var budget = sendBudget
+        defer { sendBudget = budget }
         let tickTime = gridTime(time.seconds)
         // Wake times are compared on the tick grid, as the throttles compare frame times.
         for entry in wakeQueue.takeDue(at: tickTime) {

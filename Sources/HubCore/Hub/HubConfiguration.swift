@@ -29,8 +29,9 @@ public struct HubConfiguration: Sendable {
     /// writes every follower's copy of the frame from the same bytes.
     public var frameHeadroom = 16
     /// Frames sent at most per `tick` or `continueSending` call before the hub
-    /// lets its owner do other work (a loopback send costs ~5–10 µs, so 1,000
-    /// keep a slice well inside a 60 Hz tick).
+    /// lets its owner do other work. The server sizes each slice below this
+    /// ceiling from what frames cost it lately (`SendSliceBudget`: a quarter of
+    /// the tick interval); a caller without a clock gets this many.
     public var sendBudget = 1_000
     /// Whether the hub notes which rooms changed for `takeChangedRoomStates`
     /// (the server turns it on when it keeps rooms across restarts, `--data`).

@@ -17,6 +17,10 @@ struct HubSendPassTests {
         return (bench, p.key, keys)
     }
 
+    func frameCount(_ bench: HubBench) -> Int {
+        bench.sink.outputs.filter { if case .frame = $0 { true } else { false } }.count
+    }
+
     @Test func aTickSendsAtMostItsBudgetAndSaysMoreIsDue() {
         let (bench, _, followers) = crowdedRoom(followers: 25)
         bench.clear()
@@ -52,6 +56,17 @@ struct HubSendPassTests {
             let seqs = bench.frames(key).map(\.seq)
             #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 })
         }
+    }
+
+    @Test func anOwnersBudgetReplacesTheConfiguredOneAndWhatIsLeftSaysHowManyWereSent() {
+        let (bench, _, _) = crowdedRoom(followers: 25)
+        bench.clear()
+        var budget = 4
+        #expect(bench.hub.tick(at: bench.time, sendBudget: &budget, sink: bench.sink))
+        #expect(budget == 0 && frameCount(bench) == 4, "the tick wrote the 4 frames it was given")
+        budget = 30
+        #expect(!bench.hub.continueSending(at: bench.time, sendBudget: &budget, sink: bench.sink))
+        #expect(budget == 8 && frameCount(bench) == 26, "the slice finished the pass with 22 of its 30 frames")
     }
 
     @Test func theRestingFrameStillReachesEveryMember() throws {

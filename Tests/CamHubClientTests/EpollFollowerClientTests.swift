@@ -1,0 +1,121 @@
+import Foundation
+import HubServer
+import SocketTestSupport
+import Testing
+import WebSocketTransport
+
+@testable import CamHubClient
+
+/// The bench's own follower sockets against a real hub on 127.0.0.1.
+@Suite(.serialized, .timeLimit(.minutes(1)), SocketSuiteLock())
+struct EpollFollowerClientTests {
+    /// What one client's handlers saw, in order.
+    final class Seen: Sendable {
+        let opened = Locked<[ConnectionID]>([])
+        let texts = Locked<[(ConnectionID, String)]>([])
+        let closes = Locked<[(ConnectionID, ClientCloseEvent)]>([])
+
+        var handlers: EpollFollowerClient.Handlers {
+            EpollFollowerClient.Handlers(
+                onOpen: { id in self.opened.withLock { $0.append(id) } },
+                onText: { id, bytes in self.texts.withLock { $0.append((id, String(decoding: bytes, as: UTF8.self))) } },
+                onClose: { id, event in self.closes.withLock { $0.append((id, event)) } })
+        }
+
+        func texts(startingWith prefix: String) -> [String] {
+            texts.withLock { $0.map(\.1).filter { $0.hasPrefix(prefix) } }
+        }
+    }
+
+    static func startHub(_ configure: (inout HubServerConfiguration) -> Void = { _ in }) throws -> (HubServer, Int) {
+        var configuration = HubServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.webRoot = nil
+        configure(&configuration)
+        let server = try HubServer(configuration: configuration)
+        return (server, try server.start())
+    }
+
+    static func client(port: Int, path: String = "/hub", _ seen: Seen) throws -> EpollFollowerClient {
+        let client = try EpollFollowerClient(request: HubURL(host: "127.0.0.1", port: port, path: path).connectRequest())
+        client.start(seen.handlers)
+        return client
+    }
+
+    static let hello = #"{"type":"hello","room":"r","role":"follower","rate":30}"#
+
+    @Test func aFollowerSaysHelloAndReadsTheWelcomeAndTheRoomsFrames() throws {
+        let (server, port) = try Self.startHub()
+        defer { server.shutdown() }
+        let seen = Seen()
+        let client = try Self.client(port: port, seen)
+        defer { client.shutdown() }
+        let id = client.connect()
+        client.send(text: Self.hello, to: id)  // before the upgrade: sent once it opens
+        #expect(waitUntil { seen.texts(startingWith: #"{"type":"welcome""#).count == 1 })
+        let presenter = client.connect()
+        client.send(text: #"{"type":"hello","room":"r","role":"presenter"}"#, to: presenter)
+        client.send(text: #"{"type":"ease","camera":{"zoom":5},"duration":1}"#, to: presenter)
+        #expect(waitUntil { !seen.texts(startingWith: #"{"type":"frame""#).isEmpty })
+        #expect(seen.opened.withLock { $0 } == [id, presenter])
+        #expect(seen.texts(startingWith: #"{"type":"welcome""#).count == 2)
+        let frame = try #require(seen.texts(startingWith: #"{"type":"frame""#).first)
+        let scanned = frame.utf8CString.dropLast().map { UInt8(bitPattern: $0) }.withUnsafeBufferPointer { FrameScan.scan($0) }
+        #expect(scanned?.seq ?? 0 > 0, "the frame's seq and time are where the bench reads them: \(frame)")
+        #expect(seen.closes.withLock { $0.isEmpty })
+    }
+
+    @Test func theHubsPingsAreAnsweredSoAQuietFollowerStaysConnected() throws {
+        let (server, port) = try Self.startHub {
+            $0.pingAfter = 1
+            $0.hangupAfter = 3
+        }
+        defer { server.shutdown() }
+        let seen = Seen()
+        let client = try Self.client(port: port, seen)
+        defer { client.shutdown() }
+        client.send(text: Self.hello, to: client.connect())
+        #expect(waitUntil { seen.texts(startingWith: #"{"type":"welcome""#).count == 1 })
+        usleep(4_500_000)  // the hub pings after 1 s of silence and hangs up after 3 s without an answer
+        #expect(seen.closes.withLock { $0.isEmpty }, "\(seen.closes.withLock { $0.map(\.1) })")
+    }
+
+    @Test func aRefusedUpgradeIsAFailedConnectWithItsHTTPStatus() throws {
+        let (server, port) = try Self.startHub()
+        defer { server.shutdown() }
+        let seen = Seen()
+        let client = try Self.client(port: port, path: "/nowhere", seen)
+        defer { client.shutdown() }
+        let id = client.connect()
+        #expect(waitUntil { !seen.closes.withLock { $0.isEmpty } })
+        let (closed, event) = try #require(seen.closes.withLock { $0.first })
+        #expect(closed == id && !event.wasOpen && event.httpStatus == 404, "\(event)")
+        #expect(seen.opened.withLock { $0.isEmpty })
+    }
+
+    @Test func theHubsCloseIsReportedWithItsCode() throws {
+        let (server, port) = try Self.startHub()
+        let seen = Seen()
+        let client = try Self.client(port: port, seen)
+        defer { client.shutdown() }
+        client.send(text: Self.hello, to: client.connect())
+        #expect(waitUntil { seen.texts(startingWith: #"{"type":"welcome""#).count == 1 })
+        server.shutdown()
+        #expect(waitUntil { !seen.closes.withLock { $0.isEmpty } })
+        let event = try #require(seen.closes.withLock { $0.first?.1 })
+        #expect(event.wasOpen && event.code == .goingAway, "\(event)")
+    }
+
+    @Test func nothingListeningIsAFailedConnectNamingTheReason() throws {
+        let (server, port) = try Self.startHub()
+        server.shutdown()  // the port is free again
+        let seen = Seen()
+        let client = try Self.client(port: port, seen)
+        defer { client.shutdown() }
+        _ = client.connect()
+        #expect(waitUntil { !seen.closes.withLock { $0.isEmpty } })
+        let event = try #require(seen.closes.withLock { $0.first?.1 })
+        #expect(!event.wasOpen && (event.error ?? "").contains("refused"), "\(event)")
+    }
+}
