@@ -50,11 +50,24 @@ public struct FollowerThrottle: Hashable, Sendable {
     /// an optional's extra byte then leaves room for the fields that follow
     /// a throttle in `Room.Member` (56 bytes a member, not 64).
     public private(set) var lastSeq: UInt64?
+    /// Whether a schedule that starts afresh from rest starts a tick late (see
+    /// `init`). After `lastSeq`, in its spare bytes: a throttle stays 42 bytes.
+    public let staggered: Bool
 
-    public init(rate: Double, tick: Double) {
+    /// `staggered`: when the camera starts to move after a pause, this client's
+    /// first frame waits one tick, so its schedule runs a tick apart from the
+    /// clients that are not staggered. Every follower of a room starts afresh
+    /// on the same tick, so without it a 30 Hz audience on a 60 Hz hub is due
+    /// all at once on every other tick (the pass of a large room outlasts a
+    /// tick, and the tick between sends nothing). Only for rates of at most
+    /// half the tick rate, and never for a frame at a change of course that a
+    /// slow client takes early (rule 4). Rules 1 and 3 hold: the wait is one
+    /// tick, at most `interval`, and the schedule after it is the usual one.
+    public init(rate: Double, tick: Double, staggered: Bool = false) {
         precondition(tick > 0 && tick.isFinite, "tick must be a positive rate")
         self.tick = tick
         self.rate = min(max(rate.isFinite ? rate : tick, 1), tick)
+        self.staggered = staggered
     }
 
     /// Seconds between frames at this rate.
@@ -96,6 +109,12 @@ public struct FollowerThrottle: Hashable, Sendable {
     /// `shouldSend` and, when true, `didSend` in one call.
     public mutating func take(roomSeq: UInt64, promptSeq: UInt64 = 0, now: Double) -> Bool {
         guard shouldSend(roomSeq: roomSeq, promptSeq: promptSeq, now: now) else { return false }
+        if staggered, now - nextDue > tickInterval + tolerance, interval >= 2 * tickInterval - tolerance,
+            !(getsPromptFrames && promptSeq > (lastSeq ?? 0))
+        {
+            nextDue = now + tickInterval  // starting afresh from rest: one tick later
+            return false
+        }
         didSend(seq: roomSeq, now: now)
         return true
     }

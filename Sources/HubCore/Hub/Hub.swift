@@ -285,7 +285,8 @@ public struct Hub {
         deliverMotionEvents(in: hello.room, at: time, sink: sink)
         rooms[hello.room]!.updateFrameState()
         // The welcome carries the current frame, so the throttle starts from its seq.
-        var throttle = FollowerThrottle(rate: min(hello.rate, configuration.tick), tick: configuration.tick)
+        var throttle = FollowerThrottle(
+            rate: min(hello.rate, configuration.tick), tick: configuration.tick, staggered: rooms[hello.room]!.staggersNextMember)
         // On the tick grid, as every later frame time: its frames then fall due on ticks.
         throttle.didSend(seq: rooms[hello.room]!.seq, now: gridTime(time.seconds))
         let events = hello.events ?? EventSubscriptions.defaults(for: hello.role)

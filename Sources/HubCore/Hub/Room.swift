@@ -32,6 +32,15 @@ struct Room {
         var events: EventSubscriptions
     }
 
+    /// Members a room holds before it staggers every other joiner's schedule
+    /// (`FollowerThrottle.staggered`). A small room's pass takes microseconds:
+    /// visiting it on every tick instead of every other would cost more than
+    /// spreading its frames saves.
+    static let staggerFrom = 64
+
+    /// Whether the next member's throttle is staggered: every other one, in a large room.
+    var staggersNextMember: Bool { members.count >= Self.staggerFrom && members.count % 2 == 1 }
+
     /// Connections in the room (in no particular order: leaving swaps the last
     /// one in). Each member's session keeps where it is (`Session.member`),
     /// so the room needs no table from connection to position.
@@ -59,14 +68,17 @@ struct Room {
     var emptySince: Double?
     /// The head count changed since the last `audience` event, sent at `audienceSentAt`.
     var audienceChanged = false
+    /// Where an unfinished send pass stopped (nil: no pass under way). Next to
+    /// the flag above, in the bytes it leaves before the next `Double`.
+    var sendCursor: Int32?
     var audienceSentAt = -Double.infinity
     /// The time this room is queued to wake at in the hub's `WakeQueue`
     /// (nil: not queued). A queue entry at any other time is stale.
     var scheduledWake: Double?
-    /// Where an unfinished send pass stopped (nil: no pass under way), and the
-    /// earliest member frame time it has seen so far.
-    var sendCursor: Int?
+    /// The earliest member frame time the pass under way has seen so far.
     var passMemberDue = Double.infinity
+    /// The tick (grid time) the pass under way began on.
+    var passTick = -Double.infinity
     /// How often the hub visited this room (ticks it was awake for).
     var visits = TickRate()
     /// Ticks that visited this room since it was created.
@@ -173,9 +185,9 @@ struct Room {
             members[index] = last
             moved = last.connection
         }
-        if let cursor = sendCursor, index < cursor, index < members.count {
+        if let cursor = sendCursor, index < Int(cursor), index < members.count {
             // The member moved into the hole was not reached yet: look at it before the rest.
-            sendCursor = index
+            sendCursor = Int32(index)
         }
         return moved
     }
@@ -251,15 +263,26 @@ struct Room {
         tickTime: Double, epochMilliseconds: Double, headroom: Int, budget: inout Int,
         sink: some HubSink
     ) -> SendPass {
-        var i = sendCursor ?? 0
+        var i = Int(sendCursor ?? 0)
         if sendCursor == nil {
             passMemberDue = .infinity
+            passTick = tickTime
             sink.note(.sendPassStarted)
         }
         var throttled = 0
-        while i < members.count {
+        while true {
+            if i == members.count {
+                // A pass that began on an earlier tick looked at the members
+                // before its cursor then, when they may not have been due yet:
+                // look again for this tick (`take` never sends twice in one).
+                guard passTick < tickTime else { break }
+                passTick = tickTime
+                passMemberDue = .infinity
+                i = 0
+                continue
+            }
             if budget <= 0 {
-                sendCursor = i
+                sendCursor = Int32(i)
                 if throttled > 0 { sink.note(.framesThrottled(throttled)) }
                 return .unfinished
             }

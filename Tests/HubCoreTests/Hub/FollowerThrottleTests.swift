@@ -23,8 +23,8 @@ struct SimulatedRoom {
     }
 
     /// Runs one client through the room; returns what it was sent and when the room came to rest.
-    func run(rate: Double) -> (sent: [Sent], rests: [Rest]) {
-        var throttle = FollowerThrottle(rate: rate, tick: tick)
+    func run(rate: Double, staggered: Bool = false) -> (sent: [Sent], rests: [Rest]) {
+        var throttle = FollowerThrottle(rate: rate, tick: tick, staggered: staggered)
         var seq: UInt64 = 0
         var wasMoving = false
         var sent: [Sent] = []
@@ -47,13 +47,17 @@ struct FollowerThrottleTests {
         (60, 60), (60, 30), (60, 25), (60, 24), (60, 7), (60, 1), (60, 13.7),
         (30, 30), (30, 25), (30, 7), (30, 1), (50, 30), (120, 25), (20, 7),
     ]
+    /// Each of `combos` for a plain and a staggered throttle.
+    static let withStagger: [(tick: Double, rate: Double, staggered: Bool)] = combos.flatMap { c in
+        [false, true].map { (c.tick, c.rate, $0) }
+    }
 
     @Test(
         "continuous motion for a simulated minute: the rate is met, never exceeded, never two frames in one tick",
-        arguments: combos)
-    func rateOverAMinute(tick: Double, rate: Double) {
+        arguments: withStagger)
+    func rateOverAMinute(tick: Double, rate: Double, staggered: Bool) {
         let room = SimulatedRoom(tick: tick, ticks: Int(60 * tick), moving: { _ in true })
-        let sent = room.run(rate: rate).sent
+        let sent = room.run(rate: rate, staggered: staggered).sent
         // No drift below the rate from tick quantization, and no excess.
         let expected = rate * 60
         #expect(Double(sent.count) >= expected - 1, "tick \(tick) rate \(rate): \(sent.count) frames")
@@ -74,8 +78,8 @@ struct FollowerThrottleTests {
         }
     }
 
-    @Test("when the camera comes to rest the final frame arrives within 1/rate", arguments: combos)
-    func finalStateDelivered(tick: Double, rate: Double) {
+    @Test("when the camera comes to rest the final frame arrives within 1/rate", arguments: withStagger)
+    func finalStateDelivered(tick: Double, rate: Double, staggered: Bool) {
         var generator = SplitMix(seed: UInt64(tick * 1000 + rate * 10))
         // Random episodes of motion (1 tick … 3 s) separated by rests long enough to deliver.
         let restTicks = Int((tick / rate).rounded(.up)) + 1
@@ -86,7 +90,7 @@ struct FollowerThrottleTests {
         }
         pattern += Array(repeating: false, count: restTicks + 1)
         let room = SimulatedRoom(tick: tick, ticks: pattern.count, moving: { pattern[$0] })
-        let (sent, rests) = room.run(rate: rate)
+        let (sent, rests) = room.run(rate: rate, staggered: staggered)
         #expect(rests.count > 10)
         for rest in rests {
             let delivery = sent.first { $0.seq == rest.seq }
@@ -98,6 +102,29 @@ struct FollowerThrottleTests {
         }
         // The last frame sent is always the final state.
         #expect(sent.last?.seq == rests.last?.seq)
+    }
+
+    @Test func aStaggeredClientStartingFromRestRunsOneTickApartFromAPlainOne() {
+        let room = SimulatedRoom(tick: 60, ticks: 120, moving: { _ in true })
+        let plain = room.run(rate: 30).sent.map(\.tick)
+        let staggered = room.run(rate: 30, staggered: true).sent.map(\.tick)
+        #expect(Array(plain.prefix(3)) == [0, 2, 4])
+        #expect(Array(staggered.prefix(3)) == [1, 3, 5], "one tick later, then the same rate")
+        #expect(plain.count == staggered.count)
+    }
+
+    @Test func atMoreThanHalfTheTickRateAStaggeredClientIsNotDelayed() {
+        let room = SimulatedRoom(tick: 60, ticks: 60, moving: { _ in true })
+        #expect(room.run(rate: 60, staggered: true).sent.map(\.tick) == Array(0..<60))
+        #expect(room.run(rate: 40, staggered: true).sent.first?.tick == 0)
+    }
+
+    @Test func aStaggeredSlowClientStillTakesTheFrameAtAChangeOfCourseAtOnce() {
+        var throttle = FollowerThrottle(rate: 10, tick: 60, staggered: true)
+        throttle.didSend(seq: 1, now: 0)
+        // Much later the camera starts to move: the first frame is a corner frame (rule 4).
+        let sent = throttle.take(roomSeq: 2, promptSeq: 2, now: 5)
+        #expect(sent)
     }
 
     @Test("nothing is sent when nothing changed")

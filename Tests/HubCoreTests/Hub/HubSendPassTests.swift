@@ -69,6 +69,55 @@ struct HubSendPassTests {
         #expect(budget == 8 && frameCount(bench) == 26, "the slice finished the pass with 22 of its 30 frames")
     }
 
+    @Test func aLargeAudienceAt30HzIsSpreadOverBothTicksOfItsSchedule() {
+        let bench = HubBench()
+        let p = bench.join(role: "presenter", rate: 30)
+        for _ in 0..<600 { _ = bench.join(role: "follower", rate: 30) }
+        bench.run(seconds: 1)  // at rest: every schedule starts afresh when the camera moves
+        bench.send(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":5}"#, from: p.key)
+        var perTick: [Int] = []
+        for _ in 0..<8 {
+            bench.clear()
+            bench.runTicks(1)
+            perTick.append(frameCount(bench))
+        }
+        // Without staggering, all 601 members are due on every other tick and none on the ticks between.
+        #expect(perTick.allSatisfy { (200...400).contains($0) }, "frames per tick: \(perTick)")
+        let total: Int = perTick.reduce(0, +)
+        #expect((2_350...2_450).contains(total), "every member at 30 Hz (601 × 4 frames in 8 ticks): \(perTick)")
+    }
+
+    @Test func aPassFinishingOnALaterTickLooksAgainAtTheMembersBeforeItsCursor() throws {
+        let bench = HubBench()
+        let p = bench.join(role: "presenter", rate: 60)
+        bench.send(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":10}"#, from: p.key)
+        bench.runTicks(2)
+        let first = (0..<10).map { _ in bench.join(role: "follower", rate: 30).key }
+        bench.runTicks(1)
+        let second = (0..<10).map { _ in bench.join(role: "follower", rate: 30).key }  // due a tick apart from `first`
+        bench.runTicks(2)
+        // Go to a tick on which only `second` is due.
+        var ticks = 0
+        repeat {
+            bench.clear()
+            bench.runTicks(1)
+            ticks += 1
+        } while (!first.allSatisfy { bench.frames($0).isEmpty } || second.contains { bench.frames($0).isEmpty }) && ticks < 4
+        bench.runTicks(1)  // `first` is due here
+        bench.now = ((bench.now * 60 + 1e-6).rounded(.down) + 1) / 60  // `second` is due here, `first` not
+        var budget = 5
+        bench.clear()
+        #expect(bench.hub.tick(at: bench.time, sendBudget: &budget, sink: bench.sink), "the pass stops in `second`")
+        #expect(first.allSatisfy { bench.frames($0).isEmpty })
+        // The pass goes on in a slice that runs after the next tick's time: `first` is due again.
+        bench.now += 1 / 60
+        budget = 100
+        bench.clear()
+        #expect(!bench.hub.continueSending(at: bench.time, sendBudget: &budget, sink: bench.sink))
+        let counts = first.map { bench.frames($0).count }
+        #expect(counts.allSatisfy { $0 == 1 }, "each member before the cursor gets this tick's frame: \(counts)")
+    }
+
     @Test func theRestingFrameStillReachesEveryMember() throws {
         let bench = HubBench { $0.sendBudget = 7 }
         let p = bench.join(role: "presenter", rate: 30)
