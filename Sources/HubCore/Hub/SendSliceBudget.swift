@@ -3,12 +3,12 @@
 /// costs on this machine (loopback or TLS, a quiet core or one shared with
 /// other work).
 ///
-/// Why: a tick waits for whatever the loop is doing when it falls due. A slice
-/// of a fixed 1,000 frames took 7–20 ms at 10,000 followers on a shared core,
-/// so a tick plus one slice outlasted the 16.7 ms interval and the room clock
-/// fell to 38–52 ticks a second. Sized from the measured cost, a slice stays a
-/// fraction of the interval and the clock keeps its rate; members a pass did
-/// not reach get the newest frame from the next slice.
+/// Why: a tick waits for whatever the loop is doing when it falls due. A fixed
+/// 1,000 frames take 5–10 ms on loopback at 5–10 µs a frame, and more on a core
+/// shared with other work or over TLS, so a tick and one slice could outlast
+/// the 16.7 ms interval. Sized from the measured cost, a slice stays a quarter
+/// of the interval whatever a frame costs, and the clock keeps its rate;
+/// members a pass did not reach get the newest frame from the next slice.
 ///
 /// Pure: the owner measures each slice and reports it (`record`).
 public struct SendSliceBudget: Sendable, Equatable {
