@@ -59,9 +59,7 @@ public final class HubServer: Sendable {
         }
 
         func now() -> HubTime {
-            let elapsed = ContinuousClock.now - start
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return HubTime(seconds: seconds, epochMilliseconds: Date().timeIntervalSince1970 * 1000)
+            HubTime(seconds: (ContinuousClock.now - start).seconds, epochMilliseconds: Date().timeIntervalSince1970 * 1000)
         }
 
         /// Runs one tick or send slice (`body` gets the frames it may write and
@@ -73,8 +71,7 @@ public final class HubServer: Sendable {
             var left = given
             let more = body(&hub, &left)
             sink.flush()
-            let took = ContinuousClock.now - started
-            sliceBudget.record(frames: given - left, seconds: Double(took.components.attoseconds) / 1e18 + Double(took.components.seconds))
+            sliceBudget.record(frames: given - left, seconds: (ContinuousClock.now - started).seconds)
             return more
         }
     }

@@ -112,10 +112,7 @@ final class ConnectionLog {
         logger.notice("handshake refused", metadata: ["remote": "\(remote)", "status": .stringConvertible(status), "reason": "\(reason)"])
     }
 
-    private func secondsSinceOrigin() -> Double {
-        let elapsed = ContinuousClock.now - origin
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    private func secondsSinceOrigin() -> Double { (ContinuousClock.now - origin).seconds }
 
     /// Connections still open (for the shutdown line).
     var openCount: Int { entries.count }
