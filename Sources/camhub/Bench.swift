@@ -125,6 +125,12 @@ struct Bench: ParsableCommand {
             valueName: "epoll|lws"))
     var client = "epoll"
 
+    @Option(
+        help: ArgumentHelp(
+            "How long the epoll client pauses after reading before it waits again (0…50 ms; 0: at once). Reading in batches spares a hub on this machine from waking the load generator for every frame, which it does not pay for followers on other machines.",
+            valueName: "ms"))
+    var readPauseMs = 1.0
+
     @Option(help: "Token for the presenter, also sent by the followers: a static presenter token, or a signed one (room * for several rooms).")
     var token: String?
 
@@ -170,6 +176,7 @@ struct Bench: ParsableCommand {
             throw ValidationError("--client \(client): expected epoll or lws")
         }
         options.followerClient = followerClient
+        options.readPauseMilliseconds = readPauseMs
         options.token = token
         options.allowRemote = allowRemote
         if presenter != "spin" {

@@ -37,8 +37,9 @@ struct EpollFollowerClientTests {
         return (server, try server.start())
     }
 
-    static func client(port: Int, path: String = "/hub", _ seen: Seen) throws -> EpollFollowerClient {
-        let client = try EpollFollowerClient(request: HubURL(host: "127.0.0.1", port: port, path: path).connectRequest())
+    static func client(port: Int, path: String = "/hub", readPause: Duration = .zero, _ seen: Seen) throws -> EpollFollowerClient {
+        let client = try EpollFollowerClient(
+            request: HubURL(host: "127.0.0.1", port: port, path: path).connectRequest(), readPause: readPause)
         client.start(seen.handlers)
         return client
     }
@@ -66,14 +67,40 @@ struct EpollFollowerClientTests {
         #expect(seen.closes.withLock { $0.isEmpty })
     }
 
-    @Test func theHubsPingsAreAnsweredSoAQuietFollowerStaysConnected() throws {
+    @Test func aFollowerReadingInBatchesStillGetsEveryFrameInOrderAndTheLastCamera() throws {
+        let (server, port) = try Self.startHub()
+        defer { server.shutdown() }
+        let seen = Seen()
+        // A pause far longer than the bench's 1 ms, so that reads do come in batches.
+        let client = try Self.client(port: port, readPause: .milliseconds(20), seen)
+        defer { client.shutdown() }
+        client.send(text: Self.hello, to: client.connect())
+        #expect(waitUntil { seen.texts(startingWith: #"{"type":"welcome""#).count == 1 })
+        let presenter = client.connect()
+        client.send(text: #"{"type":"hello","room":"r","role":"presenter","rate":30}"#, to: presenter)
+        client.send(text: #"{"type":"ease","camera":{"zoom":5},"duration":0.5}"#, to: presenter)
+        #expect(waitUntil { seen.texts.withLock { $0.contains { $0.1.contains(#""event":"steady""#) } } })
+        let frames = seen.texts.withLock { $0.filter { $0.1.hasPrefix(#"{"type":"frame""#) } }
+        for id in [ConnectionID(rawValue: 1), presenter] {
+            let seqs = frames.filter { $0.0 == id }.compactMap { frame in
+                Array(frame.1.utf8).withUnsafeBufferPointer { FrameScan.scan($0)?.seq }
+            }
+            #expect(seqs.count >= 10, "a 0.5 s ease at 30 Hz, read every 20 ms: \(seqs)")
+            #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "in the order sent: \(seqs)")
+        }
+        let last = try #require(frames.last?.1)
+        #expect(last.contains(#""zoom":5"#), "the last frame is the ease's end: \(last)")
+    }
+
+    @Test(arguments: [Duration.zero, .milliseconds(20)])
+    func theHubsPingsAreAnsweredSoAQuietFollowerStaysConnected(readPause: Duration) throws {
         let (server, port) = try Self.startHub {
             $0.pingAfter = 1
             $0.hangupAfter = 3
         }
         defer { server.shutdown() }
         let seen = Seen()
-        let client = try Self.client(port: port, seen)
+        let client = try Self.client(port: port, readPause: readPause, seen)
         defer { client.shutdown() }
         client.send(text: Self.hello, to: client.connect())
         #expect(waitUntil { seen.texts(startingWith: #"{"type":"welcome""#).count == 1 })

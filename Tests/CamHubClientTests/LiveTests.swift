@@ -230,6 +230,18 @@ struct LiveHubTests {
         #expect(throws: ClientError.self, "a moving share needs several rooms") { try BenchRunner.validate(options) }
     }
 
+    @Test func benchRefusesAReadPauseOutsideZeroToFiftyMilliseconds() throws {
+        var options = BenchOptions(url: try HubURL(parsing: "ws://127.0.0.1:8080/hub"))
+        for refused in [-1, 50.5, .nan] {
+            options.readPauseMilliseconds = refused
+            #expect(throws: ClientError.self, "\(refused) ms") { try BenchRunner.validate(options) }
+        }
+        for allowed in [0, 1, 50.0] {
+            options.readPauseMilliseconds = allowed
+            try BenchRunner.validate(options)
+        }
+    }
+
     @Test func benchRefusesRemoteHubs() throws {
         let options = BenchOptions(url: try HubURL(parsing: "ws://192.0.2.1:8080/hub"))
         #expect(throws: ClientError.self) { try BenchRunner.validate(options) }

@@ -48,6 +48,11 @@ public struct BenchOptions: Sendable {
     public var countSends = false
     /// Which WebSocket client the followers use (`wss://` always uses libwebsockets').
     public var followerClient = FollowerClient.epoll
+    /// How long the epoll client pauses after reading before it waits for
+    /// sockets again, in ms (0: wait at once). It reads in batches, so a hub on
+    /// loopback does not pay to wake the load generator for every frame, as it
+    /// does not for followers on other machines (`EpollFollowerLoop`).
+    public var readPauseMilliseconds = 1.0
     public var token: String?
 
     /// The followers' WebSocket client.
@@ -67,6 +72,12 @@ public struct BenchOptions: Sendable {
 
     /// Every hub the followers connect to, `url` first.
     public var followerURLs: [HubURL] { [url] + moreURLs }
+
+    /// Whether the followers use `EpollFollowerClient` (`wss://` needs libwebsockets').
+    var usesEpollClient: Bool { !url.secure && followerClient == .epoll }
+
+    /// `readPauseMilliseconds` as a duration.
+    var readPause: Duration { .microseconds(Int((readPauseMilliseconds * 1000).rounded())) }
 
     /// At least one client thread per hub URL.
     public var threadCount: Int {
@@ -147,6 +158,9 @@ public struct BenchReport: Codable, Sendable {
     public var threads: Int
     /// The followers' WebSocket client (`BenchOptions.FollowerClient`; nil in reports before it was chosen).
     public var followerClient: String?
+    /// The epoll client's pause between reads, ms (`BenchOptions.readPauseMilliseconds`;
+    /// nil for libwebsockets' client and in reports before it existed).
+    public var readPauseMs: Double?
     public var clock: String
 
     public var expectedFrames: Int
@@ -181,6 +195,13 @@ public struct BenchReport: Codable, Sendable {
     public var passed: Bool
     public var verdict: String
 
+    /// " (epoll, reading every 1 ms)" or " (libwebsockets)": the followers' client.
+    private var clientNote: String {
+        guard let followerClient else { return "" }
+        guard let pause = readPauseMs, pause > 0 else { return " (\(followerClient))" }
+        return " (\(followerClient), reading every \(JSONText.number(pause)) ms)"
+    }
+
     /// A readable multi-line report.
     public var text: String {
         var l: [String] = []
@@ -190,7 +211,7 @@ public struct BenchReport: Codable, Sendable {
             if let m = movingRooms, m < n { rooms += " (\(m) moving)" }
         }
         l.append(
-            "camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")\(followerClient.map { " (\($0))" } ?? "")"
+            "camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")\(clientNote)"
         )
         l.append(
             "connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")
@@ -284,6 +305,9 @@ public final class BenchRunner {
         guard o.duration.isFinite, o.duration >= 1, o.duration <= 3600 else { throw ClientError("--duration must be 1…3600 s") }
         guard o.connectRate.isFinite, o.connectRate >= 1 else { throw ClientError("--connect-rate must be at least 1 per second") }
         if let t = o.threads, !(1...64).contains(t) { throw ClientError("--threads must be 1…64") }
+        guard o.readPauseMilliseconds.isFinite, (0...50).contains(o.readPauseMilliseconds) else {
+            throw ClientError("--read-pause-ms must be 0…50 (got \(JSONText.number(o.readPauseMilliseconds)))")
+        }
         guard o.rooms >= 1, o.rooms <= o.followers, o.rooms <= 20_000 else {
             throw ClientError("--rooms must be 1…min(followers, 20000) (got \(o.rooms))")
         }
@@ -337,7 +361,7 @@ public final class BenchRunner {
                 let shard = try FollowerShard(
                     request: target.connectRequest(), hellos: hellos, clockOffset: offset,
                     maxConcurrentConnects: max(8, 256 / threads), tls: target.clientTLS,
-                    useLibWebSockets: o.followerClient == .libwebsockets)
+                    useLibWebSockets: o.followerClient == .libwebsockets, readPause: o.readPause)
                 try shard.start()
                 shards.append(shard)
             } catch { throw ClientError("could not start a client loop: \(error)") }
@@ -629,7 +653,8 @@ public final class BenchRunner {
             followersRequested: o.followers,
             connected: joinedAtWindow, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
             durationSeconds: windowLength.rounded() / 1000, threads: threads,
-            followerClient: o.url.secure || o.followerClient == .libwebsockets ? "libwebsockets" : "epoll", clock: clock,
+            followerClient: o.usesEpollClient ? "epoll" : "libwebsockets",
+            readPauseMs: o.usesEpollClient ? o.readPauseMilliseconds : nil, clock: clock,
             expectedFrames: expected, receivedFrames: counted, excessFrames: excess, deliveredPercent: delivered,
             shortFollowers: short, silentFollowers: silent, referenceFrames: Int(reference.withLock { $0.count }),
             expectedPerFollower: perFollower, perSecond: timeline, latencyMs: histogram.summary,

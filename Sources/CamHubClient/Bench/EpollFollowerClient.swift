@@ -52,10 +52,13 @@ final class EpollFollowerClient: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let epollFD: Int32
     private let target: EpollFollowerTarget
+    private let readPause: Duration
 
-    /// Resolves the request's host, once, here.
-    init(request: ConnectRequest) throws {
+    /// Resolves the request's host, once, here. `readPause`: how long the loop
+    /// pauses after reading before it waits again (see `EpollFollowerLoop`).
+    init(request: ConnectRequest, readPause: Duration = .zero) throws {
         target = try EpollFollowerTarget(request)
+        self.readPause = readPause
         wakeFD = camhub_eventfd()
         guard wakeFD >= 0 else { throw ClientError("eventfd: \(String(cString: strerror(errno)))") }
         epollFD = camhub_epoll_create()
@@ -73,7 +76,8 @@ final class EpollFollowerClient: Sendable {
         }
         guard first else { return }
         let thread = Thread { [self] in
-            let loop = EpollFollowerLoop(epollFD: epollFD, wakeFD: wakeFD, target: target, handlers: handlers)
+            let loop = EpollFollowerLoop(
+                epollFD: epollFD, wakeFD: wakeFD, target: target, readPause: readPause, handlers: handlers)
             loop.run { self.takeCommands() }
             finished.signal()
         }

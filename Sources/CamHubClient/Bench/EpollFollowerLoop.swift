@@ -10,6 +10,14 @@ import WebSocketTransport
 /// every handler call. Created on that thread and never shared, so nothing
 /// here needs a lock. Level-triggered epoll; one `recv` of up to 64 KiB per
 /// readable socket and wake-up.
+///
+/// After a wait that found readable sockets the thread pauses `readPause`
+/// before it waits again, so it reads in batches and is rarely asleep in
+/// `epoll_wait` when a frame arrives. On loopback the sender's system call
+/// runs the receiver's TCP input and wake-up; a load generator woken for each
+/// frame makes the server it measures pay for waking it, which a server does
+/// not pay for followers on other machines. A quiet connection still wakes
+/// the thread at once.
 final class EpollFollowerLoop {
     private enum Phase {
         case connecting
@@ -32,15 +40,17 @@ final class EpollFollowerLoop {
     private let wakeFD: Int32
     private let target: EpollFollowerTarget
     private let handlers: EpollFollowerClient.Handlers
+    private let readPause: Duration
     /// Connection `id` is at `id − 1`; nil once closed.
     private var connections: [Connection?] = []
     private let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 << 10)
     private var running = true
 
-    init(epollFD: Int32, wakeFD: Int32, target: EpollFollowerTarget, handlers: EpollFollowerClient.Handlers) {
+    init(epollFD: Int32, wakeFD: Int32, target: EpollFollowerTarget, readPause: Duration, handlers: EpollFollowerClient.Handlers) {
         self.epollFD = epollFD
         self.wakeFD = wakeFD
         self.target = target
+        self.readPause = readPause
         self.handlers = handlers
     }
 
@@ -56,14 +66,17 @@ final class EpollFollowerLoop {
                 if errno == EINTR { continue }
                 break
             }
+            var sockets = false
             for i in 0..<Int(n) {
                 let key = events[i].key
                 if key == 0 {
                     for command in commands() { run(command) }
                 } else {
+                    sockets = true
                     handle(ConnectionID(rawValue: key), events: events[i].events)
                 }
             }
+            if sockets && readPause > .zero { pause() }
         }
         for case let c? in connections {
             // Best effort: a close frame, then the socket goes.
@@ -72,6 +85,13 @@ final class EpollFollowerLoop {
             Glibc.close(c.fd)
         }
         connections.removeAll()
+    }
+
+    private func pause() {
+        let (seconds, attoseconds) = readPause.components
+        var left = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var asked = left
+        while nanosleep(&asked, &left) != 0 && errno == EINTR { asked = left }
     }
 
     private func run(_ command: EpollFollowerClient.Command) {

@@ -161,7 +161,7 @@ final class FollowerShard: @unchecked Sendable {
 
     init(
         request: ConnectRequest, hellos: [String], clockOffset: Double, maxConcurrentConnects: Int, tls: ClientTLS? = nil,
-        useLibWebSockets: Bool = false
+        useLibWebSockets: Bool = false, readPause: Duration = .zero
     ) throws {
         if useLibWebSockets || request.useTLS {
             var configuration = ClientConfiguration()
@@ -172,7 +172,7 @@ final class FollowerShard: @unchecked Sendable {
             configuration.maxMessageSize = 4 << 20
             sockets = .lws(WebSocketClient(configuration: configuration))
         } else {
-            sockets = .epoll(try EpollFollowerClient(request: request))
+            sockets = .epoll(try EpollFollowerClient(request: request, readPause: readPause))
         }
         self.request = request
         self.hellos = hellos
