@@ -93,9 +93,16 @@ public final class WebSocketServer: Sendable {
 
     /// Puts `frame` in the connection's latest-frame slot, replacing any
     /// frame not yet written. Never queues more than one frame.
+    ///
+    /// On the loop thread (the hub's tick) this runs inline without building a
+    /// closure: it is called once per frame per follower.
     public func sendLatest(_ frame: SharedFrame, to connection: ConnectionID) {
         let core = self.core
-        loop.onLoop { core.sendLatest(frame, to: connection) }
+        if loop.isCurrentThread {
+            core.sendLatest(frame, to: connection)
+        } else {
+            loop.onLoop { core.sendLatest(frame, to: connection) }
+        }
     }
 
     /// Closes with a close frame carrying `code` and `reason` (≤ 123 UTF-8
