@@ -106,10 +106,12 @@ public struct FollowerThrottle: Hashable, Sendable {
         lastSend = now
     }
 
-    /// `shouldSend` and, when true, `didSend` in one call.
-    public mutating func take(roomSeq: UInt64, promptSeq: UInt64 = 0, now: Double) -> Bool {
+    /// `shouldSend` and, when true, `didSend` in one call. `staggering`: whether
+    /// a `staggered` client's fresh schedule starts a tick late now (the room
+    /// turns it off while its whole audience fits in one tick's pass).
+    public mutating func take(roomSeq: UInt64, promptSeq: UInt64 = 0, now: Double, staggering: Bool = true) -> Bool {
         guard shouldSend(roomSeq: roomSeq, promptSeq: promptSeq, now: now) else { return false }
-        if staggered, now - nextDue > tickInterval + tolerance, interval >= 2 * tickInterval - tolerance,
+        if staggered, staggering, now - nextDue > tickInterval + tolerance, interval >= 2 * tickInterval - tolerance,
             !(getsPromptFrames && promptSeq > (lastSeq ?? 0))
         {
             nextDue = now + tickInterval  // starting afresh from rest: one tick later

@@ -18,8 +18,11 @@ extension Hub {
         let tickTime = gridTime(time.seconds)
         while budget > 0, let name = unfinishedPasses.first {
             let headroom = configuration.frameHeadroom
+            let tickCapacity = tickCapacity
             let sent = withRoom(name) { room in
-                room.sendDueFrames(tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, headroom: headroom, budget: &budget, sink: sink)
+                room.sendDueFrames(
+                    tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, headroom: headroom, budget: &budget,
+                    tickCapacity: tickCapacity, sink: sink)
             }
             guard let pass = sent else {
                 unfinishedPasses.removeFirst()

@@ -32,6 +32,11 @@ public struct Hub {
     var rosterTotals = RosterTotals()
     /// Rooms whose send pass ran out of budget, in the order they did.
     var unfinishedPasses: [RoomName] = []
+    /// Frames the owner writes in one tick interval: four times the budget of
+    /// the latest tick, since the server sizes each slice to a quarter of the
+    /// interval (`SendSliceBudget`). A room larger than this staggers its
+    /// members' schedules (`Room.staggers(tickCapacity:)`).
+    var tickCapacity = 4_000
     /// Rooms kept from before a restart, recreated as they were on their first join (`restore`).
     var restorable: [RoomName: RoomState] = [:]
     /// Rooms that may have changed (camera, limits, tracking mode, `seq`) or
@@ -124,6 +129,7 @@ public struct Hub {
     /// is left, so the owner knows how many frames the tick wrote (see `SendSliceBudget`).
     @discardableResult
     public mutating func tick(at time: HubTime, sendBudget: inout Int, sink: some HubSink) -> Bool {
+        tickCapacity = 4 * sendBudget  // the owner's slice is a quarter tick's frames
         ticks.record(at: time.seconds)
         var budget = sendBudget
         defer { sendBudget = budget }
@@ -173,10 +179,11 @@ public struct Hub {
             publishFrame(of: name, at: time)
         }
         let configuration = configuration
+        let tickCapacity = tickCapacity
         let (pass, audience, expired) = withRoom(name) { room in
             let pass = room.sendDueFrames(
                 tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, headroom: configuration.frameHeadroom, budget: &budget,
-                sink: sink)
+                tickCapacity: tickCapacity, sink: sink)
             var audience: Audience?
             if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
                 room.audienceChanged = false

@@ -32,14 +32,21 @@ struct Room {
         var events: EventSubscriptions
     }
 
-    /// Members a room holds before it staggers every other joiner's schedule
-    /// (`FollowerThrottle.staggered`). A small room's pass takes microseconds:
-    /// visiting it on every tick instead of every other would cost more than
-    /// spreading its frames saves.
+    /// Members a room holds before it marks every other joiner's throttle
+    /// `staggered`. A small room's pass takes microseconds: visiting it on
+    /// every tick instead of every other would cost more than spreading its
+    /// frames saves.
     static let staggerFrom = 64
 
     /// Whether the next member's throttle is staggered: every other one, in a large room.
     var staggersNextMember: Bool { members.count >= Self.staggerFrom && members.count % 2 == 1 }
+
+    /// Whether the staggered members' fresh schedules start a tick late on
+    /// this pass: only when the whole audience is more than `tickCapacity`,
+    /// the frames the owner can write in one tick interval. A pass that fits
+    /// in a tick gains nothing from being split over two, and every extra
+    /// burst of sends costs the kernel wake-ups (BENCHMARKS, session 11).
+    func staggers(tickCapacity: Int) -> Bool { members.count > tickCapacity }
 
     /// Connections in the room (in no particular order: leaving swaps the last
     /// one in). Each member's session keeps where it is (`Session.member`),
@@ -260,7 +267,7 @@ struct Room {
     /// the next call goes on from there, so every member is reached in turn,
     /// with the newest frame then.
     mutating func sendDueFrames(
-        tickTime: Double, epochMilliseconds: Double, headroom: Int, budget: inout Int,
+        tickTime: Double, epochMilliseconds: Double, headroom: Int, budget: inout Int, tickCapacity: Int,
         sink: some HubSink
     ) -> SendPass {
         var i = Int(sendCursor ?? 0)
@@ -270,6 +277,7 @@ struct Room {
             sink.note(.sendPassStarted)
         }
         var throttled = 0
+        let staggering = staggers(tickCapacity: tickCapacity)
         while true {
             if i == members.count {
                 // A pass that began on an earlier tick looked at the members
@@ -286,7 +294,7 @@ struct Room {
                 if throttled > 0 { sink.note(.framesThrottled(throttled)) }
                 return .unfinished
             }
-            if members[i].throttle.take(roomSeq: seq, promptSeq: promptSeq, now: tickTime) {
+            if members[i].throttle.take(roomSeq: seq, promptSeq: promptSeq, now: tickTime, staggering: staggering) {
                 sink.sendFrame(currentFrame(time: epochMilliseconds, headroom: headroom), to: members[i].connection)
                 budget -= 1
             } else if (members[i].throttle.lastSeq ?? 0) < seq {

@@ -21,6 +21,17 @@ struct HubSendPassTests {
         bench.sink.outputs.filter { if case .frame = $0 { true } else { false } }.count
     }
 
+    /// Frames sent on each of the next `ticks` ticks, each tick's pass written
+    /// to the end in budget-sized slices, as the server does between ticks.
+    func framesPerTick(_ bench: HubBench, ticks: Int) -> [Int] {
+        (0..<ticks).map { _ in
+            bench.clear()
+            bench.runTicks(1)
+            while bench.hub.continueSending(at: bench.time, sink: bench.sink) {}
+            return frameCount(bench)
+        }
+    }
+
     @Test func aTickSendsAtMostItsBudgetAndSaysMoreIsDue() {
         let (bench, _, followers) = crowdedRoom(followers: 25)
         bench.clear()
@@ -70,21 +81,28 @@ struct HubSendPassTests {
     }
 
     @Test func aLargeAudienceAt30HzIsSpreadOverBothTicksOfItsSchedule() {
-        let bench = HubBench()
+        let bench = HubBench { $0.sendBudget = 100 }  // a tick writes 400 frames: 601 members outlast it
         let p = bench.join(role: "presenter", rate: 30)
         for _ in 0..<600 { _ = bench.join(role: "follower", rate: 30) }
         bench.run(seconds: 1)  // at rest: every schedule starts afresh when the camera moves
         bench.send(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":5}"#, from: p.key)
-        var perTick: [Int] = []
-        for _ in 0..<8 {
-            bench.clear()
-            bench.runTicks(1)
-            perTick.append(frameCount(bench))
-        }
+        let perTick = framesPerTick(bench, ticks: 8)
         // Without staggering, all 601 members are due on every other tick and none on the ticks between.
         #expect(perTick.allSatisfy { (200...400).contains($0) }, "frames per tick: \(perTick)")
         let total: Int = perTick.reduce(0, +)
         #expect((2_350...2_450).contains(total), "every member at 30 Hz (601 × 4 frames in 8 ticks): \(perTick)")
+    }
+
+    @Test func anAudienceThatFitsInOneTicksPassIsNotStaggered() {
+        let bench = HubBench { $0.sendBudget = 200 }  // a tick writes 800 frames: all 601 fit
+        let p = bench.join(role: "presenter", rate: 30)
+        for _ in 0..<600 { _ = bench.join(role: "follower", rate: 30) }
+        bench.run(seconds: 1)
+        bench.send(#"{"type":"animate","id":"a","to":{"bearing":90},"duration":5}"#, from: p.key)
+        let perTick = framesPerTick(bench, ticks: 8)
+        // One pass of 601 frames on every other tick, none between.
+        let busy = perTick.filter { $0 > 0 }
+        #expect(busy.count == 4 && busy.allSatisfy { $0 >= 600 }, "frames per tick: \(perTick)")
     }
 
     @Test func aPassFinishingOnALaterTickLooksAgainAtTheMembersBeforeItsCursor() throws {
