@@ -174,6 +174,14 @@ def test_a_route_file_is_loaded_and_a_bad_one_is_named(hub, browser, clients, tm
                "the page to name the bad file and why")
 
 
+def animation_list(browser) -> dict:
+    """The room's animation list as the page shows it, read in one script (it re-renders on every animation message)."""
+    return browser.execute_script(
+        "const list = document.querySelector('#animation-list');"
+        " return {items: [...list.querySelectorAll('li')].map(li => li.textContent),"
+        " cancellable: [...list.querySelectorAll('button[data-cancel]')].map(b => b.dataset.cancel)};")
+
+
 def test_the_room_animations_list_cancels_ones_own_and_a_presenter_cancels_all(hub, browser, clients):
     browser.get(hub.page(room="anims", role="presenter", name="ana"))
     wait_joined(browser)
@@ -185,16 +193,16 @@ def test_the_room_animations_list_cancels_ones_own_and_a_presenter_cancels_all(h
     mark = observer.mark()
     browser.find_element("css selector", "#tour").click()
     wait_until(lambda: browser.find_elements("css selector", "#animation-list button[data-cancel]"), 5, "the tour's animations listed")
-    mine = browser.find_elements("css selector", "#animation-list button[data-cancel]")[0]
-    first = mine.get_attribute("data-cancel")
-    mine.click()
-    wait_until(lambda: not any(b.get_attribute("data-cancel") == first
-                               for b in browser.find_elements("css selector", "#animation-list button[data-cancel]")), 5,
+    # The list re-renders on every animation message, so it is read and clicked inside one script.
+    first = browser.execute_script(
+        "const b = document.querySelector('#animation-list button[data-cancel]');"
+        " b.click(); return b.dataset.cancel;")
+    wait_until(lambda: first not in animation_list(browser)["cancellable"], 5,
                "the cancelled animation to leave the list")
     browser.find_element("css selector", "#stop").click()  # the rest of the tour
 
     other.send({"type": "ease", "id": "long", "camera": {"zoom": 8, "bearing": 90}, "duration": 20})
-    wait_until(lambda: any("long" in li.text for li in browser.find_elements("css selector", "#animation-list li")), 5,
+    wait_until(lambda: any("long" in text for text in animation_list(browser)["items"]), 5,
                "another driver's animation listed (without a cancel button)")
     assert not browser.find_elements("css selector", "#animation-list button[data-cancel=long]")
     mark = observer.mark()
