@@ -11,7 +11,7 @@ import PackageDescription
 ///   messages, hand-written encoders of hub messages) and per-client policy
 ///   (follower throttle, command rate limiter, roster, signed room tokens: HMAC from
 ///   swift-crypto). Pure: no sockets, no clock.
-/// - `WebSocketTransport` → `CLWS`: the one small libwebsockets wrapper (server and
+/// - `WebSocketTransport` → `CLWS`, `CURing`: the one small libwebsockets wrapper (server and
 ///   client, each on its own loop thread). Knows nothing about cameras or rooms.
 /// - `CamHubClient` → HubCore, WebSocketTransport: scripted clients (presenter
 ///   scripts, followers) and the load tester behind `camhub present|follow|bench`.
@@ -21,6 +21,8 @@ import PackageDescription
 /// - `CLWS`: system library module for libwebsockets 4.1 (Debian `libwebsockets-dev`) and
 ///   libev, the event loop lws runs on (`libev-dev`, `libwebsockets-evlib-ev`)
 ///   plus a tiny header of static inline helpers for macro-only APIs.
+/// - `CURing`: a small C target over liburing (Debian `liburing-dev`): one io_uring
+///   submission for many non-blocking sends (the server's batched frame fan-out).
 let package = Package(
     name: "CameraHub",
     platforms: [.macOS(.v13)],
@@ -63,7 +65,11 @@ let package = Package(
         ),
         .target(
             name: "WebSocketTransport",
-            dependencies: ["CLWS", "SharedBytes", .product(name: "DequeModule", package: "swift-collections")]),
+            dependencies: ["CLWS", "CURing", "SharedBytes", .product(name: "DequeModule", package: "swift-collections")]),
+        /// liburing (Debian `liburing-dev`): the server's batched frame sends. A C target, not a
+        /// system module: its header names no liburing type, so no second copy of the system
+        /// headers meets libwebsockets' in the same Swift module.
+        .target(name: "CURing", path: "Sources/CURing", linkerSettings: [.linkedLibrary("uring")]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SharedBytes", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", dependencies: ["CamHubClient"], path: "Tests/Support"),

@@ -12,6 +12,8 @@ command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 # zlib inflates PMTiles directories (camhub serve --tiles FILE.pmtiles).
 [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 ls /usr/lib/*/libwebsockets-evlib_ev.so >/dev/null 2>&1 || need_apt+=(libwebsockets-evlib-ev)
+# io_uring batches the server's frame sends (liburing).
+[ -f /usr/include/liburing.h ] || need_apt+=(liburing-dev)
 # Recordings (camhub serve --record) are gzip-compressed with zlib.
 [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 # The TLS tests make throwaway certificates with openssl and fetch https:// with curl.

@@ -170,6 +170,11 @@ public final class HubServer: Sendable {
     /// The event loop lws runs on ("libev/epoll", or "poll" as a fallback); known after `start`.
     public var eventLoop: String { loops.hub.loop.backend }
 
+    /// How frames reach followers' sockets: "io_uring batches" (one submission
+    /// per pass of a loop) or "one write each" (TLS, `CAMHUB_IO_URING=off`, or a
+    /// kernel without io_uring); known after `start`.
+    public var sendPath: String { loops.hub.batchesSends ? "io_uring batches" : "one write each" }
+
     /// Starts listening and ticking; returns the bound port. The other loops
     /// start first, so loop 0 can hand them connections from its first accept.
     public func start() throws -> Int {
@@ -317,7 +322,7 @@ public final class HubServer: Sendable {
             "hub started",
             metadata: [
                 "host": "\(c.host)", "port": .stringConvertible(port), "eventLoop": "\(eventLoop)",
-                "loops": .stringConvertible(loops.count),
+                "sends": "\(sendPath)", "loops": .stringConvertible(loops.count),
                 "tick": .stringConvertible(c.hub.tick), "roomTTL": .stringConvertible(c.hub.roomTTL),
                 "web": "\(c.webRoot ?? "")", "allowedOrigins": .array(c.allowedOrigins.map { .string($0) }),
                 "presenterToken": "\(c.hub.tokens.roleTokens.presenter == nil ? "none" : "set")",

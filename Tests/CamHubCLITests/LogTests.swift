@@ -42,6 +42,7 @@ extension CLITests {
         #expect(started["host"]?.string == "127.0.0.1")
         #expect(started["presenterToken"]?.string == "set")
         #expect(started["eventLoop"]?.string != nil)
+        #expect(["io_uring batches", "one write each"].contains(started["sends"]?.string ?? ""))
 
         let joined = try #require(record("client joined"))
         #expect(joined["room"]?.string == "logs")

@@ -126,7 +126,8 @@ public struct BenchReport: Codable, Sendable {
         public var ticksPerSecondMin: Int?
         /// Its connections per event loop at the window's end (`--loops`).
         public var connectionsPerLoop: [Int]?
-        /// Send syscalls the hub made during the window (`SendSyscallCounter`; a local, separate process).
+        /// Sends the hub made during the window: send syscalls and io_uring
+        /// send requests (`SendSyscallCounter`; a local, separate process).
         public var sendSyscalls: UInt64?
         /// Messages (frames and events) the followers received during the window.
         public var messagesReceived: Int?
@@ -237,7 +238,9 @@ public struct BenchReport: Codable, Sendable {
             l.append(t)
         }
         if let perMessage = hub.sendsPerMessage, let sends = hub.sendSyscalls, let messages = hub.messagesReceived {
-            l.append("hub sends: \(fixed(perMessage, 3)) per delivered message (\(sends) send syscalls, \(messages) messages to followers in the window)")
+            l.append(
+                "hub sends: \(fixed(perMessage, 3)) per delivered message "
+                    + "(\(sends) send syscalls and io_uring sends, \(messages) messages to followers in the window)")
         } else if let why = hub.sendsUnavailable {
             l.append("hub sends: not counted (\(why))")
         }

@@ -1,9 +1,11 @@
 import CPerfEvents
 import Foundation
 
-/// Counts the send syscalls (`sendto`, `sendmsg`, `sendmmsg`, `writev`) a
-/// local process makes, with one Linux perf tracepoint counter per syscall
-/// and thread (threads it starts later are counted too). `camhub bench`
+/// Counts the sends a local process makes: its send syscalls (`sendto`,
+/// `sendmsg`, `sendmmsg`, `writev`) and the requests it submits to io_uring
+/// (a camhub hub's batched frame sends; every request it makes is a send),
+/// with one Linux perf tracepoint counter per event and thread (threads it
+/// starts later are counted too). `camhub bench`
 /// divides the count over its window by the messages its followers received
 /// then: the hub's sends per delivered message (1 when every message is its
 /// own `send`; below 1 when a server writes several messages at once).
@@ -68,14 +70,16 @@ public final class SendSyscallCounter {
         descriptors = []
     }
 
-    /// The tracepoint ids of `syscalls`' `sys_enter_*` events.
+    /// The tracepoint ids of `syscalls`' `sys_enter_*` events, and of
+    /// `io_uring_submit_req` where the kernel has it.
     static func tracepointIDs() throws(Unavailable) -> [UInt64] {
         for root in tracefsRoots {
-            let ids = syscalls.compactMap { name -> UInt64? in
-                let path = "\(root)/events/syscalls/sys_enter_\(name)/id"
-                return (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            func id(_ event: String) -> UInt64? {
+                (try? String(contentsOfFile: "\(root)/events/\(event)/id", encoding: .utf8))
+                    .flatMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             }
-            if ids.count == syscalls.count { return ids }
+            let ids = syscalls.compactMap { id("syscalls/sys_enter_\($0)") }
+            if ids.count == syscalls.count { return ids + [id("io_uring/io_uring_submit_req")].compactMap { $0 } }
         }
         throw Unavailable(description: "no syscall tracepoints (tracefs at \(tracefsRoots.joined(separator: " or ")))")
     }

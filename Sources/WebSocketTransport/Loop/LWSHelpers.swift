@@ -85,6 +85,12 @@ public enum WebSocketTransportSettings {
     public static let useLibev: Bool =
         getenv("CAMHUB_EVENT_LOOP").map { String(cString: $0) } != "poll"
 
+    /// Whether servers may batch their frame sends with io_uring
+    /// (`ServerConfiguration.batchedSends`). On by default;
+    /// `CAMHUB_IO_URING=off` in the environment turns it off (to compare).
+    public static let allowIOURing: Bool =
+        getenv("CAMHUB_IO_URING").map { String(cString: $0) } != "off"
+
     /// Raises the soft open-file limit (RLIMIT_NOFILE) to the hard limit.
     /// Returns the new soft limit, or nil if it could not be read or set.
     @discardableResult

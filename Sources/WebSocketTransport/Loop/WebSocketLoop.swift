@@ -123,11 +123,14 @@ public final class WebSocketLoop: @unchecked Sendable {
     /// so the context is born where it lives). Blocks until the context
     /// exists or creation failed. `beforeDestroy` runs on the loop thread
     /// after the loop stopped but before `lws_context_destroy`;
-    /// `afterDestroy` runs last (also when creation failed).
+    /// `afterDestroy` runs last (also when creation failed). `afterEachPass`
+    /// runs on the loop thread after every pass of the event loop (the
+    /// events, timers and posted work of one wake-up), before it waits again.
     func start(
         createContext: @escaping () -> OpaquePointer?,
         beforeDestroy: @escaping () -> Void,
-        afterDestroy: @escaping () -> Void
+        afterDestroy: @escaping () -> Void,
+        afterEachPass: @escaping () -> Void = {}
     ) throws {
         let ready = DispatchSemaphore(value: 0)
         let outcome = Locked<Bool>(false)
@@ -135,7 +138,8 @@ public final class WebSocketLoop: @unchecked Sendable {
             self.threadMain(
                 createContext: createContext,
                 beforeDestroy: beforeDestroy,
-                afterDestroy: afterDestroy
+                afterDestroy: afterDestroy,
+                afterEachPass: afterEachPass
             ) { ok in
                 outcome.withLock { $0 = ok }
                 ready.signal()
@@ -195,6 +199,7 @@ public final class WebSocketLoop: @unchecked Sendable {
         createContext: () -> OpaquePointer?,
         beforeDestroy: () -> Void,
         afterDestroy: () -> Void,
+        afterEachPass: () -> Void,
         ready: (Bool) -> Void
     ) {
         threadState.withLock { $0.thread = pthread_self() }
@@ -240,12 +245,14 @@ public final class WebSocketLoop: @unchecked Sendable {
         }
         ready(true)
         runPostedWork()
+        afterEachPass()
         while running {
             if let loop = eventLoop {
                 _ = clws_ev_run_once(loop)
             } else if lws_service(ctx, 0) < 0 {
                 break
             }
+            afterEachPass()
         }
         running = false
         mailbox.close()

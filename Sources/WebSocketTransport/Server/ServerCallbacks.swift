@@ -105,6 +105,9 @@ extension ServerCore {
         info.alpn = UnsafePointer(Self.http11)
         loop.configure(&info)
         guard let context = lws_create_context(&info) else { return nil }
+        if config.batchedSends, config.tls == nil, WebSocketTransportSettings.allowIOURing {
+            batchedSends = BatchedSends()
+        }
         if let vhost = lws_get_vhost_by_name(context, "default") {
             boundPort = Int(lws_get_vhost_listen_port(vhost))
         }

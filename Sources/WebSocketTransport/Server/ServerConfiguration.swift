@@ -239,6 +239,13 @@ public struct ServerConfiguration: Sendable {
     public var limits = ConnectionLimits()
     /// TLS certificate and key; nil serves plain http:// and ws://.
     public var tls: ServerTLS?
+    /// Frames written straight from the loop (`sendLatest` with nothing queued
+    /// ahead) go out in one io_uring submission per pass of the loop instead
+    /// of one send(2) each (`BatchedSends`). Only without TLS (TLS records are
+    /// written by OpenSSL), and only where the kernel allows io_uring;
+    /// elsewhere, and with `CAMHUB_IO_URING=off` in the environment, each
+    /// frame is written with lws_write as before.
+    public var batchedSends = true
     /// How long `shutdown()` waits for clients to acknowledge the 1001 close.
     public var shutdownGrace: Duration = .seconds(1)
 

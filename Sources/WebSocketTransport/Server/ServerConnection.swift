@@ -40,14 +40,48 @@ final class ServerConnection {
     var closeCode: CloseCode?
     /// An `/echo` connection (handled inside the server, never reported to the handlers).
     let isEcho: Bool
+    /// The per-connection flags below, in one byte.
+    private var flags = Flags()
+
     /// lws_callback_on_writable was asked for and SERVER_WRITEABLE not yet seen.
-    var writeRequested = false
+    var writeRequested: Bool {
+        get { flags.contains(.writeRequested) }
+        set { flags.set(.writeRequested, newValue) }
+    }
     /// A close frame was handed to lws (the callback returned -1); lws owns the rest.
-    var closing = false
+    var closing: Bool {
+        get { flags.contains(.closing) }
+        set { flags.set(.closing, newValue) }
+    }
     /// A keepalive PING is waiting for the next writable callback.
-    var pingDue = false
+    var pingDue: Bool {
+        get { flags.contains(.pingDue) }
+        set { flags.set(.pingDue, newValue) }
+    }
     /// A PING went out and nothing was heard since.
-    var pingSent = false
+    var pingSent: Bool {
+        get { flags.contains(.pingSent) }
+        set { flags.set(.pingSent, newValue) }
+    }
+    /// A frame for it waits in the loop's `BatchedSends` (until the pass ends):
+    /// nothing else may be written to its socket before that one.
+    var inBatch: Bool {
+        get { flags.contains(.inBatch) }
+        set { flags.set(.inBatch, newValue) }
+    }
+
+    private struct Flags: OptionSet {
+        let rawValue: UInt8
+        static let writeRequested = Flags(rawValue: 1 << 0)
+        static let closing = Flags(rawValue: 1 << 1)
+        static let pingDue = Flags(rawValue: 1 << 2)
+        static let pingSent = Flags(rawValue: 1 << 3)
+        static let inBatch = Flags(rawValue: 1 << 4)
+
+        mutating func set(_ flag: Flags, _ on: Bool) {
+            if on { insert(flag) } else { remove(flag) }
+        }
+    }
 
     init(id: ConnectionID, wsi: OpaquePointer, remoteAddress: String, isEcho: Bool) {
         self.id = id

@@ -42,6 +42,11 @@ final class ServerCore: @unchecked Sendable {
     let pingPayload = SharedFrame(text: "camhub")
     /// Written on the loop thread before `start` returns (then read-only).
     var boundPort = 0
+    /// Frames gathered for one io_uring submission per pass of the loop (nil:
+    /// each frame is written with lws_write). Created with the context, on the loop thread.
+    var batchedSends: BatchedSends?
+    /// What became of the batched frames (written on the loop thread, read from any).
+    let batchedSendCounts = BatchedSendCounts()
 
     init(config: ServerConfiguration, loop: WebSocketLoop) throws {
         self.config = config
@@ -132,6 +137,10 @@ final class ServerCore: @unchecked Sendable {
     /// SERVER_WRITEABLE: one lws_write per callback; close first if due.
     func writeable(_ wsi: OpaquePointer) -> Int32 {
         guard let conn = connection(for: wsi), !conn.closing else { return 0 }
+        if conn.inBatch {  // its batched frame goes first, when this pass ends
+            lws_callback_on_writable(wsi)
+            return 0
+        }
         conn.writeRequested = false
         if let close = conn.pendingClose, !close.flushFirst || !conn.slots.hasControl {
             return closeNow(conn, close.code, close.reason)
@@ -201,6 +210,12 @@ final class ServerCore: @unchecked Sendable {
 
     func sendLatest(_ frame: SharedFrame, to id: ConnectionID) {
         guard let conn = connections[id.rawValue], conn.acceptsSends else { return }
+        if let batch = batchedSends, !batch.isBroken, canWriteThrough(conn) {
+            batch.append(frame, to: conn, fd: lws_get_socket_fd(conn.wsi))
+            conn.inBatch = true
+            if batch.isFull { flushBatchedSends() }
+            return
+        }
         if writeThrough(frame, to: conn) { return }
         if conn.slots.latest != nil { framesReplaced.add(1, ordering: .relaxed) }
         conn.slots.setLatest(frame)
@@ -218,9 +233,7 @@ final class ServerCore: @unchecked Sendable {
     /// when the frame was handed to lws (or the connection was found dead).
     /// A keepalive PING goes the same way (`ping`), and is not counted as a message.
     func writeThrough(_ frame: SharedFrame, to conn: ServerConnection, ping: Bool = false) -> Bool {
-        guard callbackDepth == 0, conn.acceptsSends, !conn.writeRequested, conn.slots.isEmpty,
-            lws_partial_buffered(conn.wsi) == 0
-        else { return false }
+        guard canWriteThrough(conn) else { return false }
         let kind = ping ? LWS_WRITE_PING : LWS.writeProtocol(frame.kind)
         if lws_write(conn.wsi, frame.payloadForWrite, frame.count, kind) < 0 {
             conn.drop()  // the socket is gone
@@ -228,6 +241,45 @@ final class ServerCore: @unchecked Sendable {
         }
         if !ping { conn.messagesWritten += 1 }
         return true
+    }
+
+    /// Nothing is ahead of a write to `conn` now: see `writeThrough`.
+    private func canWriteThrough(_ conn: ServerConnection) -> Bool {
+        callbackDepth == 0 && conn.acceptsSends && !conn.writeRequested && !conn.inBatch
+            && conn.slots.isEmpty && lws_partial_buffered(conn.wsi) == 0
+    }
+
+    /// Sends the frames `batchedSends` gathered (at the end of each pass of the
+    /// loop, and when it fills). A connection that closed since, or whose
+    /// socket lws has queued bytes for, does not get its frame written now:
+    /// like a frame the kernel did not take, it goes to the latest slot (unless
+    /// a newer one is there) and waits for the socket to drain. The rest of a
+    /// partly taken frame goes to lws's own send buffer, which lws drains
+    /// before anything else on that socket.
+    func flushBatchedSends() {
+        guard let batch = batchedSends, !batch.isEmpty else { return }
+        let stillWanted = { (conn: ServerConnection) in !conn.closing && lws_partial_buffered(conn.wsi) == 0 }
+        batch.flush(stillWanted: stillWanted) { conn, frame, outcome in
+            conn.inBatch = false
+            guard !conn.closing else { return }
+            batchedSendCounts.count(outcome)
+            switch outcome {
+            case .sent:
+                conn.messagesWritten += 1
+            case .partial(let sentBytes, let wire):
+                conn.messagesWritten += 1
+                let rest = UnsafeMutableRawPointer(mutating: wire.baseAddress! + sentBytes)
+                if lws_write(conn.wsi, rest.assumingMemoryBound(to: UInt8.self), wire.count - sentBytes, LWS_WRITE_HTTP) < 0 {
+                    conn.drop()
+                }
+            case .notSent:
+                if conn.slots.latest != nil { framesReplaced.add(1, ordering: .relaxed) }
+                conn.slots.setLatestUnlessNewer(frame)
+                conn.requestWrite()
+            case .failed:
+                conn.drop()
+            }
+        }
     }
 
     /// Applies `batch` in order, skipping its frames for connections that a
@@ -251,6 +303,7 @@ final class ServerCore: @unchecked Sendable {
             case .close(let id, let code, let reason): close(id, code: code, reason: reason)
             }
         }
+        flushBatchedSends()
     }
 
     func close(_ id: ConnectionID, code: CloseCode, reason: String) {
@@ -293,6 +346,7 @@ final class ServerCore: @unchecked Sendable {
     /// still reached `closed` and the handlers): drop handler closures
     /// (they may capture the server) and free the C configuration.
     func didDestroyContext() {
+        batchedSends = nil
         connections.removeAll()
         httpPending.removeAll()
         handlers = ServerHandlers()

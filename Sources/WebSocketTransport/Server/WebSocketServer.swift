@@ -34,6 +34,7 @@ public final class WebSocketServer: Sendable {
         var started = false
         var stopped = false
         var port = 0
+        var batchesSends = false
     }
 
     public init(configuration: ServerConfiguration) throws {
@@ -59,8 +60,9 @@ public final class WebSocketServer: Sendable {
         do {
             try loop.start(
                 createContext: { core.createContext() },
-                beforeDestroy: {},
-                afterDestroy: { core.didDestroyContext() })
+                beforeDestroy: { core.flushBatchedSends() },
+                afterDestroy: { core.didDestroyContext() },
+                afterEachPass: { core.flushBatchedSends() })
         } catch {
             state.withLock { $0.stopped = true }
             // lws only logs why; say it in one line of our own.
@@ -72,7 +74,11 @@ public final class WebSocketServer: Sendable {
         }
         loop.scheduleRepeating(every: .seconds(1)) { core.sweepIdle() }
         let port = core.boundPort  // written before the start handshake completed
-        state.withLock { $0.port = port }
+        let batches = core.batchedSends != nil  // likewise
+        state.withLock {
+            $0.port = port
+            $0.batchesSends = batches
+        }
         return port
     }
 
@@ -160,6 +166,14 @@ public final class WebSocketServer: Sendable {
     /// Any thread: frames dropped so far, over all connections, because a
     /// newer frame replaced them in the latest slot before they were written.
     public var framesReplaced: Int { core.framesReplaced.load(ordering: .relaxed) }
+
+    /// Any thread, after `start`: whether frames written straight from the
+    /// loop go out in io_uring batches (`ServerConfiguration.batchedSends`
+    /// asked for it, no TLS, and the kernel allows io_uring).
+    public var batchesSends: Bool { state.withLock { $0.batchesSends } }
+
+    /// Any thread: what became of the frames gathered for io_uring batches so far.
+    public var batchedSendStats: BatchedSendStats { core.batchedSendCounts.snapshot }
 
     /// Any thread: live WebSocket connections (echo included), as of the
     /// loop's last open or close.

@@ -44,6 +44,16 @@ struct OutboundSlots {
         latest = frame
     }
 
+    /// Puts `frame` in the latest slot unless a frame is there already (one
+    /// given after `frame`, which is then the older: counted as replaced).
+    mutating func setLatestUnlessNewer(_ frame: SharedFrame) {
+        if latest != nil {
+            framesReplaced += 1
+        } else {
+            latest = frame
+        }
+    }
+
     /// The next frame to write: control first, then the latest slot.
     mutating func next() -> SharedFrame? {
         if let frame = popControl() { return frame }

@@ -1,0 +1,189 @@
+import CURing
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Frames a server loop writes straight to its followers' sockets, gathered
+/// during one pass of the loop and sent with one `io_uring_enter` per
+/// ring-full instead of one `send(2)` each (`curing_send_all`).
+///
+/// On loopback the kernel work of a send is the same either way; what a batch
+/// saves is the system call entry and exit (and its mitigations) per
+/// follower: 6–10 % of the CPU per send at 5,000 sockets (docs/BENCHMARKS.md).
+///
+/// Threading: owned by one `ServerCore` and used on its loop thread only,
+/// like the `wsi`s it writes to. Not `Sendable`.
+///
+/// Lifetime of the bytes: `curing_send_all` returns only when every send of
+/// the batch has completed (MSG_DONTWAIT: a full socket answers -EAGAIN at
+/// once), so a frame is referenced here until `flush` returns, no longer.
+final class BatchedSends {
+    /// What became of one gathered frame.
+    enum Outcome {
+        /// The kernel took the whole frame.
+        case sent
+        /// The kernel took `count` bytes (more than 0, fewer than the frame's):
+        /// the rest must go out before anything else on this socket.
+        case partial(sentBytes: Int, wire: UnsafeRawBufferPointer)
+        /// Nothing was written (socket full, or the batch could not be submitted).
+        case notSent
+        /// The socket is dead (reset, closed by the peer).
+        case failed
+    }
+
+    /// Ring entries: sends per `io_uring_enter`, and how many frames are
+    /// gathered before they are sent without waiting for the pass to end. A
+    /// system call per 512 sends costs next to nothing, and the first
+    /// follower of a large pass does not wait for the last one's turn.
+    static let ringEntries: UInt32 = 512
+
+    private let ring: OpaquePointer
+    private var connections: [ServerConnection] = []
+    private var frames: [SharedFrame] = []
+    private var sends: [curing_send] = []
+    private var results: [Int32] = []
+    /// The ring refused a submission once: no batch again (see `curing_send_all`).
+    private(set) var isBroken = false
+
+    /// Whether this kernel lets this process use io_uring (a ring is made and freed).
+    static var kernelAllows: Bool {
+        guard let ring = curing_ring_new(8) else { return false }
+        curing_ring_free(ring)
+        return true
+    }
+
+    /// Loop thread. Nil when the kernel refuses io_uring (old, disabled, seccomp).
+    init?() {
+        guard let ring = curing_ring_new(Self.ringEntries) else { return nil }
+        self.ring = ring
+    }
+
+    deinit { curing_ring_free(ring) }
+
+    var isEmpty: Bool { connections.isEmpty }
+
+    /// Gathers `frame` for `connection`, whose socket is `fd`. The caller
+    /// knows nothing is queued ahead of it (lws's and ours) and marks the
+    /// connection until the flush.
+    func append(_ frame: SharedFrame, to connection: ServerConnection, fd: Int32) {
+        let wire: UnsafeRawBufferPointer
+        if let last = frames.last, last.payload === frame.payload, let previous = sends.last {
+            wire = UnsafeRawBufferPointer(start: previous.bytes, count: Int(previous.length))
+        } else {
+            wire = Self.writeHeader(of: frame)
+        }
+        connections.append(connection)
+        frames.append(frame)
+        sends.append(curing_send(bytes: wire.baseAddress, length: UInt32(wire.count), fd: fd))
+    }
+
+    /// Sends what was gathered and reports each frame's outcome in the order
+    /// they were appended, then forgets them. `stillWanted` is asked first for
+    /// each connection (it may have closed since, or lws may have queued bytes
+    /// of its own); a connection it refuses is reported `.notSent` and its
+    /// socket is not touched.
+    func flush(
+        stillWanted: (ServerConnection) -> Bool,
+        outcome: (ServerConnection, SharedFrame, Outcome) -> Void
+    ) {
+        guard !connections.isEmpty else { return }
+        var wanted = [Bool](repeating: true, count: connections.count)
+        var batch: [curing_send] = []
+        batch.reserveCapacity(sends.count)
+        for index in connections.indices {
+            wanted[index] = stillWanted(connections[index])
+            if wanted[index] { batch.append(sends[index]) }
+        }
+        results = [Int32](repeating: curing_not_sent(), count: batch.count)
+        if !batch.isEmpty, !isBroken {
+            let status = batch.withUnsafeBufferPointer { sendsIn in
+                results.withUnsafeMutableBufferPointer { out in
+                    curing_send_all(ring, sendsIn.baseAddress, out.baseAddress, UInt32(sendsIn.count))
+                }
+            }
+            if status != 0 { isBroken = true }
+        }
+        var next = 0
+        for index in connections.indices {
+            guard wanted[index] else {
+                outcome(connections[index], frames[index], .notSent)
+                continue
+            }
+            let result = Int(results[next])
+            let send = sends[index]
+            next += 1
+            outcome(connections[index], frames[index], Self.outcome(of: result, wireLength: Int(send.length), wire: send.bytes))
+        }
+        connections.removeAll(keepingCapacity: true)
+        frames.removeAll(keepingCapacity: true)
+        sends.removeAll(keepingCapacity: true)
+    }
+
+    var isFull: Bool { connections.count >= Int(Self.ringEntries) }
+
+    private static func outcome(of result: Int, wireLength: Int, wire: UnsafeRawPointer?) -> Outcome {
+        if result == Int(curing_not_sent()) || result == -Int(EAGAIN) || result == -Int(EINTR) || result == 0 {
+            return .notSent
+        }
+        if result < 0 { return .failed }
+        if result >= wireLength { return .sent }
+        return .partial(sentBytes: result, wire: UnsafeRawBufferPointer(start: wire, count: wireLength))
+    }
+
+    /// Writes the WebSocket header of an unmasked, final server frame into the
+    /// headroom just before `frame`'s payload (as lws does on this thread),
+    /// and returns header and payload: the bytes every follower receives.
+    static func writeHeader(of frame: SharedFrame) -> UnsafeRawBufferPointer {
+        let payload = frame.payloadForWrite
+        let count = frame.count
+        let opcode: UInt8 = frame.kind == .binary ? 0x82 : 0x81
+        var header: [UInt8] = [opcode]
+        if count < 126 {
+            header.append(UInt8(count))
+        } else if count <= 0xFFFF {
+            header += [126, UInt8(count >> 8), UInt8(count & 0xFF)]
+        } else {
+            header.append(127)
+            for shift in stride(from: 56, through: 0, by: -8) { header.append(UInt8((count >> shift) & 0xFF)) }
+        }
+        let start = payload - header.count
+        for (offset, byte) in header.enumerated() { start[offset] = byte }
+        return UnsafeRawBufferPointer(start: start, count: header.count + count)
+    }
+}
+
+/// A snapshot of `BatchedSendCounts`: frames gathered for io_uring batches,
+/// by what became of them.
+public struct BatchedSendStats: Sendable, Hashable {
+    /// Taken whole by the kernel.
+    public var sent = 0
+    /// Taken in part; lws sent the rest before anything else on that socket.
+    public var partlySent = 0
+    /// Not written (socket full, or lws had bytes of its own queued): kept in
+    /// the latest slot for the socket's next writable callback.
+    public var deferred = 0
+}
+
+/// Counters of a server's batched frames: written on its loop thread, read from any.
+final class BatchedSendCounts: Sendable {
+    private let sent = Atomic<Int>(0)
+    private let partlySent = Atomic<Int>(0)
+    private let deferred = Atomic<Int>(0)
+
+    func count(_ outcome: BatchedSends.Outcome) {
+        switch outcome {
+        case .sent: sent.add(1, ordering: .relaxed)
+        case .partial: partlySent.add(1, ordering: .relaxed)
+        case .notSent: deferred.add(1, ordering: .relaxed)
+        case .failed: break
+        }
+    }
+
+    var snapshot: BatchedSendStats {
+        BatchedSendStats(
+            sent: sent.load(ordering: .relaxed), partlySent: partlySent.load(ordering: .relaxed),
+            deferred: deferred.load(ordering: .relaxed))
+    }
+}
