@@ -255,9 +255,10 @@ final class ServerCore: @unchecked Sendable {
     /// like a frame the kernel did not take, it goes to the latest slot (unless
     /// a newer one is there) and waits for the socket to drain. The rest of a
     /// partly taken frame goes to lws's own send buffer, which lws drains
-    /// before anything else on that socket.
+    /// before anything else on that socket. Outside lws callbacks only (like
+    /// the gathering): a flush asked for inside one waits for the pass's end.
     func flushBatchedSends() {
-        guard let batch = batchedSends, !batch.isEmpty else { return }
+        guard callbackDepth == 0, let batch = batchedSends, !batch.isEmpty else { return }
         let stillWanted = { (conn: ServerConnection) in !conn.closing && lws_partial_buffered(conn.wsi) == 0 }
         batch.flush(stillWanted: stillWanted) { conn, frame, outcome in
             conn.inBatch = false

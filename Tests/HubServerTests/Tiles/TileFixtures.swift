@@ -4,8 +4,15 @@ import HubServer
 
 /// Small MBTiles files written by the tests (in a fresh temporary folder).
 enum TileFixtures {
+    /// One folder per test process for every fixture, removed when the process exits.
+    private static let root: String = {
+        let path = NSTemporaryDirectory() + "camhub-tiles-\(getpid())-\(UUID().uuidString)"
+        atexit { try? FileManager.default.removeItem(atPath: TileFixtures.root) }
+        return path
+    }()
+
     static func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "camhub-tiles-\(UUID().uuidString)"
+        let path = root + "/" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
