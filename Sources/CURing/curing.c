@@ -29,22 +29,25 @@ void curing_ring_free(curing_ring *ring) {
     free(ring);
 }
 
-/* Prepares up to a ring-full of sends, submits them with one
- * io_uring_enter and collects their completions (already there: MSG_DONTWAIT
- * completes every send inline), until all `count` are done. */
+/* Prepares up to a ring-full of sends (skipping those with fd < 0), submits
+ * them with one io_uring_enter and collects their completions (already
+ * there: MSG_DONTWAIT completes every send inline), until all are done. */
 int curing_send_all(curing_ring *ring, const struct curing_send *sends, int32_t *results, unsigned count) {
     const int flags = MSG_DONTWAIT | MSG_NOSIGNAL;
     for (unsigned i = 0; i < count; i++) results[i] = CURING_NOT_SENT;
-    unsigned done = 0;
-    while (done < count) {
+    unsigned next = 0;
+    while (next < count) {
         unsigned round = 0;
         struct io_uring_sqe *sqe;
-        while (done + round < count && (sqe = io_uring_get_sqe(ring)) != NULL) {
-            const struct curing_send *s = &sends[done + round];
+        for (; next < count; next++) {
+            const struct curing_send *s = &sends[next];
+            if (s->fd < 0) continue;
+            if ((sqe = io_uring_get_sqe(ring)) == NULL) break;
             io_uring_prep_send(sqe, s->fd, s->bytes, s->length, flags);
-            io_uring_sqe_set_data64(sqe, done + round);
+            io_uring_sqe_set_data64(sqe, next);
             round++;
         }
+        if (round == 0) break;
         int submitted = io_uring_submit(ring);
         if (submitted > 0) {
             struct io_uring_cqe *cqe;
@@ -58,8 +61,6 @@ int curing_send_all(curing_ring *ring, const struct curing_send *sends, int32_t 
             io_uring_cq_advance(ring, seen);
         }
         if (submitted != (int)round) return submitted < 0 ? submitted : -EIO;
-        done += round;
     }
     return 0;
 }
-

@@ -13,7 +13,7 @@
 /* An io_uring instance (a `struct io_uring`), opaque to Swift. */
 typedef struct io_uring curing_ring;
 
-/* One send of a batch: `length` bytes at `bytes` to socket `fd`. */
+/* One send of a batch: `length` bytes at `bytes` to socket `fd` (skipped when fd < 0). */
 struct curing_send {
     const void *bytes;
     unsigned length;
@@ -31,7 +31,8 @@ curing_ring *curing_ring_new(unsigned entries);
 void curing_ring_free(curing_ring *ring);
 
 /*
- * Sends each of `count` messages once, without blocking, and stores in
+ * Sends each of `count` messages once (but those with fd < 0, whose result
+ * is CURING_NOT_SENT), without blocking, and stores in
  * results[i] what send(2) would have returned for sends[i]: the bytes taken
  * (possibly fewer than asked), or -errno (-EAGAIN when the socket's buffer is
  * full). One io_uring_enter per ring-full of sends instead of one send(2)

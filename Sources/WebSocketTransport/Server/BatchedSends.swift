@@ -89,32 +89,23 @@ final class BatchedSends {
         outcome: (ServerConnection, SharedFrame, Outcome) -> Void
     ) {
         guard !connections.isEmpty else { return }
-        var wanted = [Bool](repeating: true, count: connections.count)
-        var batch: [curing_send] = []
-        batch.reserveCapacity(sends.count)
-        for index in connections.indices {
-            wanted[index] = stillWanted(connections[index])
-            if wanted[index] { batch.append(sends[index]) }
+        for index in connections.indices where !stillWanted(connections[index]) {
+            sends[index].fd = -1  // skipped by curing_send_all: reported not sent
         }
-        results = [Int32](repeating: curing_not_sent(), count: batch.count)
-        if !batch.isEmpty, !isBroken {
-            let status = batch.withUnsafeBufferPointer { sendsIn in
+        if results.count < sends.count { results = [Int32](repeating: 0, count: sends.count) }
+        if isBroken {
+            for index in sends.indices { results[index] = curing_not_sent() }
+        } else {
+            let status = sends.withUnsafeBufferPointer { sendsIn in
                 results.withUnsafeMutableBufferPointer { out in
                     curing_send_all(ring, sendsIn.baseAddress, out.baseAddress, UInt32(sendsIn.count))
                 }
             }
             if status != 0 { isBroken = true }
         }
-        var next = 0
         for index in connections.indices {
-            guard wanted[index] else {
-                outcome(connections[index], frames[index], .notSent)
-                continue
-            }
-            let result = Int(results[next])
             let send = sends[index]
-            next += 1
-            outcome(connections[index], frames[index], Self.outcome(of: result, wireLength: Int(send.length), wire: send.bytes))
+            outcome(connections[index], frames[index], Self.outcome(of: Int(results[index]), wireLength: Int(send.length), wire: send.bytes))
         }
         connections.removeAll(keepingCapacity: true)
         frames.removeAll(keepingCapacity: true)
@@ -136,21 +127,15 @@ final class BatchedSends {
     /// headroom just before `frame`'s payload (as lws does on this thread),
     /// and returns header and payload: the bytes every follower receives.
     static func writeHeader(of frame: SharedFrame) -> UnsafeRawBufferPointer {
-        let payload = frame.payloadForWrite
         let count = frame.count
-        let opcode: UInt8 = frame.kind == .binary ? 0x82 : 0x81
-        var header: [UInt8] = [opcode]
-        if count < 126 {
-            header.append(UInt8(count))
-        } else if count <= 0xFFFF {
-            header += [126, UInt8(count >> 8), UInt8(count & 0xFF)]
-        } else {
-            header.append(127)
-            for shift in stride(from: 56, through: 0, by: -8) { header.append(UInt8((count >> shift) & 0xFF)) }
+        let lengthBytes = count < 126 ? 0 : count <= 0xFFFF ? 2 : 8
+        let start = UnsafeMutableRawPointer(frame.payloadForWrite) - (2 + lengthBytes)
+        start.storeBytes(of: frame.kind == .binary ? 0x82 : 0x81, as: UInt8.self)  // FIN + opcode
+        start.storeBytes(of: UInt8(lengthBytes == 0 ? count : lengthBytes == 2 ? 126 : 127), toByteOffset: 1, as: UInt8.self)
+        for index in 0..<lengthBytes {  // the extended length, big-endian
+            start.storeBytes(of: UInt8(truncatingIfNeeded: count >> (8 * (lengthBytes - 1 - index))), toByteOffset: 2 + index, as: UInt8.self)
         }
-        let start = payload - header.count
-        for (offset, byte) in header.enumerated() { start[offset] = byte }
-        return UnsafeRawBufferPointer(start: start, count: header.count + count)
+        return UnsafeRawBufferPointer(start: start, count: 2 + lengthBytes + count)
     }
 }
 
