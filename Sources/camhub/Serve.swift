@@ -35,6 +35,8 @@ struct Serve: ParsableCommand {
             GET /metrics answers in the Prometheus text format; --config reads every option
             from a TOML file (see camhub.example.toml); --data DIR keeps rooms across restarts;
             --record DIR records every room (camhub replay plays a recording into a room).
+            Frames go out in io_uring batches where the kernel allows it (plain ws:// only);
+            CAMHUB_IO_URING=off sends them one write each. The first line says which.
             """
     )
 
