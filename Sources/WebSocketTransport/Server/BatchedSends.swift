@@ -24,7 +24,7 @@ final class BatchedSends {
     enum Outcome {
         /// The kernel took the whole frame.
         case sent
-        /// The kernel took `count` bytes (more than 0, fewer than the frame's):
+        /// The kernel took `sentBytes` of the frame's `wire` bytes (more than 0, fewer than all):
         /// the rest must go out before anything else on this socket.
         case partial(sentBytes: Int, wire: UnsafeRawBufferPointer)
         /// Nothing was written (socket full, or the batch could not be submitted).
@@ -93,16 +93,13 @@ final class BatchedSends {
             sends[index].fd = -1  // skipped by curing_send_all: reported not sent
         }
         if results.count < sends.count { results = [Int32](repeating: 0, count: sends.count) }
-        if isBroken {
-            for index in sends.indices { results[index] = curing_not_sent() }
-        } else {
-            let status = sends.withUnsafeBufferPointer { sendsIn in
-                results.withUnsafeMutableBufferPointer { out in
-                    curing_send_all(ring, sendsIn.baseAddress, out.baseAddress, UInt32(sendsIn.count))
-                }
+        // Never broken here: nothing is gathered once it is (ServerCore checks before appending).
+        let status = sends.withUnsafeBufferPointer { sendsIn in
+            results.withUnsafeMutableBufferPointer { out in
+                curing_send_all(ring, sendsIn.baseAddress, out.baseAddress, UInt32(sendsIn.count))
             }
-            if status != 0 { isBroken = true }
         }
+        if status != 0 { isBroken = true }
         for index in connections.indices {
             let send = sends[index]
             outcome(connections[index], frames[index], Self.outcome(of: Int(results[index]), wireLength: Int(send.length), wire: send.bytes))
