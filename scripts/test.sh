@@ -2,10 +2,12 @@
 # Runs every test: Swift (unit and integration), the web viewer's JavaScript tests, then the browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+# Each part says how long it took ("test: swift test took 240 s").
+took() { echo "test: $1 took $(($SECONDS - $2)) s"; }
+t=$SECONDS; scripts/setup.sh; took setup $t
 # The Swift suite drives the hub with Python's websockets too (an independent client).
 python3 -c 'import websockets' 2>/dev/null || python3 -m pip install --quiet websockets==17.4
-swift build --build-tests
+t=$SECONDS; swift build --build-tests; took "swift build" $t
 # Every message the hub sends to the Swift integration tests' clients, and every
 # message the viewer's node tests send, is recorded and then checked against
 # docs/asyncapi.yaml (the browser tests check theirs in-process, per test).
@@ -13,16 +15,18 @@ wire=.build/wire
 mkdir -p "$wire"
 : > "$wire/hub-sent.jsonl"
 : > "$wire/viewer-sent.jsonl"
-CAMHUB_HUB_MESSAGES="$PWD/$wire/hub-sent.jsonl" swift test
+t=$SECONDS; CAMHUB_HUB_MESSAGES="$PWD/$wire/hub-sent.jsonl" swift test; took "swift test" $t
 python3 scripts/validate_messages.py --sender hub --min 1000 \
   --require welcome,frame,animation,event,result,gestures,error,pong "$wire/hub-sent.jsonl"
 if [ -d web/tests ]; then
+  t=$SECONDS
   CAMHUB_VIEWER_MESSAGES="$PWD/$wire/viewer-sent.jsonl" node --import ./web/tests/support/wire_capture.mjs --test web/tests/
+  took node $t
   python3 scripts/validate_messages.py --sender client --require hello,ping "$wire/viewer-sent.jsonl"
 fi
 python3 scripts/validate_messages.py --self-check --examples docs/PROTOCOL.md
 # The viewer page in headless Chromium against the real hub (installs chromium,
 # chromium-driver and the Python packages when missing). SKIP_BROWSER_TESTS=1 skips.
 if [ -z "${SKIP_BROWSER_TESTS:-}" ]; then
-  scripts/test_browser.sh
+  t=$SECONDS; scripts/test_browser.sh; took browser $t
 fi

@@ -206,6 +206,15 @@ class HubClient:
             time.sleep(0.05)
         raise AssertionError(f"hub camera did not come to rest within {timeout} s")
 
+    def sync(self, timeout: float = 10.0):
+        """A ping round trip: the hub handles one connection's messages in order, so once its pong is here,
+        everything sent before it has been applied (no sleep to guess how long that takes)."""
+        self._pings = getattr(self, "_pings", 0) + 1
+        t = float(self._pings)
+        mark = self.mark()
+        self.send({"type": "ping", "t": t})
+        self.wait_for(lambda m: m["type"] == "pong" and m.get("t") == t, timeout, "the pong of a sync ping", mark)
+
     def close(self):
         try:
             self.ws.close()
@@ -361,10 +370,36 @@ def key(driver, key_name: str, code: str, key_code: int):
             "type": kind, "key": key_name, "code": code, "windowsVirtualKeyCode": key_code})
 
 
+def input_applied(browser, observer: HubClient, start: int, timeout: float = 10.0) -> dict:
+    """The room's camera once the hub has applied all of the page's input, animations it started included:
+    waits until the hub has acknowledged the last gesture the page sent (`gestureAck`), then for the
+    observer's first resting frame (from message index `start`) that shows it (frame `time` ≥ that
+    acknowledgement's hub time). Event-driven: no quiet period to guess on a loaded machine."""
+    ack = wait_until(lambda: js(browser, "(p => { const s = p.sentLog.at(-1), a = p.ackLog.at(-1); "
+                                         "return s && a && a.seq >= s.seq ? a : null; })(camhub.prediction)"),
+                     timeout, "the hub to acknowledge the page's last gesture")
+    return observer.wait_for(lambda m: m["type"] == "frame" and not m["moving"] and m["time"] >= ack["time"],
+                             timeout, "a resting frame showing the page's last gesture", start)["camera"]
+
+
+def page_double_click(browser, x: float, y: float):
+    """A double-click at (x, y) dispatched by the page itself in one task: the two presses are always within the
+    recognizer's double-tap window (CDP round trips on a loaded machine can take longer than that window)."""
+    browser.execute_script("""
+        const [x, y] = arguments;
+        const el = document.querySelector('#map');
+        const r = el.getBoundingClientRect();
+        const fire = (type, buttons) => el.dispatchEvent(new PointerEvent(type, {
+          bubbles: true, cancelable: true, pointerId: 9, pointerType: 'mouse', isPrimary: true, button: 0, buttons,
+          clientX: r.left + x, clientY: r.top + y }));
+        for (let i = 0; i < 2; i++) { fire('pointerdown', 1); fire('pointerup', 0); }
+    """, x, y)
+
+
 def page_drag(browser, points: list[tuple[float, float]], interval_ms: float = 16, hold_ms: float = 0) -> float:
     """A mouse drag through `points`, dispatched by the page itself every `interval_ms` (CDP round trips on a
-    loaded machine are slower than a real mouse); released `hold_ms` after the last move. Returns the page
-    time of the release."""
+    loaded machine are slower than a real mouse); released `hold_ms` after the last move (with 0, in the same
+    task as the last move: a fling whatever the machine's load). Returns the page time of the release."""
     return browser.execute_async_script("""
         const [points, interval, hold, done] = arguments;
         const el = document.querySelector('#map');
@@ -374,13 +409,12 @@ def page_drag(browser, points: list[tuple[float, float]], interval_ms: float = 1
           clientX: r.left + x, clientY: r.top + y }));
         fire('pointerdown', points[0], 1);
         let i = 1;
+        const release = () => { fire('pointerup', points.at(-1), 0); done(camhub.now()); };
         const next = () => {
-          if (i < points.length) {
-            fire('pointermove', points[i++], 1);
-            setTimeout(next, interval);
-          } else {
-            setTimeout(() => { fire('pointerup', points.at(-1), 0); done(camhub.now()); }, hold);
-          }
+          fire('pointermove', points[i++], 1);
+          if (i < points.length) setTimeout(next, interval);
+          else if (hold > 0) setTimeout(release, hold);
+          else release();  // in the same task as the last move: released while moving, however late timers run
         };
         setTimeout(next, interval);
     """, [list(p) for p in points], interval_ms, hold_ms)

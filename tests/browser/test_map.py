@@ -38,7 +38,7 @@ def show(hub, driver, camera, room="map", extra=""):
         wait_joined(driver)
         wait_page_camera(driver, final, timeout=20)
         wait_until(lambda: js(driver, "camhub.map.loaded() && camhub.map.areTilesLoaded()"), 40, "the map's tiles to load")
-        wait_until(lambda: js(driver, "!camhub.map.isMoving()"), 5, "the map to settle")
+        wait_until(lambda: js(driver, "!camhub.map.isMoving()"), 10, "the map to settle")
         return driver.get_screenshot_as_png()
     finally:
         presenter.close()

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from hubtools import (Hub, drag, flat_project, flat_unproject, js, key, mouse, severe_logs, set_viewport, touch,
-                      wait_joined, wait_page_camera, wait_until, wheel, world_size, WEB)
+from hubtools import (Hub, drag, flat_project, flat_unproject, input_applied, js, key, mouse, page_double_click, severe_logs,
+                      set_viewport, touch, wait_joined, wait_page_camera, wait_until, wheel, world_size, WEB)
 
 VIEW = (1280, 720)
 
@@ -73,12 +73,12 @@ def test_follower_converges_to_scripted_presenter(hub, browser, clients):
     browser.get(hub.page(room="conv", role="follower", name="wall"))
     wait_joined(browser)
     presenter = clients("conv", "presenter", name="scripted")
-    wait_until(lambda: js(browser, "camhub.room.presenter") == presenter.client, 5, "the page to see the presenter")
+    wait_until(lambda: js(browser, "camhub.room.presenter") == presenter.client, 10, "the page to see the presenter")
 
     a = {"lat": 45.8326, "lon": 6.8652, "zoom": 6, "bearing": 30, "tilt": 40}
     mark = presenter.mark()
     presenter.send({"type": "set", "camera": a})
-    rest = presenter.wait_rest(5, mark)["camera"]
+    rest = presenter.wait_rest(10, mark)["camera"]
     assert close(rest, a)
     wait_page_camera(browser, rest)
 
@@ -118,7 +118,7 @@ def test_follower_input_offers_control_instead_of_moving(hub, browser, clients):
     mark = observer.mark()
     drag(browser, (640, 360), (800, 420), steps=8)
     wheel(browser, 640, 360, -200)
-    wait_until(lambda: js(browser, "!document.getElementById('takeover').hidden"), 5, "the take-control prompt")
+    wait_until(lambda: js(browser, "!document.getElementById('takeover').hidden"), 10, "the take-control prompt")
     time.sleep(0.5)
     assert observer.frames(mark) == [], "a follower's input must not move the camera"
     assert js(browser, "camhub.stats.gesturesSent") == 0
@@ -145,7 +145,7 @@ def test_driver_drag_pans_the_hub_camera(hub, browser, clients, bearing):
     geo = flat_unproject(start, VIEW, *grab)
     mark = observer.mark()
     drag(browser, grab, release)
-    final = observer.wait_quiet(0.5, 10, mark)
+    final = input_applied(browser, observer, mark)
     frames = observer.frames(mark)
     assert frames and movers(frames, start) == {me}, "the page's gestures moved the camera"
     assert final["zoom"] == start["zoom"] and final["bearing"] == start["bearing"] and final["tilt"] == start["tilt"]
@@ -177,7 +177,7 @@ def test_driver_wheel_zooms_around_the_pointer(hub, browser, clients):
     geo = flat_unproject(start, VIEW, *at)
     mark = observer.mark()
     wheel(browser, at[0], at[1], -100)  # one notch up: zoom in
-    zoomed = observer.wait_quiet(0.6, 10, mark)
+    zoomed = input_applied(browser, observer, mark)
     frames = observer.frames(mark)
     assert frames and movers(frames, start) == {me}
     # the hub zooms by -delta/450 per scroll (docs/PROTOCOL.md); the page sends WheelEvent.deltaY in px
@@ -188,7 +188,7 @@ def test_driver_wheel_zooms_around_the_pointer(hub, browser, clients):
 
     mark = observer.mark()
     wheel(browser, at[0], at[1], 100)  # one notch down: zoom back out
-    back = observer.wait_quiet(0.6, 10, mark)
+    back = input_applied(browser, observer, mark)
     assert back["zoom"] < zoomed["zoom"]
     assert abs(back["zoom"] - start["zoom"]) < 1e-6, "the same notch down undoes it"
     wait_page_camera(browser, back)
@@ -238,7 +238,7 @@ def test_driver_right_drag_rotates_and_tilts(hub, browser, clients):
         time.sleep(0.016)
     time.sleep(0.2)
     mouse(browser, "mouseReleased", x1, y1, button="right", buttons=0, click_count=1)
-    final = observer.wait_quiet(0.5, 10, mark)
+    final = input_applied(browser, observer, mark)
     assert movers(observer.frames(mark), start) == {me}
     assert abs(final["bearing"] - 50.0) < 1e-9, final
     assert abs(final["tilt"] - 40.0) < 1e-9, final
@@ -264,7 +264,7 @@ def test_driver_touch_pinch_zooms_and_keys_pan(hub, browser, clients):
         time.sleep(0.02)
     time.sleep(0.2)
     touch(browser, "touchEnd", [])
-    pinched = observer.wait_quiet(0.6, 10, mark)
+    pinched = input_applied(browser, observer, mark)
     assert movers(observer.frames(mark), start) == {me}
     assert abs(pinched["zoom"] - (start["zoom"] + 1)) < 1e-9, pinched
     assert abs(pinched["lat"] - start["lat"]) < 1e-9 and abs(pinched["lon"] - start["lon"]) < 1e-9
@@ -273,7 +273,7 @@ def test_driver_touch_pinch_zooms_and_keys_pan(hub, browser, clients):
     # arrow left: the map content moves 100 px right, so the camera looks 100 px further west
     mark = observer.mark()
     key(browser, "ArrowLeft", "ArrowLeft", 37)
-    panned = observer.wait_quiet(0.6, 10, mark)
+    panned = input_applied(browser, observer, mark)
     assert abs(panned["lon"] - (pinched["lon"] - 100 * 360 / world_size(pinched["zoom"]))) < 1e-9, panned
     assert abs(panned["lat"] - pinched["lat"]) < 1e-9
     wait_page_camera(browser, panned)
@@ -291,7 +291,7 @@ def test_presenter_keeps_the_room_to_the_view_and_clears_it(hub, browser, client
 
     mark = driver.mark()
     browser.find_element("id", "limits-keep").click()
-    changed = driver.wait_for(lambda m: m.get("event") == "limitsChanged", 5, "limitsChanged", mark)["limits"]
+    changed = driver.wait_for(lambda m: m.get("event") == "limitsChanged", 10, "limitsChanged", mark)["limits"]
     shown = js(browser, "camhub.mapCamera()")
     b = changed["bounds"]
     # the area the presenter saw: Paris inside, a box about as wide as the view at zoom 6
@@ -300,21 +300,21 @@ def test_presenter_keeps_the_room_to_the_view_and_clears_it(hub, browser, client
     width = world_size(shown["zoom"]) * (b["east"] - b["west"]) / 360
     assert abs(width - VIEW[0]) < 2, f"bounds {b} span {width} px, the page is {VIEW[0]} px wide"
     wait_until(lambda: js(browser, "document.querySelector('[data-hud=limits]').textContent").startswith("zoom ≥ 6 · area"),
-               5, "the HUD to show the limits")
+               10, "the HUD to show the limits")
 
     # a driver asking for Sydney at zoom 2 ends on the edge of the box, no further out than zoom 6
     mark = driver.mark()
     driver.send({"type": "set", "camera": {"lat": -33.87, "lon": 151.21, "zoom": 2}})
-    rest = driver.wait_rest(5, mark, "the clamped set")["camera"]
+    rest = driver.wait_rest(10, mark, "the clamped set")["camera"]
     assert rest["zoom"] == 6
     assert abs(rest["lat"] - b["south"]) < 1e-9 and abs(rest["lon"] - b["east"]) < 1e-9, (rest, b)
-    assert driver.wait_for(lambda m: m.get("event") == "clamped", 5, "the clamped event", mark)
+    assert driver.wait_for(lambda m: m.get("event") == "clamped", 10, "the clamped event", mark)
 
     mark = driver.mark()
     browser.find_element("id", "limits-clear").click()
-    cleared = driver.wait_for(lambda m: m.get("event") == "limitsChanged", 5, "limitsChanged", mark)["limits"]
+    cleared = driver.wait_for(lambda m: m.get("event") == "limitsChanged", 10, "limitsChanged", mark)["limits"]
     assert cleared["bounds"] is None and cleared["minZoom"] == 0 and cleared["maxZoom"] == 22, cleared
-    wait_until(lambda: js(browser, "document.querySelector('[data-hud=limits]').textContent") == "none", 5, "the HUD to show none")
+    wait_until(lambda: js(browser, "document.querySelector('[data-hud=limits]').textContent") == "none", 10, "the HUD to show none")
     assert severe_logs(browser) == []
 
 
@@ -346,7 +346,7 @@ def test_invalid_parameters_are_named_and_the_address_shows_what_was_joined(hub,
     assert js(browser, "camhub.room.room") == "my-room"
     assert js(browser, "camhub.role") == "driver"
     shown = wait_until(lambda: (lambda n: n if len(n) == 3 and "30 frames per second" in " ".join(n) else None)(notices(browser)),
-                       5, "three parameter notices, the rate one with the granted rate")
+                       10, "three parameter notices, the rate one with the granted rate")
     assert any(n.startswith('?room=my room!:') and 'using room "my-room" instead' in n for n in shown), shown
     assert any(n.startswith("?role=admin:") and "presenter, driver and follower" in n and "using driver instead" in n
                for n in shown), shown
@@ -377,7 +377,7 @@ def test_rate_above_the_hubs_tick_joins_at_the_default_and_says_so(hub, browser)
     assert js(browser, "camhub.room.rate") == 30
     [refusal] = js(browser, "camhub.stats.refusals")
     assert refusal["code"] == "bad_message" and refusal["message"].startswith("rate:"), refusal
-    [n] = wait_until(lambda: (lambda n: n if n and "30 frames per second" in n[0] else None)(notices(browser)), 5, "the rate notice")
+    [n] = wait_until(lambda: (lambda n: n if n and "30 frames per second" in n[0] else None)(notices(browser)), 10, "the rate notice")
     assert n.startswith("?rate=100: the hub refused it (rate: must be within 1…60 frames per second"), n
     assert n.endswith("using the hub's default, 30 frames per second instead."), n
     assert visible(browser, "#notices [data-param=rate]")
@@ -396,7 +396,7 @@ def test_refused_hello_shows_the_hubs_reason_and_ways_in(browser):
         assert "presenter token" in text and "join as a follower" in text
         assert visible(browser, "#notices [data-notice=refusal]")
         wait_until(lambda: js(browser, "document.querySelector('[data-hud=connection]').textContent").startswith("refused by the hub")
-                   and js(browser, "document.querySelector('[data-hud=dot]').dataset.state") == "refused", 2, "the HUD to say refused")
+                   and js(browser, "document.querySelector('[data-hud=dot]').dataset.state") == "refused", 10, "the HUD to say refused")
         time.sleep(2.0)  # not retried behind the person's back, and never "joining…"
         assert js(browser, "camhub.state") == "refused"
         assert len(js(browser, "camhub.stats.refusals")) == 1
@@ -465,10 +465,8 @@ def test_double_click_zooms_without_tap_markers_and_a_click_shows_one(hub, brows
     start = settle_at(setter, observer, browser, {"lat": 47.0, "lon": 8.0, "zoom": 5.0, "bearing": 0.0, "tilt": 0.0})
 
     mark = observer.mark()
-    for n in (1, 2):  # a double-click: two presses at one spot within 300 ms
-        mouse(browser, "mousePressed", 640, 360, click_count=n)
-        mouse(browser, "mouseReleased", 640, 360, buttons=0, click_count=n)
-    zoomed = observer.wait_quiet(0.6, 10, mark)
+    page_double_click(browser, 640, 360)  # two presses at one spot within 300 ms
+    zoomed = input_applied(browser, observer, mark)
     assert abs(zoomed["zoom"] - (start["zoom"] + 1)) < 1e-9, zoomed
     time.sleep(0.5)
     taps = [m for m in observer.messages[mark:] if m["type"] == "event" and m["event"] in ("tap", "longPress")]
@@ -477,12 +475,12 @@ def test_double_click_zooms_without_tap_markers_and_a_click_shows_one(hub, brows
     mark = observer.mark()
     mouse(browser, "mousePressed", 500, 300, click_count=1)
     mouse(browser, "mouseReleased", 500, 300, buttons=0, click_count=1)
-    tap = observer.wait_for(lambda m: m.get("event") == "tap", 5, "the click's tap", mark)
+    tap = observer.wait_for(lambda m: m.get("event") == "tap", 10, "the click's tap", mark)
     time.sleep(0.5)
     assert len([m for m in observer.messages[mark:] if m.get("event") == "tap"]) == 1
-    assert observer.frames(mark) == [], "a tap does not move the camera"
+    assert [f for f in observer.frames(mark) if f["camera"] != zoomed] == [], "a tap does not move the camera"
     browser.switch_to.window(follower)
-    wait_until(lambda: js(browser, "camhub.stats.taps").count("dana tapped here") == 1, 5, "the follower's tap marker")
+    wait_until(lambda: js(browser, "camhub.stats.taps").count("dana tapped here") == 1, 10, "the follower's tap marker")
     assert js(browser, "camhub.stats.taps") == ["dana tapped here"], "only the click made a marker"
     assert tap["by"] == js(browser, "camhub.room.roster().find(p => p.name === 'dana').client")
     assert severe_logs(browser) == []
@@ -499,7 +497,7 @@ def route_coordinates(browser) -> list:
 def test_the_route_is_drawn_for_late_joiners_and_follows_changes(hub, browser, clients):
     driver = clients("route", "driver", name="navigator")
     driver.send({"type": "route", "points": [{"lat": 48.85, "lon": 2.35}, {"lat": 48.86, "lon": 2.36}]})
-    time.sleep(0.3)
+    driver.sync()  # the route is the room's before the page joins
     browser.get(hub.page(room="route", role="follower", name="late"))
     wait_joined(browser)
     wait_until(lambda: route_coordinates(browser) == [[2.35, 48.85], [2.36, 48.86]], 10, "the route from welcome is drawn")
@@ -513,7 +511,7 @@ def test_the_route_is_drawn_for_late_joiners_and_follows_changes(hub, browser, c
 def test_the_hud_lists_the_rooms_running_animations(hub, browser, clients):
     presenter = clients("anims", "presenter", name="ana")
     presenter.send({"type": "animate", "id": "spin", "to": {"bearing": 180}, "duration": 30})
-    time.sleep(0.3)
+    presenter.sync()  # the animation runs before the page joins
     browser.get(hub.page(room="anims", role="follower", name="late"))
     wait_joined(browser)
     hud = lambda: js(browser, "document.querySelector('[data-hud=animations]').textContent")  # noqa: E731

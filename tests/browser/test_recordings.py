@@ -3,8 +3,11 @@
 room it opens that recording, plays it there, seeks and pauses, and a follower there
 sees the recorded cameras."""
 
+import json
 import re
 import time
+import urllib.request
+import zlib
 
 import pytest
 
@@ -44,7 +47,7 @@ def record_show(hub, browser):
         wait_joined(browser)
         mark = watcher.mark()
         click(browser, "#places button[data-place=paris]")
-        watcher.wait_for(lambda m: m["type"] == "frame" and m["moving"], 5, "the fly to start", mark)
+        watcher.wait_for(lambda m: m["type"] == "frame" and m["moving"], 10, "the fly to start", mark)
         flown = watcher.wait_quiet(0.3, 20, mark)
         mark = watcher.mark()
         click(browser, "#north")
@@ -52,8 +55,27 @@ def record_show(hub, browser):
     finally:
         watcher.close()
     assert flown["tilt"] == 30 and final["tilt"] == 0, (flown, final)
-    time.sleep(1.3)  # the recorder flushes about once a second
+    # The recorder flushes about once a second: wait until the hub serves both commands and both ends.
+    wait_until(lambda: recorded_types(hub, "show").count("command") == 2 and recorded_types(hub, "show").count("animationEnded") == 2,
+               10, "the hub to serve the recording's two commands and two animation ends")
     return flown, final
+
+
+def recorded_types(hub, room: str) -> list[str]:
+    """The `type` of every entry the hub serves for `room`'s recording so far (a part being written has no gzip
+    trailer: what has been flushed is read)."""
+    with urllib.request.urlopen(f"{hub.url}/recordings/{room}", timeout=10) as r:
+        parts = json.load(r)["recordings"]
+    types = []
+    for part in parts:
+        with urllib.request.urlopen(f"{hub.url}/recordings/{room}/{part['file']}", timeout=10) as r:
+            text = zlib.decompressobj(wbits=31).decompress(r.read()).decode()
+        for line in text.splitlines():
+            try:
+                types.append(json.loads(line).get("type"))
+            except json.JSONDecodeError:
+                pass  # the last line, cut where the flush ended
+    return types
 
 
 def test_a_presenter_plays_pauses_and_seeks_a_recording_into_its_room(recording_hub, browser):
@@ -65,7 +87,7 @@ def test_a_presenter_plays_pauses_and_seeks_a_recording_into_its_room(recording_
     open_tools(browser)
     wait_until(lambda: browser.execute_script("return !document.querySelector('#recording-controls').hidden"), 10,
                "the Recordings section (the hub records, the page presents)")
-    wait_until(lambda: len(js(browser, "camhub.recordings.list")) == 1, 5, "the hub's recording listed")
+    wait_until(lambda: len(js(browser, "camhub.recordings.list")) == 1, 10, "the hub's recording listed")
     assert js(browser, "camhub.recordings.list")[0]["room"] == "show"
     click(browser, "#recording-open")
     wait_until(lambda: js(browser, "camhub.recordings.open") is not None, 10, "the recording opened")
@@ -84,7 +106,7 @@ def test_a_presenter_plays_pauses_and_seeks_a_recording_into_its_room(recording_
         wait_until(lambda: close(follower.camera(), final), 10, "the room to reach the recorded final camera")
         follower.wait_quiet(0.3, 5, mark)
         assert close(follower.camera(), final), (follower.camera(), final)
-        wait_until(lambda: not js(browser, "camhub.recordings.open.timeline.playing"), 5, "the player to stop at the end")
+        wait_until(lambda: not js(browser, "camhub.recordings.open.timeline.playing"), 10, "the player to stop at the end")
         assert browser.find_element("css selector", "#recording-play").text == "Play"
         shown = browser.find_element("css selector", "#recording-time").text
         assert re.fullmatch(r"(\d+:\d\d\.\d) / \1", shown), f"position / duration at the end: {shown}"
@@ -94,8 +116,8 @@ def test_a_presenter_plays_pauses_and_seeks_a_recording_into_its_room(recording_
         fly_end = next(e["t"] for e in entries if e["kind"] == "animationEnded")
         mark = follower.mark()
         seek(browser, fly_end + 0.3)
-        follower.wait_rest(5, mark, "the seek's set")
-        wait_until(lambda: close(follower.camera(), flown), 5, "the room at the fly's end camera")
+        follower.wait_rest(10, mark, "the seek's set")
+        wait_until(lambda: close(follower.camera(), flown), 10, "the room at the fly's end camera")
         slider = float(browser.execute_script("return document.querySelector('#recording-seek').value"))
         assert fly_end < slider < fly_end + 0.4, (fly_end, slider)
         assert abs(js(browser, "camhub.recordings.open.timeline.position(camhub.now())") - slider) < 1e-9, "paused where it was sought"
@@ -105,12 +127,11 @@ def test_a_presenter_plays_pauses_and_seeks_a_recording_into_its_room(recording_
         seek(browser, 0)
         mark = follower.mark()
         driver.send({"type": "set", "camera": {"lat": 30.0, "lon": -20.0, "zoom": 3.0}})
-        follower.wait_rest(5, mark, "the driver's set")
+        follower.wait_rest(10, mark, "the driver's set")
         mark = follower.mark()
         click(browser, "#recording-play")
-        follower.wait_for(lambda m: m["type"] == "frame" and m["moving"], 5, "the fly to start", mark)
-        time.sleep(0.5)
-        click(browser, "#recording-play")
+        follower.wait_for(lambda m: m["type"] == "frame" and m["moving"], 10, "the fly to start", mark)
+        click(browser, "#recording-play")  # at once: however slow the machine, the fly (seconds long) is under way
         paused_at = js(browser, "camhub.recordings.open.timeline.position(camhub.now())")
         stopped = follower.wait_quiet(0.4, 5)
         assert not close(stopped, flown, 1e-3), "the pause stopped the fly short of its target"
@@ -133,6 +154,6 @@ def test_the_recordings_section_is_only_for_presenters_on_a_hub_that_records(hub
     assert browser.execute_script("return document.querySelector('#recording-controls').hidden"), "a driver does not see it"
     browser.get(hub.page(room="rerun", role="presenter", name="pat"))
     wait_joined(browser)
-    wait_until(lambda: js(browser, "camhub.recordings.available") is False, 5, "/map/config.json to say the hub does not record")
+    wait_until(lambda: js(browser, "camhub.recordings.available") is False, 10, "/map/config.json to say the hub does not record")
     assert browser.execute_script("return document.querySelector('#recording-controls').hidden"), "the hub does not record"
     assert severe_logs(browser) == [], "the page never asked a hub that does not record for /recordings"

@@ -20,7 +20,7 @@ def test_viewer_reconnects_after_sigterm_and_rejoins_its_room_and_role(tmp_path,
         wait_joined(browser)
         presenter = HubClient(first.ws_url, "again", "presenter", name="py")
         presenter.send({"type": "set", "camera": {"lat": 12.5, "lon": 33.25, "zoom": 6.5}})
-        camera = presenter.wait_rest(5)["camera"]
+        camera = presenter.wait_rest(10)["camera"]
         wait_until(lambda: (js(browser, "camhub.hubCamera") or {}).get("zoom") == 6.5, 10, "the page to get the camera")
         presenter.close()
         port = first.port

@@ -145,6 +145,35 @@ test('a restart (close 1012) is retried, each wait jittered by ±25 %', () => {
   }
 });
 
+test('while reconnect attempts fail, the page keeps saying why it lost the hub (1012), not the refused socket', () => {
+  const { conn, socket, timers } = setup();
+  conn.start();
+  socket().open();
+  socket().receive(welcome);
+  socket().close(1012, 'service restart');
+  assert.equal(conn.detail, 'closed (1012: service restart)');
+  timers.fire((t) => !t.repeat);
+  socket().close(1006); // the hub is not listening yet: fails before opening
+  assert.equal(conn.state, 'closed');
+  assert.equal(conn.detail, 'closed (1012: service restart) · 1 failed attempt');
+  timers.fire((t) => !t.repeat);
+  socket().close(1006);
+  assert.equal(conn.detail, 'closed (1012: service restart) · 2 failed attempts');
+  timers.fire((t) => !t.repeat);
+  socket().open();
+  socket().receive(welcome);
+  assert.equal(conn.state, 'joined');
+  socket().close(1006); // an open connection dropped: that is the new reason
+  assert.equal(conn.detail, 'closed (1006)');
+});
+
+test('a first connection that never opens says so plainly', () => {
+  const { conn, socket } = setup();
+  conn.start();
+  socket().close(1006);
+  assert.equal(conn.detail, 'closed (1006)');
+});
+
 test('a refused hello (error, then close 1008) says why and is not retried until restart', () => {
   const { conn, socket, timers, got, states } = setup();
   conn.start();

@@ -69,6 +69,15 @@ export class Connection {
     this.welcomeTimer = null;
     /** Why the hub refused the last hello: its error {code, message, ref} or {close, reason}; null otherwise. */
     this.refusal = null;
+    /**
+     * Why the last open connection ended ("closed (1012: service restart)"), kept while the
+     * reconnect attempts that follow fail before opening: what a person needs to know is why
+     * the page lost the hub, not that a hub still restarting refused the next socket (1006).
+     * Null once a welcome arrives.
+     */
+    this.lostBecause = null;
+    /** Reconnect attempts since `lostBecause` that ended before the socket opened. */
+    this.failedAttempts = 0;
   }
 
   setState(state, detail = '') {
@@ -89,20 +98,22 @@ export class Connection {
     try {
       ws = new this.WebSocket(this.o.url, SUBPROTOCOL);
     } catch (e) {
-      this.scheduleRetry(`cannot open ${this.o.url}: ${e.message}`);
+      this.retryUnopened(`cannot open ${this.o.url}: ${e.message}`);
       return;
     }
     this.ws = ws;
     this.setState('connecting');
+    let opened = false;
     ws.onopen = () => {
       if (ws !== this.ws) return;
+      opened = true;
       this.sendNow(this.o.hello());
       this.setState('joining');
       this.welcomeTimer = this.timers.setTimeout(() => {
         this.welcomeTimer = null;
         if (ws !== this.ws || this.state !== 'joining') return;
         this.drop(ws);
-        this.scheduleRetry(`no welcome within ${Math.round(this.o.welcomeTimeoutMs / 1000)} s`);
+        this.retryLost(`no welcome within ${Math.round(this.o.welcomeTimeoutMs / 1000)} s`);
       }, this.o.welcomeTimeoutMs);
     };
     ws.onmessage = (ev) => {
@@ -129,6 +140,8 @@ export class Connection {
         this.clearWelcomeTimer();
         this.attempt = 0;
         this.refusal = null;
+        this.lostBecause = null;
+        this.failedAttempts = 0;
         this.setState('joined');
         this.startPings();
       } else if (m.type === 'pong') {
@@ -149,7 +162,8 @@ export class Connection {
         this.refuse({ close: 1008, reason: ev.reason ?? '' });
         return;
       }
-      this.scheduleRetry(why);
+      if (opened) this.retryLost(why);
+      else this.retryUnopened(why);
     };
     ws.onerror = () => {
       // onclose follows with the details.
@@ -180,6 +194,20 @@ export class Connection {
   clearWelcomeTimer() {
     if (this.welcomeTimer !== null) this.timers.clearTimeout(this.welcomeTimer);
     this.welcomeTimer = null;
+  }
+
+  /** An open connection ended: that is the reason shown until the page is back. */
+  retryLost(why) {
+    this.lostBecause = why;
+    this.failedAttempts = 0;
+    this.scheduleRetry(why);
+  }
+
+  /** A socket ended before it opened: counted against the reason the connection was lost, if any. */
+  retryUnopened(why) {
+    if (this.lostBecause === null) return this.scheduleRetry(why);
+    const n = ++this.failedAttempts;
+    this.scheduleRetry(`${this.lostBecause} · ${n} failed ${n === 1 ? 'attempt' : 'attempts'}`);
   }
 
   scheduleRetry(why) {
@@ -241,6 +269,8 @@ export class Connection {
     this.state = 'idle';
     this.attempt = 0;
     this.refusal = null;
+    this.lostBecause = null;
+    this.failedAttempts = 0;
     this.connect();
   }
 
