@@ -124,10 +124,13 @@ extension CLITests {
         let url = "ws://127.0.0.1:\(serve.port)/hub"
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: camhubPath)
-        holder.arguments = ["follow", "--url", url, "--room", "one", "--quiet", "--duration", "3"]
+        // Long enough to still hold the place when the second follower (another process) tries, however slow the machine.
+        holder.arguments = ["follow", "--url", url, "--room", "one", "--quiet", "--duration", "8"]
         holder.standardOutput = FileHandle.nullDevice
         try holder.run()
-        usleep(1_000_000)
+        #expect(
+            waitUntil(.seconds(20)) { (try? RawHTTP.request(port: serve.port, path: "/healthz"))?.text.contains(#""clients":1,"#) == true },
+            "the first follower joined")
         let second = try camhub(["follow", "--url", url, "--room", "one", "--duration", "0.2"])
         #expect(second.status != 0)
         #expect(second.stderr.contains("full"), "\(second.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import HubCore
+import HubServer
 import SocketTestSupport
 import Testing
 
@@ -57,7 +58,12 @@ extension CLITests {
         let data = dir.path + "/data"
         let first = try ServeProcess(camhubPath, ["--web", dir.path, "--data", data])
         let before = try moveTheRoom(port: first.port, dir: dir)
-        usleep(1_500_000)  // writes are coalesced to one a second
+        // Writes are coalesced to one a second: wait until the store holds the room as the welcome showed it.
+        let seq = try #require(before["seq"]?.number)
+        let store = try RoomStore(directory: data)
+        #expect(
+            waitUntil(.seconds(20)) { ((try? store.load())?.first { $0.name == "kept" }).map { Double($0.seq) >= seq } ?? false },
+            "the room reached the store")
         first.stop(SIGKILL)
         #expect(first.process.terminationReason == .uncaughtSignal, "killed, no shutdown save")
 

@@ -97,7 +97,7 @@ extension CLITests {
     @Test func serveWithRedisUnreachableStartsAndLogsOneWarningNamingWhy() throws {
         let nobody = try RedisServer.freePort()
         let serve = try ServeProcess(camhubPath, ["--redis", "redis://127.0.0.1:\(nobody)", "--log-format", "json"])
-        #expect(waitUntil(.seconds(3)) { serve.stderr.contains("redis unreachable") }, "\(serve.stderr)")
+        #expect(waitUntil(.seconds(20)) { serve.stderr.contains("redis unreachable") }, "\(serve.stderr)")
         let health = try RawHTTP.request(port: serve.port, path: "/healthz")
         #expect(
             health.status == 200 && String(decoding: health.body, as: UTF8.self).contains(#""status":"degraded""#),

@@ -47,7 +47,7 @@ extension CLITests {
     @Test func theRecordingsAreListedAndAPartReadsBackAsTheRecording() throws {
         let (hub, dir) = try recordingHub()
         defer { withExtendedLifetime(dir) {} }
-        #expect(waitUntil(.seconds(3)) { ((try? listing(hub.port))?.first?["bytes"]?.number ?? 0) > 100 })
+        #expect(waitUntil(.seconds(20)) { ((try? listing(hub.port))?.first?["bytes"]?.number ?? 0) > 100 })
         #expect(try JSONParser.parse(try get(hub.port, "/map/config.json").text)["recordings"]?.string == "/recordings", "the page learns it here")
         let entries = try listing(hub.port)
         #expect(entries.count == 1, "\(entries)")
@@ -112,7 +112,7 @@ extension CLITests {
         #expect(driver.status == 403)
         #expect(driver.text == "forbidden: token: wrong token for role presenter\n")
         #expect(try get(hub.port, "/recordings/demo/20200101T000000Z-001.jsonl.gz").status == 401, "a part too")
-        #expect(waitUntil(.seconds(3)) { ((try? listing(hub.port, token: "p-secret"))?.count ?? 0) == 1 })
+        #expect(waitUntil(.seconds(20)) { ((try? listing(hub.port, token: "p-secret"))?.count ?? 0) == 1 })
         #expect(hub.stop() == 0)
     }
 
@@ -132,7 +132,7 @@ extension CLITests {
             ["present", "--url", "ws://127.0.0.1:\(signed.port)/hub", "--room", "other", "--script", dir.path + "/other.json", "--plain", "--token", all],
             timeout: .seconds(20))
         #expect(present.status == 0, "\(present.stderr)")
-        #expect(waitUntil(.seconds(3)) { ((try? listing(signed.port, token: all))?.count ?? 0) == 2 }, "demo from the first hub, other from this one")
+        #expect(waitUntil(.seconds(20)) { ((try? listing(signed.port, token: all))?.count ?? 0) == 2 }, "demo from the first hub, other from this one")
 
         let demo = RoomToken.sign(RoomTokenClaims(room: "demo", role: .presenter, exp: exp), secret: secret)
         let rooms = try listing(signed.port, token: demo).compactMap { $0["room"]?.string }

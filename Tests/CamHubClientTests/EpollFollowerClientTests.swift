@@ -80,16 +80,23 @@ struct EpollFollowerClientTests {
         client.send(text: #"{"type":"hello","room":"r","role":"presenter","rate":30}"#, to: presenter)
         client.send(text: #"{"type":"ease","camera":{"zoom":5},"duration":0.5}"#, to: presenter)
         #expect(waitUntil { seen.texts.withLock { $0.contains { $0.1.contains(#""event":"steady""#) } } })
-        let frames = seen.texts.withLock { $0.filter { $0.1.hasPrefix(#"{"type":"frame""#) } }
-        for id in [ConnectionID(rawValue: 1), presenter] {
-            let seqs = frames.filter { $0.0 == id }.compactMap { frame in
-                Array(frame.1.utf8).withUnsafeBufferPointer { FrameScan.scan($0)?.seq }
-            }
-            #expect(seqs.count >= 10, "a 0.5 s ease at 30 Hz, read every 20 ms: \(seqs)")
-            #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "in the order sent: \(seqs)")
+        let follower = ConnectionID(rawValue: 1)
+        func frames(of id: ConnectionID) -> [String] {
+            seen.texts.withLock { $0.filter { $0.0 == id && $0.1.hasPrefix(#"{"type":"frame""#) }.map(\.1) }
         }
-        let last = try #require(frames.last?.1)
-        #expect(last.contains(#""zoom":5"#), "the last frame is the ease's end: \(last)")
+        #expect(
+            waitUntil(.seconds(20)) {
+                [follower, presenter].allSatisfy { id in frames(of: id).last.map { $0.contains(#""moving":false"#) } ?? false }
+            }, "both come to rest")
+        for id in [follower, presenter] {
+            let texts = frames(of: id)
+            let seqs = texts.compactMap { frame in Array(frame.utf8).withUnsafeBufferPointer { FrameScan.scan($0)?.seq } }
+            #expect(seqs.count == texts.count, "every frame of a batch is read whole: \(texts)")
+            #expect(texts.contains { $0.contains(#""moving":true"#) }, "frames while the camera moves, then its rest: \(texts)")
+            #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "in the order sent: \(seqs)")
+            let last = try #require(texts.last)
+            #expect(last.contains(#""zoom":5"#), "the last frame is the ease's end: \(last)")
+        }
     }
 
     @Test(arguments: [Duration.zero, .milliseconds(20)])
@@ -102,9 +109,25 @@ struct EpollFollowerClientTests {
         let seen = Seen()
         let client = try Self.client(port: port, readPause: readPause, seen)
         defer { client.shutdown() }
-        client.send(text: Self.hello, to: client.connect())
+        let follower = client.connect()
+        client.send(text: Self.hello, to: follower)
         #expect(waitUntil { seen.texts(startingWith: #"{"type":"welcome""#).count == 1 })
-        usleep(4_500_000)  // the hub pings after 1 s of silence and hangs up after 3 s without an answer
+        // A witness that joins later and never answers a ping: once the hub has hung up
+        // on it (1 s of silence, a ping, 3 s in all), the follower has been quiet longer still.
+        let witness = WebSocketClient(configuration: ClientConfiguration())
+        let witnessOpen = Locked(false)
+        try witness.start(ClientHandlers(onOpen: { _ in witnessOpen.withLock { $0 = true } }))
+        defer { witness.shutdown() }
+        let silent = witness.connect(ConnectRequest(host: "127.0.0.1", port: port, path: "/hub", subprotocol: "camhub.v1"))
+        witness.setReadingPaused(true, for: silent)  // never reads the ping, never pongs
+        #expect(waitUntil { witnessOpen.withLock { $0 } })
+        witness.send(.text(Self.hello), to: silent)
+        func healthz() -> String { (try? RawHTTP.request(port: port, path: "/healthz"))?.text ?? "" }
+        #expect(waitUntil { healthz().contains(#""clients":2,"#) }, "the witness joined: \(healthz())")
+        #expect(waitUntil(.seconds(20)) { !healthz().contains(#""clients":2,"#) }, "the hub hung up on the witness: \(healthz())")
+        // The follower answered the hub's pings all along: it is still connected, and served.
+        client.send(text: #"{"type":"ping","t":42}"#, to: follower)
+        #expect(waitUntil { seen.texts(startingWith: #"{"type":"pong","t":42"#).count == 1 }, "a round trip after the hang-up time")
         #expect(seen.closes.withLock { $0.isEmpty }, "\(seen.closes.withLock { $0.map(\.1) })")
     }
 

@@ -91,7 +91,7 @@ import Testing
         recorder.append(Self.command(2))
         recorder.flush()
         // Wait until the flush reached the file, then copy it as a crash would leave it (no trailer).
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(20)
         var copy: [UInt8] = []
         while Date() < deadline {
             let path = (try? Self.files(dir.path))?.first ?? dir.path + "/none"

@@ -5,7 +5,7 @@ import Testing
 
 /// True when `python3` can import the `websockets` package (checked once, bounded).
 let pythonWebsocketsAvailable: Bool = {
-    guard let result = try? runPython(["-c", "import websockets"], timeout: .seconds(10)) else { return false }
+    guard let result = try? runPython(["-c", "import websockets"], timeout: .seconds(30)) else { return false }
     return result.status == 0
 }()
 
@@ -28,15 +28,15 @@ extension HubServerTests {
 
         async def main(port):
             async with connect(f"ws://127.0.0.1:{port}/hub", subprotocols=["camhub.v1"],
-                               proxy=None, compression=None, open_timeout=5) as ws:
+                               proxy=None, compression=None, open_timeout=15) as ws:
                 assert ws.subprotocol == "camhub.v1", ws.subprotocol
                 await ws.send(json.dumps({"type": "hello", "room": "py", "role": "driver", "name": "py", "rate": 10}))
-                welcome = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                welcome = json.loads(await asyncio.wait_for(ws.recv(), 15))
                 assert welcome["type"] == "welcome", welcome
                 await ws.send(json.dumps({"type": "ease", "id": "e1", "camera": TARGET, "duration": 0.5}))
                 frames = 0
                 for _ in range(1000):
-                    text = await asyncio.wait_for(ws.recv(), 5)
+                    text = await asyncio.wait_for(ws.recv(), 15)
                     message = json.loads(text)
                     if message["type"] == "error":
                         raise SystemExit("hub error: " + text)
@@ -48,7 +48,7 @@ extension HubServerTests {
                             return
                 raise SystemExit("no resting frame")
 
-        asyncio.run(asyncio.wait_for(main(int(sys.argv[1])), 10))
+        asyncio.run(asyncio.wait_for(main(int(sys.argv[1])), 40))
         """#
 
     @Test(
@@ -57,7 +57,7 @@ extension HubServerTests {
             "skipped: python3 with the 'websockets' package is not available (pip install websockets)"))
     func pythonWebsocketsClientDrivesAnEaseToTheExactTarget() throws {
         let hub = try RunningHub()
-        let result = try runPython(["-c", Self.pythonDriver, String(hub.port)], timeout: .seconds(15))
+        let result = try runPython(["-c", Self.pythonDriver, String(hub.port)], timeout: .seconds(50))
         #expect(result.status == 0, "python failed: \(result.stderr)")
         let report = try JSONParser.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(report["exact"]?.bool == true, "\(result.stdout)")
@@ -81,7 +81,7 @@ extension HubServerTests {
         async def attempt(port, path, subprotocols):
             try:
                 async with connect(f"ws://127.0.0.1:{port}{path}", subprotocols=subprotocols,
-                                   proxy=None, compression=None, open_timeout=5):
+                                   proxy=None, compression=None, open_timeout=15):
                     return {"opened": True}
             except InvalidStatus as e:
                 r = e.response
@@ -95,7 +95,7 @@ extension HubServerTests {
                        await attempt(port, "/hub", ["camhub.v1"])]
             print(json.dumps(results))
 
-        asyncio.run(asyncio.wait_for(main(int(sys.argv[1])), 10))
+        asyncio.run(asyncio.wait_for(main(int(sys.argv[1])), 40))
         """#
 
     @Test(
@@ -104,7 +104,7 @@ extension HubServerTests {
             "skipped: python3 with the 'websockets' package is not available (pip install websockets)"))
     func pythonWebsocketsReadsWhyAHandshakeWasRefused() throws {
         let hub = try RunningHub()
-        let result = try runPython(["-c", Self.pythonRefusals, String(hub.port)], timeout: .seconds(15))
+        let result = try runPython(["-c", Self.pythonRefusals, String(hub.port)], timeout: .seconds(50))
         #expect(result.status == 0, "python failed: \(result.stderr)")
         let answers = try #require(try JSONParser.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).array)
         try #require(answers.count == 4)

@@ -158,14 +158,14 @@ final class Connection: @unchecked Sendable {
 
     /// The next not yet consumed message of `type` (skipping others), waiting up to `timeout`.
     @discardableResult
-    func next(_ type: String, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
+    func next(_ type: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
         next(type, timeout: timeout, sourceLocation: sourceLocation) { $0.type == type }
     }
 
     /// The next `event` named `name` (skipping other messages and events, such
     /// as an `audience` count that may come first), waiting up to `timeout`.
     @discardableResult
-    func nextEvent(_ name: String, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
+    func nextEvent(_ name: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
         next("\(name) event", timeout: timeout, sourceLocation: sourceLocation) {
             $0.type == "event" && $0.json["event"]?.string == name
         }
@@ -205,8 +205,23 @@ final class Connection: @unchecked Sendable {
         return waitUntil { messages("pong").contains { $0.json["t"]?.number == t } }
     }
 
+    /// Sends a ping (a fresh negative `t`) every `interval` until one is answered: a client
+    /// over its message rate is served again once its bucket refills, and as the hub answers
+    /// a connection in order, that pong comes after the answers to everything sent before.
+    func roundTripOnceServed(timeout: Duration = .seconds(20), interval: Duration = .milliseconds(100)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var sent: Set<Double> = []
+        while ContinuousClock.now < deadline {
+            let t = -Double(UInt32.random(in: 1...UInt32.max))
+            sent.insert(t)
+            send(#"{"type":"ping","t":\#(t)}"#)
+            if waitUntil(interval, { messages("pong").contains { sent.contains($0.json["t"]?.number ?? 0) } }) { return true }
+        }
+        return false
+    }
+
     /// Waits for the close event.
-    func waitForClose(timeout: Duration = .seconds(5)) -> ClientCloseEvent? {
+    func waitForClose(timeout: Duration = .seconds(10)) -> ClientCloseEvent? {
         waitUntil(timeout) { closeEvent != nil }
         return closeEvent
     }

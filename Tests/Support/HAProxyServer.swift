@@ -9,7 +9,7 @@ public final class HAProxyServer {
     private let process = Process()
     private let folder: TempDir
 
-    /// Starts it for hubs on `hubPorts` and waits (up to 5 s) until its
+    /// Starts it for hubs on `hubPorts` and waits (up to 20 s: a safety net) until its
     /// health checks see every hub up (it then answers `/healthz` through).
     public init(hubPorts: [Int]) throws {
         port = try RedisServer.freePort()
@@ -22,13 +22,13 @@ public final class HAProxyServer {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
             if (try? RawHTTP.request(port: port, path: "/healthz"))?.status == 200 { return }
             usleep(20_000)
         }
         stop()
-        throw RedisServerError("haproxy on port \(port) did not pass a request to a hub within 5 s")
+        throw RedisServerError("haproxy on port \(port) did not pass a request to a hub within 20 s")
     }
 
     /// `deploy/haproxy.cfg` for this run.

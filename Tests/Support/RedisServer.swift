@@ -7,7 +7,7 @@ public final class RedisServer {
     public let port: Int
     private let process = Process()
 
-    /// Starts it and waits (up to 5 s) until it answers `PING`.
+    /// Starts it and waits (up to 20 s: a safety net for a loaded machine) until it answers `PING`.
     public init(port: Int? = nil) throws {
         self.port = try port ?? Self.freePort()
         process.executableURL = URL(fileURLWithPath: try Self.executable())
@@ -19,13 +19,13 @@ public final class RedisServer {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
             if (try? command("PING")) == "+PONG" { return }
             usleep(10_000)
         }
         stop()
-        throw RedisServerError("redis-server on port \(self.port) did not answer PING within 5 s")
+        throw RedisServerError("redis-server on port \(self.port) did not answer PING within 20 s")
     }
 
     /// `redis://127.0.0.1:PORT`.

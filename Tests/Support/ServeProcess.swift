@@ -3,12 +3,15 @@ import Foundation
 /// `camhub serve` running as a subprocess: started with `--port 0`, its port
 /// read off the "listening on" line of its standard output; stopped with a
 /// signal (SIGTERM, or SIGKILL for a crash), after which its whole output can
-/// be read. Bounded: waits at most 10 s for the port and for the exit.
+/// be read. Bounded: waits at most 20 s for the port and for the exit (safety nets for a
+/// loaded machine: both waits end as soon as what they wait for happens).
 public final class ServeProcess {
     public let process = Process()
     public private(set) var port = 0
     private let out = Pipe(), err = Pipe()
     private let stdoutData = Buffer(), stderrData = Buffer()
+    /// Set when each pipe has reached its end (the process and its output are done).
+    private let stdoutEnded = Buffer(), stderrEnded = Buffer()
 
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
@@ -19,11 +22,19 @@ public final class ServeProcess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        for (pipe, buffer) in [(out, stdoutData), (err, stderrData)] {
-            pipe.fileHandleForReading.readabilityHandler = { handle in buffer.append(handle.availableData) }
+        for (pipe, buffer, ended) in [(out, stdoutData, stdoutEnded), (err, stderrData, stderrEnded)] {
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if data.isEmpty {  // the end of the output: nothing more will come
+                    handle.readabilityHandler = nil
+                    ended.append(Data([1]))
+                } else {
+                    buffer.append(data)
+                }
+            }
         }
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline, process.isRunning {
             if let port = Self.port(in: stdout) {
                 self.port = port
@@ -42,13 +53,11 @@ public final class ServeProcess {
     @discardableResult
     public func stop(_ signal: Int32 = SIGTERM) -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(20)
         while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
         guard !process.isRunning else { return -1 }
-        usleep(50_000)  // the last output
-        for pipe in [out, err] { pipe.fileHandleForReading.readabilityHandler = nil }
-        stdoutData.append(out.fileHandleForReading.readDataToEndOfFile())
-        stderrData.append(err.fileHandleForReading.readDataToEndOfFile())
+        // The last output: read by the handlers up to the end of each pipe, in order.
+        waitUntil(.seconds(20)) { !stdoutEnded.get().isEmpty && !stderrEnded.get().isEmpty }
         return process.terminationStatus
     }
 

@@ -158,14 +158,19 @@ extension TransportTests {
         srv.apply(third)
         busy.signal()
         #expect(waitUntil { client.messages(both).count == 3 && client.messages(onlyFirst).count == 1 })
-        usleep(100_000)  // nothing else follows
-        #expect(client.messages(both) == [.text("event after 1"), .text("frame 2"), .text("event after 2")])
-        #expect(client.messages(onlyFirst) == [.text("frame 1")])
         let stats = Box<ConnectionStats?>(nil)
         _ = srv.loop.execute { stats.value = srv.stats(a) }
         #expect(waitUntil { stats.value != nil })
         #expect(stats.value?.messagesWritten == 3)
         #expect(srv.framesReplaced == 1)
+        // Nothing else follows: the next message each gets is a marker sent now, after all of it.
+        var marker = OutboundBatch()
+        marker.send(SharedFrame(text: "marker"), to: a)
+        marker.send(SharedFrame(text: "marker"), to: b)
+        srv.apply(marker)
+        #expect(waitUntil { client.messages(both).last == .text("marker") && client.messages(onlyFirst).last == .text("marker") })
+        #expect(client.messages(both) == [.text("event after 1"), .text("frame 2"), .text("event after 2"), .text("marker")])
+        #expect(client.messages(onlyFirst) == [.text("frame 1"), .text("marker")])
     }
 
     @Test func serverCloseFlushesQueuedMessagesThenSendsCodeAndReason() throws {

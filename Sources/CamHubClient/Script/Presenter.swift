@@ -188,9 +188,13 @@ public final class PresenterRunner {
         pongSeen = false
         pongMarker = marker
         connection.send("{\"type\":\"ping\",\"t\":\(JSONText.number(marker))}")
-        pump(until: monotonicSeconds() + 5, stopWhen: { self.pongSeen })
-        // The resting frame comes within one frame interval of the end.
-        pump(until: monotonicSeconds() + 1, stopWhen: { self.report.lastFrame.map { !$0.moving } ?? false })
+        pump(until: monotonicSeconds() + 10, stopWhen: { self.pongSeen })
+        // The resting frame comes within one frame interval of the end of the script's last
+        // animation. When that animation finished, the camera rests unless someone else moves
+        // it: wait for the rest frame itself (the deadline only counts on a stalled hub); else
+        // (nothing of ours moved, or someone else holds the camera) give it a second.
+        let lastFinished = animations.values.max { $0.sentAt < $1.sentAt }?.ended == "finished"
+        pump(until: monotonicSeconds() + (lastFinished ? 10 : 1), stopWhen: { self.report.lastFrame.map { !$0.moving } ?? false })
     }
 
     // MARK: messages

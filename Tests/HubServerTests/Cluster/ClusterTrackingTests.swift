@@ -18,15 +18,15 @@ extension HubServerTests {
         driver.send(#"{"type":"track","mode":"followNorthUp","location":{"lat":10,"lon":20}}"#)
         #expect(watcher.nextEvent("trackingModeChanged")?["mode"]?.string == "followNorthUp")
         #expect(
-            waitUntil(.seconds(3)) { clientsB.join(role: "follower").messages("welcome").first?.json["tracking"]?["location"]?["lat"]?.number == 10 },
+            waitUntil(.seconds(20)) { clientsB.join(role: "follower").messages("welcome").first?.json["tracking"]?["location"]?["lat"]?.number == 10 },
             "a late joiner on the mirror gets the owner's mode and fix in its welcome")
 
         a.shutdown()
-        #expect(waitUntil(.seconds(2)) { b.owns("demo") == true }, "hub B took the room")
+        #expect(waitUntil(.seconds(20)) { b.owns("demo") == true }, "hub B took the room")
         let joiner = clientsB.join(role: "follower")
         #expect(joiner.messages("welcome").first?.json["tracking"]?["mode"]?.string == "followNorthUp", "the mode went on")
         driver.send(#"{"type":"track","mode":"followNorthUp","location":{"lat":11,"lon":21}}"#)
-        #expect(waitUntil(.seconds(4)) { watcher.frames.last?.json["camera"]?["lat"]?.number == 11 }, "and follows the next fix")
+        #expect(waitUntil(.seconds(20)) { watcher.frames.last?.json["camera"]?["lat"]?.number == 11 }, "and follows the next fix")
         #expect(driver.roundTrip() && watcher.roundTrip())
         #expect(
             watcher.messages("event").filter { $0.json["event"]?.string == "trackingModeChanged" }.count == 1,
@@ -45,10 +45,10 @@ extension HubServerTests {
         driver.send(#"{"type":"track","mode":"followNorthUp","location":{"lat":5,"lon":6}}"#)
         #expect(watcher.nextEvent("trackingModeChanged")?["mode"]?.string == "followNorthUp")
 
-        #expect(waitUntil(.seconds(3)) { watcher.frames.last?.json["camera"]?["lat"]?.number == 5 }, "the owner's frames reached hub B")
+        #expect(waitUntil(.seconds(20)) { watcher.frames.last?.json["camera"]?["lat"]?.number == 5 }, "the owner's frames reached hub B")
         owner.stop(SIGKILL)
-        #expect(waitUntil(.seconds(3)) { hub.owns("demo") == true }, "the surviving hub took the room")
-        let ended = watcher.nextEvent("trackingModeChanged", timeout: .seconds(6))
+        #expect(waitUntil(.seconds(20)) { hub.owns("demo") == true }, "the surviving hub took the room")
+        let ended = watcher.nextEvent("trackingModeChanged", timeout: .seconds(20))
         #expect(
             ended?["mode"]?.string == "none" && ended?["by"]?.string == driver.client,
             "the dead hub's driver left, and its tracking ended with it: \(String(describing: ended))")

@@ -19,7 +19,7 @@ extension HubServerTests {
         presenter.send(#"{"type":"set","camera":{"zoom":8,"lat":38.7,"lon":-9.1,"bearing":30}}"#)
         for follower in followers {
             #expect(
-                waitUntil(.seconds(3)) { follower.frames.last?.json["camera"]?["zoom"]?.number == 8 },
+                waitUntil(.seconds(20)) { follower.frames.last?.json["camera"]?["zoom"]?.number == 8 },
                 "every follower, whichever hub it reached, gets the presenter's camera")
             #expect(follower.frames.last?.json["camera"]?["bearing"]?.number == 30)
         }

@@ -10,10 +10,10 @@ extension HubServerTests {
         defer { cluster.shutdown() }
         let first = try HubClients(port: cluster.hubs[0].port).join(role: "driver")
         let second = try HubClients(port: cluster.hubs[1].port).join(role: "driver")
-        let joined = first.nextEvent("joined", timeout: .seconds(3))
+        let joined = first.nextEvent("joined", timeout: .seconds(20))
         #expect(joined?["client"]?.string == second.client, "\(String(describing: joined))")
         #expect(
-            waitUntil(.seconds(3)) { second.messages("event").last { $0.json["event"]?.string == "audience" }?.json["clients"]?.number == 2 },
+            waitUntil(.seconds(20)) { second.messages("event").last { $0.json["event"]?.string == "audience" }?.json["clients"]?.number == 2 },
             "the audience counts both hubs' clients")
         let third = try HubClients(port: cluster.hubs[1].port).join(role: "follower")
         let roster = third.messages("welcome").first?.json["roster"]?.array?.compactMap { $0["client"]?.string } ?? []
@@ -26,7 +26,7 @@ extension HubServerTests {
         let old = try HubClients(port: cluster.hubs[0].port).join(role: "presenter")
         let new = try HubClients(port: cluster.hubs[1].port).join(role: "presenter")
         #expect(
-            waitUntil(.seconds(3)) {
+            waitUntil(.seconds(20)) {
                 old.messages("event").contains {
                     $0.json["event"]?.string == "presenterChanged" && $0.json["client"]?.string == new.client
                         && $0.json["demoted"]?.string == old.client

@@ -17,29 +17,29 @@ extension HubServerTests {
 
             async def main(port, burst):
                 async with connect(f"ws://127.0.0.1:{port}/echo", proxy=None, compression=None,
-                                   open_timeout=5, ping_interval=None) as ws:
+                                   open_timeout=15, ping_interval=None) as ws:
                     answered = []
                     if burst:
                         waiters = [await ws.ping(f"payload-{i}") for i in range(10)]
-                        await asyncio.wait_for(waiters[0], 5)  # a pong for it or a later one
+                        await asyncio.wait_for(waiters[0], 15)  # a pong for it or a later one
                         answered.append("payload-0")
                     else:
                         for i in range(10):
                             waiter = await ws.ping(f"payload-{i}")
-                            await asyncio.wait_for(waiter, 5)
+                            await asyncio.wait_for(waiter, 15)
                             answered.append(f"payload-{i}")
                     await ws.send("after the pings")
-                    echo = await asyncio.wait_for(ws.recv(), 5)
+                    echo = await asyncio.wait_for(ws.recv(), 15)
                     print(json.dumps({"answered": answered, "echo": echo}))
 
-            asyncio.run(asyncio.wait_for(main(int(sys.argv[1]), sys.argv[2] == "burst"), 20))
+            asyncio.run(asyncio.wait_for(main(int(sys.argv[1]), sys.argv[2] == "burst"), 40))
             """#
 
         func run(burst: Bool) throws -> [String: Any] {
             let hub = try RunningHub { $0.echo = true }
             let result = try runPython(
                 ["-c", Self.script, String(hub.port), burst ? "burst" : "one-by-one"],
-                timeout: .seconds(25))
+                timeout: .seconds(50))
             try #require(result.status == 0, "python failed: \(result.stderr)")
             let line = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8))

@@ -21,15 +21,18 @@ extension HubServerTests {
         let welcomeSeq = try #require(follower.messages("welcome").first?.json["seq"]?.number)
         driver.send(#"{"type":"ease","id":"e","camera":\#(Self.easeTarget),"duration":1}"#)
         #expect(driver.next("animation")?["status"]?.string == "started")
-        #expect(driver.next("animation", timeout: .seconds(3))?["status"]?.string == "finished")
-        let finished = ContinuousClock.now
-        #expect(waitUntil(.seconds(2)) { follower.frames.last?.json["moving"]?.bool == false })
-        let restArrived = follower.frames.last?.at ?? .now
-        #expect(restArrived - finished < .milliseconds(500), "the rest frame follows within 1/rate (plus delivery)")
-        usleep(300_000)  // a still camera sends nothing more
-
+        let finished = try #require(driver.next("animation"))
+        #expect(finished["status"]?.string == "finished")
+        #expect(waitUntil { follower.frames.last?.json["moving"]?.bool == false })
         let frames = follower.frames
-        #expect(frames.count >= 3 && frames.count <= 12, "\(frames.count) frames at rate 10 during a 1 s ease")
+        // On the hub's clock: 1/rate is 0.1 s; a second leaves room for a tick that a loaded machine ran late.
+        let restTime = frames.last?.json["time"]?.number ?? .infinity
+        let finishedTime = finished["time"]?.number ?? 0
+        #expect(restTime - finishedTime <= 1000, "the rest frame follows the end within 1/rate: \(restTime - finishedTime) ms")
+
+        // At most `rate` a second (how few a loaded machine manages is not asserted: at least one while moving).
+        #expect(frames.count >= 2 && frames.count <= 12, "\(frames.count) frames at rate 10 during a 1 s ease")
+        #expect(frames.contains { $0.json["moving"]?.bool == true }, "frames while it moves, then its rest")
         let seqs = frames.compactMap { $0.json["seq"]?.number }
         #expect(seqs.first.map { $0 > welcomeSeq } == true)
         #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "only when seq advanced: \(seqs)")
@@ -38,6 +41,12 @@ extension HubServerTests {
         #expect(last.json["moving"]?.bool == false)
         #expect(Self.isEaseTarget(last.json["camera"]), "\(last.text)")
         #expect(last.json["camera"] == (try hub.camera(of: "demo")), "the hub's final state, exactly")
+
+        // A still camera sends nothing more: the next frame is the one the next change makes.
+        driver.send(#"{"type":"set","camera":{"zoom":3}}"#)
+        #expect(waitUntil { follower.frames.contains { $0.json["camera"]?["zoom"]?.number == 3 } })
+        let next = follower.frames.dropFirst(frames.count).first
+        #expect(next?.json["camera"]?["zoom"]?.number == 3, "nothing between the rest frame and the next change: \(String(describing: next?.text))")
     }
 
     @Test func twoDriversConflictAndTheNewestWins() throws {
@@ -45,7 +54,7 @@ extension HubServerTests {
         let clients = try HubClients(port: hub.port)
         let first = clients.join(role: "driver")
         let second = clients.join(role: "driver")
-        first.send(#"{"type":"ease","id":"a","camera":{"zoom":10},"duration":3}"#)
+        first.send(#"{"type":"ease","id":"a","camera":{"zoom":10},"duration":60}"#)  // superseded long before its end
         #expect(first.next("animation")?["status"]?.string == "started")
         second.send(#"{"type":"ease","id":"b","camera":{"zoom":4},"duration":0.3}"#)
         let superseded = first.next("animation")
@@ -65,7 +74,7 @@ extension HubServerTests {
         let clients = try HubClients(port: hub.port)
         let presenter = clients.join(role: "presenter")
         let driver = clients.join(role: "driver")
-        presenter.send(#"{"type":"ease","id":"p","camera":{"zoom":10},"duration":3}"#)
+        presenter.send(#"{"type":"ease","id":"p","camera":{"zoom":10},"duration":60}"#)  // runs all through the test
         #expect(presenter.next("animation")?["status"]?.string == "started")
         driver.send(#"{"type":"set","camera":{"zoom":2}}"#)
         let error = driver.nextError("conflict")

@@ -51,12 +51,17 @@ extension HubServerTests {
         let heard = try #require(listener.next("event"))
         #expect(heard["event"]?.string == "gesture" && heard["kind"]?.string == "doubleTap" && heard["disabled"]?.bool == true)
         #expect(heard["x"]?.number == 100 && heard["lat"]?.number != nil)
-        usleep(400_000)
         #expect(try hub.camera(of: "demo") == before, "the disabled double tap did not zoom")
         d.send(#"{"type":"gestures","enable":["doubleTap"]}"#)
         #expect(d.next("gestures")?["disabled"]?.array == [])
         d.send(#"{"type":"gesture","kind":"doubleTap","x":100,"y":100}"#)
         #expect(listener.next("event")?["disabled"]?.bool == false)
+        // One zoom level in all, from the enabled tap alone (a disabled tap that zoomed too would end elsewhere)…
         #expect(waitUntil { (try? hub.camera(of: "demo"))?["zoom"]?.number == (before["zoom"]?.number ?? 0) + 1 })
+        // …and no frame came between the two taps' events: the disabled one moved nothing.
+        let heardOrder = listener.messages.filter { $0.type == "frame" || $0.json["event"]?.string == "gesture" }
+        let disabledAt = heardOrder.firstIndex { $0.json["disabled"]?.bool == true } ?? 0
+        let enabledAt = heardOrder.firstIndex { $0.json["disabled"]?.bool == false } ?? heardOrder.count
+        #expect(disabledAt < enabledAt && heardOrder[(disabledAt + 1)..<enabledAt].isEmpty, "\(heardOrder.map(\.text))")
     }
 }

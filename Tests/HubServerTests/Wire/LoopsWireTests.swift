@@ -28,12 +28,12 @@ extension HubServerTests {
             let driver = clients.join(role: "driver")
             driver.send(#"{"type":"ease","id":"e","camera":\#(HubServerTests.easeTarget),"duration":0.5}"#)
             #expect(driver.next("animation")?["status"]?.string == "started")
-            #expect(driver.next("animation", timeout: .seconds(3))?["status"]?.string == "finished")
+            #expect(driver.next("animation")?["status"]?.string == "finished")
             let hubCamera = try hub.camera(of: "demo")
             for follower in followers {
                 #expect(waitUntil { follower.frames.last?.json["moving"]?.bool == false })
                 let frames = follower.frames
-                #expect(frames.count >= 3, "frames while the camera moved: \(frames.count)")
+                #expect(frames.contains { $0.json["moving"]?.bool == true }, "frames while the camera moved: \(frames.count)")
                 #expect(frames.last?.json["camera"] == hubCamera, "the hub's final camera, exactly")
                 let seqs = frames.compactMap { $0.json["seq"]?.number }
                 #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "in order: \(seqs)")
