@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The fan-out comparison table of docs/BENCHMARKS.md (issue 11) from `camhub bench --json`
+"""The fan-out comparison table of docs/BENCHMARKS.md from `camhub bench --json`
 reports named fanout-<server>-<followers>.json, e.g. fanout-camhub-l1-10000.json,
 fanout-camhub-default-10000.json, fanout-uws-10000.json, fanout-picows-10000.json.
 The ratio column is µs of server CPU per delivered frame over uWebSockets' at the same

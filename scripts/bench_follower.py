@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Follower rendering fidelity of the viewer page (issue 18), in headless Chromium
+"""Follower rendering fidelity of the viewer page, in headless Chromium
 against the real hub, on 127.0.0.1.
 
 For each rate: the page joins a room as a follower at that rate; a Python

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How fast a driver's own drag moves its map, with and without prediction (issue 20).
+"""How fast a driver's own drag moves its map, with and without prediction.
 
 Runs the real hub (`camhub serve`, CAMHUB or .build/debug/camhub) and the viewer in headless
 Chromium (the browser tests' harness, tests/browser/hubtools.py), with `?lag=MS` so the page's

@@ -163,7 +163,7 @@ struct Serve: ParsableCommand {
 
     // MARK: End of the security options.
 
-    // Operations (issue 14): metrics, logs, data, config file.
+    // Operations: metrics, logs, data, config file.
     @Option(
         help: ArgumentHelp(
             "Token a scrape of /metrics must send as 'Authorization: Bearer <token>' (default: none needed).",
@@ -215,7 +215,7 @@ struct Serve: ParsableCommand {
             environment: ProcessInfo.processInfo.environment)
     }
 
-    // The map (issue 16): tiles and style.
+    // The map: tiles and style.
     @Option(
         help: ArgumentHelp(
             "Vector tile archive (MBTiles) served at /tiles/{z}/{x}/{y}.pbf (default: \(Serve.defaultTiles) when it exists, built by scripts/make_tiles.py).",

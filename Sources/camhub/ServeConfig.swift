@@ -48,7 +48,7 @@ enum ServeConfig {
         // Recordings (docs/RECORDING.md)
         Key(name: "record") { $0.record = try string($1, "record") },
         Key(name: "record_max_bytes") { $0.recordMaxBytes = try int($1, "record_max_bytes") },
-        // Several hubs, one room (ARCHITECTURE.md, issue 13)
+        // Several hubs, one room (ARCHITECTURE.md)
         Key(name: "redis") { $0.redis = try string($1, "redis") },
         Key(name: "log_level") {
             let text = try string($1, "log_level")

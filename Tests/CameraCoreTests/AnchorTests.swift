@@ -2,7 +2,7 @@ import Testing
 
 @testable import CameraCore
 
-/// Issue 15 item 5: the target anchor as in HERE CameraLite. The target is
+/// The target anchor as in HERE CameraLite. The target is
 /// drawn at the anchor without moving the perspective, so changing the anchor
 /// together with the target under it changes nothing on screen.
 @Suite("Target anchor (HERE CameraLite)")

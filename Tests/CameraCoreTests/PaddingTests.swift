@@ -3,7 +3,7 @@ import Testing
 
 @testable import CameraCore
 
-/// Issue 15 item 6: camera padding as in MapLibre / Mapbox. The centre of
+/// Camera padding as in MapLibre / Mapbox. The centre of
 /// perspective is the centre of the padded area, queries and `fit` use it.
 @Suite("Camera padding (MapLibre)")
 struct PaddingTests {

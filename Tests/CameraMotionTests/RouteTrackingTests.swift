@@ -4,7 +4,7 @@ import Testing
 
 @testable import CameraMotion
 
-/// Issue 15 item 8: TomTom's route tracking modes on the room's route, with
+/// TomTom's route tracking modes on the room's route, with
 /// locations matched onto it; time passed in.
 @Suite("Animator manager: route tracking (TomTom)")
 struct RouteTrackingTests {

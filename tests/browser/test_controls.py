@@ -1,4 +1,4 @@
-"""The viewer's panel controls (issue 16, item 3) against the real hub: the event log,
+"""The viewer's panel controls against the real hub: the event log,
 the per-kind gesture switches and the frame-delay plot."""
 
 import time

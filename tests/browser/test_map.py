@@ -1,4 +1,4 @@
-"""The map itself (issue 16, items 1 and 2): the offline vector basemap served
+"""The map itself: the offline vector basemap served
 by the hub, `camhub serve --style`, the page's `?style=`, and `--tiles` with a
 user's own archive. Pictures are judged by pixel statistics of screenshots."""
 

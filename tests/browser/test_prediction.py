@@ -1,4 +1,4 @@
-"""Issue 20: a driver's own gestures move its map at once (predicted with the hub's rules,
+"""A driver's own gestures move its map at once (predicted with the hub's rules,
 reconciled with the hub's gestureAck), behind a remote-feeling hub (?lag=MS), in headless Chromium."""
 
 import math

@@ -1,4 +1,4 @@
-"""The panel's Recordings section (issue 16, item 3) against a real hub that records
+"""The panel's Recordings section against a real hub that records
 (`camhub serve --record`): a presenter page flies in one room; as a presenter of another
 room it opens that recording, plays it there, seeks and pauses, and a follower there
 sees the recorded cameras."""

@@ -43,7 +43,7 @@ function welcomeFor(path, rate) {
 }
 
 /**
- * Synthetic timings modelled on what issue 18 read from the viewer in
+ * Synthetic timings modelled on what was measured on the viewer in
  * headless Chromium with software GL: the page paints every ~47 ms and
  * handles messages only between paints, so frames arrive in bursts at the end
  * of a paint, and once a second a paint (or a garbage collection) takes 100 ms

@@ -45,7 +45,7 @@ struct Room {
     /// this pass: only when the whole audience is more than `tickCapacity`,
     /// the frames the owner can write in one tick interval. A pass that fits
     /// in a tick gains nothing from being split over two, and every extra
-    /// burst of sends costs the kernel wake-ups (BENCHMARKS, session 11).
+    /// burst of sends costs the kernel wake-ups (docs/BENCHMARKS.md).
     func staggers(tickCapacity: Int) -> Bool { members.count > tickCapacity }
 
     /// Connections in the room (in no particular order: leaving swaps the last

@@ -3,7 +3,7 @@ import Testing
 
 @testable import CameraMotion
 
-/// Issue 15 item 5 in the animator manager: a `set` or an animation that
+/// The anchor in the animator manager: a `set` or an animation that
 /// moves only the anchor re-targets so nothing moves on screen; with lat/lon
 /// the target goes to the anchor; rotation and tilt turn around the anchor.
 @Suite("Animator manager: target anchor")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import CameraMotion
 
-/// Issue 15, items 1, 2 and 7: high-level animations (ease, fly; set ends them)
+/// High-level animations (ease, fly; set ends them)
 /// run one at a time as in Mapbox and TomTom; low-level animators keep the
 /// per-property rule; partial losses are reported when they happen; animators
 /// may start from given values.

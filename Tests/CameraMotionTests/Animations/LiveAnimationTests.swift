@@ -3,7 +3,7 @@ import Testing
 
 @testable import CameraMotion
 
-/// Issue 15 item 3: what a late joiner learns — the live animations (running
+/// What a late joiner learns — the live animations (running
 /// and queued) and the tracking state, as pure functions of the commands and
 /// their times.
 @Suite("Animator manager: live animations and tracking for late joiners")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import CameraMotion
 
-/// Issue 15 item 6 in the animator manager: padding is settable and
+/// Padding in the animator manager: padding is settable and
 /// animatable (Mapbox animates padding like any camera property).
 @Suite("Animator manager: padding")
 struct PaddingMotionTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import CameraMotion
 
-/// Issue 15 item 4: gesture listeners as in HERE. A long press has begin,
+/// Gesture listeners as in HERE. A long press has begin,
 /// change (the finger moving), end and cancel; every accepted gesture is
 /// reported with its view point and the geo point under it, whether or not
 /// its default action ran.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import HubCore
 
-/// Issue 15 item 5 through `Hub.receive`: a `set` of the anchor alone
+/// The anchor through `Hub.receive`: a `set` of the anchor alone
 /// re-targets in the sender's viewport so its `project` answers do not move.
 @Suite("Hub: target anchor as in HERE CameraLite")
 struct HubAnchorTests {

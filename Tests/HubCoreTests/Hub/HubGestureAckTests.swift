@@ -3,7 +3,7 @@ import Testing
 
 @testable import HubCore
 
-/// Issue 20: a gesture with `seq` is acknowledged to its sender alone, with
+/// A gesture with `seq` is acknowledged to its sender alone, with
 /// the camera it made (and the animation it started), so the page can
 /// reconcile its local prediction; gestures without `seq` get no answer.
 @Suite("Hub: gesture acknowledgements for client-side prediction")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import HubCore
 
-/// Issue 15 item 4 through `Hub.receive`: long-press phases, taps with view
+/// Gesture listeners through `Hub.receive`: long-press phases, taps with view
 /// and geo points, `gesture` listeners that hear every gesture of the room
 /// (disabled or not), and the `gestures` answer.
 @Suite("Hub: gesture listeners as in HERE")

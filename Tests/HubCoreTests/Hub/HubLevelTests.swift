@@ -3,7 +3,7 @@ import Testing
 
 @testable import HubCore
 
-/// Issue 15, items 1, 2 and 7 through `Hub.receive`: one high-level animation
+/// Animation levels through `Hub.receive`: one high-level animation
 /// at a time, partial losses reported when they happen, `animate` `from`.
 @Suite("Hub: high-level and low-level animations")
 struct HubLevelTests {

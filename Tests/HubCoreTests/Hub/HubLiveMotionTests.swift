@@ -3,7 +3,7 @@ import Testing
 
 @testable import HubCore
 
-/// Issue 15 item 3 through `Hub.receive`: a late joiner learns the room's
+/// Live animations through `Hub.receive`: a late joiner learns the room's
 /// motion in `welcome` (animations, tracking), and `roomAnimations` brings
 /// every animation report of the room, not only one's own.
 @Suite("Hub: late joiners learn the room's motion")

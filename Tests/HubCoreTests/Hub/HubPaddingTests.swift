@@ -3,7 +3,7 @@ import Testing
 
 @testable import HubCore
 
-/// Issue 15 item 6 through `Hub.receive`: the room camera's padding is set,
+/// Padding through `Hub.receive`: the room camera's padding is set,
 /// eased, sent in frames when not zero, and used by queries and fit.
 @Suite("Hub: camera padding")
 struct HubPaddingTests {

@@ -5,8 +5,8 @@ import Testing
 @testable import HubCore
 
 /// The roles table of docs/PROTOCOL.md, read from the file and checked cell by
-/// cell against the hub (issue 15, item 9: the document once allowed drivers
-/// `limits` and `cancel` with `all`, which the hub refused).
+/// cell against the hub (so the document can never again allow drivers
+/// `limits` or `cancel` with `all`, which the hub refuses).
 @Suite("docs/PROTOCOL.md roles table agrees with the hub")
 struct HubRoleTableTests {
     struct Row {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import HubCore
 
-/// Issue 15 item 8 through `Hub.receive`: the room's route (set, appended,
+/// The route through `Hub.receive`: the room's route (set, appended,
 /// cleared), `routeChanged` events, `welcome.route`, and a route tracking mode.
 @Suite("Hub: route and route tracking (TomTom)")
 struct HubRouteTests {

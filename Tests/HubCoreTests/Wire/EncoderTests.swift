@@ -158,7 +158,7 @@ struct EncoderTests {
             text(plain).contains(#""maxTiltByZoom":[],"bounds":null},"presenter":null,"clients":0,"followers":0,"roster":[],"gestures":[],"events":["steady"#))
     }
 
-    @Test("welcome lists the room's live animations and tracking (issue 15 item 3)")
+    @Test("welcome lists the room's live animations and tracking")
     func welcomeMotion() throws {
         var w = Welcome(
             client: "c7", room: try RoomName(validating: "demo"), role: .follower, rate: 30, tick: 60, seq: 1,

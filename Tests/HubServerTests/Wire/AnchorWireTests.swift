@@ -3,7 +3,7 @@ import HubCore
 import Testing
 import WebSocketTransport
 
-/// Issue 15 item 5 through the real server: changing only the anchor moves
+/// The anchor through the real server: changing only the anchor moves
 /// nothing on the sender's screen; rotating then turns around the anchor.
 extension HubServerTests {
     @Test func settingOnlyTheAnchorMovesNothingOnScreenOnTheWire() throws {

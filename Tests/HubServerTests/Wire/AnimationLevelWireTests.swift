@@ -4,7 +4,7 @@ import SocketTestSupport
 import Testing
 import WebSocketTransport
 
-/// Issue 15 through the real server with real WebSocket clients: one
+/// Animation levels through the real server with real WebSocket clients: one
 /// high-level animation at a time, animators side by side, `interrupted` when
 /// it happens, `animate` `from`.
 extension HubServerTests {

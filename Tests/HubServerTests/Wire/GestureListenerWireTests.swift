@@ -4,7 +4,7 @@ import SocketTestSupport
 import Testing
 import WebSocketTransport
 
-/// Issue 15 item 4 through the real server with WebSocket clients: a long
+/// Gesture listeners through the real server with WebSocket clients: a long
 /// press reporting begin/change/end with geo points, and a `gesture`
 /// listener hearing a disabled double tap that moved nothing.
 extension HubServerTests {

@@ -4,7 +4,7 @@ import SocketTestSupport
 import Testing
 import WebSocketTransport
 
-/// Issue 15 item 3 through the real server with WebSocket clients: a
+/// Live animations through the real server with WebSocket clients: a
 /// follower joining mid-fly sees the flight in `welcome`, and a client
 /// subscribed to `roomAnimations` gets everyone's animation reports.
 extension HubServerTests {

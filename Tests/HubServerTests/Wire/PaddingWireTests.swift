@@ -3,7 +3,7 @@ import HubCore
 import Testing
 import WebSocketTransport
 
-/// Issue 15 item 6 through the real server: a padded camera's `project`
+/// Padding through the real server: a padded camera's `project`
 /// answers match MapLibre's (the shared vectors, made from MapLibre's matrix
 /// pipeline) within 0.5 px.
 extension HubServerTests {

@@ -4,7 +4,7 @@ import SocketTestSupport
 import Testing
 import WebSocketTransport
 
-/// Issue 15 item 8 through the real server with WebSocket clients: a route
+/// The room's route through the real server with WebSocket clients: a route
 /// sent in two pieces, a follower joining later sees it in `welcome.route`,
 /// and followRouteDirection turns the camera along the route at the matched location.
 extension HubServerTests {

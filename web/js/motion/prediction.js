@@ -1,5 +1,5 @@
-// Client-side prediction of a driver's own gestures, reconciled with the hub
-// (issue 20). Pure: no DOM, no clock; local times (ms, the page clock) are
+// Client-side prediction of a driver's own gestures, reconciled with the hub.
+// Pure: no DOM, no clock; local times (ms, the page clock) are
 // passed in.
 //
 // - Predict: each gesture the page sends gets a `seq` and is applied at once
