@@ -55,8 +55,8 @@ for i in $(seq 1 "$runs"); do
   if [ -n "$stress_pid" ]; then kill "$stress_pid" 2>/dev/null || true; wait "$stress_pid" 2>/dev/null || true; fi
   [ "$status" -eq 0 ] || failed=$((failed + 1))
   # The closing lines of the suites: Swift Testing, XCTest, node, pytest, Autobahn.
-  closing=$(grep -E '^(✔|✘|􁁛|􀢄)? *Test run with|Executed [0-9]+ tests|^# (pass|fail) |passed|failed|autobahn:' \
-    "$out/run-$i.log" | grep -vE '^\s*$' | tail -n 12 | sed 's/^/    /' || true)
+  closing=$(grep -E 'Test run with [0-9]+ tests? .*(passed|failed)|Executed [0-9]+ tests|^# (pass|fail) |^=* ?[0-9]+ (passed|failed).* in [0-9.]+s|^autobahn: ([0-9]+ cases|no unexpected)|^ci:   ' \
+    "$out/run-$i.log" | sed 's/^/    /' || true)
   printf 'run %s: started %s, %d min %02d s, exit %s\n%s\n' "$i" "$started" $((took / 60)) $((took % 60)) "$status" "$closing" \
     | tee -a "$summary"
   # Keep the log, drop the clone's build (gigabytes); a failed run's clone stays for a look.
