@@ -128,6 +128,7 @@ class HubClient:
 
         self.ws = connect(ws_url, subprotocols=[SUBPROTOCOL], open_timeout=timeout, close_timeout=2)  # closed in close()
         self.messages: list[dict] = []
+        self.pings = 0  # sync() pings sent (their `t`)
         self.lock = threading.Lock()
         self.cond = threading.Condition(self.lock)
         self.send({"type": "hello", "room": room, "role": role, "name": name,
@@ -209,8 +210,8 @@ class HubClient:
     def sync(self, timeout: float = 10.0):
         """A ping round trip: the hub handles one connection's messages in order, so once its pong is here,
         everything sent before it has been applied (no sleep to guess how long that takes)."""
-        self._pings = getattr(self, "_pings", 0) + 1
-        t = float(self._pings)
+        self.pings += 1
+        t = float(self.pings)
         mark = self.mark()
         self.send({"type": "ping", "t": t})
         self.wait_for(lambda m: m["type"] == "pong" and m.get("t") == t, timeout, "the pong of a sync ping", mark)
