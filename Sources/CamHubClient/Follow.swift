@@ -160,13 +160,17 @@ public final class FollowRunner {
         }
     }
 
-    /// A human line for a received message (text format).
-    public static func line(_ r: HubConnection.Received, latency: Double?) -> String {
+    /// A human line for a received message (text format); `shows`: the camera
+    /// this client shows for a frame when it fits it to its screen (`--fit cover`).
+    public static func line(_ r: HubConnection.Received, latency: Double?, shows: WireCamera? = nil) -> String {
         switch r.message {
         case .frame(let f):
             var s = "frame seq \(f.seq)  \(f.camera)  \(f.moving ? "moving" : "at rest")"
             if let by = f.by { s += "  by \(by)" }
+            if let p = f.pointer { s += "  pointer \(fixed(p.lat, 5)),\(fixed(p.lon, 5)) by \(p.by)" }
+            if f.pointerHidden { s += "  pointer hidden" }
             if let latency { s += "  latency \(fixed(latency, 2)) ms" }
+            if let shows { s += "\n  shows \(shows)" }
             return s
         case .event(let e):
             var fields = e.raw.objectValue ?? [:]

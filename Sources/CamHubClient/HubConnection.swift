@@ -27,6 +27,8 @@ public struct HelloOptions: Sendable, Hashable {
     public var viewport: Viewport?
     /// Event subscriptions (`hello.events`); nil: the role's default.
     public var events: [String]?
+    /// How the client fits the room's camera to its screen (`hello.fit`); nil: the hub's default, same.
+    public var fit: String?
 
     public init(
         room: String, role: String, name: String? = nil, token: String? = nil,
@@ -56,6 +58,7 @@ public struct HelloOptions: Sendable, Hashable {
         if let rate { o["rate"] = .number(rate) }
         if let viewport { o["viewport"] = .object(["width": .number(viewport.width), "height": .number(viewport.height)]) }
         if let events { o["events"] = .array(events.map { .string($0) }) }
+        if let fit { o["fit"] = .string(fit) }
         return JSONText.encode(.object(o))
     }
 }

@@ -86,6 +86,17 @@ public enum Incoming: Sendable {
         public var camera: WireCamera
         public var moving: Bool
         public var by: String?
+        /// The room's pointer in this frame: shown (`pointer` set), hidden since the last frame
+        /// (`pointerHidden`), or neither (nobody points).
+        public var pointer: Pointer? = nil
+        public var pointerHidden = false
+    }
+
+    /// A presenter's or driver's pointer on the map (`frame.pointer`).
+    public struct Pointer: Sendable, Equatable {
+        public var lat: Double
+        public var lon: Double
+        public var by: String
     }
 
     public struct Animation: Sendable, Equatable {
@@ -124,7 +135,14 @@ public enum Incoming: Sendable {
             if let seq = json["seq"]?.numberValue, let time = json["time"]?.numberValue,
                 let camera = WireCamera(json["camera"]), let moving = json["moving"]?.boolValue
             {
-                return .frame(Frame(seq: UInt64(max(0, seq)), time: time, camera: camera, moving: moving, by: json["by"]?.stringValue))
+                var frame = Frame(seq: UInt64(max(0, seq)), time: time, camera: camera, moving: moving, by: json["by"]?.stringValue)
+                if let p = json["pointer"], let lat = p["lat"]?.numberValue, let lon = p["lon"]?.numberValue,
+                    let by = p["by"]?.stringValue
+                {
+                    frame.pointer = Pointer(lat: lat, lon: lon, by: by)
+                }
+                frame.pointerHidden = json["pointer"] == .null
+                return .frame(frame)
             }
         case "welcome":
             if let client = json["client"]?.stringValue, let camera = WireCamera(json["camera"]) {

@@ -109,7 +109,9 @@ extension AnimatorManager {
         motions[i].held = motion.claims
         motions[i].clamped = clamped
         motions[i].phase = .running(segment)
-        events.append(.animation(report(motions[i], .started, by: nil, reason: nil, time: t)))
+        var started = report(motions[i], .started, by: nil, reason: nil, time: t)
+        started.to = segment.plan.destination
+        events.append(.animation(started))
         if segment.duration <= 0 {
             evaluate(at: t)
             if let j = self.index(of: motion.serial) { end(at: j, status: .finished, by: nil, reason: nil, time: t) }
@@ -166,7 +168,7 @@ extension AnimatorManager {
     ) -> AnimationReport {
         AnimationReport(
             id: motion.id, owner: motion.owner, status: status, by: by, reason: reason,
-            lost: lost ?? motion.lost, clamped: motion.clamped, camera: camera, time: time)
+            lost: lost ?? motion.lost, clamped: motion.clamped, camera: camera, time: time, essential: motion.essential)
     }
 
     /// Removes the motion at `index` and reports how it ended; then starts its

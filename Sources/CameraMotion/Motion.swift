@@ -11,6 +11,15 @@ struct Motion: Sendable {
         case interaction(name: String)
     }
 
+    /// Whether its owner marked it essential (reduced motion shows it all the same).
+    var essential: Bool {
+        switch kind {
+        case .ease(let request): request.essential
+        case .fly(let request): request.essential
+        case .tracking, .interaction: false
+        }
+    }
+
     /// A planned stretch of motion: `plan` evaluated from `start` over `duration` seconds.
     struct Segment: Sendable {
         var start: Double

@@ -28,6 +28,10 @@ public struct AnimationReport: Hashable, Sendable {
     public var camera: Camera
     /// Room time (seconds) at which it happened: exact, not the tick's time.
     public var time: Double
+    /// On `started`: the camera its plan ends on (nil otherwise).
+    public var to: Camera? = nil
+    /// Whether its owner marked it essential (`EaseRequest.essential`).
+    public var essential = false
 }
 
 /// TomTom-style camera tracking modes.

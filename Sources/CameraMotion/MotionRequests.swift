@@ -21,6 +21,10 @@ public struct EaseRequest: Hashable, Sendable {
     public var delay: Double
     /// The owner's animation id to wait for: this one starts the moment that one finishes.
     public var after: String?
+    /// Part of what the animation means (MapLibre's `essential`): a client that
+    /// prefers reduced motion still shows it moving; a non-essential one it may
+    /// show as a jump to its end.
+    public var essential = false
 
     public init(
         update: CameraUpdate, duration: Double = 1.5, curve: TimingCurve = .easeInOut, around: ViewPoint? = nil,
@@ -73,6 +77,8 @@ public struct FlyRequest: Hashable, Sendable {
     public var viewport: Viewport
     public var delay: Double
     public var after: String?
+    /// As `EaseRequest.essential`.
+    public var essential = false
 
     public init(
         update: CameraUpdate, duration: Double? = nil, speed: Double = 1.2, rho: Double = 1.42, minZoom: Double? = nil,

@@ -18,6 +18,8 @@ enum ClusterMessage: Hashable, Sendable {
     case presence(hub: String, HubPresence)
     /// Owner → `hub:{id}`: a message for one client of that hub.
     case reply(client: String, message: [UInt8])
+    /// Any hub → `{room}:frames`: its presenter (`by`, display `name`) summoned the room.
+    case summon(hub: String, by: String, name: String)
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
@@ -49,6 +51,20 @@ enum ClusterMessage: Hashable, Sendable {
             } else {
                 w.byte(0)
             }
+            w.string(f.view?.by)
+            if let view = f.view {
+                let p = view.padding
+                for x in [view.viewport.width, view.viewport.height, p.top, p.left, p.bottom, p.right] { w.double(x) }
+            }
+            switch f.pointer {
+            case .none: w.byte(0)
+            case .hidden: w.byte(1)
+            case .shown(let p):
+                w.byte(2)
+                w.double(p.latitude)
+                w.double(p.longitude)
+                w.string(p.by)
+            }
         case .command(let c, let replyTo):
             w.byte(UInt8(ascii: "C"))
             w.string(replyTo)
@@ -75,12 +91,22 @@ enum ClusterMessage: Hashable, Sendable {
             w.double(p.presenterSince ?? -1)
             w.u64(UInt64(p.audience.clients))
             w.u64(UInt64(p.audience.followers))
+            for state in FollowState.allCases { w.u64(UInt64(max(0, p.audience.follow[state]))) }
+            w.byte(p.followPolicy.explore ? 1 : 0)
+            w.double(p.followPolicy.since)
+            w.string(p.followPolicy.by)
             w.u64(UInt64(p.entries.count))
             for e in p.entries {
                 w.string(e.client)
                 w.string(e.name)
                 w.string(e.role.rawValue)
+                w.byte(e.follow.rawValue)
             }
+        case .summon(let hub, let by, let name):
+            w.byte(UInt8(ascii: "S"))
+            w.string(hub)
+            w.string(by)
+            w.string(name)
         }
         return w.out
     }
@@ -113,6 +139,25 @@ enum ClusterMessage: Hashable, Sendable {
                 guard let lat = r.double(), let lon = r.double(), let heading = r.double() else { return nil }
                 frame.trackedLocation = TrackedLocation(latitude: lat, longitude: lon, heading: heading.isNaN ? nil : heading)
             }
+            guard let viewBy = r.string() else { return nil }
+            if let viewBy {
+                var x: [Double] = []
+                for _ in 0..<6 {
+                    guard let value = r.double() else { return nil }
+                    x.append(value)
+                }
+                frame.view = RoomView(
+                    by: viewBy, viewport: Viewport(width: x[0], height: x[1]),
+                    padding: EdgeInsets(top: x[2], left: x[3], bottom: x[4], right: x[5]))
+            }
+            switch r.byte() {
+            case 0?: frame.pointer = .none
+            case 1?: frame.pointer = .hidden
+            case 2?:
+                guard let lat = r.double(), let lon = r.double(), let by = r.string() ?? nil else { return nil }
+                frame.pointer = .shown(RoomPointer(latitude: lat, longitude: lon, by: by))
+            default: return nil
+            }
             self = .frame(frame)
         case UInt8(ascii: "C"):
             guard let replyTo = r.string() ?? nil, let roomText = r.string() ?? nil,
@@ -131,21 +176,32 @@ enum ClusterMessage: Hashable, Sendable {
             guard let client = r.string() ?? nil, let message = r.bytes() else { return nil }
             self = .reply(client: client, message: message)
         case UInt8(ascii: "P"):
-            guard let hub = r.string() ?? nil, let since = r.double(), let clients = r.u64(), let followers = r.u64(), let count = r.u64(),
-                clients < 1 << 40, followers < 1 << 40, count < 100_000
+            guard let hub = r.string() ?? nil, let since = r.double(), let clients = r.u64(), let followers = r.u64(),
+                clients < 1 << 40, followers < 1 << 40
+            else { return nil }
+            var follow = FollowCounts()
+            for state in FollowState.allCases {
+                guard let n = r.u64(), n < 1 << 40 else { return nil }
+                follow[state] = Int(n)
+            }
+            guard let explore = r.byte(), let policySince = r.double(), let policyBy = r.string(), let count = r.u64(), count < 100_000
             else { return nil }
             var entries: [RosterEntry] = []
             for _ in 0..<count {
                 guard let client = r.string() ?? nil, let name = r.string() ?? nil, let roleText = r.string() ?? nil,
-                    let role = Role(rawValue: roleText)
+                    let role = Role(rawValue: roleText), let stateByte = r.byte(), let state = FollowState(rawValue: stateByte)
                 else { return nil }
-                entries.append(RosterEntry(client: client, name: name, role: role))
+                entries.append(RosterEntry(client: client, name: name, role: role, follow: state))
             }
             self = .presence(
                 hub: hub,
                 HubPresence(
-                    entries: entries, audience: Audience(clients: Int(clients), followers: Int(followers)),
-                    presenterSince: since < 0 ? nil : since))
+                    entries: entries, audience: Audience(clients: Int(clients), followers: Int(followers), follow: follow),
+                    presenterSince: since < 0 ? nil : since,
+                    followPolicy: FollowPolicy(explore: explore != 0, by: policyBy, since: policySince)))
+        case UInt8(ascii: "S"):
+            guard let hub = r.string() ?? nil, let by = r.string() ?? nil, let name = r.string() ?? nil else { return nil }
+            self = .summon(hub: hub, by: by, name: name)
         case UInt8(ascii: "E"):
             guard let kind = r.u64(), kind <= UInt64(UInt32.max), let message = r.bytes() else { return nil }
             self = .event(kind: UInt32(kind), message: message)

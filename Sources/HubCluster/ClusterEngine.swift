@@ -214,6 +214,9 @@ public final class ClusterEngine: RoomBroker {
         case .reply(let client, let bytes):
             guard let connection = hub.connection(ofClient: client) else { return }
             sink.send(bytes, to: connection)
+        case .summon(let hubID, let by, let name):
+            guard hubID != self.hubID, let room = roomOf(channel) else { return }
+            hub.applyRemoteSummon(by: by, name: name, in: room, at: time, sink: sink)
         }
     }
 
@@ -276,6 +279,10 @@ public final class ClusterEngine: RoomBroker {
 
     public func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName) {
         publish(ClusterMessage.event(kind: kind.rawValue, message: event), on: key(room, "frames"))
+    }
+
+    public func summon(by client: String, name: String, in room: RoomName) {
+        publish(ClusterMessage.summon(hub: hubID, by: client, name: name), on: key(room, "frames"))
     }
 
     public func deliver(_ message: [UInt8], toClient client: String) {

@@ -32,13 +32,22 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     public static let roomAnimations = EventSubscriptions(rawValue: 1 << 13)
     /// `routeChanged` events (the room's route was set, extended or cleared).
     public static let routeChanged = EventSubscriptions(rawValue: 1 << 14)
+    /// `followChanged` events (a listed client's follow state changed).
+    public static let followChanged = EventSubscriptions(rawValue: 1 << 15)
+    /// `summoned` events (the presenter calls this client back; only ever sent to it).
+    public static let summoned = EventSubscriptions(rawValue: 1 << 16)
+    /// `followPolicyChanged` events (the presenter locked or unlocked exploring).
+    public static let followPolicyChanged = EventSubscriptions(rawValue: 1 << 17)
+    /// `viewChanged` events (the viewport of whoever moves the camera changed).
+    public static let viewChanged = EventSubscriptions(rawValue: 1 << 18)
 
     /// Every name a client may subscribe to, in the order PROTOCOL.md lists them.
     public static let named: [(name: String, kind: EventSubscriptions)] = [
         ("steady", .steady), ("significantChange", .significantChange), ("trackingModeChanged", .trackingModeChanged),
         ("limitsChanged", .limitsChanged), ("presenterChanged", .presenterChanged), ("joined", .joined), ("left", .left),
         ("tap", .tap), ("longPress", .longPress), ("audience", .audience), ("gesture", .gesture), ("clamped", .clamped),
-        ("routeChanged", .routeChanged),
+        ("routeChanged", .routeChanged), ("followChanged", .followChanged), ("summoned", .summoned),
+        ("followPolicyChanged", .followPolicyChanged), ("viewChanged", .viewChanged),
         ("animation", .animation), ("roomAnimations", .roomAnimations),
     ]
 
@@ -46,7 +55,7 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     /// A follower's default: what it needs to render and stay in step.
     public static let followerDefault: EventSubscriptions = [
         .steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience,
-        .routeChanged,
+        .routeChanged, .summoned, .followPolicyChanged, .viewChanged,
     ]
 
     /// A driver's or presenter's default: everything but `roomAnimations` and
@@ -94,6 +103,10 @@ extension HubEvent {
         case .gesture: .gesture
         case .clamped: .clamped
         case .routeChanged: .routeChanged
+        case .followChanged: .followChanged
+        case .summoned: .summoned
+        case .followPolicyChanged: .followPolicyChanged
+        case .viewChanged: .viewChanged
         }
     }
 }

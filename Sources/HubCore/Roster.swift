@@ -116,10 +116,13 @@ public struct RosterEntry: Hashable, Sendable {
     public var client: String
     public var name: String
     public var role: Role
-    public init(client: String, name: String, role: Role) {
+    /// What the client says its map does (`following` at join).
+    public var follow: FollowState
+    public init(client: String, name: String, role: Role, follow: FollowState = .following) {
         self.client = client
         self.name = name
         self.role = role
+        self.follow = follow
     }
 }
 
@@ -166,13 +169,35 @@ public struct Roster: Hashable, Sendable {
     private var listed: [String: RosterEntry] = [:]
     /// Listed clients in join order.
     private var listedOrder: [String] = []
-    private var listedFollowers = 0
-    /// Followers counted but not listed.
-    private var unlistedFollowers = 0
+    /// Followers listed, counted but not listed, and (of both) exploring and
+    /// away. 32 bits each: a room holds at most `maxClientsPerRoom` clients,
+    /// and the roster is stored inline in every room (`RoomMemoryTests`).
+    private var listedFollowers: Int32 = 0
+    private var unlistedFollowers: Int32 = 0
+    private var exploringFollowers: Int32 = 0
+    private var awayFollowers: Int32 = 0
     /// Followers listed at most; beyond, followers are only counted.
     public let listedFollowerLimit: Int
     public private(set) var presenter: String?
-    public private(set) var followerCount = 0
+
+    /// The room's followers, listed or counted.
+    public var followerCount: Int { Int(listedFollowers) + Int(unlistedFollowers) }
+
+    /// The followers (listed and counted) in each follow state.
+    public var followCounts: FollowCounts {
+        let exploring = Int(exploringFollowers)
+        let away = Int(awayFollowers)
+        return FollowCounts(following: followerCount - exploring - away, exploring: exploring, away: away)
+    }
+
+    /// Counts a follower into (+1) or out of (-1) the count of `state` (`following` is what is left).
+    private mutating func countFollower(_ state: FollowState, _ delta: Int32) {
+        switch state {
+        case .following: break
+        case .exploring: exploringFollowers += delta
+        case .away: awayFollowers += delta
+        }
+    }
 
     public init(listedFollowerLimit: Int = .max) {
         self.listedFollowerLimit = listedFollowerLimit
@@ -181,14 +206,14 @@ public struct Roster: Hashable, Sendable {
     /// The listed clients in join order.
     public var entries: [RosterEntry] { listedOrder.map { listed[$0]! } }
     /// Everyone in the room, listed or counted.
-    public var count: Int { listed.count + unlistedFollowers }
+    public var count: Int { listed.count + Int(unlistedFollowers) }
     public var isEmpty: Bool { count == 0 }
     /// A listed client's entry (nil for a counted follower or a stranger).
     public func entry(for client: String) -> RosterEntry? { listed[client] }
     /// A listed client's role (nil for a counted follower or a stranger).
     public func role(of client: String) -> Role? { listed[client]?.role }
     /// Head counts for `audience` events.
-    public var audience: Audience { Audience(clients: count, followers: followerCount) }
+    public var audience: Audience { Audience(clients: count, followers: followerCount, follow: followCounts) }
 
     /// Checks the token, then adds the client (`name` defaults to the client id).
     public mutating func join(client: String, hello: Hello, tokens: RoleTokens) throws(ProtocolError) -> JoinOutcome {
@@ -208,9 +233,8 @@ public struct Roster: Hashable, Sendable {
             presenter = client
             change = PresenterChange(previous: previous, current: client, demoted: previous)
         }
-        let isListed = role != .follower || listedFollowers < listedFollowerLimit
+        let isListed = role != .follower || Int(listedFollowers) < listedFollowerLimit
         if role == .follower {
-            followerCount += 1
             if isListed { listedFollowers += 1 } else { unlistedFollowers += 1 }
         }
         if isListed {
@@ -225,8 +249,8 @@ public struct Roster: Hashable, Sendable {
         guard let entry = listed.removeValue(forKey: client) else { return nil }
         if let index = listedOrder.firstIndex(of: client) { listedOrder.remove(at: index) }
         if entry.role == .follower {
-            followerCount -= 1
             listedFollowers -= 1
+            countFollower(entry.follow, -1)
         }
         var change: PresenterChange?
         if presenter == client {
@@ -236,11 +260,23 @@ public struct Roster: Hashable, Sendable {
         return LeaveOutcome(entry: entry, presenterChange: change)
     }
 
-    /// A counted (unlisted) follower left, in O(1).
-    public mutating func leaveCounted() {
+    /// A counted (unlisted) follower left, in `state`, in O(1).
+    public mutating func leaveCounted(in state: FollowState = .following) {
         guard unlistedFollowers > 0 else { return }
         unlistedFollowers -= 1
-        followerCount -= 1
+        countFollower(state, -1)
+    }
+
+    /// A client's follow state changed from `old` to `new`, in O(1): a
+    /// follower's moves between the counts, and a listed client's entry
+    /// shows it. Returns the listed entry (nil: a counted follower).
+    public mutating func setFollow(of client: String, from old: FollowState, to new: FollowState, isFollower: Bool) -> RosterEntry? {
+        if isFollower {
+            countFollower(old, -1)
+            countFollower(new, 1)
+        }
+        listed[client]?.follow = new
+        return listed[client]
     }
 }
 

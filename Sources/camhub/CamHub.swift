@@ -29,7 +29,10 @@ enum HubLimits {
 }
 
 /// The `hello` fields a command sets from its flags (field → flag).
-private let helloFlags = ["room": "--room", "role": "--role", "name": "--name", "token": "--token", "rate": "--rate"]
+private let helloFlags = [
+    "room": "--room", "role": "--role", "name": "--name", "token": "--token", "rate": "--rate", "fit": "--fit",
+    "viewport.width": "--viewport", "viewport.height": "--viewport",
+]
 
 /// Checks `hello` before connecting with the hub's own decoder (at the highest
 /// tick a hub runs) and reports a bad field as its flag, in the hub's words:

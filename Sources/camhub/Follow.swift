@@ -1,5 +1,6 @@
 import ArgumentParser
 import CamHubClient
+import CameraCore
 import Foundation
 import HubCore
 
@@ -39,6 +40,12 @@ struct Follow: ParsableCommand {
               camhub follow --room demo --format json | jq -c 'select(.type=="frame") | .camera'
               camhub follow --room demo --rate 10 --quiet --duration 30
               camhub follow --url ws://10.0.0.5:8080/hub --room demo --clock pong
+              camhub follow --room demo --fit cover --viewport 390x844
+
+            --fit cover --viewport WxH prints, after each frame, the camera a screen of
+            that size shows when it shows at least what the presenter's view shows
+            (docs/PROTOCOL.md, Follow mode); with --format json as a
+            {"type":"shown","seq":…,"camera":…} line after the frame.
             """
     )
 
@@ -75,12 +82,22 @@ struct Follow: ParsableCommand {
     @Option(help: "Token, when the hub requires one of followers (a signed room token).")
     var token: String?
 
+    @Option(help: "How to fit the room's camera to this screen: same (as it is) or cover (at least what the presenter sees).")
+    var fit = FitMode.same
+
+    @Option(help: ArgumentHelp("This screen's size in px, for --fit cover (and the hub's queries).", valueName: "WxH"))
+    var viewport: ViewportSize?
+
     @Option(
         help: ArgumentHelp("Events to get besides frames, comma-separated (all, none, or names from PROTOCOL.md); default: a follower's.", valueName: "list"))
     var events: String?
 
     var hello: HelloOptions {
-        HelloOptions(room: room, role: "follower", name: name, token: token, rate: rate, events: events.map(Self.eventList))
+        var options = HelloOptions(
+            room: room, role: "follower", name: name, token: token, rate: rate, viewport: viewport?.viewport,
+            events: events.map(Self.eventList))
+        options.fit = fit == .same ? nil : fit.rawValue
+        return options
     }
 
     /// "a,b" → ["a", "b"]; "all" → every name; "none" → [] (the hub checks the names).
@@ -95,6 +112,7 @@ struct Follow: ParsableCommand {
     func validate() throws {
         try checkHello(hello)
         if let duration { guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be > 0 seconds") } }
+        if fit == .cover, viewport == nil { throw ValidationError("--fit cover needs --viewport WxH (this screen's size)") }
     }
 
     func run() throws {
@@ -129,19 +147,28 @@ struct Follow: ParsableCommand {
         stop.installSignalHandlers()
         let out = LineWriter()
         let runner = FollowRunner(connection: connection, clock: mode)
+        var fitting = FollowFit(mode: fit, own: viewport?.viewport ?? Viewport(width: 1280, height: 720))
+        if let text = connection.welcomeText, let welcome = try? JSONParser.parse(text) { fitting.note(welcome) }
+        if fit == .cover, !quiet { out.line(shownLine(seq: w.seq, camera: fitting.shown(w.camera), json: json)) }
         let end = duration.map { monotonicSeconds() + $0 }
         var summary: FollowSummary
         while true {
             summary = runner.run(
                 duration: end.map { max(0, $0 - monotonicSeconds()) }, shouldStop: { stop.isSet },
                 output: { received, latency in
+                    if case .event(let e) = received.message { fitting.note(e.raw) }
                     guard !quiet else { return }
-                    out.line(json ? received.text : FollowRunner.line(received, latency: latency))
+                    var shows: WireCamera?
+                    if fit == .cover, case .frame(let f) = received.message { shows = fitting.shown(f.camera) }
+                    guard json else { return out.line(FollowRunner.line(received, latency: latency, shows: shows)) }
+                    out.line(received.text)
+                    if let shows, case .frame(let f) = received.message { out.line(shownLine(seq: f.seq, camera: shows, json: true)) }
                 })
             guard let close = summary.lastClose, Reconnect.worthRetrying(close),
                 let again = rejoin(hubURL, after: summary.disconnected ?? "closed", until: end, stop: stop)
             else { break }
             runner.resume(with: again)
+            if let text = again.welcomeText, let welcome = try? JSONParser.parse(text) { fitting.note(welcome) }
             if !quiet {
                 say(
                     json
@@ -156,6 +183,11 @@ struct Follow: ParsableCommand {
 }
 
 extension Follow {
+    /// What a screen of `--viewport` shows with `--fit cover` for the frame `seq` (or the welcome's).
+    func shownLine(seq: UInt64, camera: WireCamera, json: Bool) -> String {
+        json ? "{\"type\":\"shown\",\"seq\":\(seq),\"camera\":\(camera.json)}" : "  shows \(camera)"
+    }
+
     /// After the hub closed with 1001/1012 or the connection dropped: joins the
     /// same room again, waiting `Reconnect.delay` between attempts (backoff with
     /// jitter), until `end`, a stop signal, a refused hello, or 10 failed attempts.
@@ -191,4 +223,19 @@ final class LineWriter {
     }
 
     func flush() {}
+}
+
+extension FitMode: ExpressibleByArgument {}
+
+/// `--viewport WxH`: a screen size in px (each side 1…16384, the hub's own rule).
+struct ViewportSize: ExpressibleByArgument {
+    let viewport: Viewport
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+            let viewport = try? Viewport.validated(width: w, height: h)
+        else { return nil }
+        self.viewport = viewport
+    }
 }

@@ -23,7 +23,7 @@ struct Present: ParsableCommand {
               ]}
 
             Steps: set, ease, fly, animate, cancel, gesture, gestures, limits, track,
-            route, viewport (protocol messages); wait {seconds}; waitFor {id, timeout?} (until
+            route, viewport, summon, followPolicy, pointer (protocol messages); wait {seconds}; waitFor {id, timeout?} (until
             that animation finished, was superseded, cancelled or refused). A gesture
             with a duration is a stroke: pan {from, to}, pinch {x, y, scale, rotation?},
             tilt {dy, x?, y?}, rotate {rotation, x?, y?}, sent as begin/change…/end at

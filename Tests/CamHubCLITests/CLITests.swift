@@ -74,6 +74,32 @@ struct CLITests {
         #expect(lines.dropFirst().allSatisfy { (try? JSONParser.parse($0))?["type"]?.string != "welcome" })
     }
 
+    @Test func followFitCoverPrintsTheCameraThisScreenShows() throws {
+        let hub = try InProcessHub()
+        let dir = try TempDir()
+        try dir.write(
+            "set.json",
+            #"[{"type":"viewport","width":1280,"height":720},{"type":"set","camera":{"lat":48.8566,"lon":2.3522,"zoom":12}}]"#)
+        let present = try camhub(["present", "--url", hub.url, "--room", "fit", "--script", dir.path + "/set.json"])
+        #expect(present.status == 0, "\(present.stderr)")
+        let result = try camhub([
+            "follow", "--url", hub.url, "--room", "fit", "--format", "json", "--duration", "0.3", "--fit", "cover",
+            "--viewport", "390x844",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let welcome = try JSONParser.parse(try #require(lines.first))
+        #expect(welcome["view"]?["width"]?.number == 1280 && welcome["fit"]?.string == "cover")
+        let shown = try JSONParser.parse(try #require(lines.dropFirst().first))
+        #expect(shown["type"]?.string == "shown")
+        // 12 + log2(min(390/1280, 844/720)): the worked example of docs/PROTOCOL.md
+        #expect(abs((shown["camera"]?["zoom"]?.number ?? 0) - 10.285402218862249) < 1e-9, "\(shown)")
+        #expect(shown["camera"]?["lat"]?.number == 48.8566)
+        let missing = try camhub(["follow", "--url", hub.url, "--fit", "cover"])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("--fit cover needs --viewport WxH"), "\(missing.stderr)")
+    }
+
     @Test func followEventsChoosesTheSubscriptionsAndUnknownNamesAreRefused() throws {
         let hub = try InProcessHub()
         let result = try camhub([

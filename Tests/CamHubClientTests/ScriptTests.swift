@@ -101,6 +101,25 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
         #expect(throws: ScriptError.self) { try PresenterScript.parse(#"[{"type":"route","points":[{"lat":1,"lon":2}]}]"#) }
     }
 
+    @Test func followModeStepsSummonLockAndPoint() throws {
+        let script = try PresenterScript.parse(
+            """
+            [{"type":"pointer","lat":48.8584,"lon":2.2945}, {"type":"pointer","lat":null},
+             {"type":"followPolicy","explore":false}, {"type":"summon"},
+             {"type":"ease","camera":{"zoom":3},"essential":true}]
+            """)
+        #expect(
+            script.steps.map(\.summary) == [
+                "pointer at 48.8584,2.2945", "pointer hidden", "followPolicy lock", "summon", "ease step5 → zoom 3 in 1.5 s",
+            ])
+        for step in script.steps {
+            guard case .command(let text, let message, _) = step.action else { continue }
+            #expect(try ClientMessage.decode(text) == message)
+        }
+        expectRejected(#"[{"type":"pointer","lat":91,"lon":0}]"#, step: 1, field: "lat", "-90…90")
+        expectRejected(#"[{"type":"followPolicy"}]"#, step: 1, field: "explore", "missing")
+    }
+
     @Test func assignedIdsNeverCollideWithNamedOnes() throws {
         let script = try PresenterScript.parse(
             """

@@ -5,11 +5,12 @@
 // the only camera change is map.jumpTo() with a camera sampled from the
 // interpolation buffer of hub frames, or, while a driver's own gesture is under
 // way, the page's prediction of it (prediction.js: the hub's gesture rules,
-// reconciled with the hub's gestureAck), so nothing the hub sends is ever
-// echoed back. The buffer plays the frames out behind an adaptive delay, for
+// reconciled with the hub's gestureAck), or, while a follower explores, its
+// own camera (explore.js), so nothing the hub sends is ever echoed back. The buffer plays the frames out behind an adaptive delay, for
 // the time the camera will be painted (FramePacer), and the map is drawn right
-// away. Local input becomes `gesture` messages (drivers, presenters) or a
-// "take control?" prompt (followers).
+// away. Local input becomes `gesture` messages (drivers, presenters) or, for
+// a follower, moves its own map (page/follow.js: exploring, then Back to the
+// room's camera).
 //
 // This file only puts the page together. The page's state has one owner,
 // `PageState` (state/page_state.js), which applies the hub's messages; the
@@ -29,6 +30,8 @@ import { InputCapture } from './motion/input.js';
 import { parseParams, hubUrl } from './ui/params.js';
 import { IdMaker } from './ui/tour.js';
 import { Predictor } from './motion/prediction.js';
+import { Explorer } from './motion/explore.js';
+import { ReducedMotion } from './motion/reduced_motion.js';
 import { Panel } from './ui/panel.js';
 import { Recordings } from './ui/recordings.js';
 import { PageState } from './state/page_state.js';
@@ -36,6 +39,9 @@ import { MapView } from './map/map_view.js';
 import { toast, showFatal, Notices } from './page/notices.js';
 import { Session } from './page/session.js';
 import { Controls } from './page/controls.js';
+import { FollowMode } from './page/follow.js';
+import { Pointer } from './page/pointer.js';
+import { PresenterOutline } from './page/presenter_outline.js';
 import { TapMarkers } from './page/tap_markers.js';
 import { RenderLoop } from './page/render_loop.js';
 import { receive } from './page/receive.js';
@@ -63,12 +69,17 @@ const page = {
   hud: new Hud(document.querySelector('#hud')),
   /** The driver's own gestures, predicted at once and reconciled with the hub (?predict=0: numbered and measured only). */
   prediction: new Predictor({ viewport: state.screen.viewport, enabled: params.predict, ackTimeoutMs: 1500 + 2 * params.lag }),
+  /** A follower's own map while it explores, and the glide back to the room's camera. */
+  explorer: new Explorer({ viewport: state.screen.viewport }),
+  /** Other clients' non-essential animations as jumps, for a page that prefers reduced motion (or ?motion=reduced). */
+  reducedMotion: new ReducedMotion(params.motion === 'reduced'
+    || (params.motion !== 'full' && matchMedia('(prefers-reduced-motion: reduce)').matches)),
 };
 
 page.conn = new Connection({
   url: hubUrl(location),
   WebSocket: laggedWebSocket(globalThis.WebSocket, params.lag),
-  hello: () => build.hello({ ...params, viewport: state.screen.viewport, events: state.helloEvents }),
+  hello: () => build.hello({ ...params, viewport: state.screen.viewport, events: state.helloEvents, fit: state.fit }),
   now,
   onMessage: (m, receivedAt) => receive(page, m, receivedAt),
   onState: (s, detail) => {
@@ -99,19 +110,23 @@ page.tapMarkers = new TapMarkers(() => page.mapView.map, state);
 page.session = new Session(page);
 page.notices = new Notices(params, (next) => page.session.rejoin(next));
 page.controls = new Controls(page);
+page.follow = new FollowMode(page);
+page.pointer = new Pointer(page, container);
+page.outline = new PresenterOutline(page);
 page.input = captureInput(page);
 
-/** Local input: gestures for the hub (predicted when ours may move the camera), else "take control?". */
-function captureInput({ conn, prediction, panel, controls }) {
+/** Local input: gestures for the hub (predicted when ours may move the camera), else a follower's own map. */
+function captureInput({ conn, prediction, follow }) {
   const input = new InputCapture(container, {
-    canDrive: () => conn.joined && state.canDrive,
+    canDrive: () => conn.joined && !page.pointer.touchMode && (state.canDrive || follow.mayExplore),
     onGesture: (g) => {
+      if (!state.canDrive) return follow.input(g);
       const m = build.gesture(g);
       // A kind switched off moves nothing on the hub: nothing to predict either.
       const predict = state.canDrive && !state.disabledGestures.has(m.kind);
       if (conn.send(predict ? prediction.outgoing(m, now(), state.screen.rendered) : m)) state.diagnostics.gestureSent();
     },
-    onAttempt: () => controls.offerTakeover(),
+    onAttempt: () => follow.refuse(),
   });
   input.setViewport(state.screen.viewport.width, state.screen.viewport.height);
   input.attach();
@@ -125,6 +140,7 @@ new ResizeObserver(() => {
   if (!state.screen.resize(width, height)) return;
   page.input.setViewport(width, height);
   page.prediction.setViewport(state.screen.viewport);
+  page.explorer.setViewport(state.screen.viewport);
   page.mapView.resize();
   clearTimeout(viewportTimer);
   viewportTimer = setTimeout(() => page.conn.send(build.viewport(state.screen.viewport.width, state.screen.viewport.height)), 150);

@@ -293,3 +293,24 @@ test('validates gestureAck as the hub sends it to a gesture\'s sender', () => {
   assert.throws(() => parseMessage(JSON.stringify({ ...ack, seq: 1.5 })), /gestureAck: "seq"/);
   assert.throws(() => parseMessage(JSON.stringify({ ...ack, animation: { id: 'momentum', duration: 1 } })), /gestureAck.animation.to/);
 });
+
+test('follow mode messages: the builders check what they send', () => {
+  assert.deepEqual(build.follow('away'), { type: 'follow', state: 'away' });
+  assert.throws(() => build.follow('wandering'), /follow: "state" must be one of following\|exploring\|away/);
+  assert.deepEqual(build.summon(), { type: 'summon' });
+  assert.deepEqual(build.followPolicy(false), { type: 'followPolicy', explore: false });
+  assert.deepEqual(build.fit('cover'), { type: 'fit', mode: 'cover' });
+  assert.deepEqual(build.pointer(null), { type: 'pointer', lat: null });
+  assert.throws(() => build.pointer(91, 0), /pointer: "lat" must be in \[-90, 90\]/);
+});
+
+test("follow mode's hub messages are validated: events, a frame's pointer, the welcome's view", () => {
+  assert.equal(parseMessage({ type: 'event', event: 'followChanged', time: 1, client: 'c2', name: 'Bo', state: 'away' }).state, 'away');
+  assert.throws(() => parseMessage({ type: 'event', event: 'followChanged', time: 1, client: 'c2', state: 'gone' }), /state/);
+  assert.throws(() => parseMessage({ type: 'event', event: 'summoned', time: 1, by: 'c1' }), /by/);
+  assert.throws(() => parseMessage({ type: 'event', event: 'viewChanged', time: 1, view: { by: 'c1', width: 0, height: 1, padding: {} } }),
+    /width/);
+  const frame = { type: 'frame', seq: 1, time: 1, camera: { lat: 0, lon: 0, zoom: 1, bearing: 0, tilt: 0 }, moving: false, by: null };
+  assert.equal(parseMessage({ ...frame, pointer: null }).pointer, null);
+  assert.throws(() => parseMessage({ ...frame, pointer: { lat: 1, lon: 2 } }), /frame.pointer: "by"/);
+});

@@ -107,7 +107,8 @@ test('the welcome names the room the hub joined, which the next hello asks for',
 
 test('a welcome lists the roster, presenter first, with our own entry marked', () => {
   const s = welcomed();
-  assert.deepEqual(s.roster(), [{ client: 'c1', name: 'Ana', role: 'presenter' }, { client: 'c3', name: 'me', role: 'driver' }]);
+  assert.deepEqual(s.roster(), [{ client: 'c1', name: 'Ana', role: 'presenter', follow: 'following' },
+    { client: 'c3', name: 'me', role: 'driver', follow: 'following' }]);
   assert.equal(s.nameOf('c3'), 'me (you)');
   assert.equal(s.nameOf('c1'), 'Ana');
   assert.equal(s.nameOf('zz'), 'zz');
@@ -284,4 +285,49 @@ test('rejoin asks for the new room and role and forgets the old room', () => {
   assert.equal(s.people.size, 0);
   assert.equal(s.subscriptions, null);
   assert.deepEqual(s.helloEvents, FOLLOWER_EVENTS);
+});
+
+// -- follow mode ------------------------------------------------------------------
+
+test("a welcome gives the follow counts, the follow policy and each listed person's state", () => {
+  const s = welcomed({
+    following: 3, exploring: 1, away: 2, followPolicy: { explore: false },
+    roster: [{ client: 'c1', name: 'Ana', role: 'presenter', follow: 'following' },
+      { client: 'c5', name: 'Bo', role: 'follower', follow: 'away' }],
+  });
+  assert.equal(s.followSummary(), '3 following · 1 exploring · 2 away');
+  assert.equal(s.followPolicy.explore, false);
+  assert.equal(s.roster().find((p) => p.client === 'c5').follow, 'away');
+});
+
+test("followChanged changes a listed person's state; audience changes the counts", () => {
+  const s = welcomed({ following: 1, exploring: 0, away: 0,
+    roster: [{ client: 'c5', name: 'Bo', role: 'follower', follow: 'following' }] });
+  assert.ok(s.apply(ev('followChanged', { client: 'c5', name: 'Bo', state: 'exploring' })).has('people'));
+  assert.equal(s.roster().find((p) => p.client === 'c5').follow, 'exploring');
+  s.apply(ev('audience', { clients: 3, followers: 1, following: 0, exploring: 1, away: 0 }));
+  assert.equal(s.followSummary(), '0 following · 1 exploring · 0 away');
+});
+
+test('the follow policy and a summons are changes the page reacts to', () => {
+  const s = welcomed();
+  const locked = s.apply(ev('followPolicyChanged', { explore: false, by: 'c1' }));
+  assert.ok(locked.has('followPolicy'));
+  assert.deepEqual(s.followPolicy, { explore: false, by: 'c1' });
+  const summoned = s.apply(ev('summoned', { by: { client: 'c1', name: 'Ana' } }));
+  assert.ok(summoned.has('summoned'));
+  assert.deepEqual(summoned.summonedBy, { client: 'c1', name: 'Ana' });
+});
+
+test('our own roster entry shows the state this page told the hub; a new session starts following', () => {
+  const s = welcomed();
+  s.followState = 'exploring';
+  assert.equal(s.roster().find((p) => p.client === 'c3').follow, 'exploring');
+  s.apply(welcome());
+  assert.equal(s.followState, 'following');
+});
+
+test('followers ask for summons and the follow policy', () => {
+  assert.ok(FOLLOWER_EVENTS.includes('summoned') && FOLLOWER_EVENTS.includes('followPolicyChanged'));
+  assert.ok(DRIVER_EVENTS.includes('followChanged'));
 });

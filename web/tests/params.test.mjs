@@ -11,9 +11,24 @@ test('defaults: room demo, role driver', () => {
   assert.deepEqual(p.problems, []);
 });
 
-test('reads room, role, name, token and rate', () => {
-  const p = parseParams('?room=ops-wall_2&role=Follower&name=Big%20screen&token=t0k&rate=20');
-  assert.deepEqual(p, { room: 'ops-wall_2', role: 'follower', name: 'Big screen', token: 't0k', rate: 20, lag: 0, predict: true, problems: [] });
+test('reads room, role, name, token, rate and fit', () => {
+  const p = parseParams('?room=ops-wall_2&role=Follower&name=Big%20screen&token=t0k&rate=20&fit=cover');
+  assert.deepEqual(p, { room: 'ops-wall_2', role: 'follower', name: 'Big screen', token: 't0k', rate: 20, fit: 'cover', lag: 0,
+    motion: undefined, predict: true, problems: [] });
+});
+
+test('motion=reduced or full overrides the system setting; anything else is named', () => {
+  assert.equal(parseParams('?motion=reduced').motion, 'reduced');
+  assert.equal(parseParams('').motion, undefined);
+  assert.deepEqual(parseParams('?motion=slow').problems.map(describeProblem),
+    ["?motion=slow: motion is reduced or full; using the system's setting instead."]);
+});
+
+test('fit is same unless the address asks for cover; anything else is named', () => {
+  assert.equal(parseParams('?role=follower').fit, 'same');
+  const p = parseParams('?fit=zoom');
+  assert.equal(p.fit, 'same');
+  assert.deepEqual(p.problems.map(describeProblem), ['?fit=zoom: fit is same or cover; using same instead.']);
 });
 
 test('each unusable parameter is named with what the page uses instead', () => {
@@ -49,7 +64,7 @@ test('parameters the page does not read are named, with a hint for the wrong cas
   assert.equal(p.role, 'driver');
   assert.deepEqual(p.problems.map(describeProblem), [
     '?Role=follower: ignored; did you mean role? Parameters are lower case.',
-    '?zoom=3: ignored; the page reads room, role, name, token, rate, lag and predict.',
+    '?zoom=3: ignored; the page reads room, role, name, token, rate, fit, motion, lag and predict.',
   ]);
 });
 

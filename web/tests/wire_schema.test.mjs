@@ -116,6 +116,9 @@ test('every kind of message the viewer sends, through a Connection, matches docs
     build.query('q2', 'unproject', { points: [{ x: 100, y: 200 }] }),
     build.query('q3', 'bounds'),
     build.query('q4', 'fit', { bounds: { south: 48.8, west: 2.2, north: 48.9, east: 2.4 }, padding: 20 }),
+    build.follow('exploring'), build.follow('away'), build.follow('following'),
+    build.summon(), build.summon('back'), build.followPolicy(false), build.followPolicy(true),
+    build.fit('cover'), build.pointer(48.8584, 2.2945), build.pointer(null),
     ...recognizedGestures().map((g) => build.gesture(g)),
   ];
   const gestureKinds = new Set(messages.filter((m) => m.type === 'gesture').map((m) => m.kind));
@@ -124,7 +127,8 @@ test('every kind of message the viewer sends, through a Connection, matches docs
   conn.ping();
   const kinds = new Set(sent.map((t) => JSON.parse(t).type));
   for (const type of ['hello', 'gesture', 'ping', 'query']) assert.ok(kinds.has(type), `no ${type} was sent`);
-  const r = validate(sent, ['--require', 'hello,subscribe,set,ease,fly,animate,cancel,gesture,gestures,viewport,limits,track,route,query,ping']);
+  const r = validate(sent, ['--require',
+    'hello,subscribe,set,ease,fly,animate,cancel,gesture,gestures,viewport,limits,track,route,query,ping,follow,summon,followPolicy,fit,pointer']);
   assert.equal(r.status, 0, r.out);
   conn.stop();
 });

@@ -26,7 +26,7 @@ public struct PresenterScript: Sendable {
     /// Step types a script may use.
     public static let commandTypes = [
         "set", "ease", "fly", "animate", "cancel", "gesture", "gestures", "limits", "track", "route",
-        "viewport",
+        "viewport", "summon", "followPolicy", "pointer",
     ]
     public static let stepTypes = commandTypes + ["wait", "waitFor"]
 
@@ -35,9 +35,9 @@ public struct PresenterScript: Sendable {
     /// them, but in a hand-written file they are typos: `duraton`, `pitch`).
     static let commandKeys: [String: [String]] = [
         "set": ["camera"],
-        "ease": ["id", "camera", "duration", "curve", "around"],
-        "fly": ["id", "camera", "duration", "speed", "curve", "minZoom"],
-        "animate": ["id", "to", "from", "duration", "curve", "delay", "after"],
+        "ease": ["id", "camera", "duration", "curve", "around", "essential"],
+        "fly": ["id", "camera", "duration", "speed", "curve", "minZoom", "essential"],
+        "animate": ["id", "to", "from", "duration", "curve", "delay", "after", "essential"],
         "cancel": ["id", "all"],
         "gesture": ["kind", "phase", "x", "y", "t", "scale", "rotation", "dy", "delta"],
         "gestures": ["disable", "enable"],
@@ -45,6 +45,9 @@ public struct PresenterScript: Sendable {
         "track": ["mode", "location"],
         "route": ["points", "append"],
         "viewport": ["width", "height"],
+        "summon": ["id"],
+        "followPolicy": ["explore"],
+        "pointer": ["lat", "lon"],
     ]
     static let strokeKeys = ["kind", "duration", "from", "to", "x", "y", "scale", "rotation", "dy", "rate", "momentum"]
 
@@ -180,6 +183,8 @@ public struct ScriptStep: Sendable, Equatable {
                 s +=
                     (t.mode.map { " \($0.rawValue)" } ?? "") + (t.location.map { " at \(JSONText.number($0.latitude)),\(JSONText.number($0.longitude))" } ?? "")
             case .route(let r): s += (r.append ? " + " : " ") + "\(r.points.count) point\(r.points.count == 1 ? "" : "s")"
+            case .followPolicy(let explore): s += explore ? " unlock" : " lock"
+            case .pointer(let at): s += at.map { " at \(JSONText.number($0.latitude)),\(JSONText.number($0.longitude))" } ?? " hidden"
             default: break
             }
         case .wait(let seconds): s += " \(JSONText.number(seconds)) s"

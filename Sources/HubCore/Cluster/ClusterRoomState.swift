@@ -17,6 +17,8 @@ struct ClusterRoomState: Sendable {
     /// The limits last handed to the broker (a change of limits alone is published too).
     var publishedLimits: CameraLimits?
     var publishedTracking = TrackingMode.none
+    /// The view last handed to the broker (a change of view alone is published too).
+    var publishedView: RoomView?
     /// Other hubs' members of this room, by hub id (the cluster's presence messages).
     var remote: [String: HubPresence] = [:]
 }

@@ -23,6 +23,7 @@ extension Hub {
             room.seq = frame.seq
             room.publishedSeq = frame.seq
             room.frameMoving = frame.moving  // a last frame that was moving is followed by a resting one
+            room.view = frame.view
         }
         if !owned {
             room.mirror =
@@ -73,6 +74,7 @@ extension Hub {
         rooms[name]!.frameMoving = frame.moving
         rooms[name]!.publishedSeq = rooms[name]!.seq
         rooms[name]!.mirror = nil
+        rooms[name]!.view = frame.view
         rooms[name]!.mirrorSeqOffset = 0
         rooms[name]!.frame = nil
         wake(name)
@@ -82,9 +84,11 @@ extension Hub {
     /// the camera and serve the owner's frames from here on.
     public mutating func demote(_ name: RoomName) {
         guard let room = rooms[name], room.mirror == nil else { return }
-        rooms[name]!.mirror = RoomFrame(
+        var frame = RoomFrame(
             seq: room.seq, time: 0, camera: room.manager.camera, limits: room.manager.limits,
             moving: false, by: room.manager.lastMovedBy)
+        frame.view = room.view
+        rooms[name]!.mirror = frame
         rooms[name]!.mirrorStale = true
         wake(name)
     }
@@ -93,11 +97,12 @@ extension Hub {
     mutating func publishFrame(of name: RoomName, at time: HubTime) {
         guard let broker, let room = rooms[name],
             room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
-                || room.publishedTracking != room.manager.trackingMode
+                || room.publishedTracking != room.manager.trackingMode || room.publishedView != room.view
         else { return }
         rooms[name]!.publishedSeq = room.seq
         rooms[name]!.publishedLimits = room.manager.limits
         rooms[name]!.publishedTracking = room.manager.trackingMode
+        rooms[name]!.publishedView = room.view
         var frame = RoomFrame(
             seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
             moving: room.frameMoving, by: room.manager.lastMovedBy)
@@ -107,6 +112,8 @@ extension Hub {
         frame.trackingMode = room.manager.trackingMode
         frame.trackingOwner = room.manager.trackingOwner
         frame.trackedLocation = room.manager.trackedLocation
+        frame.view = room.view
+        frame.pointer = room.framePointer
         if room.frameMoving || room.manager.due != .never {
             frame.animations = room.manager.liveAnimations.map { RunningAnimation(id: $0.id, owner: $0.owner.client) }
         }
@@ -203,7 +210,9 @@ extension EventSubscriptions {
     /// Events that come from the room's camera state, which only its owner runs:
     /// relayed to mirrors (`RoomBroker.relay`). The others (`joined`, `left`,
     /// `audience`, `presenterChanged`, gestures) each hub makes for its own members.
-    public static let ofTheCamera: EventSubscriptions = [.steady, .significantChange, .limitsChanged, .trackingModeChanged, .routeChanged]
+    public static let ofTheCamera: EventSubscriptions = [
+        .steady, .significantChange, .limitsChanged, .trackingModeChanged, .routeChanged, .viewChanged,
+    ]
 }
 
 extension Hub {

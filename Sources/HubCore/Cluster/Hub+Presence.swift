@@ -8,25 +8,28 @@ public struct HubPresence: Hashable, Sendable {
     /// When its presenter took the room (ms since the epoch; nil: it has none):
     /// of two presenters on two hubs, the later one stays.
     public var presenterSince: Double?
+    /// The room's follow policy as that hub has it: the newest (`since`) wins.
+    public var followPolicy: FollowPolicy
     /// When this hub last heard it (hub seconds).
     var heardAt: Double = 0
-    public init(entries: [RosterEntry], audience: Audience, presenterSince: Double? = nil) {
+    public init(entries: [RosterEntry], audience: Audience, presenterSince: Double? = nil, followPolicy: FollowPolicy = .open) {
         self.entries = entries
         self.audience = audience
         self.presenterSince = presenterSince
+        self.followPolicy = followPolicy
     }
 }
 
 /// Cluster-wide rosters: each hub announces its own members of a room (its
 /// listed clients and counts), and shows every hub's to its members: in
-/// `welcome`, `audience`, `joined`/`left` and `presenterChanged`.
+/// `welcome`, `audience`, `joined`/`left`, `followChanged` and `presenterChanged`.
 extension Hub {
     /// This hub's own members of `room`, to announce (nil: no such room here).
     public func localPresence(of room: RoomName) -> HubPresence? {
         rooms[room].map {
             HubPresence(
                 entries: $0.roster.entries, audience: $0.roster.audience,
-                presenterSince: $0.roster.presenter == nil ? nil : $0.presenterSince)
+                presenterSince: $0.roster.presenter == nil ? nil : $0.presenterSince, followPolicy: $0.followPolicy)
         }
     }
 
@@ -54,6 +57,9 @@ extension Hub {
                     PresenterChange(previous: demoted, current: remotePresenter.client, demoted: demoted),
                     by: remotePresenter.client), in: name, at: time, sink: sink)
         }
+        if presence.followPolicy.since > rooms[name]!.followPolicy.since {
+            applyFollowPolicy(presence.followPolicy, in: name, at: time, sink: sink)
+        }
         if rooms[name]!.audience != audienceBefore { rooms[name]!.audienceChanged = true }
         wake(name)
     }
@@ -77,9 +83,19 @@ extension Hub {
         from before: [RosterEntry], to after: [RosterEntry], in name: RoomName, at time: HubTime,
         sink: some HubSink
     ) {
-        let old = Set(before.map(\.client))
+        let old = Dictionary(before.map { ($0.client, $0.follow) }, uniquingKeysWith: { first, _ in first })
         let new = Set(after.map(\.client))
-        for entry in after where !old.contains(entry.client) { broadcast(.joined(entry), in: name, at: time, sink: sink) }
+        for entry in after {
+            switch old[entry.client] {
+            case nil:
+                broadcast(.joined(entry), in: name, at: time, sink: sink)
+                if entry.follow != .following { broadcast(.followChanged(entry), in: name, at: time, sink: sink) }
+            case let state? where state != entry.follow:
+                broadcast(.followChanged(entry), in: name, at: time, sink: sink)
+            default:
+                break
+            }
+        }
         for entry in before where !new.contains(entry.client) { broadcast(.left(entry), in: name, at: time, sink: sink) }
     }
 }

@@ -22,6 +22,9 @@ public protocol RoomBroker: AnyObject {
     func roomRemoved(_ room: RoomName)
     /// Owner: a room event about the camera (`EventSubscriptions.ofTheCamera`), for the members of every mirror.
     func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName)
+    /// A presenter here summoned the room: the other hubs' clients that are
+    /// not following hear it (`Hub.applyRemoteSummon`).
+    func summon(by client: String, name: String, in room: RoomName)
     /// A message for one client of another hub (ids end with their hub's id: `Hub.setClientIDSuffix`).
     func deliver(_ message: [UInt8], toClient client: String)
 }
@@ -66,6 +69,10 @@ public struct RoomFrame: Hashable, Sendable {
     /// goes on with it after a failover (`welcome.tracking` on a mirror).
     public var trackingOwner: Owner?
     public var trackedLocation: TrackedLocation?
+    /// The view of whoever moved the camera last (`welcome.view` on a mirror).
+    public var view: RoomView?
+    /// What this frame says of the room's pointer (`frame.pointer`).
+    public var pointer = FramePointer.none
 
     public init(seq: UInt64, time: Double, camera: Camera, limits: CameraLimits, moving: Bool, by: String?) {
         self.seq = seq

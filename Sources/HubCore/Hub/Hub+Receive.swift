@@ -58,21 +58,24 @@ extension Hub {
             }
         case .ease(let command):
             try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
-            let request = EaseRequest(
+            var request = EaseRequest(
                 update: command.camera, duration: command.duration, curve: command.curve,
                 around: command.around, viewport: session.viewport)
+            request.essential = command.essential
             _ = try Self.check(rooms[roomName]!.manager.ease(request, id: command.id, owner: owner, at: now), ref: ref)
         case .fly(let command):
             try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
-            let request = FlyRequest(
+            var request = FlyRequest(
                 update: command.camera, duration: command.duration, speed: command.speed, rho: command.curve,
                 minZoom: command.minZoom, viewport: session.viewport)
+            request.essential = command.essential
             _ = try Self.check(rooms[roomName]!.manager.fly(request, id: command.id, owner: owner, at: now), ref: ref)
         case .animate(let command):
             try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
-            let request = EaseRequest(
+            var request = EaseRequest(
                 update: command.to, duration: command.duration, curve: command.curve,
                 viewport: session.viewport, delay: command.delay, after: command.after, from: command.from)
+            request.essential = command.essential
             _ = try Self.check(rooms[roomName]!.manager.animate(request, id: command.id, owner: owner, at: now), ref: ref)
         case .cancel(let scope):
             switch scope {
@@ -117,6 +120,21 @@ extension Hub {
             if let member = session.member { rooms[roomName]!.setEvents(events, at: Int(member)) }
         case .ping(let t):
             sink.send(HubMessage.pong(t: t, time: time.epochMilliseconds), to: connection)
+        case .follow(let state):
+            try setFollow(state, session: session, role: role, in: roomName, at: time, sink: sink)
+        case .summon(let id):  // presenter only (`ClientMessage.requiredRole`)
+            summon(id: id, by: owner.client, from: connection, in: roomName, at: time, sink: sink)
+        case .followPolicy(let explore):  // presenter only
+            setFollowPolicy(explore: explore, by: owner.client, in: roomName, at: time, sink: sink)
+        case .fit(let mode):
+            sessions[connection]!.fit = mode
+        case .pointer(let at):  // driver and presenter (`ClientMessage.requiredRole`)
+            rooms[roomName]!.setPointer(at.map { RoomPointer(latitude: $0.latitude, longitude: $0.longitude, by: owner.client) })
+        }
+        if message.movesCamera {
+            noteView(by: owner.client, viewport: session.viewport, in: roomName, at: time, sink: sink)
+        } else if case .viewport(let viewport) = message, rooms[roomName]!.view?.by == owner.client {
+            noteView(by: owner.client, viewport: viewport, in: roomName, at: time, sink: sink)
         }
         deliverMotionEvents(in: roomName, at: time, sink: sink)
         wake(roomName)

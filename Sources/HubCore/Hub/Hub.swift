@@ -284,6 +284,7 @@ public struct Hub {
         session.client = client
         session.room = rooms[hello.room]!.name  // the room's own string: a long name is not stored again per member
         session.viewport = hello.viewport
+        session.fit = hello.fit
         // Bring the room up to now so the welcome carries the current camera
         // and seq. Before the joiner becomes a member: what happened until now
         // (steady, significantChange) is for those already in the room, and
@@ -315,6 +316,9 @@ public struct Hub {
         welcome.trackingMode = room.mirror?.trackingMode ?? room.manager.trackingMode
         welcome.trackedLocation = room.mirror.map { $0.trackedLocation } ?? room.manager.trackedLocation
         welcome.route = room.manager.route?.points ?? []
+        welcome.followPolicy = room.followPolicy
+        welcome.view = room.view
+        welcome.fit = hello.fit
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
         awaitingHello[connection] = nil
@@ -343,15 +347,17 @@ public struct Hub {
         guard let client = session.client, let name = session.room, rooms[name] != nil else { return }
         connectionOfClient[client] = nil
         if rooms[name]!.mirror != nil, connection < remoteConnectionBase { broker?.clientLeft(client, in: name) }
-        if let member = session.member, let moved = rooms[name]!.removeMember(connection, at: Int(member)) {
-            sessions[moved]?.member = member
+        var follow = FollowState.following
+        if let member = session.member {
+            follow = rooms[name]!.members[Int(member)].follow
+            if let moved = rooms[name]!.removeMember(connection, at: Int(member)) { sessions[moved]?.member = member }
         }
         rooms[name]!.clientLeft(client, at: time.seconds)
         deliverMotionEvents(in: name, at: time, sink: sink)
         rooms[name]!.audienceChanged = true
         let outcome = changeRoster(in: name) { roster in
             let outcome = roster.leave(client: client)
-            if outcome == nil { roster.leaveCounted() }
+            if outcome == nil { roster.leaveCounted(in: follow) }
             return outcome
         }!
         if let outcome {
@@ -413,10 +419,14 @@ public struct Hub {
             recipients.append(ownerConnection)  // a client of another hub: its hub filters by its subscriptions
         }
         guard !recipients.isEmpty else { return }
-        let message = AnimationMessage(
+        var message = AnimationMessage(
             id: report.id, status: AnimationMessage.Status(rawValue: report.status.rawValue)!,
             by: report.by ?? report.owner.client, lost: report.lost, clamped: report.clamped,
             camera: report.camera, reason: report.reason, owner: report.owner.client)
+        if report.status == .started {
+            message.to = report.to
+            message.essential = report.essential
+        }
         sink.send(HubMessage.animation(message, time: time.epochMilliseconds), to: recipients)
     }
 

@@ -28,6 +28,9 @@ struct Room {
     struct Member {
         let connection: ConnectionKey
         var throttle: FollowerThrottle
+        /// What the member says its map does (`follow`). Between the
+        /// throttle and the subscriptions, in bytes the layout leaves free.
+        var follow = FollowState.following
         /// What the member gets besides frames (`hello.events`, `subscribe`).
         var events: EventSubscriptions
     }
@@ -65,6 +68,8 @@ struct Room {
     var frameCorner = false
     /// A change of course was reported since the last frame state (`noteCourseChanged`).
     private var courseChanged = false
+    /// The pointer was shown, moved or hidden since the last frame state.
+    private var pointerChanged = false
     /// The newest frame at a change of course: the tick before one that is
     /// scheduled, or the first frame after one. Slow followers take it early
     /// (`FollowerThrottle` rule 4). 0: none yet.
@@ -94,6 +99,41 @@ struct Room {
     /// the heap: nil until the room takes part in a cluster, so a room of a
     /// hub on its own does not carry it inline (~400 bytes per room).
     private var clusterBox: ClusterRoomBox?
+    /// The presenter's follow policy and the mover's view, on the heap once
+    /// either was set: a room that never had them carries 8 bytes for them.
+    private var followBox: FollowRoomBox?
+
+    private var follow: FollowRoomState {
+        get { followBox?.state ?? FollowRoomState() }
+        set { followBox = newValue == FollowRoomState() ? nil : FollowRoomBox(state: newValue) }
+    }
+
+    /// Whether the room's clients may explore (`followPolicy`).
+    var followPolicy: FollowPolicy {
+        get { followBox?.state.policy ?? .open }
+        set { follow.policy = newValue }
+    }
+
+    /// The view of the client whose command last moved the camera (on a
+    /// mirror, the owner's, from its frames). nil: nobody moved it yet.
+    var view: RoomView? {
+        get { mirror != nil ? mirror?.view : followBox?.state.view }
+        set { follow.view = newValue }
+    }
+
+    /// The pointer shown now (nil: nobody points). Owner only: a mirror's frames carry the owner's.
+    var pointer: RoomPointer? { followBox?.state.pointer }
+
+    /// What the frame of the current `seq` says of the pointer.
+    var framePointer: FramePointer { followBox?.state.framePointer ?? FramePointer.none }
+
+    /// Shows (or, nil, hides) the pointer from the next frame on, which is
+    /// then due even while the camera rests.
+    mutating func setPointer(_ pointer: RoomPointer?) {
+        guard pointer != self.pointer else { return }
+        follow.pointer = pointer
+        pointerChanged = true
+    }
 
     /// Reads and changes the cluster state (a change makes a new box, so rooms
     /// copied by value never share one).
@@ -129,6 +169,10 @@ struct Room {
         get { cluster.publishedTracking }
         set { cluster.publishedTracking = newValue }
     }
+    var publishedView: RoomView? {
+        get { cluster.publishedView }
+        set { cluster.publishedView = newValue }
+    }
     /// Other hubs' members of this room, by hub id (the cluster's presence messages).
     var remote: [String: HubPresence] {
         get { clusterBox?.state.remote ?? [:] }
@@ -144,9 +188,7 @@ struct Room {
 
     /// Head counts across the cluster (this hub's roster and every other hub's).
     var audience: Audience {
-        remote.values.reduce(roster.audience) {
-            Audience(clients: $0.clients + $1.audience.clients, followers: $0.followers + $1.audience.followers)
-        }
+        remote.values.reduce(roster.audience) { $0 + $1.audience }
     }
 
     /// The listed clients across the cluster: this hub's, then the other hubs'.
@@ -177,6 +219,12 @@ struct Room {
         if members[index].events.contains(.roomAnimations) { roomAnimationWatchers -= 1 }
         if events.contains(.roomAnimations) { roomAnimationWatchers += 1 }
         members[index].events = events
+    }
+
+    /// Sets the follow state of the member at `index`; returns the state it had.
+    mutating func setFollow(_ state: FollowState, at index: Int) -> FollowState {
+        defer { members[index].follow = state }
+        return members[index].follow
     }
 
     /// Removes `connection`, at `index` in `members` (O(1): the last member
@@ -214,6 +262,7 @@ struct Room {
             keepGestures(engine)
         }
         manager.ownerLeft(client, at: now)
+        if pointer?.by == client { setPointer(nil) }
     }
 
     /// The room's gesture engine (a fresh one at rest), moved out of its box
@@ -232,7 +281,12 @@ struct Room {
     mutating func updateFrameState() {
         if mirror != nil { return }  // `applyRemoteFrame` sets the frame state of a mirror
         let moving = manager.isMoving
-        guard manager.revision != frameRevision || moving != frameMoving else { return }
+        guard manager.revision != frameRevision || moving != frameMoving || pointerChanged else { return }
+        if pointerChanged || framePointer != FramePointer.none {
+            let next: FramePointer = pointer.map(FramePointer.shown) ?? (pointerChanged ? FramePointer.hidden : FramePointer.none)
+            if next != framePointer { follow.framePointer = next }
+        }
+        pointerChanged = false
         seq += 1
         frameRevision = manager.revision
         frameMoving = moving
@@ -353,14 +407,14 @@ struct Room {
         if let mirror {
             let bytes = HubMessage.frame(
                 seq: seq, time: mirror.time, camera: mirror.camera, moving: mirror.moving, by: mirror.by, corner: mirror.corner,
-                velocity: mirror.velocity)
+                velocity: mirror.velocity, pointer: mirror.pointer)
             let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
             frame = encoded
             return encoded
         }
         let bytes = HubMessage.frame(
             seq: seq, time: time, camera: manager.camera, moving: frameMoving, by: manager.lastMovedBy, corner: frameCorner,
-            velocity: frameMoving ? manager.velocity(at: manager.time) : nil)
+            velocity: frameMoving ? manager.velocity(at: manager.time) : nil, pointer: framePointer)
         let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
         frame = encoded
         return encoded

@@ -22,4 +22,7 @@ struct Session {
     var member: UInt32?
     /// A client of another hub whose commands this hub runs (`Hub.receiveForwarded`): its role there.
     var remoteRole: Role?
+    /// How the client fits the room's camera to its screen (`hello.fit`, `fit`): kept for the session, it
+    /// changes no frame (the client applies it).
+    var fit = FitMode.same
 }

@@ -24,6 +24,17 @@ public enum ClientMessage: Hashable, Sendable {
     case subscribe(EventSubscriptions)
     /// Sets, extends or clears the room's route (TomTom route tracking).
     case route(RouteMessage)
+    /// The sender's own follow state.
+    case follow(FollowState)
+    /// Calls every client that is not following back to the room's camera
+    /// (`id` is echoed in the `result`; nil: `summon`).
+    case summon(id: String?)
+    /// Allows or forbids exploring in the room.
+    case followPolicy(explore: Bool)
+    /// How the sender fits the room's camera to its screen from now on.
+    case fit(FitMode)
+    /// Shows the sender's pointer at this point of the map (nil: hides it).
+    case pointer(GeoCoordinate?)
 
     /// The wire `type` of this message.
     public var type: String {
@@ -43,6 +54,11 @@ public enum ClientMessage: Hashable, Sendable {
         case .ping: "ping"
         case .subscribe: "subscribe"
         case .route: "route"
+        case .follow: "follow"
+        case .summon: "summon"
+        case .followPolicy: "followPolicy"
+        case .fit: "fit"
+        case .pointer: "pointer"
         }
     }
 
@@ -50,6 +66,7 @@ public enum ClientMessage: Hashable, Sendable {
     public static let types = [
         "hello", "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
         "viewport", "limits", "track", "query", "ping", "subscribe", "route",
+        "follow", "summon", "followPolicy", "fit", "pointer",
     ]
 
     /// What to put in an `error`'s `ref` for this message: its id, else its type.
@@ -60,6 +77,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .animate(let m): m.id ?? type
         case .cancel(.id(let id)): id
         case .query(let q): q.id
+        case .summon(let id?): id
         default: type
         }
     }
@@ -72,9 +90,9 @@ public enum ClientMessage: Hashable, Sendable {
     /// `all`) needs `presenter`.
     public var requiredRole: Role {
         switch self {
-        case .hello, .gestures, .viewport, .query, .ping, .subscribe: .follower
-        case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track, .route: .driver
-        case .limits, .cancel(.all): .presenter
+        case .hello, .gestures, .viewport, .query, .ping, .subscribe, .follow, .fit: .follower
+        case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track, .route, .pointer: .driver
+        case .limits, .cancel(.all), .summon, .followPolicy: .presenter
         }
     }
 
@@ -86,6 +104,10 @@ public enum ClientMessage: Hashable, Sendable {
             throw ProtocolError(.forbidden, "limits: only the presenter may change limits", ref: ref)
         case .cancel(.all):
             throw ProtocolError(.forbidden, "all: only the presenter may cancel everyone's animations", ref: ref)
+        case .summon:
+            throw ProtocolError(.forbidden, "summon: only the presenter may summon the room", ref: ref)
+        case .followPolicy:
+            throw ProtocolError(.forbidden, "followPolicy: only the presenter may lock or unlock following", ref: ref)
         default:
             throw ProtocolError(.forbidden, "\(type): a \(role.rawValue) may not send this", ref: ref)
         }
@@ -104,6 +126,8 @@ public struct Hello: Hashable, Sendable {
     public var viewport: Viewport
     /// The events asked for (nil: the role's default, `EventSubscriptions.defaults(for:)`).
     public var events: EventSubscriptions?
+    /// How the client fits the room's camera to its screen (echoed in `welcome.fit`).
+    public var fit = FitMode.same
 
     public init(
         room: RoomName, role: Role, name: String? = nil, token: String? = nil,
@@ -130,6 +154,8 @@ public struct EaseCommand: Hashable, Sendable {
     /// Zoom/rotate around this view point of the sender's viewport instead of
     /// the target (never together with lat/lon).
     public var around: ViewPoint?
+    /// MapLibre's `essential`: shown moving even to clients that prefer reduced motion.
+    public var essential = false
 
     public static let defaultDuration = 1.5
     public init(
@@ -156,6 +182,8 @@ public struct FlyCommand: Hashable, Sendable {
     public var curve: Double
     /// Highest zoom-out allowed at the flight's peak.
     public var minZoom: Double?
+    /// As `EaseCommand.essential`.
+    public var essential = false
 
     public static let defaultSpeed = 1.2
     public static let defaultCurve = 1.42
@@ -186,6 +214,8 @@ public struct AnimateCommand: Hashable, Sendable {
     /// Values the named properties jump to when the animation starts (Mapbox
     /// `fromValue`); only fields `to` also names.
     public var from: CameraUpdate?
+    /// As `EaseCommand.essential`.
+    public var essential = false
 
     public init(
         id: String? = nil, to: CameraUpdate, duration: Double, curve: TimingCurve = .easeInOut,
@@ -306,7 +336,22 @@ extension GestureKind {
 }
 
 extension ClientMessage {
+    /// Moves the room's camera by the sender's command (the room then shows
+    /// the sender's view: `RoomView`). Taps and long presses move nothing.
+    public var movesCamera: Bool {
+        switch self {
+        case .set, .ease, .fly, .animate, .track: true
+        case .gesture(let g): g.kind != .tap && g.kind != .longPress
+        default: false
+        }
+    }
+
     /// Changes the room's camera, limits or tracking: on a cluster hub that does
     /// not own the room, it is forwarded to the owner (`RoomBroker.forward`).
-    public var runsOnOwner: Bool { requiredRole != .follower }
+    public var runsOnOwner: Bool {
+        switch self {
+        case .summon, .followPolicy: false  // about the room's clients, on every hub (`Hub+Follow`)
+        default: requiredRole != .follower
+        }
+    }
 }

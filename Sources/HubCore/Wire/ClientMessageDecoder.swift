@@ -47,6 +47,15 @@ extension ClientMessage {
         case "route": return .route(try decodeRoute(fields))
         case "query": return .query(try decodeQuery(fields))
         case "ping": return .ping(t: try fields.number("t"))
+        case "follow": return .follow(try decodeFollow(fields))
+        case "summon": return .summon(id: try fields.text("id"))
+        case "pointer": return .pointer(try decodePointer(fields))
+        case "fit":
+            guard let mode = try fields.enumeration("mode", FitMode.self, what: "fit") else { throw fields.fail("mode", "missing (same or cover)") }
+            return .fit(mode)
+        case "followPolicy":
+            guard let explore = try fields.bool("explore") else { throw fields.fail("explore", "missing (true allows exploring, false locks following)") }
+            return .followPolicy(explore: explore)
         case "subscribe":
             guard fields.has("events") else { throw fields.fail("events", "missing (a list of event names; [] for none)") }
             return .subscribe(try decodeEvents(fields)!)
@@ -85,9 +94,11 @@ extension ClientMessage {
         if f.has("viewport") {
             viewport = try decodeViewport(try f.requiredObject("viewport"))
         }
-        return Hello(
+        var hello = Hello(
             room: room, role: role, name: name, token: token, rate: rate, viewport: viewport,
             events: try decodeEvents(f))
+        hello.fit = try f.enumeration("fit", FitMode.self, what: "fit") ?? .same
+        return hello
     }
 
     /// `events`: a list of event names (see `EventSubscriptions.named`), or nil when absent.
@@ -167,7 +178,9 @@ extension ClientMessage {
         if around != nil && (camera.latitude != nil || camera.longitude != nil) {
             throw f.fail("around", "cannot be combined with camera.lat/camera.lon (around keeps the point under it fixed)")
         }
-        return EaseCommand(id: id, camera: camera, duration: duration, curve: curve, around: around)
+        var command = EaseCommand(id: id, camera: camera, duration: duration, curve: curve, around: around)
+        command.essential = try f.bool("essential") ?? false
+        return command
     }
 
     static func decodeFly(_ f: FieldReader) throws(ProtocolError) -> FlyCommand {
@@ -177,7 +190,9 @@ extension ClientMessage {
         let speed = try f.positiveNumber("speed", atMost: 100) ?? FlyCommand.defaultSpeed
         let curve = try f.positiveNumber("curve", atMost: 10) ?? FlyCommand.defaultCurve
         let minZoom = try f.number("minZoom", in: CameraLimits.zoomRange)
-        return FlyCommand(id: id, camera: camera, duration: duration, speed: speed, curve: curve, minZoom: minZoom)
+        var command = FlyCommand(id: id, camera: camera, duration: duration, speed: speed, curve: curve, minZoom: minZoom)
+        command.essential = try f.bool("essential") ?? false
+        return command
     }
 
     static func decodeAnimate(_ f: FieldReader) throws(ProtocolError) -> AnimateCommand {
@@ -194,7 +209,9 @@ extension ClientMessage {
             do { try EaseRequest.validate(from: values, to: to) } catch { throw f.fail(error) }
             from = values
         }
-        return AnimateCommand(id: id, to: to, duration: duration, curve: curve, delay: delay, after: after, from: from)
+        var command = AnimateCommand(id: id, to: to, duration: duration, curve: curve, delay: delay, after: after, from: from)
+        command.essential = try f.bool("essential") ?? false
+        return command
     }
 
     static func decodeCancel(_ f: FieldReader) throws(ProtocolError) -> CancelScope {
@@ -360,6 +377,24 @@ extension ClientMessage {
         if append && points.isEmpty { throw f.fail("points", "must not be empty when appending") }
         if !append && points.count == 1 { throw f.fail("points", "a route needs at least 2 points (got 1); [] clears it") }
         return RouteMessage(points: points, append: append)
+    }
+
+    // MARK: follow
+
+    /// `{"lat":…,"lon":…}` shows the pointer there; `{"lat":null}` hides it.
+    static func decodePointer(_ f: FieldReader) throws(ProtocolError) -> GeoCoordinate? {
+        guard let lat = f.object["lat"] else { throw f.fail("lat", "missing (a latitude, or null to hide the pointer)") }
+        if lat == .null { return nil }
+        let latitude = try f.requiredNumber("lat")
+        guard abs(latitude) <= 90 else { throw f.fail("lat", "must be within -90…90 degrees (got \(latitude))") }
+        return GeoCoordinate(latitude: latitude, longitude: try f.requiredNumber("lon"))
+    }
+
+    static func decodeFollow(_ f: FieldReader) throws(ProtocolError) -> FollowState {
+        let known = FollowState.allCases.map(\.name).joined(separator: ", ")
+        let name = try f.requiredString("state")
+        guard let state = FollowState(name: name) else { throw f.fail("state", "unknown follow state '\(name)' (known: \(known))") }
+        return state
     }
 
     // MARK: track

@@ -30,6 +30,12 @@ public struct Welcome: Hashable, Sendable {
     public var trackedLocation: TrackedLocation?
     /// The room's route (empty when none).
     public var route: [GeoCoordinate] = []
+    /// Whether the room's clients may explore.
+    public var followPolicy = FollowPolicy.open
+    /// The view of whoever moved the camera last (nil: nobody yet).
+    public var view: RoomView?
+    /// How the client fits the room's camera to its screen (its `hello.fit`).
+    public var fit = FitMode.same
 
     public init(
         client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
@@ -116,9 +122,18 @@ public struct AnimationSummary: Hashable, Sendable {
 public struct Audience: Hashable, Sendable {
     public var clients: Int
     public var followers: Int
-    public init(clients: Int, followers: Int) {
+    /// The followers by follow state (`following`, `exploring`, `away`).
+    public var follow: FollowCounts
+    /// `follow` defaults to every follower `following`.
+    public init(clients: Int, followers: Int, follow: FollowCounts? = nil) {
         self.clients = clients
         self.followers = followers
+        self.follow = follow ?? FollowCounts(following: followers)
+    }
+
+    /// Both hubs' head counts added up.
+    public static func + (a: Audience, b: Audience) -> Audience {
+        Audience(clients: a.clients + b.clients, followers: a.followers + b.followers, follow: a.follow + b.follow)
     }
 }
 
@@ -147,6 +162,10 @@ public struct AnimationMessage: Hashable, Sendable {
     /// The client whose animation it is (ids are per client: with
     /// `roomAnimations` a client also gets other clients' reports).
     public var owner: String?
+    /// On `started`: the camera its plan ends on, and whether it is essential
+    /// (a client preferring reduced motion shows a non-essential one as a jump to `to`).
+    public var to: Camera?
+    public var essential: Bool?
 
     public init(
         id: String?, status: Status, by: String?, lost: CameraProperties = [], clamped: CameraProperties = [],
@@ -191,6 +210,14 @@ public enum HubEvent: Hashable, Sendable {
     /// The room's route changed: `points` replaced it (none: cleared), or
     /// were added at its end (`append`); `total` is its length in points now.
     case routeChanged(by: String, points: [GeoCoordinate], append: Bool, total: Int)
+    /// A listed client's follow state changed (its roster entry, with the new state).
+    case followChanged(RosterEntry)
+    /// To a client that is not following: `by` (the presenter's id and name) calls it back.
+    case summoned(by: String, name: String)
+    /// The room's follow policy changed (`by`: the presenter who set it).
+    case followPolicyChanged(FollowPolicy)
+    /// The view of whoever moves the camera changed (another viewport or padding).
+    case viewChanged(RoomView)
 
     public var name: String {
         switch self {
@@ -207,6 +234,10 @@ public enum HubEvent: Hashable, Sendable {
         case .gesture: "gesture"
         case .clamped: "clamped"
         case .routeChanged: "routeChanged"
+        case .followChanged: "followChanged"
+        case .summoned: "summoned"
+        case .followPolicyChanged: "followPolicyChanged"
+        case .viewChanged: "viewChanged"
         }
     }
 
@@ -224,11 +255,13 @@ public enum HubMessage {
     /// Encode once per room per tick and send the same bytes to every client due a frame.
     /// A room frame; `corner`: the first frame after a change of course (the
     /// field is left out when false); `velocity`: the planned path's slope at
-    /// this frame (left out when nil).
+    /// this frame (left out when nil); `pointer`: the room's pointer (left out
+    /// when nobody points, so such frames are the bytes they always were).
     public static func frame(
-        seq: UInt64, time: Double, camera: Camera, moving: Bool, by: String?, corner: Bool = false, velocity: CameraVelocity? = nil
+        seq: UInt64, time: Double, camera: Camera, moving: Bool, by: String?, corner: Bool = false, velocity: CameraVelocity? = nil,
+        pointer: FramePointer = .none
     ) -> [UInt8] {
-        var w = JSONWriter(capacity: velocity == nil ? 160 : 256)
+        var w = JSONWriter(capacity: velocity == nil && pointer == FramePointer.none ? 160 : 320)
         w.raw("{\"type\":\"frame\",\"seq\":")
         w.integer(seq)
         w.raw(",\"time\":")
@@ -243,6 +276,20 @@ public enum HubMessage {
         if let velocity {
             w.raw(",\"velocity\":")
             w.velocity(velocity)
+        }
+        switch pointer {
+        case .none:
+            break
+        case .hidden:
+            w.raw(",\"pointer\":null")
+        case .shown(let p):
+            w.raw(",\"pointer\":{\"lat\":")
+            w.number(p.latitude)
+            w.raw(",\"lon\":")
+            w.number(JSONWriter.wireLongitude(p.longitude))
+            w.raw(",\"by\":")
+            w.string(p.by)
+            w.raw("}")
         }
         w.raw("}")
         return w.bytes
@@ -270,11 +317,10 @@ public enum HubMessage {
         w.limits(m.limits)
         w.raw(",\"presenter\":")
         w.string(m.presenter)
-        w.raw(",\"clients\":")
-        w.integer(UInt64(m.audience.clients))
-        w.raw(",\"followers\":")
-        w.integer(UInt64(m.audience.followers))
-        w.raw(",\"roster\":[")
+        w.audience(m.audience)
+        w.raw(",\"followPolicy\":{\"explore\":")
+        w.bool(m.followPolicy.explore)
+        w.raw("},\"roster\":[")
         for (i, e) in m.roster.enumerated() {
             if i > 0 { w.raw(",") }
             rosterEntry(e, into: &w)
@@ -334,6 +380,10 @@ public enum HubMessage {
         }
         w.raw("},\"route\":")
         w.route(m.route)
+        w.raw(",\"view\":")
+        if let view = m.view { w.view(view) } else { w.null() }
+        w.raw(",\"fit\":")
+        w.string(m.fit.rawValue)
         w.raw("}")
         return w.bytes
     }
@@ -345,6 +395,8 @@ public enum HubMessage {
         w.string(e.name)
         w.raw(",\"role\":")
         w.string(e.role.rawValue)
+        w.raw(",\"follow\":")
+        w.string(e.follow.name)
         w.raw("}")
     }
 
@@ -373,6 +425,14 @@ public enum HubMessage {
         if let reason = r.reason {
             w.raw(",\"reason\":")
             w.string(reason)
+        }
+        if let to = r.to {
+            w.raw(",\"to\":")
+            w.camera(to)
+        }
+        if let essential = r.essential {
+            w.raw(",\"essential\":")
+            w.bool(essential)
         }
         w.raw(",\"time\":")
         w.number(time)
@@ -449,10 +509,7 @@ public enum HubMessage {
             w.raw(",\"lon\":")
             w.number(geo.map { JSONWriter.wireLongitude($0.longitude) })
         case .audience(let audience):
-            w.raw(",\"clients\":")
-            w.integer(UInt64(audience.clients))
-            w.raw(",\"followers\":")
-            w.integer(UInt64(audience.followers))
+            w.audience(audience)
         case .gesture(let by, let kind, let phase, let point, let geo, let disabled):
             w.raw(",\"by\":")
             w.string(by)
@@ -488,7 +545,40 @@ public enum HubMessage {
             w.integer(UInt64(total))
             w.raw(",\"points\":")
             w.route(points)
+        case .followChanged(let entry):
+            w.raw(",\"client\":")
+            w.string(entry.client)
+            w.raw(",\"name\":")
+            w.string(entry.name)
+            w.raw(",\"state\":")
+            w.string(entry.follow.name)
+        case .summoned(let by, let name):
+            w.raw(",\"by\":{\"client\":")
+            w.string(by)
+            w.raw(",\"name\":")
+            w.string(name)
+            w.raw("}")
+        case .followPolicyChanged(let policy):
+            w.raw(",\"explore\":")
+            w.bool(policy.explore)
+            w.raw(",\"by\":")
+            w.string(policy.by)
+        case .viewChanged(let view):
+            w.raw(",\"view\":")
+            w.view(view)
         }
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// `{"type":"result","id":…,"what":"summon","summoned":…}`: the answer to
+    /// a presenter's `summon`, how many clients it reached.
+    public static func summonResult(id: String?, summoned: Int) -> [UInt8] {
+        var w = JSONWriter(capacity: 96)
+        w.raw("{\"type\":\"result\",\"id\":")
+        w.string(id ?? "summon")
+        w.raw(",\"what\":\"summon\",\"summoned\":")
+        w.integer(UInt64(summoned))
         w.raw("}")
         return w.bytes
     }

@@ -62,6 +62,8 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
         case rateLimited = "rate_limited"
         /// A `hello` over a cap (the hub's rooms, the room's clients); then close 1013.
         case full = "full"
+        /// The room's follow policy forbids it (`follow` `exploring` while the presenter has locked following).
+        case policy = "policy"
     }
 
     public var code: Code

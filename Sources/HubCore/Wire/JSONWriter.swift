@@ -226,3 +226,39 @@ public struct JSONWriter: Sendable {
         raw("]")
     }
 }
+
+extension JSONWriter {
+    /// `,"clients":…,"followers":…,"following":…,"exploring":…,"away":…`
+    /// (the head counts of `welcome` and `audience`).
+    mutating func audience(_ a: Audience) {
+        raw(",\"clients\":")
+        integer(UInt64(a.clients))
+        raw(",\"followers\":")
+        integer(UInt64(a.followers))
+        raw(",\"following\":")
+        integer(UInt64(max(0, a.follow.following)))
+        raw(",\"exploring\":")
+        integer(UInt64(max(0, a.follow.exploring)))
+        raw(",\"away\":")
+        integer(UInt64(max(0, a.follow.away)))
+    }
+
+    /// `{"by":…,"width":…,"height":…,"padding":{"top":…,"left":…,"bottom":…,"right":…}}` (`welcome.view`, `viewChanged`).
+    mutating func view(_ v: RoomView) {
+        raw("{\"by\":")
+        string(v.by)
+        raw(",\"width\":")
+        number(v.viewport.width)
+        raw(",\"height\":")
+        number(v.viewport.height)
+        raw(",\"padding\":{\"top\":")
+        number(v.padding.top)
+        raw(",\"left\":")
+        number(v.padding.left)
+        raw(",\"bottom\":")
+        number(v.padding.bottom)
+        raw(",\"right\":")
+        number(v.padding.right)
+        raw("}}")
+    }
+}

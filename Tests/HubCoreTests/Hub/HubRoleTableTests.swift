@@ -34,6 +34,11 @@ struct HubRoleTableTests {
         case "cancel": return label.contains(#""all": true"#) ? #"{"type":"cancel","all":true}"# : #"{"type":"cancel"}"#
         case "limits": return #"{"type":"limits","minZoom":1}"#
         case "route": return #"{"type":"route","points":[{"lat":52.5,"lon":13.4},{"lat":52.51,"lon":13.41}]}"#
+        case "follow": return #"{"type":"follow","state":"away"}"#
+        case "fit": return #"{"type":"fit","mode":"cover"}"#
+        case "summon": return #"{"type":"summon"}"#
+        case "followPolicy": return #"{"type":"followPolicy","explore":false}"#
+        case "pointer": return #"{"type":"pointer","lat":1,"lon":2}"#
         default: return ""  // a message type this test does not know: fails below
         }
     }

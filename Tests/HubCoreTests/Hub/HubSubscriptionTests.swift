@@ -6,7 +6,10 @@ import Testing
 /// `hello.events` and `subscribe`: a client gets frames plus only the events it asked for.
 @Suite("Hub: event subscriptions")
 struct HubSubscriptionTests {
-    static let followerDefault = ["steady", "trackingModeChanged", "limitsChanged", "presenterChanged", "audience", "routeChanged"]
+    static let followerDefault = [
+        "steady", "trackingModeChanged", "limitsChanged", "presenterChanged", "audience", "routeChanged", "summoned",
+        "followPolicyChanged", "viewChanged",
+    ]
 
     func eventNames(_ bench: HubBench, _ key: ConnectionKey) -> Set<String> {
         Set(bench.messages(key, type: "event").compactMap { $0["event"]?.string })
@@ -32,9 +35,7 @@ struct HubSubscriptionTests {
         #expect(eventNames(bench, f.key).isSuperset(of: ["steady", "limitsChanged", "audience"]))
         #expect(bench.frames(f.key).count > 10)
         #expect(
-            bench.welcome(f.key)?["events"]?.array?.compactMap(\.string) == [
-                "steady", "trackingModeChanged", "limitsChanged", "presenterChanged", "audience", "routeChanged",
-            ])
+            bench.welcome(f.key)?["events"]?.array?.compactMap(\.string) == Self.followerDefault)
     }
 
     @Test func driversAndPresentersGetEverythingByDefault() {

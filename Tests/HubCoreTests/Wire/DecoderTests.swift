@@ -103,6 +103,11 @@ struct EnvelopeTests {
             #"{"type":"ping","t":12.5}"#,
             #"{"type":"subscribe","events":["steady","joined","left","significantChange"]}"#,
             #"{"type":"route","points":[{"lat":52.52,"lon":13.405},{"lat":52.53,"lon":13.41}]}"#,
+            #"{"type":"follow","state":"exploring"}"#,
+            #"{"type":"summon","id":"back"}"#,
+            #"{"type":"followPolicy","explore":false}"#,
+            #"{"type":"fit","mode":"cover"}"#,
+            #"{"type":"pointer","lat":48.8584,"lon":2.2945}"#,
         ]
         #expect(examples.count == ClientMessage.types.count)
         var seen: Set<String> = []

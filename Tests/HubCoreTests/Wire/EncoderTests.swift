@@ -57,6 +57,20 @@ struct EncoderTests {
         #expect(text(HubMessage.frame(seq: 0, time: 1, camera: Camera(), moving: false, by: nil)).hasSuffix(#""moving":false,"by":null}"#))
     }
 
+    @Test("frame: the pointer comes last, only when the frame has one; null once it was hidden")
+    func framePointer() {
+        let shown = HubMessage.frame(
+            seq: 1, time: 2, camera: Camera(), moving: false, by: "c3",
+            pointer: .shown(RoomPointer(latitude: 48.5, longitude: 182, by: "c1")))
+        #expect(text(shown).hasSuffix(#""by":"c3","pointer":{"lat":48.5,"lon":-178.0,"by":"c1"}}"#), "\(text(shown))")
+        let hidden = HubMessage.frame(seq: 2, time: 2, camera: Camera(), moving: false, by: "c3", pointer: .hidden)
+        #expect(text(hidden).hasSuffix(#""by":"c3","pointer":null}"#))
+        #expect(
+            HubMessage.frame(seq: 3, time: 2, camera: camera, moving: true, by: "c3", pointer: .none)
+                == HubMessage.frame(seq: 3, time: 2, camera: camera, moving: true, by: "c3"),
+            "a frame without a pointer is the bytes it always was")
+    }
+
     @Test("frame: corner and velocity (rounded to 1e-7) follow by, and only when given")
     func frameCornerAndVelocity() {
         let v = CameraVelocity(latitude: 0.123456789, longitude: -1.5, zoom: 1e-9, bearing: 30.00000004, tilt: -0.25)
@@ -146,7 +160,7 @@ struct EncoderTests {
         let bytes = HubMessage.welcome(w, time: 1000.5)
         #expect(
             text(bytes)
-                == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","clients":2,"followers":0,"roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter"},{"client":"c7","name":"c7","role":"driver"}],"gestures":["tilt","doubleTap"],"events":["steady","significantChange","trackingModeChanged","limitsChanged","presenterChanged","joined","left","tap","longPress","audience","clamped","routeChanged","animation"],"animations":[],"tracking":{"mode":"none","location":null},"route":[]}"#
+                == #"{"type":"welcome","client":"c7","room":"demo","role":"driver","rate":25.0,"tick":60.0,"time":1000.5,"seq":9,"camera":{"lat":1.0,"lon":2.0,"zoom":3.0,"bearing":0.0,"tilt":0.0},"limits":{"minZoom":2.0,"maxZoom":22.0,"minTilt":0.0,"maxTilt":60.0,"maxTiltByZoom":[[10.0,30.0]],"bounds":{"south":1.0,"west":2.0,"north":3.0,"east":4.0}},"presenter":"c1","clients":2,"followers":0,"following":0,"exploring":0,"away":0,"followPolicy":{"explore":true},"roster":[{"client":"c1","name":"Ana \"the boss\"","role":"presenter","follow":"following"},{"client":"c7","name":"c7","role":"driver","follow":"following"}],"gestures":["tilt","doubleTap"],"events":["steady","significantChange","trackingModeChanged","limitsChanged","presenterChanged","joined","left","tap","longPress","audience","clamped","routeChanged","followChanged","summoned","followPolicyChanged","viewChanged","animation"],"animations":[],"tracking":{"mode":"none","location":null},"route":[],"view":null,"fit":"same"}"#
         )
         let o = try foundationObject(bytes)
         #expect(o["presenter"] as? String == "c1")
@@ -155,7 +169,9 @@ struct EncoderTests {
                 client: "c1", room: try RoomName(validating: "r"), role: .follower, rate: 30, tick: 30, seq: 0,
                 camera: .world, limits: CameraLimits(), presenter: nil, roster: []), time: 0)
         #expect(
-            text(plain).contains(#""maxTiltByZoom":[],"bounds":null},"presenter":null,"clients":0,"followers":0,"roster":[],"gestures":[],"events":["steady"#))
+            text(plain).contains(
+                #""maxTiltByZoom":[],"bounds":null},"presenter":null,"clients":0,"followers":0,"# + #""following":0,"exploring":0,"away":0,"#
+                    + #""followPolicy":{"explore":true},"roster":[],"gestures":[],"events":["steady"#))
     }
 
     @Test("welcome lists the room's live animations and tracking")
@@ -183,7 +199,7 @@ struct EncoderTests {
         let t = text(HubMessage.welcome(w, time: 5))
         #expect(
             t.hasSuffix(
-                #""animations":[{"id":"f1","by":"c1","kind":"fly","status":"running","properties":["center","zoom"],"started":1002500.0,"duration":4.0,"after":null},{"id":"a2","by":"c2","kind":"animate","status":"delayed","properties":["tilt"],"started":null,"duration":1.0,"after":null,"starts":1009000.0},{"id":"a3","by":"c2","kind":"animate","status":"waiting","properties":["bearing"],"started":null,"duration":2.0,"after":"a2"}],"tracking":{"mode":"followDirection","location":{"lat":52.5,"lon":-167.0,"heading":87.0}},"route":[]}"#
+                #""animations":[{"id":"f1","by":"c1","kind":"fly","status":"running","properties":["center","zoom"],"started":1002500.0,"duration":4.0,"after":null},{"id":"a2","by":"c2","kind":"animate","status":"delayed","properties":["tilt"],"started":null,"duration":1.0,"after":null,"starts":1009000.0},{"id":"a3","by":"c2","kind":"animate","status":"waiting","properties":["bearing"],"started":null,"duration":2.0,"after":"a2"}],"tracking":{"mode":"followDirection","location":{"lat":52.5,"lon":-167.0,"heading":87.0}},"route":[],"view":null,"fit":"same"}"#
             ), "\(t)")
         _ = try foundationObject(HubMessage.welcome(w, time: 5))
     }
@@ -305,7 +321,7 @@ struct EncoderTests {
         #expect(text(HubMessage.gestures(disabled: [.longPress, .pan])) == #"{"type":"gestures","disabled":["pan","longPress"]}"#)
         #expect(
             Set(ProtocolError.Code.allCases.map(\.rawValue)) == [
-                "bad_message", "unknown_type", "not_joined", "forbidden", "conflict", "unknown_animation", "rate_limited", "full",
+                "bad_message", "unknown_type", "not_joined", "forbidden", "conflict", "unknown_animation", "rate_limited", "full", "policy",
             ])
     }
 }

@@ -50,6 +50,13 @@ struct SchemaAgreementTests {
         #"{"type":"ping"}"#, #"{"type":"ping","t":12345.6}"#,
         #"{"type":"subscribe","events":[]}"#,
         #"{"type":"ping","newField":{"anything":true}}"#,
+        #"{"type":"follow","state":"exploring"}"#, #"{"type":"follow","state":"away"}"#,
+        #"{"type":"summon"}"#, #"{"type":"summon","id":"back"}"#,
+        #"{"type":"followPolicy","explore":false}"#,
+        #"{"type":"fit","mode":"cover"}"#, #"{"type":"hello","room":"demo","role":"follower","fit":"cover"}"#,
+        #"{"type":"ease","camera":{"zoom":3},"essential":true}"#, #"{"type":"fly","camera":{"zoom":3},"essential":false}"#,
+        #"{"type":"animate","to":{"zoom":3},"duration":1,"essential":true}"#,
+        #"{"type":"pointer","lat":48.8584,"lon":2.2945}"#, #"{"type":"pointer","lat":null}"#, #"{"type":"pointer","lat":-90,"lon":540}"#,
         // refused
         #"{"room":"demo","role":"follower"}"#,
         #"{"type":"jump","camera":{"zoom":3}}"#,
@@ -112,6 +119,13 @@ struct SchemaAgreementTests {
         #"{"type":"query","id":"q","what":"fit","bounds":{"south":1,"west":200,"north":3,"east":4}}"#,
         #"{"type":"ping","t":"now"}"#,
         #"{"type":"subscribe"}"#,
+        #"{"type":"follow"}"#, #"{"type":"follow","state":"wandering"}"#, #"{"type":"follow","state":1}"#,
+        #"{"type":"summon","id":""}"#,
+        #"{"type":"followPolicy"}"#, #"{"type":"followPolicy","explore":"no"}"#,
+        #"{"type":"ease","camera":{"zoom":3},"essential":"yes"}"#,
+        #"{"type":"pointer"}"#, #"{"type":"pointer","lat":91,"lon":0}"#, #"{"type":"pointer","lat":1}"#,
+        #"{"type":"pointer","lat":"1","lon":2}"#,
+        #"{"type":"fit"}"#, #"{"type":"fit","mode":"stretch"}"#, #"{"type":"hello","room":"demo","role":"follower","fit":"zoom"}"#,
         #"{"type":"ping","t":1,"t":2}"#,
         #"[{"type":"ping"}]"#,
     ]
@@ -161,11 +175,14 @@ struct EncoderSchemaTests {
             minZoom: 2, maxZoom: 18, maxTiltByZoom: [.init(zoom: 10, tilt: 30), .init(zoom: 14, tilt: 60)],
             bounds: GeoBounds(south: 40, west: 170, north: 60, east: -170))
         let ana = RosterEntry(client: "c1", name: "ana", role: .presenter)
-        let bob = RosterEntry(client: "c2", name: "bob ✓", role: .follower)
+        let bob = RosterEntry(client: "c2", name: "bob ✓", role: .follower, follow: .away)
         var welcome = Welcome(
             client: "c2", room: try RoomName(validating: "demo"), role: .follower, rate: 30, tick: 60, seq: 9,
             camera: camera, limits: limits, presenter: "c1", roster: [ana, bob], gestures: [.tilt, .doubleTap],
             events: .followerDefault)
+        welcome.followPolicy = FollowPolicy(explore: false, by: "c1", since: time)
+        welcome.view = RoomView(by: "c1", viewport: Viewport(width: 1280, height: 720))
+        welcome.fit = .cover
         welcome.animations = [
             AnimationSummary(
                 id: "f1", by: "c1", kind: .fly, status: "running", properties: [.center, .zoom], started: time,
@@ -188,6 +205,7 @@ struct EncoderSchemaTests {
         bare.trackingMode = .none
         bare.trackedLocation = nil
         bare.route = []
+        bare.view = nil
         bare.limits = CameraLimits()
 
         let events: [HubEvent] = [
@@ -210,6 +228,11 @@ struct EncoderSchemaTests {
                 by: "c1", points: [GeoCoordinate(latitude: 1, longitude: 2), GeoCoordinate(latitude: 3, longitude: 4)],
                 append: false, total: 2),
             .routeChanged(by: "c1", points: [], append: false, total: 0),
+            .followChanged(RosterEntry(client: "c9", name: "ann", role: .follower, follow: .exploring)),
+            .summoned(by: "c1", name: "ana"),
+            .followPolicyChanged(FollowPolicy(explore: false, by: "c1", since: time)),
+            .viewChanged(RoomView(by: "c1", viewport: Viewport(width: 1600, height: 900), padding: EdgeInsets(left: 300))),
+            .audience(Audience(clients: 9, followers: 7, follow: FollowCounts(following: 4, exploring: 2, away: 1))),
         ]
         let viewport = Viewport(width: 1280, height: 720)
         let queries: [QueryCommand] = [
@@ -224,6 +247,10 @@ struct EncoderSchemaTests {
             HubMessage.frame(seq: 0, time: time, camera: plain, moving: false, by: nil),
             HubMessage.frame(seq: 43, time: time, camera: plain, moving: true, by: "c3", corner: true),
             HubMessage.frame(
+                seq: 45, time: time, camera: plain, moving: false, by: "c3",
+                pointer: .shown(RoomPointer(latitude: 48.8584, longitude: 182.5, by: "c1"))),
+            HubMessage.frame(seq: 46, time: time, camera: plain, moving: false, by: "c3", pointer: .hidden),
+            HubMessage.frame(
                 seq: 44, time: time, camera: camera, moving: true, by: "c3",
                 velocity: CameraVelocity(latitude: 0.012345678, longitude: -1.5, zoom: 0.5, bearing: 30, tilt: 0)),
             HubMessage.welcome(welcome, time: time), HubMessage.welcome(bare, time: time),
@@ -232,10 +259,18 @@ struct EncoderSchemaTests {
                     id: "a1", status: .superseded, by: "c2", lost: [.center, .zoom], clamped: [.tilt],
                     camera: camera, reason: "highLevel", owner: "c1"), time: time),
             HubMessage.animation(AnimationMessage(id: nil, status: .cancelled, by: nil, camera: plain, owner: "c1"), time: time),
+            HubMessage.animation(
+                {
+                    var started = AnimationMessage(id: "e1", status: .started, by: "c1", camera: plain, owner: "c1")
+                    started.to = camera
+                    started.essential = false
+                    return started
+                }(), time: time),
             HubMessage.gestures(disabled: [.pan, .longPress]), HubMessage.gestures(disabled: []),
             HubMessage.error(ProtocolError(.badMessage, "camera.lat: must be within -90…90 degrees (got 91.0)", ref: "set")),
             HubMessage.error(ProtocolError(.full, "room \"x\"\nis full", ref: nil)),
             HubMessage.pong(t: 12345.6, time: time), HubMessage.pong(t: nil, time: time),
+            HubMessage.summonResult(id: nil, summoned: 0), HubMessage.summonResult(id: "back", summoned: 12),
             HubMessage.gestureAck(GestureAck(seq: 42, kind: .pan, phase: .change, time: time, camera: plain)),
             HubMessage.gestureAck(
                 GestureAck(

@@ -1,6 +1,6 @@
 // The page's MapLibre map: made with every handler off (it never moves by
 // itself), with the room's route and the last queried bounds drawn over the
-// style, and moved only by `show` (map.jumpTo with the camera the page
+// style (and, while a follower explores, the presenter's area), and moved only by `show` (map.jumpTo with the camera the page
 // computed, then drawn at once).
 
 import { toMapLibreCamera } from '../net/messages.js';
@@ -10,6 +10,7 @@ export const HANDLERS = ['dragPan', 'scrollZoom', 'boxZoom', 'dragRotate', 'keyb
 
 const ROUTE_PAINT = { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 };
 const BOUNDS_PAINT = { 'line-color': '#2b7bb9', 'line-width': 2, 'line-dasharray': [2, 1] };
+const PRESENTER_PAINT = { 'line-color': '#ff9a6b', 'line-width': 3, 'line-opacity': 0.9 };
 
 export class MapView {
   /**
@@ -27,6 +28,7 @@ export class MapView {
       const { route, bounds } = overlays();
       this.addLine('camhub-route', route, ROUTE_PAINT, { 'line-join': 'round', 'line-cap': 'round' });
       this.addLine('camhub-bounds', bounds, BOUNDS_PAINT);
+      this.addLine('camhub-presenter', { type: 'FeatureCollection', features: [] }, PRESENTER_PAINT);
     });
     this.map.on('error', (e) => console.warn('map:', e.error?.message ?? e));
   }
@@ -55,7 +57,7 @@ export class MapView {
     this.map.addLayer({ id, type: 'line', source: id, layout, paint });
   }
 
-  /** Replaces the GeoJSON of an overlay ('camhub-route' or 'camhub-bounds') once the map has it. */
+  /** Replaces the GeoJSON of an overlay ('camhub-route', 'camhub-bounds', 'camhub-presenter') once the map has it. */
   setOverlay(id, data) {
     this.map?.getSource(id)?.setData(data);
   }

@@ -67,6 +67,17 @@ export function centreDistancePx(a, b) {
 const quiet = (d) => !d || (Math.hypot(d.x, d.y) < 1e-12 && Math.abs(d.zoom) < 1e-9 && Math.abs(d.bearing) < 1e-9
   && Math.abs(d.tilt) < 1e-9);
 
+/** Whether a continuous gesture's message carries a change (an `end` may, with its last position). */
+export function carriesChange(m) {
+  switch (m.kind) {
+    case 'pan': return Number.isFinite(m.x) && Number.isFinite(m.y);
+    case 'pinch': return Number.isFinite(m.x) && Number.isFinite(m.scale);
+    case 'tilt': return Number.isFinite(m.dy);
+    case 'rotate': return Number.isFinite(m.rotation);
+    default: return false;
+  }
+}
+
 export class Predictor {
   /**
    * @param {object} o
@@ -184,13 +195,7 @@ export class Predictor {
   }
 
   hasChangeFields(m) {
-    switch (m.kind) {
-      case 'pan': return Number.isFinite(m.x) && Number.isFinite(m.y);
-      case 'pinch': return Number.isFinite(m.x) && Number.isFinite(m.scale);
-      case 'tilt': return Number.isFinite(m.dy);
-      case 'rotate': return Number.isFinite(m.rotation);
-      default: return false;
-    }
+    return carriesChange(m);
   }
 
   zoomOut(m, seq, t) {

@@ -10,17 +10,22 @@
 //
 // Hub -> viewer (parseMessage validates; unknown extra fields are kept):
 //   welcome   {client, room, role, rate, tick, time, seq, camera, limits, presenter, roster, gestures,
+//              clients, followers, following, exploring, away, followPolicy: {explore},
 //              animations?: [{id, by, kind, status, properties, started, duration, after, starts?}],
 //              tracking?: {mode, location: {lat, lon, heading?} | null}, route?: [{lat, lon}]}
 //   event routeChanged {by, append, total, points: [{lat, lon}]}   the route replaced (append false) or extended
-//   frame     {seq, time, camera, moving, by}
+//   frame     {seq, time, camera, moving, by, corner?, velocity?, pointer?: {lat, lon, by} | null}
 //   animation {id, status: started|interrupted|finished|cancelled|superseded, by, owner?, lost, clamped,
 //              camera?, reason?}   owner: whose animation (with roomAnimations, others' too)
 //   event     {event, time, ...}       event: steady|significantChange|trackingModeChanged|limitsChanged|
-//                                             presenterChanged|joined|left|tap|longPress
+//                                             presenterChanged|joined|left|tap|longPress|audience|
+//                                             followChanged|summoned|followPolicyChanged
+//   event followChanged {client, name, state}; summoned {by: {client, name}}; followPolicyChanged {explore, by};
+//         viewChanged {view: {by, width, height, padding}}   the view of whoever moves the camera
+//   result    {id: "summon", what: "summon", summoned}   the answer to a presenter's summon
 //   result    {id, what?, points | bounds+quad | camera}
 //   error     {code, message, ref}     code: bad_message|unknown_type|not_joined|forbidden|conflict|
-//                                            unknown_animation|rate_limited
+//                                            unknown_animation|rate_limited|full|policy
 //   pong      {t, time}
 //   gestures  {disabled: [kinds]}      the answer to a `gestures` toggle: the kinds now disabled for you
 //   gestureAck {seq, kind, phase|null, time, camera, animation?: {id, duration, to}}  to a gesture's sender only,
@@ -43,8 +48,14 @@
 //   route     {points: [{lat, lon}], append?}    the room's route; [] clears it
 //   query     {id, what: project|unproject|bounds|fit, points?|bounds?|padding?}
 //   ping      {t}
+//   follow    {state: following|exploring|away}   this page's own follow state
+//   fit       {mode: same|cover}                 how this page fits the room's camera to its screen
+//   pointer   {lat, lon} | {lat: null}           drivers, presenters: the laser pointer, or hide it
+//   summon    {id?}                              presenter: call back everyone not following
+//   followPolicy {explore}                       presenter: false locks following, true unlocks
 
 import { principalPoint, unproject } from '../map/projection.js';
+import { FIT_MODES } from '../map/fit.js';
 
 export class ProtocolError extends Error {
   constructor(message, { code = 'invalid', raw } = {}) {
@@ -63,9 +74,12 @@ export const INSTANT_GESTURE_KINDS = ['doubleTap', 'twoFingerTap', 'scroll', 'ta
 export const GESTURE_PHASES = ['begin', 'change', 'end', 'cancel'];
 export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded', 'interrupted'];
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
-  'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged'];
+  'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged', 'followChanged', 'summoned',
+  'followPolicyChanged', 'viewChanged'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
-  'rate_limited', 'full'];
+  'rate_limited', 'full', 'policy'];
+/** A client's follow state: on the room's camera, on its own map, or not looking. */
+export const FOLLOW_STATES = ['following', 'exploring', 'away'];
 export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];
 export const TRACKING_MODES = ['none', 'followNorthUp', 'followDirection', 'followRouteDirection', 'followRouteNorthUp',
   'routeOverview'];
@@ -175,6 +189,17 @@ function rosterEntry(e, where) {
   str(where, e, 'client');
   str(where, e, 'name', { required: false, nullable: true });
   str(where, e, 'role', { oneOf: ROLES });
+  str(where, e, 'follow', { required: false, oneOf: FOLLOW_STATES });
+}
+
+/** The view of whoever moved the camera: {by, width, height, padding: {top, left, bottom, right}}. */
+function roomView(v, where) {
+  if (!isObject(v)) throw new ProtocolError(`${where} must be an object {by, width, height, padding}, got ${describe(v)}`);
+  str(where, v, 'by');
+  num(where, v, 'width', { above: 0 });
+  num(where, v, 'height', { above: 0 });
+  obj(where, v, 'padding');
+  for (const side of ['top', 'left', 'bottom', 'right']) num(`${where}.padding`, v.padding, side, { min: 0 });
 }
 
 function liveAnimation(a, where) {
@@ -229,6 +254,13 @@ const serverValidators = {
     arr('welcome', m, 'animations', { required: false, each: liveAnimation });
     if (m.tracking !== undefined) trackingState(m.tracking, 'welcome.tracking');
     arr('welcome', m, 'route', { required: false, each: routePoint });
+    if (m.followPolicy !== undefined) {
+      obj('welcome', m, 'followPolicy');
+      bool('welcome.followPolicy', m.followPolicy, 'explore');
+    }
+    for (const k of FOLLOW_STATES) num('welcome', m, k, { required: false, min: 0, integer: true });
+    if (m.view !== undefined && m.view !== null) roomView(m.view, 'welcome.view');
+    str('welcome', m, 'fit', { required: false, oneOf: FIT_MODES });
   },
   frame(m) {
     num('frame', m, 'seq', { min: 0, integer: true });
@@ -236,6 +268,12 @@ const serverValidators = {
     wireCamera(m.camera, 'frame.camera');
     bool('frame', m, 'moving');
     str('frame', m, 'by', { required: false, nullable: true });
+    if (m.pointer !== undefined && m.pointer !== null) {
+      obj('frame', m, 'pointer');
+      num('frame.pointer', m.pointer, 'lat', { min: -90, max: 90 });
+      num('frame.pointer', m.pointer, 'lon', { min: -180, max: 180 });
+      str('frame.pointer', m.pointer, 'by');
+    }
   },
   animation(m) {
     str('animation', m, 'id', { nullable: true });
@@ -267,6 +305,17 @@ const serverValidators = {
       str('event(gesture)', m, 'phase', { required: false, nullable: true, oneOf: GESTURE_PHASES });
       bool('event(gesture)', m, 'disabled', { required: false });
     }
+    if (m.event === 'followChanged') {
+      str('event(followChanged)', m, 'client');
+      str('event(followChanged)', m, 'state', { oneOf: FOLLOW_STATES });
+    }
+    if (m.event === 'summoned') {
+      obj('event(summoned)', m, 'by');
+      str('event(summoned).by', m.by, 'client');
+      str('event(summoned).by', m.by, 'name');
+    }
+    if (m.event === 'followPolicyChanged') bool('event(followPolicyChanged)', m, 'explore');
+    if (m.event === 'viewChanged') roomView(m.view, 'event(viewChanged).view');
     if (m.event === 'presenterChanged') {
       str('event', m, 'client', { nullable: true });
       str('event', m, 'previous', { required: false, nullable: true });
@@ -436,7 +485,7 @@ function subscriptionList(where, events) {
 }
 
 export const build = {
-  hello({ room, role = 'driver', name, token, rate, viewport, events } = {}) {
+  hello({ room, role = 'driver', name, token, rate, viewport, events, fit } = {}) {
     str('hello', { room }, 'room', { maxLength: MAX_NAME_LENGTH });
     if (room.length === 0) fail('hello', 'room', 'a non-empty string', room);
     str('hello', { role }, 'role', { oneOf: ROLES });
@@ -458,7 +507,16 @@ export const build = {
       m.viewport = { width: viewport.width, height: viewport.height };
     }
     if (events !== undefined) m.events = subscriptionList('hello', events);
+    if (fit !== undefined && fit !== 'same') {
+      str('hello', { fit }, 'fit', { oneOf: FIT_MODES });
+      m.fit = fit;
+    }
     return m;
+  },
+  /** How this page fits the room's camera to its screen from now on (`same` or `cover`). */
+  fit(mode) {
+    str('fit', { mode }, 'mode', { oneOf: FIT_MODES });
+    return { type: 'fit', mode };
   },
   subscribe(events) {
     return { type: 'subscribe', events: subscriptionList('subscribe', events) };
@@ -584,6 +642,27 @@ export const build = {
   ping(t) {
     num('ping', { t }, 't');
     return { type: 'ping', t };
+  },
+  /** Shows this page's pointer at {lat, lon} (`pointer(null)` hides it). */
+  pointer(lat, lon) {
+    if (lat === null) return { type: 'pointer', lat: null };
+    num('pointer', { lat }, 'lat', { min: -90, max: 90 });
+    num('pointer', { lon }, 'lon');
+    return { type: 'pointer', lat, lon };
+  },
+  /** This page's own follow state. */
+  follow(state) {
+    str('follow', { state }, 'state', { oneOf: FOLLOW_STATES });
+    return { type: 'follow', state };
+  },
+  /** Presenter: calls back everyone who explores or is away (answered with a `result` of `what` summon). */
+  summon(id) {
+    return id === undefined ? { type: 'summon' } : { type: 'summon', id: idField('summon', id) };
+  },
+  /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */
+  followPolicy(explore) {
+    bool('followPolicy', { explore }, 'explore');
+    return { type: 'followPolicy', explore };
   },
 };
 

@@ -1,6 +1,6 @@
 // The page's own buttons: fly to places, reset north, the demo tour, stop,
 // keep the map to this view or clear the limits, the follower's "take
-// control?" prompt and the panels' collapse buttons; and `update`, which
+// control" prompt and the panels' collapse buttons; and `update`, which
 // enables what the page's role and connection allow.
 
 import { build } from '../net/messages.js';
@@ -60,7 +60,7 @@ export class Controls {
     $('#takeover-no').addEventListener('click', () => this.hideTakeover());
   }
 
-  /** A follower's input: "take control?" (once joined). */
+  /** A follower's "Take control" button: the prompt to rejoin as a driver (once joined). */
   offerTakeover() {
     if (this.page.conn.joined) $('#takeover').hidden = false;
   }
@@ -88,6 +88,7 @@ export class Controls {
     panel.update(driving);
     this.page.recordings.update();
     if (driving) this.hideTakeover();
+    this.page.follow?.update();
     document.title = `CameraHub · ${state.room} · ${state.role}`;
   }
 }

@@ -6,7 +6,7 @@
 /**
  * The parts of the page a hub message reaches (built in app.js):
  * {state, params, conn, buffer, prediction, fps, frameLatency, mapView, panel, tapMarkers, ids, session,
- *  controls, toast}
+ *  controls, follow, toast}
  * @typedef {object} Page
  */
 
@@ -19,6 +19,7 @@ export function receive(page, m, receivedAt) {
     case 'frame':
       return framed(page, m, receivedAt);
     case 'animation':
+      page.reducedMotion.report(m, page.state.me);
       animationReported(page, m);
       return page.panel.note(m);
     case 'event':
@@ -56,11 +57,15 @@ function welcomed(page, m, receivedAt, changes) {
   if (changes.roleWas) page.toast(`Joined as ${state.role} (asked for ${changes.roleWas})`, 'warn');
   else page.toast(`Joined room ${state.room} as ${state.role}`, 'ok', 2000);
   page.session.joined(m.rate);
+  page.pointer.reset();
+  page.reducedMotion.reset();
+  page.follow.changed(changes);
   page.controls.update();
 }
 
 function framed(page, m, receivedAt) {
   page.buffer.push(m, receivedAt);
+  page.pointer.frame(m, receivedAt);
   page.fps.add(receivedAt);
   page.conn.latency.frame(m.time, receivedAt);
   const latency = page.conn.latency.frameLatency(m.time, receivedAt);
@@ -92,4 +97,5 @@ function eventReceived(page, m, changes) {
     page.controls.update();
   }
   if (m.event === 'tap' || m.event === 'longPress') page.tapMarkers.event(m);
+  if (changes.has('summoned') || changes.has('followPolicy') || changes.has('limits')) page.follow.changed(changes);
 }

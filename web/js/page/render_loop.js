@@ -1,11 +1,13 @@
 // The render loop: hub frames played out behind the jitter buffer's delay (or,
-// while a driver's own gesture is under way, the page's prediction of it),
+// while a driver's own gesture is under way, the page's prediction of it; while
+// a follower explores or glides back, its own camera),
 // each camera computed for the time it will be on screen and drawn at once
 // (MapView.show; FramePacer predicts how long that takes), and the HUD and
 // panel refreshed ten times a second. Hidden pages get no animation frames:
 // a timer keeps them landing on the hub's camera.
 
 import { wrapLongitude } from '../map/projection.js';
+import { fitCamera } from '../map/fit.js';
 
 const HUD_EVERY_MS = 100;
 const HIDDEN_EVERY_MS = 250;
@@ -22,8 +24,8 @@ export function sameCamera(a, b) {
 
 export class RenderLoop {
   /**
-   * @param {object} page {state, params, conn, buffer, pacer, prediction, fps, frameLatency, mapView, input, hud,
-   *   panel, now}
+   * @param {object} page {state, params, conn, buffer, pacer, prediction, explorer, reducedMotion, outline, pointer,
+   *   fps, frameLatency, mapView, input, hud, panel, now}
    */
   constructor(page) {
     this.page = page;
@@ -50,24 +52,39 @@ export class RenderLoop {
 
   /** One frame at local time `t`, for a paint expected at `paintAt`. */
   step(t, paintAt) {
-    const { buffer, prediction, state } = this.page;
+    const { buffer, prediction, explorer, state } = this.page;
     const screen = state.screen;
     const s = buffer.sample(t, paintAt);
     screen.lastSample = s;
-    const predicted = prediction.sample(paintAt, s);
-    if (predicted) {
+    const explored = explorer.sample(paintAt, s?.camera ?? null);
+    const predicted = explored ? null : prediction.sample(paintAt, s);
+    const jumped = explored || predicted ? null : this.page.reducedMotion.camera(s?.time ?? null);
+    if (explored) {
+      const camera = { ...explored, lon: wrapLongitude(explored.lon) };
+      if (!sameCamera(camera, screen.rendered)) this.render(camera, null, paintAt, null);
+      screen.showing(true, null);
+    } else if (predicted) {
       const camera = { ...predicted, lon: wrapLongitude(predicted.lon) };
       if (!sameCamera(camera, screen.rendered)) this.render(camera, s?.time ?? null, paintAt, prediction.lastSentSeq);
       screen.showing(true, null);
+    } else if (jumped) {
+      // Reduced motion: another client's non-essential animation, shown at its end until the frames get there.
+      const shown = fitCamera(state.fit, jumped, state.view, screen.viewport, state.limits);
+      if (!sameCamera(shown, screen.rendered)) this.render(shown, s?.time ?? null, paintAt, null);
+      screen.showing(true, null);
     } else if (s) {
-      if (!sameCamera(s.camera, screen.rendered)) this.render(s.camera, s.time, paintAt, prediction.seqAt(s.time));
+      // A follower with ?fit=cover shows at least what the mover's view shows (map/fit.js).
+      const shown = fitCamera(state.fit, s.camera, state.view, screen.viewport, state.limits);
+      if (!sameCamera(shown, screen.rendered)) this.render(shown, s.time, paintAt, prediction.seqAt(s.time));
       screen.showing(s.moving, s.seq);
     }
     this.page.input.tick(t);
+    this.page.pointer.draw(t);
     if (t - this.lastHud >= HUD_EVERY_MS) {
       this.lastHud = t;
       this.renderHud(t);
       this.page.panel.sample(t);
+      this.page.outline.update(s?.camera ?? null, screen.rendered);
     }
   }
 

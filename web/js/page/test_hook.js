@@ -77,6 +77,16 @@ export function testHook(page) {
     },
     /** The driver's prediction: mode, stats {acks, errorPx, maxErrorPx, correctionPx, maxCorrectionPx, dropped}, sentLog. */
     prediction,
+    /**
+     * Follow mode: what the page told the hub (state), its own map (mode: following | exploring | returning), the
+     * room's follow counts and policy, whether the presenter's area is outlined (1) and the edge arrow shown.
+     */
+    get follow() {
+      return {
+        state: state.followState, mode: page.explorer.mode, counts: state.followCounts, policy: state.followPolicy,
+        outline: page.outline.area.features.length, arrow: !page.outline.arrow.hidden,
+      };
+    },
     /** Counters and logs (framesReceived, gesturesSent, errors, refusals, taps, …), the screen's, and the wire's. */
     get stats() {
       const { renderedMoving, renderedSeq, renderCount, viewport, mapLoaded } = screen;

@@ -21,12 +21,14 @@ import { LiveAnimations } from '../ui/animations.js';
 export class Changes {
   constructor() {
     /** @type {Set<string>} names of the facts that changed: 'session', 'role', 'presenter', 'people', 'limits',
-     *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera' */
+     *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera', 'followPolicy', 'summoned', 'view' */
     this.what = new Set();
     /** A line for people (someone joined, left, presents now), or null. */
     this.note = null;
     /** Our role before it changed ('role'), or what the hello asked for when the welcome granted another. */
     this.roleWas = null;
+    /** Who summoned us ('summoned'): {client, name}. */
+    this.summonedBy = null;
   }
 
   has(fact) {
@@ -75,6 +77,14 @@ export class PageState {
     /** Everyone in the room as the hub counts them (large audiences are counted, not listed). */
     this.clients = null;
     this.followers = null;
+    /** The room's followers by follow state ({following, exploring, away}), null before a welcome. */
+    this.followCounts = null;
+    /** Whether the presenter lets followers explore (welcome.followPolicy, followPolicyChanged). */
+    this.followPolicy = { explore: true, by: null };
+    /** What this page last told the hub of its own map (`follow`): following, exploring or away. */
+    this.followState = 'following';
+    /** The view of whoever moved the camera last ({by, width, height, padding}), null before anyone did. */
+    this.view = null;
     /** Gesture kinds the hub does not act on for this page. */
     this.disabledGestures = new Set();
     /** What the hub sends us besides frames (welcome.events), null before a welcome. */
@@ -158,7 +168,10 @@ export class PageState {
     this.subscriptions = m.events ? [...m.events] : null;
     this.clients = m.clients ?? null;
     this.followers = m.followers ?? null;
-    for (const e of m.roster ?? []) this.people.add(e.client, e.name, e.role);
+    this.followCounts = countsOf(m);
+    this.followPolicy = { explore: m.followPolicy?.explore ?? true, by: null };
+    this.view = m.view ?? null;
+    for (const e of m.roster ?? []) this.people.add(e.client, e.name, e.role, e.follow);
     if (!this.people.has(m.client)) this.people.add(m.client, null, m.role);
     this.route.welcome(m);
     this.animations.welcome(m);
@@ -193,7 +206,20 @@ export class PageState {
       case 'audience':
         this.clients = m.clients ?? this.clients;
         this.followers = m.followers ?? this.followers;
+        this.followCounts = countsOf(m) ?? this.followCounts;
         return changes.add('audience');
+      case 'followChanged':
+        this.people.setFollow(m.client, m.state);
+        return changes.add('people');
+      case 'followPolicyChanged':
+        this.followPolicy = { explore: m.explore, by: m.by ?? null };
+        return changes.add('followPolicy');
+      case 'viewChanged':
+        this.view = m.view;
+        return changes.add('view');
+      case 'summoned':
+        changes.summonedBy = m.by;
+        return changes.add('summoned');
       case 'limitsChanged':
         if (m.limits) this.limits = m.limits;
         return changes.add('limits');
@@ -240,16 +266,35 @@ export class PageState {
     return client === this.me ? `${name} (you)` : name;
   }
 
-  /** People {client, name, role}, presenter first, then drivers, then followers, then by name. */
+  /** People {client, name, role, follow}, presenter first, then drivers, then followers, then by name. */
   roster() {
     return this.people.all()
-      .map((p) => ({ client: p.client, name: p.name, role: this.roleOf(p.client) }))
+      .map((p) => ({ client: p.client, name: p.name, role: this.roleOf(p.client),
+        follow: p.client === this.me ? this.followState : p.follow }))
       .sort((a, b) => (RANK[a.role] ?? 3) - (RANK[b.role] ?? 3)
         || String(a.name ?? a.client).localeCompare(String(b.name ?? b.client)));
+  }
+
+  /** How this page fits the room's camera to its screen: 'cover' for a follower that asked for it, else 'same'. */
+  get fit() {
+    return this.role === 'follower' && this.params.fit === 'cover' ? 'cover' : 'same';
+  }
+
+  /** "12 following · 3 exploring · 1 away" (the room's followers), or null before the hub counted them. */
+  followSummary() {
+    const c = this.followCounts;
+    if (!c) return null;
+    return ['following', 'exploring', 'away'].map((k) => `${c[k]} ${k}`).join(' · ');
   }
 
   /** How many people are in the room: the hub's count when it sent one, else the listed people. */
   get headCount() {
     return Math.max(this.clients ?? 0, this.people.size);
   }
+}
+
+/** The follow counts of a welcome or audience event, or null when it has none. */
+function countsOf(m) {
+  if (m.following === undefined) return null;
+  return { following: m.following, exploring: m.exploring ?? 0, away: m.away ?? 0 };
 }

@@ -7,7 +7,8 @@ import { SUBSCRIPTIONS } from '../net/messages.js';
  * what this page shows: the roster's arrivals and departures, and taps.
  */
 export const FOLLOWER_EVENTS = ['steady', 'trackingModeChanged', 'limitsChanged', 'presenterChanged', 'audience',
-  'joined', 'left', 'tap', 'longPress', 'routeChanged', 'roomAnimations'];
+  'joined', 'left', 'tap', 'longPress', 'routeChanged', 'roomAnimations', 'summoned', 'followPolicyChanged',
+  'viewChanged'];
 
 /** Drivers and presenters: everything but raw gesture reports, and the room's animations for the HUD. */
 export const DRIVER_EVENTS = SUBSCRIPTIONS.filter((e) => e !== 'gesture');

@@ -142,6 +142,7 @@ export class Hud {
     this.set('playout', formatPlayout(s.playout));
     this.set('prediction', formatPrediction(s.prediction));
     if (s.animations !== undefined) this.set('animations', s.animations);
+    this.set('follow', room.followSummary?.() ?? dash);
     this.renderPeople(room);
   }
 
@@ -171,11 +172,20 @@ export class Hud {
     list.replaceChildren(...people.map((p) => {
       const li = list.ownerDocument.createElement('li');
       li.dataset.role = p.role;
+      li.dataset.follow = p.follow ?? 'following';
       li.textContent = room.nameOf(p.client);
+      const badges = list.ownerDocument.createElement('span');
       const badge = list.ownerDocument.createElement('span');
       badge.className = 'badge';
       badge.textContent = p.role;
-      li.append(' ', badge);
+      badges.append(badge);
+      if (p.follow && p.follow !== 'following') {
+        const state = list.ownerDocument.createElement('span');
+        state.className = 'badge follow';
+        state.textContent = ` · ${p.follow}`;
+        badges.append(state);
+      }
+      li.append(' ', badges);
       return li;
     }));
   }

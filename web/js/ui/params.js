@@ -1,4 +1,5 @@
-// The page's query string: ?room=…&role=follower|driver|presenter&name=…&token=…&rate=…
+// The page's query string: ?room=…&role=follower|driver|presenter&name=…&token=…&rate=…&fit=same|cover
+// &motion=reduced (as the system's prefers-reduced-motion)
 // (and, for tests and demos, &lag=MS (lag.js) and &predict=0)
 // Pure: works on strings (URLSearchParams is in node and browsers).
 //
@@ -8,12 +9,13 @@
 // another room or role than the address asked for.
 
 import { parseLag } from '../net/lag.js';
+import { FIT_MODES } from '../map/fit.js';
 
 export const DEFAULT_ROOM = 'demo';
 export const DEFAULT_ROLE = 'driver';
 export const ROLES = ['presenter', 'driver', 'follower'];
 /** The parameters the page reads. */
-export const PARAMS = ['room', 'role', 'name', 'token', 'rate', 'lag', 'predict'];
+export const PARAMS = ['room', 'role', 'name', 'token', 'rate', 'fit', 'motion', 'lag', 'predict'];
 /** The highest rate any hub sends: its tick (`camhub serve --tick`, 1…240 Hz). Each hub's own limit is its tick. */
 export const MAX_RATE = 240;
 const MAX_NAME = 64;
@@ -92,6 +94,22 @@ export function parseParams(search) {
     }
   }
 
+  // ?fit=cover: a follower shows at least what the presenter's view shows (map/fit.js).
+  const askedFit = (q.get('fit') ?? '').trim();
+  let fit = askedFit.toLowerCase() || 'same';
+  if (!FIT_MODES.includes(fit)) {
+    problems.push({ param: 'fit', given: askedFit, why: 'fit is same or cover', used: 'same' });
+    fit = 'same';
+  }
+
+  // ?motion=reduced: other clients' non-essential animations jump to their end (motion/reduced_motion.js).
+  const askedMotion = (q.get('motion') ?? '').trim();
+  let motion = askedMotion.toLowerCase() || undefined;
+  if (motion !== undefined && motion !== 'reduced' && motion !== 'full') {
+    problems.push({ param: 'motion', given: askedMotion, why: 'motion is reduced or full', used: "the system's setting" });
+    motion = undefined;
+  }
+
   // ?lag=MS delays the page's messages (MS/2 each way); ?predict=0 turns the driver's prediction off.
   const l = parseLag(q.get('lag'));
   if (l.problem) problems.push(l.problem);
@@ -111,7 +129,7 @@ export function parseParams(search) {
       used: 'nothing (ignored)',
     });
   }
-  return { room, role, name, token, rate, lag, predict, problems };
+  return { room, role, name, token, rate, fit, motion, lag, predict, problems };
 }
 
 /**
@@ -160,6 +178,7 @@ export function formatParams(params, search = '') {
   setOrDelete('name', params.name);
   setOrDelete('token', params.token);
   setOrDelete('rate', params.rate);
+  setOrDelete('fit', params.fit, 'same');
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -1,0 +1,48 @@
+import Foundation
+import HubCore
+import SocketTestSupport
+import Testing
+import WebSocketTransport
+
+/// Follow mode across hubs on one real `redis-server`: states travel with
+/// presence, a summon and a lock reach every hub's clients.
+extension HubServerTests {
+    @Test func aFollowersStateOnAnotherHubReachesThePresenterAsEventAndCounts() throws {
+        let cluster = try TestCluster(hubs: 2)
+        defer { cluster.shutdown() }
+        let presenter = try HubClients(port: cluster.hubs[0].port).join(role: "presenter")
+        let follower = try HubClients(port: cluster.hubs[1].port).join(role: "follower")
+        #expect(presenter.nextEvent("joined")?["client"]?.string == follower.client, "presence brought the follower")
+        follower.send(#"{"type":"follow","state":"exploring"}"#)
+        let changed = presenter.nextEvent("followChanged", timeout: .seconds(20))
+        #expect(changed?["client"]?.string == follower.client && changed?["state"]?.string == "exploring")
+        #expect(
+            waitUntil(.seconds(20)) {
+                presenter.messages.last { $0.json["event"]?.string == "audience" }?.json["exploring"]?.number == 1
+            }, "the audience counts take the other hub's explorer")
+    }
+
+    @Test func aSummonReachesTheExplorersOfEveryHubAndALockTravelsToo() throws {
+        let cluster = try TestCluster(hubs: 2)
+        defer { cluster.shutdown() }
+        let presenter = try HubClients(port: cluster.hubs[0].port).join(role: "presenter")
+        let clientsB = try HubClients(port: cluster.hubs[1].port)
+        let explorer = clientsB.join(role: "follower")
+        explorer.send(#"{"type":"follow","state":"exploring"}"#)
+        #expect(presenter.nextEvent("followChanged", timeout: .seconds(20))?["state"]?.string == "exploring")
+
+        presenter.send(#"{"type":"summon","id":"back"}"#)
+        #expect(explorer.nextEvent("summoned")?["by"]?["client"]?.string == presenter.client)
+        let result = presenter.next("result")
+        #expect(result?["id"]?.string == "back" && result?["summoned"]?.number == 1, "\(String(describing: result))")
+
+        presenter.send(#"{"type":"followPolicy","explore":false}"#)
+        #expect(explorer.nextEvent("followPolicyChanged", timeout: .seconds(20))?["explore"]?.bool == false)
+        #expect(explorer.nextEvent("summoned")?["by"]?["client"]?.string == presenter.client, "the lock calls the explorer back")
+        explorer.send(#"{"type":"follow","state":"following"}"#)
+        explorer.send(#"{"type":"follow","state":"exploring"}"#)
+        #expect(explorer.nextError("policy")?["ref"]?.string == "follow", "the other hub enforces the lock")
+        let late = clientsB.join(role: "follower")
+        #expect(late.messages("welcome").first?.json["followPolicy"]?["explore"]?.bool == false)
+    }
+}
