@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: Swift (unit and integration), the web viewer's JavaScript tests, then the browser tests.
+# Runs every test: Swift (unit and integration), the web viewer's JavaScript tests, the Python client's,
+# then the browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each part says how long it took ("test: swift test took 240 s").
@@ -25,6 +26,8 @@ if [ -d web/tests ]; then
   python3 scripts/validate_messages.py --sender client --require hello,ping "$wire/viewer-sent.jsonl"
 fi
 python3 scripts/validate_messages.py --self-check --examples docs/PROTOCOL.md
+# The Python client, pip-installed into a fresh venv, against a real hub.
+t=$SECONDS; scripts/test_python_client.sh; took "python client" $t
 # The viewer page in headless Chromium against the real hub (installs chromium,
 # chromium-driver and the Python packages when missing). SKIP_BROWSER_TESTS=1 skips.
 if [ -z "${SKIP_BROWSER_TESTS:-}" ]; then

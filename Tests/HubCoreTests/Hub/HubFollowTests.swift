@@ -99,6 +99,22 @@ struct HubFollowTests {
         #expect(counts(bench, presenter.key) == [0, 5, 0])
     }
 
+    @Test func aPresenterChangeLeavesEveryonesStateAndTheNewPresenterHearsTheChanges() {
+        let bench = HubBench()
+        let first = bench.join(role: "presenter")
+        let explorer = bench.join(role: "follower", name: "Eve")
+        follow(bench, explorer.key, "exploring")
+        let second = bench.join(role: "presenter")
+        let welcome = bench.welcome(second.key)
+        #expect(welcome?["roster"]?.array?.first { $0["client"]?.string == explorer.client }?["follow"]?.string == "exploring")
+        #expect(welcome?["exploring"]?.number == 1)
+        follow(bench, explorer.key, "following")
+        #expect(bench.events(second.key, "followChanged").last?["state"]?.string == "following")
+        #expect(bench.events(first.key, "followChanged").last?["state"]?.string == "following", "the old presenter, now a driver, too")
+        bench.send(#"{"type":"summon"}"#, from: first.key)
+        #expect(bench.lastError(first.key)?["code"]?.string == "forbidden", "only the presenter of now summons")
+    }
+
     @Test func anUnknownStateIsRefusedNamingIt() {
         let bench = HubBench()
         let ann = bench.join(role: "follower")

@@ -1,0 +1,153 @@
+"""The Python client against a real hub: joining, commands and their answers,
+frames, events, follow mode, refusals and reconnecting after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+import pytest
+
+import camhub
+from conftest import Hub
+
+PARIS = camhub.Camera(lat=48.8566, lon=2.3522, zoom=11.0)
+
+
+async def until(predicate, timeout: float = 10, what: str = "the condition"):
+    """Waits for `predicate()` (checked after every message the event loop handles), up to `timeout` seconds."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def test_a_fly_returns_how_it_ended_and_a_follower_sees_frames_end_on_that_camera(hub, wire):
+    async def main():
+        async with camhub.connect(hub.url, "tour", role="presenter", name="ana", on_wire=wire) as presenter, \
+                camhub.connect(hub.url, "tour", rate=30, on_wire=wire) as follower:
+            frames = []
+
+            async def collect():
+                async for frame in follower.frames():
+                    frames.append(frame)
+                    if not frame.moving:
+                        return
+
+            collecting = asyncio.create_task(collect())
+            result = await presenter.fly(PARIS, duration=0.5)
+            assert result.finished and result.by == presenter.client
+            assert math.isclose(result.camera.lat, 48.8566) and result.camera.zoom == 11
+            await asyncio.wait_for(collecting, 10)
+            assert any(f.moving for f in frames) and frames[-1].camera == result.camera
+            assert follower.camera == result.camera and follower.seq == frames[-1].seq
+            assert presenter.roster[presenter.client].name == "ana"
+
+    asyncio.run(main())
+
+
+def test_a_command_the_role_may_not_send_raises_the_hubs_error_and_the_room_goes_on(hub, wire):
+    async def main():
+        async with camhub.connect(hub.url, "rules", on_wire=wire) as follower:
+            with pytest.raises(camhub.HubError) as refused:
+                await follower.set(PARIS)
+            assert refused.value.code == "forbidden" and refused.value.ref == "set"
+            assert await follower.ping() >= 0
+            answer = await follower.query("bounds")
+            assert answer["what"] == "bounds" and set(answer["bounds"]) == {"south", "west", "north", "east"}
+
+    asyncio.run(main())
+
+
+def test_a_hello_the_hub_refuses_raises_refused_with_its_reason(hub):
+    async def main():  # (the hello is invalid on purpose: not checked against the schema)
+        with pytest.raises(camhub.Refused) as refused:
+            async with camhub.connect(hub.url, "my room!"):
+                pass
+        assert refused.value.code == "bad_message" and refused.value.message.startswith("room:")
+
+    asyncio.run(main())
+
+
+def test_follow_states_a_summons_and_the_lock(hub, wire):
+    async def main():
+        async with camhub.connect(hub.url, "class", role="presenter", name="Pat", on_wire=wire) as presenter, \
+                camhub.connect(hub.url, "class", name="Eve", on_wire=wire) as student:
+            summoned = []
+            student.on("summoned", summoned.append)
+            await student.follow("exploring")
+            await until(lambda: presenter.roster.get(student.client, camhub.RosterEntry("", "", "")).follow == "exploring",
+                        what="the presenter to see Eve exploring")
+            await until(lambda: presenter.follow_counts == camhub.FollowCounts(0, 1, 0), what="the counts")
+            assert await presenter.summon() == 1
+            await until(lambda: summoned, what="the summons")
+            assert summoned[0]["by"] == {"client": presenter.client, "name": "Pat"}
+            await presenter.follow_policy(False)
+            await until(lambda: not student.explore_allowed, what="the lock")
+            await student.follow("following")
+            with pytest.raises(camhub.HubError) as locked:
+                await student.follow("exploring")
+            assert locked.value.code == "policy"
+
+    asyncio.run(main())
+
+
+def test_the_pointer_and_the_view_reach_the_room(hub, wire):
+    async def main():
+        async with camhub.connect(hub.url, "laser", role="driver", viewport=(1600, 900), on_wire=wire) as driver, \
+                camhub.connect(hub.url, "laser", rate=60, on_wire=wire) as follower:
+            pointed = asyncio.Event()
+            follower.on("frame", lambda m: pointed.set() if (m.get("pointer") or {}).get("by") == driver.client else None)
+            await driver.set(PARIS)
+            await driver.pointer(48.8584, 2.2945)
+            await asyncio.wait_for(pointed.wait(), 10)
+            await until(lambda: follower.view is not None and follower.view["width"] == 1600, what="the view")
+
+    asyncio.run(main())
+
+
+def test_the_room_is_joined_again_after_the_hub_restarts():
+    first = Hub()
+    port = first.port
+
+    async def main():
+        async with camhub.connect(first.url, "phoenix", role="presenter") as room:
+            welcomes = []
+            room.on("welcome", welcomes.append)
+            first.stop()  # SIGTERM: the hub closes every connection with 1012
+            second = Hub(port=port)
+            try:
+                await until(lambda: room.reconnects == 1, 30, "the client to join again")
+                assert welcomes and welcomes[-1]["room"] == "phoenix"
+                result = await room.ease(PARIS, duration=0.2)
+                assert result.finished
+            finally:
+                second.stop()
+
+    asyncio.run(main())
+
+
+def test_backoff_doubles_from_a_quarter_second_to_eight_with_jitter():
+    for attempt, base in ((0, 0.25), (1, 0.5), (3, 2.0), (5, 8.0), (9, 8.0)):
+        for _ in range(20):
+            assert base * 0.75 <= camhub.backoff(attempt) <= base * 1.25
+
+
+def test_the_example_tour_runs_against_a_hub(hub, monkeypatch, capsys):
+    import importlib.util
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("tour", ROOT / "examples" / "python" / "tour.py")
+    tour = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tour)
+    monkeypatch.setattr(tour, "STOPS", tour.STOPS[:1])  # one stop keeps the test short
+
+    async def no_pause(_seconds):
+        return None
+
+    monkeypatch.setattr(tour.asyncio, "sleep", no_pause)
+    asyncio.run(tour.tour(hub.url, "example"))
+    assert capsys.readouterr().out.splitlines() == [
+        "Paris: finished", "0 followers called back; FollowCounts(following=0, exploring=0, away=0)"]
