@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMessage, ProtocolError, build, encode, validateCamera, toMapLibreCamera } from '../js/net/messages.js';
+import { parseMessage, ProtocolError, build, encode, validateCamera } from '../js/net/messages.js';
+import { toMapLibreCamera } from '../js/map/maplibre_camera.js';
 import { project } from '../js/map/projection.js';
 
 const camera = { lat: 48.8566, lon: 2.3522, zoom: 12, bearing: 30, tilt: 45 };

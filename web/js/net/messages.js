@@ -54,7 +54,6 @@
 //   summon    {id?}                              presenter: call back everyone not following
 //   followPolicy {explore}                       presenter: false locks following, true unlocks
 
-import { principalPoint, unproject } from '../map/projection.js';
 import { FIT_MODES } from '../map/fit.js';
 
 export class ProtocolError extends Error {
@@ -669,27 +668,4 @@ export const build = {
 /** JSON text for a message object. */
 export function encode(message) {
   return JSON.stringify(message);
-}
-
-/**
- * MapLibre `jumpTo` options for a hub camera in this viewport: {center, zoom,
- * bearing, pitch, padding}. The hub draws the target at its anchor without
- * moving the perspective (HERE's target anchor point), so for an anchored
- * camera MapLibre's `center` is the ground point under the view centre, found
- * with the hub's projection (the same as MapLibre's setLocationAtPoint);
- * without a viewport it falls back to the target. The camera's padding is
- * MapLibre's padding (it moves the centre of perspective the same way).
- * (Create the map with maxPitch: 85 to allow tilts above MapLibre's default 60.)
- */
-export function toMapLibreCamera(camera, viewport) {
-  const p = camera.padding || {};
-  const padding = { top: p.top || 0, bottom: p.bottom || 0, left: p.left || 0, right: p.right || 0 };
-  let center = [camera.lon, camera.lat];
-  const anchored = camera.anchor && (camera.anchor.x !== 0.5 || camera.anchor.y !== 0.5);
-  if (anchored && viewport) {
-    const { px, py } = principalPoint(camera, viewport);
-    const c = unproject(camera, viewport, { x: px, y: py });
-    if (c) center = [c.lon, c.lat];
-  }
-  return { center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.tilt, padding };
 }

@@ -15,7 +15,7 @@ import { Screen } from './screen.js';
 import { Diagnostics } from './diagnostics.js';
 import { eventsFor } from './subscriptions.js';
 import { RouteState } from '../map/route.js';
-import { LiveAnimations } from '../ui/animations.js';
+import { LiveAnimations } from './animations.js';
 
 /** What one hub message changed. */
 export class Changes {

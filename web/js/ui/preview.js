@@ -2,7 +2,7 @@
 // query string and checks projection.js against MapLibre's map.project().
 import { buildStyle } from '../map/style.js';
 import { project, unproject, nearestLongitude } from '../map/projection.js';
-import { toMapLibreCamera } from '../net/messages.js';
+import { toMapLibreCamera } from '../map/maplibre_camera.js';
 
 const q = new URLSearchParams(location.search);
 const num = (k, d) => (q.has(k) ? Number(q.get(k)) : d);
