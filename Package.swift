@@ -3,6 +3,9 @@ import PackageDescription
 
 /// CameraHub: one authoritative map camera per room, synced to many clients.
 ///
+/// Linux only: the transport runs on epoll (through libev), io_uring (`CURing`) and
+/// Linux perf events (`CPerfEvents`); so no `platforms` are declared.
+///
 /// Module boundaries (each arrow is "depends on"):
 /// - `CameraCore`: camera model, limits, Web Mercator, viewport math. Pure: no I/O, no clock.
 /// - `CameraMotion` → CameraCore: animator manager, flights, tracking, camera events,
@@ -25,7 +28,6 @@ import PackageDescription
 ///   submission for many non-blocking sends (the server's batched frame fan-out).
 let package = Package(
     name: "CameraHub",
-    platforms: [.macOS(.v13)],
     products: [
         .library(name: "CameraCore", targets: ["CameraCore"]),
         .library(name: "CameraMotion", targets: ["CameraMotion"]),
@@ -100,7 +102,9 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "CamHubClientTests", dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer", "SocketTestSupport"]),
+        .testTarget(
+            name: "CamHubClientTests",
+            dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer", "SocketTestSupport", "WebSocketTransport"]),
         /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).
         .testTarget(name: "CamHubCLITests", dependencies: ["HubServer", "HubCore", "HubRecording", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [

@@ -691,18 +691,6 @@ public final class BenchRunner {
     }
 }
 
-/// A lock-protected value shared between threads.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}
-
 /// Hands a non-Sendable value to another thread that becomes its only user.
 final class UncheckedBox<Value>: @unchecked Sendable {
     let value: Value

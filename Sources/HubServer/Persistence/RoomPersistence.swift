@@ -16,7 +16,7 @@ final class RoomPersistence {
     /// What the store holds, as far as the loop thread knows (loop thread only).
     private var saved: [String: RoomState]
     /// Set by the writer queue when a write failed: the next flush writes every room.
-    private let failed = NSLockProtectedFlag()
+    private let failed = HandoverFlag()
 
     init(store: RoomStore, loaded: [RoomState], logger: Logger) {
         self.store = store
@@ -67,8 +67,8 @@ final class RoomPersistence {
     }
 }
 
-/// A flag one thread sets and another takes.
-final class NSLockProtectedFlag: Sendable {
+/// A flag one thread sets and another takes (reads and clears).
+final class HandoverFlag: Sendable {
     private let value = Mutex(false)
     func set() { value.withLock { $0 = true } }
     func take() -> Bool {
