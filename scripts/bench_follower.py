@@ -39,7 +39,7 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "browser"))
 
 from hubtools import SUBPROTOCOL, Hub, HubClient, chrome, js, wait_joined, wait_until  # noqa: E402
 

@@ -2,7 +2,7 @@
 """How fast a driver's own drag moves its map, with and without prediction.
 
 Runs the real hub (`camhub serve`, CAMHUB or .build/debug/camhub) and the viewer in headless
-Chromium (the browser tests' harness, tests/browser/hubtools.py), with `?lag=MS` so the page's
+Chromium (the browser tests' harness, Tests/browser/hubtools.py), with `?lag=MS` so the page's
 connection delays every message by MS/2 each way. For each mode (prediction on, `?predict=0`),
 the map is dragged in steady drags that stop before release (no fling): by default with
 Chromium's own input pipeline (CDP `Input.dispatchMouseEvent`, as a real mouse: moves are
@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "Tests" / "browser"))
 
 from hubtools import Hub, page_drag, HubClient, chrome, js, mouse, wait_joined, wait_page_camera  # noqa: E402
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
+sys.path.insert(0, str(ROOT / "Tests" / "browser"))
 
 from hubtools import Hub, HubClient, chrome, js, severe_logs, wait_joined, wait_page_camera, wait_until  # noqa: E402
 

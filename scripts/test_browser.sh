@@ -2,7 +2,7 @@
 # Browser tests: the viewer page (web/index.html) in headless Chromium against
 # the real hub (`camhub serve`), with Selenium and Python hub clients.
 # Installs what is missing (Debian chromium + chromium-driver, the PyPI packages
-# in tests/browser/requirements.txt, MapLibre into web/vendor/), builds the hub
+# in Tests/browser/requirements.txt, MapLibre into web/vendor/), builds the hub
 # unless CAMHUB names one, then runs pytest. Exits non-zero on any failure.
 #
 # Usage: scripts/test_browser.sh [pytest args…]      e.g. -k drag, -x
@@ -22,7 +22,7 @@ PYTHON="${PYTHON:-python3}"
 if ! "$PYTHON" -c 'import selenium, websockets, pytest, trio, urllib3, websocket' 2>/dev/null \
    || [ "$("$PYTHON" -c 'import selenium; print(selenium.__version__)')" != "4.52.0" ]; then
   echo "test_browser: installing Python packages"
-  "$PYTHON" -m pip install --quiet -r tests/browser/requirements.txt
+  "$PYTHON" -m pip install --quiet -r Tests/browser/requirements.txt
   "$PYTHON" -m pip install --quiet --no-deps selenium==4.52.0
 fi
 
@@ -36,4 +36,4 @@ fi
 [ -x "$CAMHUB" ] || { echo "test_browser: hub binary $CAMHUB not found"; exit 1; }
 
 export SE_OFFLINE=true   # Selenium Manager must never download a driver or browser
-exec "$PYTHON" -m pytest tests/browser -c tests/browser/pytest.ini --rootdir tests/browser -q -p no:cacheprovider "$@"
+exec "$PYTHON" -m pytest Tests/browser -c Tests/browser/pytest.ini --rootdir Tests/browser -q -p no:cacheprovider "$@"

@@ -1,4 +1,4 @@
-// window.camhub: the page's state for tests (tests/browser/) and the console.
+// window.camhub: the page's state for tests (Tests/browser/) and the console.
 // Read-only views of the page's parts; `send` is the only way in.
 
 /**
