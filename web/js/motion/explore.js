@@ -44,6 +44,8 @@ export class Explorer {
     this.viewport = viewport ?? { width: 1280, height: 720 };
     this.settings = settings;
     this.limits = DEFAULT_LIMITS;
+    /** Glides back started since the page loaded (for tests: a Back glides, it does not jump). */
+    this.glides = 0;
     this.reset();
   }
 
@@ -141,6 +143,7 @@ export class Explorer {
     this.anim = null;
     this.gestures.clear();
     this.mode = 'returning';
+    this.glides++;
     const ms = room ? backDuration(from, room, this.viewport) : 0;
     this.glide = { startT: t, ms };
     return ms;

@@ -6,6 +6,8 @@ export class ReducedMotion {
   /** @param {boolean} enabled whether the page prefers reduced motion */
   constructor(enabled = false) {
     this.enabled = enabled;
+    /** Animations shown as a jump since the page loaded (for tests). */
+    this.jumps = 0;
     this.reset();
   }
 
@@ -21,6 +23,7 @@ export class ReducedMotion {
     if (m.status === 'started') {
       if (m.owner === me || m.essential !== false || !m.to) return;
       this.hold = { owner: m.owner, id: m.id, to: m.to, releaseAt: null };
+      this.jumps++;
     } else if (same && m.status !== 'interrupted') {
       this.hold.releaseAt = m.time; // frames from then on show where it ended
     }

@@ -19,6 +19,8 @@ export class FollowMode {
    */
   constructor(page) {
     this.page = page;
+    /** Who summoned this page last ({client, name}), or null. */
+    this.summonedBy = null;
     this.banner = $('#explore-banner');
     $('#back-to-presenter').addEventListener('click', () => this.back());
     $('#summon').addEventListener('click', () => this.page.conn.send(build.summon()));
@@ -54,18 +56,27 @@ export class FollowMode {
     this.update();
   }
 
-  /** Local input in a room whose presenter locked following: the map stays, and says why. */
+  /** Local input in a room whose presenter locked following: the map stays, and the notice says why. */
   refuse() {
     const { state, toast } = this.page;
     if (!state.joined || state.role !== 'follower') return;
+    toast(this.lockText(), 'info', 3000);
+  }
+
+  /** Why a follower's map stays on the room's camera while the room is locked. */
+  lockText() {
+    const { state } = this.page;
     const who = state.followPolicy.by ? state.nameOf(state.followPolicy.by) : 'The presenter';
-    toast(`${who} keeps everyone on the presenter's view (following is locked)`, 'info', 3000);
+    return `${who} keeps everyone on the presenter's view (following is locked)`;
   }
 
   /** Glides back to the room's camera and follows again (`by`: who summoned, for the toast). */
   back(by = null) {
     const { explorer, state, now, toast } = this.page;
-    if (by) toast(`${by.name ?? by.client} brought everyone back`, 'info', 3000);
+    if (by) {
+      this.summonedBy = by;
+      toast(`${by.name ?? by.client} brought everyone back`, 'info', 3000);
+    }
     if (explorer.active) explorer.back(now(), state.screen.lastSample?.camera ?? state.hubCamera);
     if (state.followState !== 'away') this.tell('following');
     this.update();
@@ -125,6 +136,9 @@ export class FollowMode {
     $('#fit-toggle').hidden = !following;
     $('#fit-cover').checked = state.params.fit === 'cover';
     document.body.classList.toggle('follow-locked', !state.followPolicy.explore);
+    const notice = $('#lock-notice');
+    notice.hidden = !(following && !state.followPolicy.explore);
+    if (!notice.hidden) notice.textContent = this.lockText();
   }
 }
 

@@ -79,12 +79,14 @@ export function testHook(page) {
     prediction,
     /**
      * Follow mode: what the page told the hub (state), its own map (mode: following | exploring | returning), the
-     * room's follow counts and policy, whether the presenter's area is outlined (1) and the edge arrow shown.
+     * room's follow counts and policy, whether the presenter's area is outlined (1) and the edge arrow shown, the
+     * glides back started and the animations shown as jumps (reduced motion).
      */
     get follow() {
       return {
         state: state.followState, mode: page.explorer.mode, counts: state.followCounts, policy: state.followPolicy,
         outline: page.outline.area.features.length, arrow: !page.outline.arrow.hidden,
+        glides: page.explorer.glides, jumps: page.reducedMotion.jumps, summonedBy: page.follow.summonedBy,
       };
     },
     /** Counters and logs (framesReceived, gesturesSent, errors, refusals, taps, …), the screen's, and the wire's. */
