@@ -44,9 +44,6 @@ public struct FollowCounts: Hashable, Sendable {
         self.away = away
     }
 
-    /// Followers counted in total.
-    public var total: Int { following + exploring + away }
-
     /// The count of `state`.
     public subscript(state: FollowState) -> Int {
         get {
