@@ -20,6 +20,9 @@ enum ClusterMessage: Hashable, Sendable {
     case reply(client: String, message: [UInt8])
     /// Any hub → `{room}:frames`: its presenter (`by`, display `name`) summoned the room.
     case summon(hub: String, by: String, name: String)
+    /// Owner → `hub:{id}`: it ran forwarded command `id` of `client` (after
+    /// its answers, if any), as the owner of lease `epoch`.
+    case handled(client: String, id: UInt64, epoch: UInt64)
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
@@ -27,6 +30,7 @@ enum ClusterMessage: Hashable, Sendable {
         case .frame(let f):
             w.byte(UInt8(ascii: "F"))
             w.u64(f.seq)
+            w.u64(f.epoch)
             w.double(f.time)
             w.byte((f.moving ? 1 : 0) | (f.corner ? 2 : 0) | (f.prompt ? 4 : 0) | (f.velocity != nil ? 8 : 0))  // flags
             if let v = f.velocity {
@@ -68,6 +72,7 @@ enum ClusterMessage: Hashable, Sendable {
         case .command(let c, let replyTo):
             w.byte(UInt8(ascii: "C"))
             w.string(replyTo)
+            w.u64(c.id)
             w.string(c.room.value)
             w.string(c.client)
             w.string(c.role.rawValue)
@@ -107,6 +112,11 @@ enum ClusterMessage: Hashable, Sendable {
             w.string(hub)
             w.string(by)
             w.string(name)
+        case .handled(let client, let id, let epoch):
+            w.byte(UInt8(ascii: "H"))
+            w.string(client)
+            w.u64(id)
+            w.u64(epoch)
         }
         return w.out
     }
@@ -117,11 +127,12 @@ enum ClusterMessage: Hashable, Sendable {
         guard let kind = r.byte() else { return nil }
         switch kind {
         case UInt8(ascii: "F"):
-            guard let seq = r.u64(), let time = r.double(), let flags = r.byte(), flags < 16, let velocity = r.velocity(if: flags & 8 != 0),
+            guard let seq = r.u64(), let epoch = r.u64(), let time = r.double(), let flags = r.byte(), flags < 16, let velocity = r.velocity(if: flags & 8 != 0),
                 let camera = r.camera(),
                 let limits = r.limits(), let by = r.string(), let count = r.u64(), count < 10_000
             else { return nil }
             var frame = RoomFrame(seq: seq, time: time, camera: camera, limits: limits, moving: flags & 1 != 0, by: by)
+            frame.epoch = epoch
             frame.corner = flags & 2 != 0
             frame.prompt = flags & 4 != 0
             frame.velocity = velocity
@@ -160,15 +171,15 @@ enum ClusterMessage: Hashable, Sendable {
             }
             self = .frame(frame)
         case UInt8(ascii: "C"):
-            guard let replyTo = r.string() ?? nil, let roomText = r.string() ?? nil,
+            guard let replyTo = r.string() ?? nil, let id = r.u64(), let roomText = r.string() ?? nil,
                 let room = try? RoomName(validating: roomText), let client = r.string() ?? nil,
                 let roleText = r.string() ?? nil, let role = Role(rawValue: roleText),
                 let width = r.double(), let height = r.double(), let message = r.bytes()
             else { return nil }
-            self = .command(
-                ForwardedCommand(
-                    room: room, client: client, role: role,
-                    viewport: Viewport(width: width, height: height), message: message), replyTo: replyTo)
+            var command = ForwardedCommand(
+                room: room, client: client, role: role, viewport: Viewport(width: width, height: height), message: message)
+            command.id = id
+            self = .command(command, replyTo: replyTo)
         case UInt8(ascii: "L"):
             guard let client = r.string() ?? nil else { return nil }
             self = .left(client: client)
@@ -202,6 +213,9 @@ enum ClusterMessage: Hashable, Sendable {
         case UInt8(ascii: "S"):
             guard let hub = r.string() ?? nil, let by = r.string() ?? nil, let name = r.string() ?? nil else { return nil }
             self = .summon(hub: hub, by: by, name: name)
+        case UInt8(ascii: "H"):
+            guard let client = r.string() ?? nil, let id = r.u64(), let epoch = r.u64() else { return nil }
+            self = .handled(client: client, id: id, epoch: epoch)
         case UInt8(ascii: "E"):
             guard let kind = r.u64(), kind <= UInt64(UInt32.max), let message = r.bytes() else { return nil }
             self = .event(kind: UInt32(kind), message: message)

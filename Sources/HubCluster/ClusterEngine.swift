@@ -9,7 +9,9 @@ import HubCore
 /// Keys and channels carry the room in a `{room}` hash tag, so a Redis Cluster
 /// keeps each room's keys and channels on one shard:
 /// - `{room}:owner`: the lease, the owner's hub id, `PX leaseMilliseconds`;
-/// - `{room}:frame`: the last published frame (the checkpoint a new owner continues from);
+/// - `{room}:epoch`: the lease's epoch, one more on every change of owner (`LeaseScripts`);
+/// - `{room}:frame`: the last published frame (the checkpoint a new owner
+///   continues from), written only by the owner of the newest epoch;
 /// - `{room}:frames`: sharded channel of frames, one message per changed tick;
 /// - `{room}:cmd`: sharded channel of commands forwarded to the owner;
 /// - `hub:{id}`: sharded channel of answers meant for one client of hub `id`.
@@ -36,18 +38,28 @@ public final class ClusterEngine: RoomBroker {
     /// another version shares the Redis): counted, shown in `/healthz`, dropped.
     public private(set) var undecodable: UInt64 = 0
 
+    /// What a reply answers. Lease requests keep when they were sent (hub
+    /// seconds): a lease taken lasts from then, not from when Redis answered.
     private enum Pending {
-        case claim(RoomName)
+        case claim(RoomName, sentAt: Double)
         case load(RoomName)
-        case lease(RoomName)
+        case lease(RoomName, sentAt: Double)
         case ignore
+    }
+
+    /// What a lease request found.
+    private enum LeaseAnswer {
+        case ours(ClusterLease)
+        case theirs(epoch: UInt64)
+        /// Redis did not answer (down): nobody can take the lease meanwhile.
+        case unknown
     }
     private var pending: [Int: Pending] = [:]
     private var nextToken = 0
     /// Rooms being prepared for their first local join: what Redis has said so
     /// far, and the messages held until then (in arrival order).
     private struct Preparation {
-        var owned: Bool?
+        var lease: LeaseAnswer?
         var frame: RoomFrame??
         var held: [(ConnectionKey, [UInt8])] = []
     }
@@ -62,6 +74,12 @@ public final class ClusterEngine: RoomBroker {
     private var nextRemoteKey = remoteConnectionBase
     /// Lease renewals or claims under way (one per room at a time).
     private var leaseInFlight: Set<RoomName> = []
+    /// Commands forwarded to owners, until they acknowledge them.
+    private var awaiting = AwaitedAnswers(timeout: 1)
+    /// Commands forwarded that no owner acknowledged in time (answered `unavailable`), since start.
+    public private(set) var unanswered: UInt64 = 0
+    /// Part of the lease an owner does not count on (its clock and Redis's may drift).
+    static let leaseMargin = 0.1
 
     /// `post` hands an event to the hub's loop thread (the server wraps its loop's `execute`).
     public init(
@@ -92,7 +110,7 @@ public final class ClusterEngine: RoomBroker {
     /// once instead of after the lease expires) and closes the connections.
     public func stop(hub: Hub) {
         for name in hub.roomNames where hub.owns(name) == true {
-            send(["EVAL", Self.releaseScript, "1", key(name, "owner"), hubID], .ignore)
+            send(["EVAL", LeaseScripts.release, "1", key(name, "owner"), hubID], .ignore)
         }
         redis.stop()
     }
@@ -103,7 +121,11 @@ public final class ClusterEngine: RoomBroker {
     /// does not have yet (the room is prepared first: owned here or mirrored,
     /// with the cluster's camera), or anything from a connection whose earlier
     /// messages wait. Returns false when the hub may take the message now.
-    public func hold(_ bytes: [UInt8], from connection: ConnectionKey, hub: Hub) -> Bool {
+    ///
+    /// Nothing is done for a room before its hello is admitted: a hello the
+    /// hub would refuse (token, caps) goes straight to the hub, which answers
+    /// it, and leaves no key, lease or subscription in Redis.
+    public func hold(_ bytes: [UInt8], from connection: ConnectionKey, hub: Hub, at time: HubTime) -> Bool {
         if let room = heldConnections[connection] {
             preparing[room]?.held.append((connection, bytes))
             return true
@@ -111,6 +133,8 @@ public final class ClusterEngine: RoomBroker {
         guard case .hello(let hello)? = try? ClientMessage.decode(bytes, tick: hub.configuration.tick),
             hub.owns(hello.room) == nil
         else { return false }
+        let others = preparing.count - (preparing[hello.room] == nil ? 0 : 1)
+        guard (try? hub.admit(hello, preparing: others, at: time)) != nil else { return false }
         heldConnections[connection] = hello.room
         if preparing[hello.room] != nil {
             preparing[hello.room]!.held.append((connection, bytes))
@@ -118,7 +142,7 @@ public final class ClusterEngine: RoomBroker {
         }
         preparing[hello.room] = Preparation(held: [(connection, bytes)])
         subscribe(hello.room)
-        send(["EVAL", Self.leaseScript, "1", key(hello.room, "owner"), hubID, "\(leaseMilliseconds)"], .claim(hello.room))
+        requestLease(hello.room, hub: hub, at: time, as: .claim(hello.room, sentAt: time.seconds))
         send(["GET", key(hello.room, "frame")], .load(hello.room))
         return true
     }
@@ -137,8 +161,10 @@ public final class ClusterEngine: RoomBroker {
     public func handle(_ event: Event, hub: inout Hub, at time: HubTime, sink: some HubSink) {
         switch event {
         case .link(let state, let reason):
+            let was = link
             link = state
             linkReason = reason
+            if state == .up && was != .up { renewLeases(hub: hub, at: time) }  // owners resume at once
         case .reply(let token, let reply):
             guard let purpose = pending.removeValue(forKey: token) else { return }
             replied(purpose, reply, hub: &hub, at: time, sink: sink)
@@ -155,9 +181,8 @@ public final class ClusterEngine: RoomBroker {
         switch purpose {
         case .ignore:
             return
-        case .claim(let room):
-            // Redis down: serve the room from here; the lease is claimed when Redis is back.
-            preparing[room]?.owned = reply == .integer(1) || reply == .disconnected
+        case .claim(let room, let sentAt):
+            preparing[room]?.lease = leaseAnswer(reply, sentAt: sentAt)
             finishPreparing(room, hub: &hub, at: time, sink: sink)
         case .load(let room):
             if case .data(let bytes) = reply, case .frame(let frame)? = ClusterMessage(decoding: bytes) {
@@ -166,21 +191,35 @@ public final class ClusterEngine: RoomBroker {
                 preparing[room]?.frame = .some(nil)
             }
             finishPreparing(room, hub: &hub, at: time, sink: sink)
-        case .lease(let room):
+        case .lease(let room, let sentAt):
             leaseInFlight.remove(room)
-            guard let owned = hub.owns(room) else { return }
-            switch reply {
-            case .integer(1) where !owned: hub.adopt(room, at: time, sink: sink)
-            case .integer(0) where owned: hub.demote(room)
-            default: break  // kept, or Redis down (the hub keeps what it has)
+            guard hub.owns(room) != nil else { return }
+            switch leaseAnswer(reply, sentAt: sentAt) {
+            case .ours(let lease): hub.leaseHeld(room, lease, at: time, sink: sink)
+            case .theirs(let epoch): hub.leaseLost(room, epoch: epoch)
+            case .unknown: break  // Redis down: an owner stays fenced once its lease has run out
             }
         }
     }
 
+    private func leaseAnswer(_ reply: RedisReply, sentAt: Double) -> LeaseAnswer {
+        guard case .integer(let value) = reply else { return .unknown }
+        guard value > 0 else { return .theirs(epoch: UInt64(-value)) }
+        let seconds = Double(leaseMilliseconds) / 1000
+        return .ours(ClusterLease(epoch: UInt64(value), until: sentAt + seconds * (1 - Self.leaseMargin)))
+    }
+
     private func finishPreparing(_ room: RoomName, hub: inout Hub, at time: HubTime, sink: some HubSink) {
-        guard let p = preparing[room], let owned = p.owned, let frame = p.frame else { return }
+        guard let p = preparing[room], let answer = p.lease, let frame = p.frame else { return }
         preparing[room] = nil
-        hub.prepareRoom(room, owned: owned, frame: frame, at: time)
+        switch answer {
+        case .ours(let lease): hub.prepareRoom(room, owned: true, lease: lease, frame: frame, at: time)
+        // Redis down: nobody can hold the lease; the room starts here, fenced until a renewal succeeds.
+        case .unknown: hub.prepareRoom(room, owned: true, lease: nil, frame: frame, at: time)
+        case .theirs(let epoch):
+            hub.prepareRoom(room, owned: false, lease: nil, frame: frame, at: time)
+            hub.leaseLost(room, epoch: epoch)
+        }
         for (connection, _) in p.held { heldConnections[connection] = nil }
         for (connection, bytes) in p.held { hub.receive(bytes, from: connection, at: time, sink: sink) }
     }
@@ -200,7 +239,11 @@ public final class ClusterEngine: RoomBroker {
                 }()
             remoteKeys[command.client] = key
             remoteClients[key] = (command.client, replyTo)
-            hub.receiveForwarded(command, as: key, at: time, sink: sink)
+            // Answers first (routed as the hub makes them), then the acknowledgement.
+            if hub.receiveForwarded(command, as: key, at: time, sink: sink), command.id != 0 {
+                let handled = ClusterMessage.handled(client: command.client, id: command.id, epoch: hub.epoch(of: command.room))
+                publish(handled, on: "hub:{\(replyTo)}")
+            }
         case .left(let client):
             guard let room = roomOf(channel), hub.owns(room) == true else { return }
             hub.remoteClientLeft(client, in: room, at: time, sink: sink)
@@ -217,6 +260,8 @@ public final class ClusterEngine: RoomBroker {
         case .summon(let hubID, let by, let name):
             guard hubID != self.hubID, let room = roomOf(channel) else { return }
             hub.applyRemoteSummon(by: by, name: name, in: room, at: time, sink: sink)
+        case .handled(_, let id, _):
+            awaiting.acknowledged(id)
         }
     }
 
@@ -225,9 +270,19 @@ public final class ClusterEngine: RoomBroker {
     /// Every `renewInterval` on the loop thread: leases, presence, and
     /// forgetting the members of hubs not heard from for `presenceSilence` s.
     public func tick(hub: inout Hub, at time: HubTime, sink: some HubSink) {
-        renewLeases(hub: hub)
+        renewLeases(hub: hub, at: time)
         announcePresence(hub: hub, at: time.seconds)
         hub.expireRemotePresence(silence: presenceSilence, at: time, sink: sink)
+        answerUnacknowledged(hub: hub, at: time, sink: sink)
+    }
+
+    /// Commands no owner acknowledged in time: their clients get `unavailable`.
+    private func answerUnacknowledged(hub: Hub, at time: HubTime, sink: some HubSink) {
+        for entry in awaiting.expire(at: time.seconds) {
+            unanswered += 1
+            guard let connection = hub.connection(ofClient: entry.client) else { continue }
+            sink.send(HubMessage.error(.unavailable(ref: entry.ref)), to: connection)
+        }
     }
 
     /// Seconds without a presence message after which a hub's members count as gone (it died).
@@ -249,12 +304,18 @@ public final class ClusterEngine: RoomBroker {
 
     /// Owner: renews each lease. Mirror with members here: tries to take the
     /// lease (it is free when the owner died or let go), and adopts the room.
-    func renewLeases(hub: Hub) {
+    func renewLeases(hub: Hub, at time: HubTime) {
         guard link == .up else { return }
         for room in hub.roomNames where !leaseInFlight.contains(room) && (hub.owns(room) == true || hub.hasMembers(room)) {
             leaseInFlight.insert(room)
-            send(["EVAL", Self.leaseScript, "1", key(room, "owner"), hubID, "\(leaseMilliseconds)"], .lease(room))
+            requestLease(room, hub: hub, at: time, as: .lease(room, sentAt: time.seconds))
         }
+    }
+
+    private func requestLease(_ room: RoomName, hub: Hub, at time: HubTime, as purpose: Pending) {
+        send(
+            ["EVAL", LeaseScripts.lease, "2", key(room, "owner"), key(room, "epoch"), hubID, "\(leaseMilliseconds)", "\(hub.epoch(of: room))"],
+            purpose)
     }
 
     // MARK: RoomBroker (called from inside the hub)
@@ -263,13 +324,18 @@ public final class ClusterEngine: RoomBroker {
         published += 1
         let bytes = ClusterMessage.frame(frame).encoded()
         redis.command(
-            bytes: [Array("SET".utf8), Array(key(room, "frame").utf8), bytes, Array("PX".utf8), Array("86400000".utf8)],
+            bytes: [
+                Array("EVAL".utf8), Array(LeaseScripts.checkpoint.utf8), Array("2".utf8), Array(key(room, "frame").utf8),
+                Array(key(room, "epoch").utf8), Array("\(frame.epoch)".utf8), bytes,
+            ],
             token: token(.ignore))
         redis.command(bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore))
     }
 
     public func forward(_ command: ForwardedCommand) {
         forwarded += 1
+        var command = command
+        command.id = awaiting.add(client: command.client, ref: command.ref)
         publish(ClusterMessage.command(command, replyTo: hubID), on: key(command.room, "cmd"))
     }
 
@@ -295,7 +361,7 @@ public final class ClusterEngine: RoomBroker {
         announced[room] = nil
         redis.unsubscribe(key(room, "frames"))
         redis.unsubscribe(key(room, "cmd"))
-        send(["EVAL", Self.releaseScript, "1", key(room, "owner"), hubID], .ignore)
+        send(["EVAL", LeaseScripts.release, "1", key(room, "owner"), hubID], .ignore)
     }
 
     // MARK: Helpers
@@ -327,19 +393,4 @@ public final class ClusterEngine: RoomBroker {
         guard channel.first == "{", let close = channel.firstIndex(of: "}") else { return nil }
         return try? RoomName(validating: String(channel[channel.index(after: channel.startIndex)..<close]))
     }
-
-    /// Takes the lease when it is free or ours, and (re)sets its expiry: 1 = ours, 0 = another hub's.
-    static let leaseScript = """
-        local v = redis.call('GET', KEYS[1])
-        if v == false or v == ARGV[1] then
-          redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-          return 1
-        end
-        return 0
-        """
-    /// Deletes the lease if it is ours.
-    static let releaseScript = """
-        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-        return 0
-        """
 }

@@ -237,7 +237,7 @@ public final class HubServer: Sendable {
             s.sink.send(HubMessage.error(ProtocolError(.badMessage, "message: binary messages are not part of protocol v1; send JSON text")), to: id.rawValue)
             return
         }
-        if s.cluster?.hold(message.bytes, from: id.rawValue, hub: s.hub) == true { return }
+        if s.cluster?.hold(message.bytes, from: id.rawValue, hub: s.hub, at: s.now()) == true { return }
         s.hub.receive(message.bytes, from: id.rawValue, at: s.now(), sink: s.sink)
         s.log.received(on: id.rawValue, hub: s.hub)
     }

@@ -39,6 +39,12 @@ public final class RedisServer {
     /// Sends one inline command over a fresh connection and returns the first
     /// line of the reply (`+PONG`, `:1`, `$5` …), for checks from tests.
     public func command(_ line: String) throws -> String {
+        try lines(line)[0]
+    }
+
+    /// Sends one inline command over a fresh connection and returns every
+    /// line of its whole reply (an array's header and items, in order).
+    public func lines(_ line: String) throws -> [String] {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RedisServerError("socket: errno \(errno)") }
         defer { close(fd) }
@@ -56,12 +62,31 @@ public final class RedisServer {
         guard write(fd, request, request.count) == request.count else { throw RedisServerError("write: errno \(errno)") }
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !reply.contains(UInt8(ascii: "\n")) {
+        while true {
+            let text = String(decoding: reply, as: UTF8.self)
+            let received = text.components(separatedBy: "\r\n").dropLast()
+            if let needed = Self.linesOfReply(Array(received)), received.count >= needed { return Array(received.prefix(needed)) }
             let n = read(fd, &buffer, buffer.count)
-            guard n > 0 else { throw RedisServerError("no reply to \(line)") }
+            guard n > 0 else { throw RedisServerError("no whole reply to \(line)") }
             reply += buffer[0..<n]
         }
-        return String(decoding: reply.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+    }
+
+    /// How many lines the RESP reply starting at `lines[at]` spans (nil: more lines are needed to tell).
+    static func linesOfReply(_ lines: [String], at start: Int = 0) -> Int? {
+        guard start < lines.count, let kind = lines[start].first else { return nil }
+        let count = Int(lines[start].dropFirst()) ?? 0
+        switch kind {
+        case "$": return count < 0 ? 1 : 2
+        case "*":
+            var used = 1
+            for _ in 0..<max(count, 0) {
+                guard let item = linesOfReply(lines, at: start + used) else { return nil }
+                used += item
+            }
+            return used
+        default: return 1
+        }
     }
 
     /// A loopback TCP port nobody listens on right now.

@@ -21,6 +21,25 @@ struct ClusterRoomState: Sendable {
     var publishedView: RoomView?
     /// Other hubs' members of this room, by hub id (the cluster's presence messages).
     var remote: [String: HubPresence] = [:]
+    /// The lease epoch: on the owner, the one its lease carries; on a mirror,
+    /// the newest it has seen. Frames of an older epoch are dropped.
+    var epoch: UInt64 = 0
+    /// Owner in a cluster: the hub second from which its lease may have run
+    /// out (`ClusterLease.until`); from then on the room is *fenced*. nil: not
+    /// fenced by a lease (the in-memory engine, or a mirror).
+    var leaseUntil: Double?
+}
+
+/// A lease this hub holds on a room: its epoch, which grows on every change
+/// of owner, and until when (hub seconds) the hub may act as the owner: the
+/// moment the renewal was sent plus the lease's time to live, less a margin.
+public struct ClusterLease: Hashable, Sendable {
+    public var epoch: UInt64
+    public var until: Double
+    public init(epoch: UInt64, until: Double) {
+        self.epoch = epoch
+        self.until = until
+    }
 }
 
 /// Heap storage for a room's `ClusterRoomState`. Immutable: a change makes a

@@ -12,8 +12,10 @@ extension Hub {
 
     /// Creates `name` before its first local join, as the cluster has it:
     /// owned here (continuing from `frame`, the last one published, if any) or
-    /// mirroring `frame`. Does nothing if the room exists.
-    public mutating func prepareRoom(_ name: RoomName, owned: Bool, frame: RoomFrame?, at time: HubTime) {
+    /// mirroring `frame`. An owner without a `lease` (Redis did not answer)
+    /// starts fenced: it runs the camera once a renewal succeeds. Does nothing
+    /// if the room exists.
+    public mutating func prepareRoom(_ name: RoomName, owned: Bool, lease: ClusterLease?, frame: RoomFrame?, at time: HubTime) {
         guard rooms[name] == nil else { return }
         var room = newRoom(name, at: time.seconds)
         room.emptySince = time.seconds
@@ -25,7 +27,10 @@ extension Hub {
             room.frameMoving = frame.moving  // a last frame that was moving is followed by a resting one
             room.view = frame.view
         }
-        if !owned {
+        room.epoch = max(lease?.epoch ?? 0, frame?.epoch ?? 0)
+        if owned {
+            room.leaseUntil = lease?.until ?? -.infinity
+        } else {
             room.mirror =
                 frame
                 ?? RoomFrame(
@@ -37,11 +42,50 @@ extension Hub {
         wake(name)
     }
 
+    /// The lease epoch this hub knows for `room` (0: none, or no such room).
+    public func epoch(of room: RoomName) -> UInt64 { rooms[room]?.epoch ?? 0 }
+
+    /// Whether this hub owns `room` but may no longer act as its owner: its
+    /// lease may have run out by its own clock, and no renewal has succeeded since.
+    public func isFenced(_ room: RoomName, at time: HubTime) -> Bool {
+        guard let room = rooms[room] else { return false }
+        return room.mirror == nil && !room.runsCamera(at: time.seconds)
+    }
+
+    /// This hub holds `name`'s lease (it took it or renewed it): a mirror
+    /// adopts the room; an owner runs its camera until `lease.until`.
+    public mutating func leaseHeld(_ name: RoomName, _ lease: ClusterLease, at time: HubTime, sink: some HubSink) {
+        guard let room = rooms[name] else { return }
+        if room.mirror != nil { adopt(name, at: time, sink: sink) }
+        withRoom(name) { room in
+            room.epoch = max(room.epoch, lease.epoch)
+            room.leaseUntil = lease.until
+        }
+        wake(name)
+    }
+
+    /// Another hub holds `name`'s lease, of `epoch`: an owner becomes a mirror.
+    public mutating func leaseLost(_ name: RoomName, epoch: UInt64) {
+        demote(name)
+        withRoom(name) { room in room.epoch = max(room.epoch, epoch) }
+    }
+
     /// Mirror: the owner's newest frame. Its `seq` is kept (plus an offset
     /// that grows only when the owner's numbering would go back, after a change
     /// of owner), so followers here see `seq` only increase. Wakes the room so
     /// due followers get it.
+    ///
+    /// Fencing: a frame of an older epoch than this hub has seen for the room
+    /// comes from an owner that lost its lease, and is dropped; one of a newer
+    /// epoch on a room this hub believes it owns means another hub took it
+    /// over, and this hub becomes a mirror at once.
     public mutating func applyRemoteFrame(_ frame: RoomFrame, in name: RoomName) {
+        guard let known = rooms[name]?.epoch, frame.epoch >= known else { return }
+        if rooms[name]?.mirror == nil {
+            guard frame.epoch > known else { return }
+            leaseLost(name, epoch: frame.epoch)
+        }
+        rooms[name]!.epoch = frame.epoch
         guard let room = rooms[name], let mirror = room.mirror else { return }
         if frame.seq == mirror.seq && !room.mirrorStale {
             rooms[name]!.mirror = frame  // the same frame again, with new limits
@@ -74,6 +118,7 @@ extension Hub {
         rooms[name]!.frameMoving = frame.moving
         rooms[name]!.publishedSeq = rooms[name]!.seq
         rooms[name]!.mirror = nil
+        rooms[name]!.leaseUntil = -.infinity  // until the caller sets the lease it took
         rooms[name]!.view = frame.view
         rooms[name]!.mirrorSeqOffset = 0
         rooms[name]!.frame = nil
@@ -90,12 +135,13 @@ extension Hub {
         frame.view = room.view
         rooms[name]!.mirror = frame
         rooms[name]!.mirrorStale = true
+        rooms[name]!.leaseUntil = nil
         wake(name)
     }
 
     /// Owner: hands a changed frame to the broker, once per `seq`.
     mutating func publishFrame(of name: RoomName, at time: HubTime) {
-        guard let broker, let room = rooms[name],
+        guard let broker, let room = rooms[name], room.runsCamera(at: time.seconds),
             room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
                 || room.publishedTracking != room.manager.trackingMode || room.publishedView != room.view
         else { return }
@@ -106,6 +152,7 @@ extension Hub {
         var frame = RoomFrame(
             seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
             moving: room.frameMoving, by: room.manager.lastMovedBy)
+        frame.epoch = room.epoch
         frame.corner = room.frameCorner
         frame.prompt = room.promptSeq == room.seq
         frame.velocity = room.frameMoving ? room.manager.velocity(at: room.manager.time) : nil
@@ -142,11 +189,14 @@ extension Hub {
     /// `connection`: a key the broker gave that client (at `remoteConnectionBase`
     /// and above), whose output (`error`, `clamped`, `animation`, `result`) the
     /// sink hands back to the broker, which sends it to the client's hub.
+    /// Returns whether it ran: not when this hub does not own the room, or is
+    /// fenced (another hub may own it by now and run the command itself).
+    @discardableResult
     public mutating func receiveForwarded(
         _ command: ForwardedCommand, as connection: ConnectionKey, at time: HubTime,
         sink: some HubSink
-    ) {
-        guard connection >= remoteConnectionBase, let room = rooms[command.room], room.mirror == nil else { return }
+    ) -> Bool {
+        guard connection >= remoteConnectionBase, let room = rooms[command.room], room.runsCamera(at: time.seconds) else { return false }
         remoteSession(connection, for: command)
         do throws(ProtocolError) {
             let message = try ClientMessage.decode(command.message, tick: configuration.tick)
@@ -156,6 +206,7 @@ extension Hub {
         } catch {
             sink.send(HubMessage.error(error), to: connection)
         }
+        return true
     }
 
     /// Owner: a client of another hub left; what it had going ends.

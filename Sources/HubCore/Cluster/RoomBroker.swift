@@ -47,6 +47,9 @@ public struct RunningAnimation: Hashable, Sendable {
 public struct RoomFrame: Hashable, Sendable {
     /// The owner's `seq` (a mirror may number its own frames higher: `Hub.applyRemoteFrame`).
     public var seq: UInt64
+    /// The owner's lease epoch (`ClusterLease`): a frame of an older epoch than
+    /// a hub has seen for the room comes from an owner that lost it, and is dropped.
+    public var epoch: UInt64 = 0
     /// The frame's `time` (ms since the epoch, the owner's clock).
     public var time: Double
     public var camera: Camera
@@ -93,6 +96,12 @@ public struct ForwardedCommand: Hashable, Sendable {
     public var viewport: Viewport
     /// The message as the client sent it.
     public var message: [UInt8]
+    /// The forwarding hub's number for it, which the owner acknowledges once
+    /// it ran it (0: none). Without that acknowledgement the client gets
+    /// `unavailable`.
+    public var id: UInt64 = 0
+    /// The message's `ref` (its `id`, else its type), for that `unavailable` error. Not sent.
+    public var ref: String?
 
     public init(room: RoomName, client: String, role: Role, viewport: Viewport, message: [UInt8]) {
         self.room = room

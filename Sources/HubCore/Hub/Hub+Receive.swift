@@ -44,8 +44,11 @@ extension Hub {
         try message.authorize(role)
         let now = time.seconds
         let ref = message.ref
-        if rooms[roomName]!.mirror != nil, message.runsOnOwner, let broker {
-            broker.forward(ForwardedCommand(room: roomName, client: owner.client, role: role, viewport: session.viewport, message: bytes))
+        if message.runsOnOwner, !rooms[roomName]!.runsCamera(at: now) {
+            guard rooms[roomName]!.mirror != nil, let broker else { throw .unavailable(ref: ref) }
+            var command = ForwardedCommand(room: roomName, client: owner.client, role: role, viewport: session.viewport, message: bytes)
+            command.ref = ref
+            broker.forward(command)
             return
         }
         switch message {

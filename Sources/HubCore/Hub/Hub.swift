@@ -160,16 +160,17 @@ public struct Hub {
         let visited = withRoom(name) { room in
             let firstThisSecond = room.visits.record(at: time.seconds)
             room.visitCount += 1
-            if room.mirror == nil { room.manager.advance(to: time.seconds) }
-            return (owned: room.mirror == nil, firstThisSecond: firstThisSecond)
+            let runs = room.runsCamera(at: time.seconds)  // not a mirror, nor a fenced owner
+            if runs { room.manager.advance(to: time.seconds) }
+            return (runs: runs, firstThisSecond: firstThisSecond)
         }
-        guard let (owned, firstThisSecond) = visited else {
+        guard let (runsCamera, firstThisSecond) = visited else {
             awake.remove(name)
             return
         }
         if configuration.tracksChangedRooms { changedRooms.insert(name) }
         if firstThisSecond { recentVisits.insert(name, at: time.seconds) }
-        if owned {
+        if runsCamera {
             deliverMotionEvents(in: name, at: time, sink: sink)
             let nextTick = time.seconds + 1 / configuration.tick
             withRoom(name) { room in
@@ -289,7 +290,7 @@ public struct Hub {
         // and seq. Before the joiner becomes a member: what happened until now
         // (steady, significantChange) is for those already in the room, and
         // must not reach the joiner ahead of its welcome.
-        rooms[hello.room]!.manager.advance(to: time.seconds)
+        if rooms[hello.room]!.runsCamera(at: time.seconds) { rooms[hello.room]!.manager.advance(to: time.seconds) }
         deliverMotionEvents(in: hello.room, at: time, sink: sink)
         rooms[hello.room]!.updateFrameState()
         // The welcome carries the current frame, so the throttle starts from its seq.

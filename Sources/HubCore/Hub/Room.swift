@@ -179,6 +179,24 @@ struct Room {
         set { cluster.remote = newValue }
     }
 
+    var epoch: UInt64 {
+        get { clusterBox?.state.epoch ?? 0 }
+        set { cluster.epoch = newValue }
+    }
+    var leaseUntil: Double? {
+        get { clusterBox?.state.leaseUntil }
+        set { cluster.leaseUntil = newValue }
+    }
+
+    /// Whether this hub runs the camera at hub second `now`: it owns the room
+    /// and, in a cluster, its lease cannot have run out yet. A fenced owner
+    /// (`leaseUntil` passed) neither moves, shows nor publishes the camera
+    /// until a renewal succeeds: another hub may own the room by now.
+    func runsCamera(at now: Double) -> Bool {
+        guard let cluster = clusterBox?.state else { return true }
+        return cluster.mirror == nil && (cluster.leaseUntil.map { now < $0 } ?? true)
+    }
+
     /// The camera members see: the owner's newest frame on a mirror.
     var camera: Camera { mirror?.camera ?? manager.camera }
     var limits: CameraLimits { mirror?.limits ?? manager.limits }

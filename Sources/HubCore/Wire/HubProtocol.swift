@@ -64,6 +64,10 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
         case full = "full"
         /// The room's follow policy forbids it (`follow` `exploring` while the presenter has locked following).
         case policy = "policy"
+        /// The room has no reachable owner right now (a failover under way,
+        /// Redis unreachable): the command did not run, or its answer was lost.
+        /// Try again shortly.
+        case unavailable = "unavailable"
     }
 
     public var code: Code
@@ -91,5 +95,10 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
     /// `rate_limited` (report at most one per second; see `CommandRateLimiter`).
     public static func rateLimited(ref: String?) -> ProtocolError {
         ProtocolError(.rateLimited, "more than \(Int(HubProtocol.commandsPerSecond)) messages per second; excess dropped", ref: ref)
+    }
+
+    /// `unavailable`: no hub of the cluster can run the room's camera right now.
+    public static func unavailable(ref: String?) -> ProtocolError {
+        ProtocolError(.unavailable, "room: no reachable hub holds this room right now (failover or Redis unreachable); try again", ref: ref)
     }
 }

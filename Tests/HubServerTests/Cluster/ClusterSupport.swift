@@ -16,7 +16,7 @@ final class TestCluster {
     /// `loops`: event loops per hub (`--loops`).
     init(hubs count: Int, lease: Int = 600, loops: Int = 1) throws {
         redis = try RedisServer()
-        for _ in 0..<count { hubs.append(try addHub(lease: lease, loops: loops)) }
+        for _ in 0..<count { try addHub(lease: lease, loops: loops) }
         #expect(
             waitUntil { self.hubs.allSatisfy { (try? $0.health()["redis"]?["state"]?.string) == "up" } },
             "every hub links to Redis")
@@ -24,14 +24,19 @@ final class TestCluster {
 
     /// One more hub on the same Redis (lease in ms).
     /// `record`: the hub's `--record` folder (nil: it records nothing).
-    func addHub(lease: Int = 600, loops: Int = 1, record: String? = nil) throws -> RunningHub {
+    /// `maxClientsPerRoom`: the hub's cap on a room's clients (counted across the cluster).
+    @discardableResult
+    func addHub(lease: Int = 600, loops: Int = 1, record: String? = nil, maxClientsPerRoom: Int? = nil) throws -> RunningHub {
         let endpoint = try RedisEndpoint(url: redis.url)
-        return try RunningHub {
+        let hub = try RunningHub {
             $0.redis = endpoint
             $0.leaseMilliseconds = lease
             $0.loops = loops
             $0.recordDirectory = record
+            if let maxClientsPerRoom { $0.hub.maxClientsPerRoom = maxClientsPerRoom }
         }
+        hubs.append(hub)
+        return hub
     }
 
     func shutdown() {

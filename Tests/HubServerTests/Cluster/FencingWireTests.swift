@@ -1,0 +1,126 @@
+import Foundation
+import HubCluster
+import HubCore
+import SocketTestSupport
+import Testing
+
+extension HubServerTests {
+    @Test func theCheckpointRefusesAWriterOfAnOlderEpoch() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let script = "\"\(LeaseScripts.checkpoint)\""
+        #expect(try redis.command("SET {t}:epoch 5") == "+OK")
+        #expect(try redis.command("EVAL \(script) 2 {t}:frame {t}:epoch 4 stale") == ":0", "an owner of epoch 4 lost the room")
+        #expect(try redis.command("EXISTS {t}:frame") == ":0")
+        #expect(try redis.command("EVAL \(script) 2 {t}:frame {t}:epoch 5 current") == ":1")
+        #expect(try redis.lines("GET {t}:frame") == ["$7", "current"])
+    }
+
+    @Test func aStalledOwnerNeverShowsItsStaleCameraAndComesBackAsAMirror() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let owner = try ServeProcess(camhubPath, ["--redis", redis.url])
+        defer { owner.stop(SIGKILL) }
+        let onOwner = try HubClients(port: owner.port)
+        let presenter = onOwner.join(role: "presenter")
+        let watcher = onOwner.join(role: "follower", rate: 60)
+        let other = try TestCluster.hub(on: redis)
+        defer { other.shutdown() }
+        let onOther = try HubClients(port: other.port)
+        let follower = onOther.join(role: "follower", rate: 60)
+        let driver = onOther.join(role: "driver")
+        #expect(other.owns("demo") == false)
+        #expect(try redis.lines("GET {demo}:epoch") == ["$1", "1"], "the first lease is epoch 1")
+
+        // The zoom only grows while the animation runs: a frame above the last
+        // one before the stall could only come from the stalled owner's clock.
+        presenter.send(#"{"type":"animate","id":"climb","to":{"zoom":14},"duration":30}"#)
+        #expect(presenter.next("animation")?["status"]?.string == "started")
+        #expect(waitUntil { watcher.frames.count >= 10 && follower.frames.count >= 10 }, "moving frames on both hubs")
+        kill(owner.process.processIdentifier, SIGSTOP)
+        var resumed = false
+        defer { if !resumed { kill(owner.process.processIdentifier, SIGCONT) } }
+        let stalledAt = watcher.frames.count
+        #expect(waitUntil(.seconds(20)) { other.owns("demo") == true }, "the other hub takes the room once the lease runs out")
+        #expect(try redis.lines("GET {demo}:epoch") == ["$1", "2"], "a new epoch")
+        let before = (follower.frames + watcher.frames).compactMap { $0.json["camera"]?["zoom"]?.number }
+        let highest = try #require(before.max())
+        kill(owner.process.processIdentifier, SIGCONT)
+        resumed = true
+
+        #expect(waitUntil(.seconds(20)) { owner.healthOwns("demo") == false }, "the thawed owner becomes a mirror")
+        driver.send(#"{"type":"set","camera":{"zoom":5}}"#)
+        for (name, client) in [("owner's", watcher), ("other hub's", follower)] {
+            #expect(waitUntil { client.frames.last?.json["camera"]?["zoom"]?.number == 5 }, "\(name) follower follows the new owner")
+        }
+        let afterStall = watcher.frames.dropFirst(stalledAt).compactMap { $0.json["camera"]?["zoom"]?.number }
+        #expect(afterStall.allSatisfy { $0 <= highest || $0 == 5 }, "no stale frame on the owner's hub: \(afterStall), highest \(highest)")
+        let seen = follower.frames.compactMap { $0.json["seq"]?.number }
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 }, "seq only grows")
+        _ = presenter
+    }
+
+    @Test func aCommandForwardedToAStalledOwnerIsAnsweredUnavailable() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let owner = try ServeProcess(camhubPath, ["--redis", redis.url])
+        defer { owner.stop(SIGKILL) }
+        let presenter = try HubClients(port: owner.port).join(role: "presenter")
+        let other = try TestCluster.hub(on: redis)
+        defer { other.shutdown() }
+        let driver = try HubClients(port: other.port).join(role: "driver")
+        #expect(other.owns("demo") == false)
+
+        kill(owner.process.processIdentifier, SIGSTOP)
+        defer { kill(owner.process.processIdentifier, SIGCONT) }
+        let sent = ContinuousClock.now
+        driver.send(#"{"type":"set","camera":{"zoom":7}}"#)
+        let error = driver.nextError("unavailable")
+        #expect(error?["ref"]?.string == "set")
+        // How soon is a benchmark figure; a bound of seconds tells an answer from silence.
+        #expect(ContinuousClock.now - sent < .seconds(10), "answered within seconds (1 s to acknowledge)")
+        #expect(waitUntil(.seconds(20)) { other.owns("demo") == true })
+        driver.send(#"{"type":"set","camera":{"zoom":7}}"#)
+        #expect(waitUntil { (try? other.camera(of: "demo")?["zoom"]?.number) == 7 }, "tried again, it runs on the new owner")
+        _ = presenter
+    }
+
+    @Test func anOwnerCutOffFromRedisPausesItsRoomAndAnswersUnavailableUntilItHoldsTheLeaseAgain() throws {
+        let cluster = try TestCluster(hubs: 1)
+        defer { cluster.shutdown() }
+        let hub = cluster.hubs[0]
+        let clients = try HubClients(port: hub.port)
+        let presenter = clients.join(role: "presenter")
+        let follower = clients.join(role: "follower")
+        let port = cluster.redis.port
+        cluster.redis.stop()
+        #expect(waitUntil { (try? hub.health()["status"]?.string) == "degraded" })
+        #expect(
+            waitUntil {
+                presenter.send(#"{"type":"set","camera":{"zoom":2}}"#)
+                return presenter.messages("error").contains { $0.json["code"]?.string == "unavailable" }
+            }, "once its lease may have run out, the owner runs no command")
+        let shown = follower.frames.count
+        presenter.send(#"{"type":"set","camera":{"zoom":3}}"#)
+        #expect(waitUntil { presenter.messages("error").filter { $0.json["code"]?.string == "unavailable" }.count >= 2 })
+        #expect(presenter.roundTrip(), "the connection stays usable")
+        #expect(follower.frames.dropFirst(shown).allSatisfy { $0.json["camera"]?["zoom"]?.number != 3 }, "and the camera stays")
+
+        let again = try RedisServer(port: port)
+        defer { again.stop() }
+        #expect(waitUntil(.seconds(20)) { hub.owns("demo") == true && (try? hub.health()["status"]?.string) == "ok" })
+        #expect(
+            waitUntil(.seconds(20)) {
+                presenter.send(#"{"type":"set","camera":{"zoom":4}}"#)
+                return follower.frames.last?.json["camera"]?["zoom"]?.number == 4
+            }, "the room moves again once the lease is held")
+    }
+}
+
+extension ServeProcess {
+    /// Whether `/healthz` of this hub says it runs `room`'s camera.
+    func healthOwns(_ room: String) -> Bool? {
+        guard let response = try? RawHTTP.request(port: port, path: "/healthz"), let json = try? JSONParser.parse(response.body) else { return nil }
+        return json["rooms"]?.array?.first { $0["name"]?.string == room }?["owned"]?.bool
+    }
+}
