@@ -91,7 +91,7 @@ let package = Package(
         /// `camhub serve --record` and `camhub replay`: gzip JSON-lines recordings of rooms.
         .target(name: "HubRecording", dependencies: ["HubCore", "CameraCore", "CZlib"]),
         .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
-        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "HubCore", "SocketTestSupport",
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "HubCore", "SocketTestSupport", "CamHubClient",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         /// Linux perf events (`linux/perf_event.h`): `camhub bench` counts a local hub's send syscalls.
         .systemLibrary(name: "CPerfEvents", path: "Sources/CPerfEvents"),

@@ -28,6 +28,8 @@ enum HealthReport {
             w.integer(cluster.published)
             w.raw(",\"forwarded\":")
             w.integer(cluster.forwarded)
+            w.raw(",\"unanswered\":")
+            w.integer(cluster.unanswered)
             w.raw(",\"undecodable\":")
             w.integer(cluster.undecodable)
             w.raw("}")
@@ -60,6 +62,8 @@ enum HealthReport {
             if cluster != nil, let name = try? RoomName(validating: room.name) {
                 w.raw(",\"owned\":")
                 w.bool(hub.owns(name) ?? false)
+                w.raw(",\"fenced\":")  // owned, but its lease may have run out: it runs nothing until renewed
+                w.bool(hub.isFenced(name, at: now))
             }
             w.raw(",\"ticksPerSecond\":")
             w.integer(UInt64(roomTicks[room.name] ?? 0))

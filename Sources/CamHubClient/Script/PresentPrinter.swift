@@ -93,6 +93,11 @@ public final class PresentPrinter {
             }
         case .hubError(let e, let step):
             line("    ! error \(e.code)" + (step.map { " (step \($0))" } ?? "") + ": \(e.message)")
+        case .retrying(let ref, let step, let attempt, let after):
+            line(
+                "    ~ \(ref)" + (step.map { " (step \($0))" } ?? "")
+                    + ": the room has no reachable owner right now (failover?); sending it again in \(fixed(after, 2)) s"
+                    + " (attempt \(attempt) of \(UnavailableRetries.maxAttempts))")
         case .waitingForAnimations(let n):
             line("waiting for \(n) running animation\(n == 1 ? "" : "s") to end…")
         }
@@ -111,7 +116,8 @@ public final class PresentPrinter {
         head +=
             ", \(anims) animation\(anims == 1 ? "" : "s") ended — \(r.count("finished")) finished, \(r.count("superseded")) superseded, \(r.count("cancelled")) cancelled"
         if r.count("refused") > 0 { head += ", \(r.count("refused")) refused" }
-        head += "; \(r.errors.count) error\(r.errors.count == 1 ? "" : "s")."
+        head += "; \(r.errors.count) error\(r.errors.count == 1 ? "" : "s")"
+        head += r.retried > 0 ? "; \(r.retried) command\(r.retried == 1 ? "" : "s") sent again after `unavailable`." : "."
         lines.append(head)
         for (step, e) in r.errors {
             lines.append("  error\(step.map { " in step \($0)" } ?? ""): \(e.code): \(e.message)")

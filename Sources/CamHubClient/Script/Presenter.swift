@@ -14,6 +14,9 @@ public enum PresenterEvent: Sendable {
     /// An `animation` message for one of our animations (`step`: the step that started it).
     case animation(Incoming.Animation, step: Int?, seconds: Double?)
     case hubError(Incoming.Failure, step: Int?)
+    /// The hub answered `unavailable` (no reachable owner right now): the
+    /// command goes again `after` seconds from now, as attempt `attempt` of `UnavailableRetries.maxAttempts`.
+    case retrying(ref: String, step: Int?, attempt: Int, after: Double)
     /// The script is over; waiting for this many animations still running.
     case waitingForAnimations(Int)
 }
@@ -45,6 +48,8 @@ public struct PresentReport: Sendable {
     public var lastFrame: Incoming.Frame?
     public var seconds: Double = 0
     public var interrupted = false
+    /// Commands sent again after the hub answered `unavailable`.
+    public var retried = 0
     /// The connection ended before the script did.
     public var disconnected: String?
     /// How it ended (for telling a hub restart from a refusal).
@@ -77,6 +82,7 @@ public final class PresenterRunner {
     private var closed = false
     private var pongMarker: Double?
     private var pongSeen = false
+    private var retries = UnavailableRetries()
 
     public init(
         connection: HubConnection, script: PresenterScript, viewport: Viewport? = nil,
@@ -137,6 +143,7 @@ public final class PresenterRunner {
                 planned = max(0, p.sentAt + pPlanned - begin) + own
             }
             if let id { animations[id] = Tracked(step: step.number, sentAt: begin, planned: planned, ended: nil) }
+            retries.sent(text, ref: message.ref)
             connection.send(text)
             drain()  // report whatever arrived meanwhile
             onEvent(.stepDone(step, note: "sent"))
@@ -182,19 +189,28 @@ public final class PresenterRunner {
                 report.problems.append("\(id) (step \(t.step)) had not ended when the script gave up waiting")
             }
         }
-        // A ping as a barrier: the hub answers in order, so once its pong is here
-        // every answer to the script's commands (errors included) is too.
-        let marker = -Double(UInt32.random(in: 1...UInt32.max))
-        pongSeen = false
-        pongMarker = marker
-        connection.send("{\"type\":\"ping\",\"t\":\(JSONText.number(marker))}")
-        pump(until: monotonicSeconds() + 10, stopWhen: { self.pongSeen })
+        // Commands the hub could not run yet go again (bounded: 5 attempts each,
+        // about 8 s in all), until the hub has answered them all.
+        repeat {
+            pump(until: monotonicSeconds() + 10, stopWhen: { self.retries.due.isEmpty })
+            awaitAnswers()
+        } while !retries.due.isEmpty && !closed && !report.interrupted
         // The resting frame comes within one frame interval of the end of the script's last
         // animation. When that animation finished, the camera rests unless someone else moves
         // it: wait for the rest frame itself (the deadline only counts on a stalled hub); else
         // (nothing of ours moved, or someone else holds the camera) give it a second.
         let lastFinished = animations.values.max { $0.sentAt < $1.sentAt }?.ended == "finished"
         pump(until: monotonicSeconds() + (lastFinished ? 10 : 1), stopWhen: { self.report.lastFrame.map { !$0.moving } ?? false })
+    }
+
+    /// A ping as a barrier: the hub answers in order, so once its pong is here
+    /// every answer to the script's commands (errors included) is too.
+    private func awaitAnswers() {
+        let marker = -Double(UInt32.random(in: 1...UInt32.max))
+        pongSeen = false
+        pongMarker = marker
+        connection.send("{\"type\":\"ping\",\"t\":\(JSONText.number(marker))}")
+        pump(until: monotonicSeconds() + 10, stopWhen: { self.pongSeen })
     }
 
     // MARK: messages
@@ -218,6 +234,7 @@ public final class PresenterRunner {
                 progress(now)
                 lastProgress = now
             }
+            for retry in retries.take(at: now) { connection.send(retry.text) }
             let left = deadline - now
             if left <= 0 { return false }
             guard let item = connection.next(timeout: min(left, 0.1)) else { continue }
@@ -260,6 +277,8 @@ public final class PresenterRunner {
                 onEvent(.animation(a, step: tracked.step, seconds: seconds))
             case .pong(let t, _):
                 if let t, t == pongMarker { pongSeen = true }
+            case .error(let e) where e.code == ProtocolError.Code.unavailable.rawValue && retry(e):
+                return
             case .error(let e):
                 var step: Int?
                 if let ref = e.ref {
@@ -283,6 +302,14 @@ public final class PresenterRunner {
                 break
             }
         }
+    }
+
+    /// Schedules the command `e` answers again; false when it is not ours or out of attempts.
+    private func retry(_ e: Incoming.Failure) -> Bool {
+        guard let ref = e.ref, let retry = retries.unavailable(ref: ref, at: monotonicSeconds()) else { return false }
+        report.retried += 1
+        onEvent(.retrying(ref: ref, step: lastStepOfRef[ref], attempt: retry.attempt, after: retry.at - monotonicSeconds()))
+        return true
     }
 }
 

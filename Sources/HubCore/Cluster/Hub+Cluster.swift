@@ -47,9 +47,10 @@ extension Hub {
 
     /// Whether this hub owns `room` but may no longer act as its owner: its
     /// lease may have run out by its own clock, and no renewal has succeeded since.
-    public func isFenced(_ room: RoomName, at time: HubTime) -> Bool {
+    /// `now`: hub seconds.
+    public func isFenced(_ room: RoomName, at now: Double) -> Bool {
         guard let room = rooms[room] else { return false }
-        return room.mirror == nil && !room.runsCamera(at: time.seconds)
+        return room.mirror == nil && !room.runsCamera(at: now)
     }
 
     /// This hub holds `name`'s lease (it took it or renewed it): a mirror

@@ -3,6 +3,8 @@ import HubCluster
 import HubCore
 import SocketTestSupport
 import Testing
+import CamHubClient
+import WebSocketTransport
 
 extension HubServerTests {
     @Test func theCheckpointRefusesAWriterOfAnOlderEpoch() throws {
@@ -122,5 +124,45 @@ extension ServeProcess {
     func healthOwns(_ room: String) -> Bool? {
         guard let response = try? RawHTTP.request(port: port, path: "/healthz"), let json = try? JSONParser.parse(response.body) else { return nil }
         return json["rooms"]?.array?.first { $0["name"]?.string == room }?["owned"]?.bool
+    }
+}
+
+extension HubServerTests {
+    @Test func aPresenterScriptRidesOutARedisRestartBySendingAgainWhatWasUnavailable() throws {
+        let cluster = try TestCluster(hubs: 1)
+        defer { cluster.shutdown() }
+        let hub = cluster.hubs[0]
+        let presenter = try HubConnection.join(HubURL(host: "127.0.0.1", port: hub.port), hello: HelloOptions(room: "demo", role: "presenter"))
+        defer { presenter.shutdown() }
+        let port = cluster.redis.port
+        cluster.redis.stop()
+        #expect(waitUntil { hub.fenced("demo") == true }, "the owner's lease may have run out")
+
+        let restarted = Locked<RedisServer?>(nil)
+        defer { restarted.withLock { $0?.stop() } }
+        let restart = Thread {
+            usleep(1_000_000)
+            restarted.withLock { $0 = try? RedisServer(port: port) }
+        }
+        restart.start()
+        var retried: [String] = []
+        let script = try PresenterScript.parse(#"{"steps":[{"type":"set","camera":{"zoom":6}}]}"#)
+        let report = PresenterRunner(
+            connection: presenter, script: script,
+            onEvent: { event in
+                if case .retrying(let ref, _, let attempt, _) = event { retried.append("\(ref) #\(attempt)") }
+            }
+        ).run()
+        #expect(!retried.isEmpty, "the hub answered unavailable and the script sent the command again")
+        #expect(report.errors.isEmpty, "\(report.errors.map { "\($0.failure.code): \($0.failure.message)" })")
+        #expect(report.retried == retried.count, "\(retried)")
+        #expect(waitUntil(.seconds(20)) { (try? hub.camera(of: "demo")?["zoom"]?.number) == 6 }, "and it ran once the hub held the lease again")
+    }
+}
+
+extension RunningHub {
+    /// Whether `/healthz` says this hub owns `room` but runs nothing until its lease is renewed.
+    func fenced(_ room: String) -> Bool? {
+        (try? health()["rooms"]?.array?.first { $0["name"]?.string == room }?["fenced"])??.bool
     }
 }

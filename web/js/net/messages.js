@@ -25,7 +25,7 @@
 //   result    {id: "summon", what: "summon", summoned}   the answer to a presenter's summon
 //   result    {id, what?, points | bounds+quad | camera}
 //   error     {code, message, ref}     code: bad_message|unknown_type|not_joined|forbidden|conflict|
-//                                            unknown_animation|rate_limited|full|policy
+//                                            unknown_animation|rate_limited|full|policy|unavailable
 //   pong      {t, time}
 //   gestures  {disabled: [kinds]}      the answer to a `gestures` toggle: the kinds now disabled for you
 //   gestureAck {seq, kind, phase|null, time, camera, animation?: {id, duration, to}}  to a gesture's sender only,
@@ -76,7 +76,7 @@ export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged'
   'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged', 'followChanged', 'summoned',
   'followPolicyChanged', 'viewChanged'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
-  'rate_limited', 'full', 'policy'];
+  'rate_limited', 'full', 'policy', 'unavailable'];
 /** A client's follow state: on the room's camera, on its own map, or not looking. */
 export const FOLLOW_STATES = ['following', 'exploring', 'away'];
 export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];

@@ -33,6 +33,9 @@ export function receive(page, m, receivedAt) {
       return page.prediction.ack(m, receivedAt);
     case 'error':
       if (m.ref === 'gesture') page.prediction.rejected(m, receivedAt, page.state.screen.lastSample?.camera ?? null);
+      if (m.code === 'unavailable') {
+        return page.toast(`Not done: the room has no reachable hub right now (a failover?). Your ${m.ref ?? 'command'} did not run; try again in a moment.`, 'error', 5000);
+      }
       return page.toast(`${m.code}: ${m.message}`, 'error', 5000);
     default:
       return undefined; // pong (handled by the connection)

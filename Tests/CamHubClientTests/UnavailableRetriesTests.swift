@@ -1,0 +1,36 @@
+import Testing
+
+@testable import CamHubClient
+
+struct UnavailableRetriesTests {
+    @Test func aCommandAnsweredUnavailableGoesAgainAfterABackoffThatDoubles() {
+        var retries = UnavailableRetries()
+        retries.sent(#"{"type":"set"}"#, ref: "set")
+        var delays: [Double] = []
+        for _ in 1...UnavailableRetries.maxAttempts {
+            let retry = retries.unavailable(ref: "set", at: 100, jitter: 0)
+            #expect(retry?.text == #"{"type":"set"}"#)
+            delays.append((retry?.at ?? 0) - 100)
+        }
+        #expect(delays == [0.25, 0.5, 1, 2, 4])
+        #expect(retries.unavailable(ref: "set", at: 100, jitter: 0) == nil, "five attempts, then the error stands")
+    }
+
+    @Test func aRetryIsSentOnlyWhenItIsDue() {
+        var retries = UnavailableRetries()
+        retries.sent("A", ref: "fly-1")
+        _ = retries.unavailable(ref: "fly-1", at: 10, jitter: 0)
+        #expect(retries.take(at: 10.2).isEmpty)
+        #expect(retries.take(at: 10.25).map(\.text) == ["A"])
+        #expect(retries.due.isEmpty && retries.sent == 1)
+    }
+
+    @Test func aNewCommandWithTheSameRefStartsItsCountAgainAndAnUnknownRefIsNotRetried() {
+        var retries = UnavailableRetries()
+        #expect(retries.unavailable(ref: "set", at: 0) == nil, "not a command this client sent")
+        retries.sent("first", ref: "set")
+        for _ in 1...UnavailableRetries.maxAttempts { _ = retries.unavailable(ref: "set", at: 0) }
+        retries.sent("second", ref: "set")
+        #expect(retries.unavailable(ref: "set", at: 0, jitter: 0)?.attempt == 1)
+    }
+}
