@@ -127,7 +127,8 @@ enum ClusterMessage: Hashable, Sendable {
         guard let kind = r.byte() else { return nil }
         switch kind {
         case UInt8(ascii: "F"):
-            guard let seq = r.u64(), let epoch = r.u64(), let time = r.double(), let flags = r.byte(), flags < 16, let velocity = r.velocity(if: flags & 8 != 0),
+            guard let seq = r.u64(), let epoch = r.u64(), let time = r.double(), let flags = r.byte(), flags < 16,
+                let velocity = r.velocity(if: flags & 8 != 0),
                 let camera = r.camera(),
                 let limits = r.limits(), let by = r.string(), let count = r.u64(), count < 10_000
             else { return nil }

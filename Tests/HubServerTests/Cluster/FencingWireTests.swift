@@ -1,9 +1,9 @@
+import CamHubClient
 import Foundation
 import HubCluster
 import HubCore
 import SocketTestSupport
 import Testing
-import CamHubClient
 import WebSocketTransport
 
 extension HubServerTests {
