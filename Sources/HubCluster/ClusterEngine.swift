@@ -70,7 +70,9 @@ public final class ClusterEngine: RoomBroker {
     private var subscribed: Set<RoomName> = []
     /// Clients of other hubs whose commands ran here: their key in the hub, and back to client and hub.
     private var remoteKeys: [String: ConnectionKey] = [:]
-    private var remoteClients: [ConnectionKey: (client: String, hub: String)] = [:]
+    private var remoteClients: [ConnectionKey: (client: String, hub: String, room: RoomName)] = [:]
+    /// When each other hub was last heard from (hub seconds): its presence or a command it forwarded.
+    private var heardFrom: [String: Double] = [:]
     private var nextRemoteKey = remoteConnectionBase
     /// Lease renewals or claims under way (one per room at a time).
     private var leaseInFlight: Set<RoomName> = []
@@ -238,7 +240,8 @@ public final class ClusterEngine: RoomBroker {
                     return nextRemoteKey
                 }()
             remoteKeys[command.client] = key
-            remoteClients[key] = (command.client, replyTo)
+            remoteClients[key] = (command.client, replyTo, command.room)
+            heardFrom[replyTo] = time.seconds
             // Answers first (routed as the hub makes them), then the acknowledgement.
             if hub.receiveForwarded(command, as: key, at: time, sink: sink), command.id != 0 {
                 let handled = ClusterMessage.handled(client: command.client, id: command.id, epoch: hub.epoch(of: command.room))
@@ -247,9 +250,10 @@ public final class ClusterEngine: RoomBroker {
         case .left(let client):
             guard let room = roomOf(channel), hub.owns(room) == true else { return }
             hub.remoteClientLeft(client, in: room, at: time, sink: sink)
-            if let key = remoteKeys.removeValue(forKey: client) { remoteClients[key] = nil }
+            forgetRemote(client)
         case .presence(let hubID, let presence):
             guard hubID != self.hubID, let room = roomOf(channel) else { return }
+            heardFrom[hubID] = time.seconds
             hub.applyRemotePresence(presence, from: hubID, in: room, at: time, sink: sink)
         case .event(let kind, let bytes):
             guard let room = roomOf(channel) else { return }
@@ -272,7 +276,8 @@ public final class ClusterEngine: RoomBroker {
     public func tick(hub: inout Hub, at time: HubTime, sink: some HubSink) {
         renewLeases(hub: hub, at: time)
         announcePresence(hub: hub, at: time.seconds)
-        hub.expireRemotePresence(silence: presenceSilence, at: time, sink: sink)
+        for client in hub.expireRemotePresence(silence: presenceSilence, at: time, sink: sink) { forgetRemote(client) }
+        forgetClientsOfSilentHubs(hub: &hub, at: time, sink: sink)
         answerUnacknowledged(hub: hub, at: time, sink: sink)
     }
 
@@ -365,6 +370,25 @@ public final class ClusterEngine: RoomBroker {
     }
 
     // MARK: Helpers
+
+    /// A client of another hub left (or its hub went silent): its key goes.
+    private func forgetRemote(_ client: String) {
+        if let key = remoteKeys.removeValue(forKey: client) { remoteClients[key] = nil }
+    }
+
+    /// Clients of other hubs whose commands ran here, of hubs silent for
+    /// `presenceSilence`: a hub may die before its first presence message.
+    private func forgetClientsOfSilentHubs(hub: inout Hub, at time: HubTime, sink: some HubSink) {
+        let silent = { (id: String) in time.seconds - (self.heardFrom[id] ?? -.infinity) > self.presenceSilence }
+        for remote in remoteClients.values where silent(remote.hub) {
+            hub.remoteClientLeft(remote.client, in: remote.room, at: time, sink: sink)
+            forgetRemote(remote.client)
+        }
+        heardFrom = heardFrom.filter { !silent($0.key) }
+    }
+
+    /// Clients of other hubs this engine keeps a connection key for (their commands ran here).
+    public var remoteClientCount: Int { remoteKeys.count }
 
     private func subscribe(_ room: RoomName) {
         guard subscribed.insert(room).inserted else { return }

@@ -28,6 +28,11 @@ enum HealthReport {
             w.integer(cluster.published)
             w.raw(",\"forwarded\":")
             w.integer(cluster.forwarded)
+            // Clients of other hubs whose commands ran here: the engine's keys and the hub's sessions for them.
+            w.raw(",\"remoteClients\":")
+            w.integer(UInt64(cluster.remoteClientCount))
+            w.raw(",\"remoteSessions\":")
+            w.integer(UInt64(hub.remoteClientCount))
             w.raw(",\"unanswered\":")
             w.integer(cluster.unanswered)
             w.raw(",\"undecodable\":")

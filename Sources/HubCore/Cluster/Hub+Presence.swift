@@ -66,18 +66,26 @@ extension Hub {
 
     /// Forgets what hubs not heard from for `silence` seconds had (a hub that
     /// died): their clients are announced `left`, and on the room's owner what
-    /// they ran ends (`ownerLeft`).
-    public mutating func expireRemotePresence(silence: Double, at time: HubTime, sink: some HubSink) {
+    /// they ran ends (`ownerLeft`). Returns those clients, for the broker to
+    /// forget what it kept of them.
+    @discardableResult
+    public mutating func expireRemotePresence(silence: Double, at time: HubTime, sink: some HubSink) -> [String] {
+        var gone: [String] = []
         for name in Array(rooms.keys) {
             for (hub, presence) in rooms[name]!.remote where time.seconds - presence.heardAt > silence {
                 rooms[name]!.remote[hub] = nil
                 announceChanges(from: presence.entries, to: [], in: name, at: time, sink: sink)
                 for entry in presence.entries { remoteClientLeft(entry.client, in: name, at: time, sink: sink) }
+                gone += presence.entries.map(\.client)
                 rooms[name]!.audienceChanged = true
                 wake(name)
             }
         }
+        return gone
     }
+
+    /// Clients of other hubs whose commands this hub ran and still keeps a session for.
+    public var remoteClientCount: Int { remoteConnections.count }
 
     private func announceChanges(
         from before: [RosterEntry], to after: [RosterEntry], in name: RoomName, at time: HubTime,

@@ -74,3 +74,24 @@ extension TestCluster {
         return hub
     }
 }
+
+extension HubServerTests {
+    @Test func aKilledHubsClientsLeaveNoTraceOnTheOwner() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let hub = try TestCluster.hub(on: redis)
+        defer { hub.shutdown() }
+        let follower = try HubClients(port: hub.port).join(role: "follower")
+        let doomed = try ServeProcess(camhubPath, ["--redis", redis.url])
+        defer { doomed.stop(SIGKILL) }
+        let driver = try HubClients(port: doomed.port).join(role: "driver")
+        driver.send(#"{"type":"set","camera":{"zoom":8}}"#)
+        #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.number == 8 }, "the owner ran the driver's command")
+        let remote = { (field: String) in (try? hub.health()["redis"]?[field]?.number) ?? -1 }
+        #expect(remote("remoteClients") == 1 && remote("remoteSessions") == 1, "the owner keeps a key and a session for it")
+
+        doomed.stop(SIGKILL)
+        #expect(waitUntil(.seconds(20)) { remote("remoteClients") == 0 && remote("remoteSessions") == 0 }, "both forgotten once its hub is silent")
+        #expect(try hub.health()["clients"]?.number == 1, "the follower alone is left: \(String(describing: try? hub.health()))")
+    }
+}
