@@ -425,14 +425,14 @@ struct Room {
         if let mirror {
             let bytes = HubMessage.frame(
                 seq: seq, time: mirror.time, camera: mirror.camera, moving: mirror.moving, by: mirror.by, corner: mirror.corner,
-                velocity: mirror.velocity, pointer: mirror.pointer)
+                velocity: mirror.velocity, pointer: mirror.pointer, epoch: mirror.epoch)
             let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
             frame = encoded
             return encoded
         }
         let bytes = HubMessage.frame(
             seq: seq, time: time, camera: manager.camera, moving: frameMoving, by: manager.lastMovedBy, corner: frameCorner,
-            velocity: frameMoving ? manager.velocity(at: manager.time) : nil, pointer: framePointer)
+            velocity: frameMoving ? manager.velocity(at: manager.time) : nil, pointer: framePointer, epoch: epoch)
         let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
         frame = encoded
         return encoded

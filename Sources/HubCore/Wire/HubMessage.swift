@@ -256,10 +256,12 @@ public enum HubMessage {
     /// A room frame; `corner`: the first frame after a change of course (the
     /// field is left out when false); `velocity`: the planned path's slope at
     /// this frame (left out when nil); `pointer`: the room's pointer (left out
-    /// when nobody points, so such frames are the bytes they always were).
+    /// when nobody points, so such frames are the bytes they always were);
+    /// `epoch`: the lease epoch of the hub that ran the camera (left out when
+    /// 0: the in-memory engine).
     public static func frame(
         seq: UInt64, time: Double, camera: Camera, moving: Bool, by: String?, corner: Bool = false, velocity: CameraVelocity? = nil,
-        pointer: FramePointer = .none
+        pointer: FramePointer = .none, epoch: UInt64 = 0
     ) -> [UInt8] {
         var w = JSONWriter(capacity: velocity == nil && pointer == FramePointer.none ? 160 : 320)
         w.raw("{\"type\":\"frame\",\"seq\":")
@@ -273,6 +275,10 @@ public enum HubMessage {
         w.raw(",\"by\":")
         w.string(by)
         if corner { w.raw(",\"corner\":true") }
+        if epoch > 0 {
+            w.raw(",\"epoch\":")
+            w.integer(epoch)
+        }
         if let velocity {
             w.raw(",\"velocity\":")
             w.velocity(velocity)

@@ -14,7 +14,7 @@
 //              animations?: [{id, by, kind, status, properties, started, duration, after, starts?}],
 //              tracking?: {mode, location: {lat, lon, heading?} | null}, route?: [{lat, lon}]}
 //   event routeChanged {by, append, total, points: [{lat, lon}]}   the route replaced (append false) or extended
-//   frame     {seq, time, camera, moving, by, corner?, velocity?, pointer?: {lat, lon, by} | null}
+//   frame     {seq, time, camera, moving, by, corner?, epoch?, velocity?, pointer?: {lat, lon, by} | null}
 //   animation {id, status: started|interrupted|finished|cancelled|superseded, by, owner?, lost, clamped,
 //              camera?, reason?}   owner: whose animation (with roomAnimations, others' too)
 //   event     {event, time, ...}       event: steady|significantChange|trackingModeChanged|limitsChanged|
