@@ -44,6 +44,8 @@ public final class ClusterEngine: RoomBroker {
         case claim(RoomName, sentAt: Double)
         case load(RoomName)
         case lease(RoomName, sentAt: Double)
+        /// A mirror catching up with the owner's last published frame.
+        case checkpoint(RoomName)
         case ignore
     }
 
@@ -76,6 +78,8 @@ public final class ClusterEngine: RoomBroker {
     private var nextRemoteKey = remoteConnectionBase
     /// Lease renewals or claims under way (one per room at a time).
     private var leaseInFlight: Set<RoomName> = []
+    /// Set when the link came back: mirrors read the checkpoints again on the next tick.
+    private var catchUpAgain = false
     /// Commands forwarded to owners, until they acknowledge them.
     private var awaiting = AwaitedAnswers(timeout: 1)
     /// Commands forwarded that no owner acknowledged in time (answered `unavailable`), since start.
@@ -166,7 +170,11 @@ public final class ClusterEngine: RoomBroker {
             let was = link
             link = state
             linkReason = reason
-            if state == .up && was != .up { renewLeases(hub: hub, at: time) }  // owners resume at once
+            if state == .up && was != .up {
+                renewLeases(hub: hub, at: time)  // owners resume at once
+                catchUp(hub: hub)
+                catchUpAgain = true  // once more on the next tick: the subscriptions may have come back after the read
+            }
         case .reply(let token, let reply):
             guard let purpose = pending.removeValue(forKey: token) else { return }
             replied(purpose, reply, hub: &hub, at: time, sink: sink)
@@ -186,6 +194,10 @@ public final class ClusterEngine: RoomBroker {
         case .claim(let room, let sentAt):
             preparing[room]?.lease = leaseAnswer(reply, sentAt: sentAt)
             finishPreparing(room, hub: &hub, at: time, sink: sink)
+        case .checkpoint(let room):
+            if case .data(let bytes) = reply, case .frame(let frame)? = ClusterMessage(decoding: bytes) {
+                hub.applyRemoteFrame(frame, in: room)  // dropped if older than what this hub has
+            }
         case .load(let room):
             if case .data(let bytes) = reply, case .frame(let frame)? = ClusterMessage(decoding: bytes) {
                 preparing[room]?.frame = .some(frame)
@@ -198,10 +210,23 @@ public final class ClusterEngine: RoomBroker {
             guard hub.owns(room) != nil else { return }
             switch leaseAnswer(reply, sentAt: sentAt) {
             case .ours(let lease): hub.leaseHeld(room, lease, at: time, sink: sink)
-            case .theirs(let epoch): hub.leaseLost(room, epoch: epoch)
+            case .theirs(let epoch):
+                let wasOwner = hub.owns(room) == true
+                hub.leaseLost(room, epoch: epoch)
+                if wasOwner { readCheckpoint(room) }  // the new owner's frames so far may not have reached this hub
             case .unknown: break  // Redis down: an owner stays fenced once its lease has run out
             }
         }
+    }
+
+    /// Mirrors read each room's checkpoint: frames published while this hub
+    /// was cut off from Redis never reach it, and a room at rest publishes no other.
+    private func catchUp(hub: Hub) {
+        for room in hub.roomNames where hub.owns(room) == false { readCheckpoint(room) }
+    }
+
+    private func readCheckpoint(_ room: RoomName) {
+        send(["GET", key(room, "frame")], .checkpoint(room))
     }
 
     private func leaseAnswer(_ reply: RedisReply, sentAt: Double) -> LeaseAnswer {
@@ -274,6 +299,10 @@ public final class ClusterEngine: RoomBroker {
     /// Every `renewInterval` on the loop thread: leases, presence, and
     /// forgetting the members of hubs not heard from for `presenceSilence` s.
     public func tick(hub: inout Hub, at time: HubTime, sink: some HubSink) {
+        if catchUpAgain && link == .up {
+            catchUpAgain = false
+            catchUp(hub: hub)
+        }
         renewLeases(hub: hub, at: time)
         announcePresence(hub: hub, at: time.seconds)
         for client in hub.expireRemotePresence(silence: presenceSilence, at: time, sink: sink) { forgetRemote(client) }

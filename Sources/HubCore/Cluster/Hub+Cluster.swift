@@ -86,8 +86,10 @@ extension Hub {
             guard frame.epoch > known else { return }
             leaseLost(name, epoch: frame.epoch)
         }
-        rooms[name]!.epoch = frame.epoch
         guard let room = rooms[name], let mirror = room.mirror else { return }
+        // An older frame of the same owner (a checkpoint read that crossed newer frames) is dropped.
+        if frame.epoch == known && !room.mirrorStale && frame.seq < mirror.seq { return }
+        rooms[name]!.epoch = frame.epoch
         if frame.seq == mirror.seq && !room.mirrorStale {
             rooms[name]!.mirror = frame  // the same frame again, with new limits
             return

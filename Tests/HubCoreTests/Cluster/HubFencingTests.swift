@@ -1,0 +1,103 @@
+import CameraCore
+import Testing
+
+@testable import HubCore
+
+/// What the hub handed its broker.
+final class RecordingBroker: RoomBroker {
+    var published: [RoomFrame] = []
+    var forwarded: [ForwardedCommand] = []
+    func publish(_ frame: RoomFrame, in room: RoomName) { published.append(frame) }
+    func forward(_ command: ForwardedCommand) { forwarded.append(command) }
+    func clientLeft(_ client: String, in room: RoomName) {}
+    func roomRemoved(_ room: RoomName) {}
+    func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName) {}
+    func summon(by client: String, name: String, in room: RoomName) {}
+    func deliver(_ message: [UInt8], toClient client: String) {}
+}
+
+/// Fencing: an owner runs the camera only while its lease holds, and frames carry the lease's epoch.
+struct HubFencingTests {
+    let demo = try! RoomName(validating: "demo")
+
+    /// A hub in a cluster with room `demo` owned under `lease` (nil: mirrored, at epoch 1).
+    func clusterBench(lease: ClusterLease?) -> (HubBench, RecordingBroker) {
+        let bench = HubBench()
+        let broker = RecordingBroker()
+        bench.hub.broker = broker
+        var frame = RoomFrame(seq: 5, time: 0, camera: Camera(), limits: CameraLimits(), moving: false, by: nil)
+        frame.epoch = 1
+        bench.hub.prepareRoom(demo, owned: lease != nil, lease: lease, frame: frame, at: bench.time)
+        return (bench, broker)
+    }
+
+    func frame(seq: UInt64, epoch: UInt64, zoom: Double) -> RoomFrame {
+        var f = RoomFrame(seq: seq, time: 0, camera: Camera(zoom: zoom), limits: CameraLimits(), moving: false, by: nil)
+        f.epoch = epoch
+        return f
+    }
+
+    @Test func anOwnerPastItsLeaseNeitherMovesNorPublishesAndAnswersUnavailable() {
+        let (bench, broker) = clusterBench(lease: ClusterLease(epoch: 2, until: 100.5))
+        let presenter = bench.join(role: "presenter").key
+        let follower = bench.join(role: "follower").key
+        bench.send(#"{"type":"ease","id":"e","camera":{"zoom":9},"duration":2}"#, from: presenter)
+        bench.run(seconds: 0.3)
+        #expect(broker.published.last?.epoch == 2, "frames carry the lease's epoch")
+        #expect(bench.frames(follower).last?.json["epoch"]?.number == 2)
+        bench.run(seconds: 0.3)  // past 100.5
+        let published = broker.published.count
+        let shown = bench.frames(follower).count
+        bench.run(seconds: 1)
+        #expect(broker.published.count == published && bench.frames(follower).count == shown, "nothing moves, nothing is published")
+        #expect(bench.hub.isFenced(demo, at: bench.now))
+        bench.send(#"{"type":"set","camera":{"zoom":3}}"#, from: presenter)
+        #expect(bench.lastError(presenter)?["code"]?.string == "unavailable")
+        #expect(bench.lastError(presenter)?["ref"]?.string == "set")
+        #expect(bench.answersPing(presenter), "the connection stays usable")
+
+        bench.hub.leaseHeld(demo, ClusterLease(epoch: 2, until: bench.now + 1.35), at: bench.time, sink: bench.sink)
+        bench.runTicks(1)
+        #expect(bench.frames(follower).count > shown, "renewed: the camera goes on")
+    }
+
+    @Test func aFencedOwnerDoesNotRunAForwardedCommand() {
+        let (bench, _) = clusterBench(lease: ClusterLease(epoch: 2, until: 100.1))
+        bench.run(seconds: 0.2)
+        let command = ForwardedCommand(
+            room: demo, client: "c1.other", role: .driver, viewport: Viewport(width: 800, height: 600),
+            message: Array(#"{"type":"set","camera":{"zoom":4}}"#.utf8))
+        let ran = bench.hub.receiveForwarded(command, as: remoteConnectionBase + 1, at: bench.time, sink: bench.sink)
+        #expect(!ran)
+        #expect(bench.room()?.camera.zoom != 4)
+    }
+
+    @Test func aMirrorDropsAFrameOfAnOlderEpochAndAnOlderFrameOfTheSameOwner() {
+        let (bench, _) = clusterBench(lease: nil)
+        let follower = bench.join(role: "follower").key
+        bench.hub.applyRemoteFrame(frame(seq: 7, epoch: 3, zoom: 6), in: demo)
+        bench.run(seconds: 0.1)
+        #expect(bench.frames(follower).last?.json["camera"]?["zoom"]?.number == 6)
+        #expect(bench.frames(follower).last?.json["epoch"]?.number == 3)
+        bench.hub.applyRemoteFrame(frame(seq: 9, epoch: 2, zoom: 2), in: demo)
+        bench.hub.applyRemoteFrame(frame(seq: 6, epoch: 3, zoom: 5), in: demo)
+        bench.run(seconds: 0.1)
+        let shown = bench.frames(follower).last?.json["camera"]?["zoom"]?.number
+        #expect(shown == 6, "neither is shown")
+        #expect(bench.hub.epoch(of: demo) == 3)
+    }
+
+    @Test func anOwnerThatSeesAFrameOfANewerEpochBecomesAMirrorOfIt() {
+        let (bench, broker) = clusterBench(lease: ClusterLease(epoch: 2, until: 200))
+        let follower = bench.join(role: "follower").key
+        bench.hub.applyRemoteFrame(frame(seq: 1, epoch: 2, zoom: 8), in: demo)  // its own frame, heard back
+        #expect(bench.hub.owns(demo) == true)
+        bench.hub.applyRemoteFrame(frame(seq: 1, epoch: 4, zoom: 8), in: demo)
+        #expect(bench.hub.owns(demo) == false, "another hub took the room")
+        bench.run(seconds: 0.1)
+        let last = bench.frames(follower).last
+        #expect(last?.json["camera"]?["zoom"]?.number == 8 && last?.json["epoch"]?.number == 4)
+        #expect((last?.seq ?? 0) > 5, "seq goes on increasing")
+        #expect(broker.published.allSatisfy { $0.epoch == 2 }, "and it published nothing of the new epoch")
+    }
+}
