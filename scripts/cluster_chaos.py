@@ -4,7 +4,7 @@
     python3 scripts/cluster_chaos.py [--duration 60] [--seed N] [--camhub .build/debug/camhub]
 
 Starts a real redis-server and three `camhub serve --redis` hubs on loopback, then one
-presenter (on hub 0) easing the camera east step by step, a driver easing the bearing
+presenter (on hub 0) easing the camera east step by step, a driver animating the bearing
 and a follower (30 frames/s) on every hub. It runs rounds until --duration seconds have
 passed. Each round injects one fault, picked at random:
 
@@ -18,7 +18,7 @@ then heals it, stops every command and waits for the cluster to settle. Checked:
 - seq:     on every connection, each frame's `seq` is above the one before;
 - epoch:   on every connection, the lease epoch of the frames never goes back, and no frame
            of an epoch was made after the first frame of a newer one (a stale owner's);
-- answer:  every command that asks for an answer (`ease` with an id) gets its `animation`
+- answer:  every command that asks for an answer (`ease`, `animate` with an id) gets its `animation`
            or an `error` (`unavailable` when no hub could run it) within 10 s, unless its
            connection ended first;
 - settle:  after each fault, once no command is sent and nothing moves, every follower on
@@ -288,7 +288,7 @@ class Chaos:
             print(f"chaos: hub {hub.index} on {hub.port}: redis {(health or {}).get('redis')}, rooms {rooms}", flush=True)
 
     async def traffic(self):
-        """The presenter eases east step by step, each driver eases the bearing; paused while the cluster settles."""
+        """The presenter eases east step by step, each driver animates the bearing; paused while the cluster settles."""
         step = 0
         while not self.over:
             await asyncio.sleep(0.4)
@@ -300,7 +300,7 @@ class Chaos:
                     {"type": "ease", "id": f"p{step}", "camera": {"lon": (step * 0.5) % 340 - 170, "zoom": 3 + step % 4}, "duration": 1})
             for client in self.clients[1:]:
                 if client.role == "driver" and random.random() < 0.5:
-                    await client.send({"type": "ease", "id": f"{client.name}-{step}", "camera": {"bearing": random.uniform(0, 359)}, "duration": 0.3})
+                    await client.send({"type": "animate", "id": f"{client.name}-{step}", "to": {"bearing": random.uniform(0, 359)}, "duration": 0.3})
             self.checks.unanswered(time.monotonic())
 
     async def fault(self):
@@ -370,8 +370,10 @@ class Chaos:
             await asyncio.sleep(random.uniform(0.5, 2))  # and while it heals
             await self.settle()
         self.quiet = True
-        await asyncio.sleep(ANSWER_SECONDS + 1)
-        self.checks.unanswered(time.monotonic())
+        deadline = time.monotonic() + ANSWER_SECONDS + 1
+        while self.checks.sent and time.monotonic() < deadline:  # the last answers
+            await asyncio.sleep(0.1)
+        self.checks.unanswered(time.monotonic() + ANSWER_SECONDS + 1)
         self.over = True
         for client in self.clients:
             client.drop()

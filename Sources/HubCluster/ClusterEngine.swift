@@ -170,6 +170,7 @@ public final class ClusterEngine: RoomBroker {
             let was = link
             link = state
             linkReason = reason
+            if was == .up && state != .up { hub.leasesInDoubt(at: time.seconds) }
             if state == .up && was != .up {
                 renewLeases(hub: hub, at: time)  // owners resume at once
                 catchUp(hub: hub)

@@ -65,6 +65,16 @@ extension Hub {
         wake(name)
     }
 
+    /// The link to Redis went down: every lease this hub holds counts as run
+    /// out from `now` (hub seconds). Redis may come back without them (a
+    /// restart without persistence), and then another hub may take a room at
+    /// once; the owner runs the room again when a renewal succeeds.
+    public mutating func leasesInDoubt(at now: Double) {
+        for index in rooms.values.indices where rooms.values[index].mirror == nil {
+            if let until = rooms.values[index].leaseUntil, until > now { rooms.values[index].leaseUntil = now }
+        }
+    }
+
     /// Another hub holds `name`'s lease, of `epoch`: an owner becomes a mirror.
     public mutating func leaseLost(_ name: RoomName, epoch: UInt64) {
         demote(name)
