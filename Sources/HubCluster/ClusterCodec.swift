@@ -23,6 +23,8 @@ enum ClusterMessage: Hashable, Sendable {
     /// Owner → `hub:{id}`: it ran forwarded command `id` of `client` (after
     /// its answers, if any), as the owner of lease `epoch`.
     case handled(client: String, id: UInt64, epoch: UInt64)
+    /// Owner → `{room}:frames` (and the `{room}:route` key): the whole route now, as the owner of lease `epoch` has it.
+    case route([GeoCoordinate], epoch: UInt64)
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
@@ -40,10 +42,7 @@ enum ClusterMessage: Hashable, Sendable {
             w.limits(f.limits)
             w.string(f.by)
             w.u64(UInt64(f.animations.count))
-            for a in f.animations {
-                w.string(a.id)
-                w.string(a.owner)
-            }
+            for a in f.animations { w.animation(a) }
             w.string(f.trackingMode.rawValue)
             w.string(f.trackingOwner?.client)
             w.byte(UInt8(f.trackingOwner?.rank.rawValue ?? 0))
@@ -117,6 +116,14 @@ enum ClusterMessage: Hashable, Sendable {
             w.string(client)
             w.u64(id)
             w.u64(epoch)
+        case .route(let points, let epoch):
+            w.byte(UInt8(ascii: "T"))
+            w.u64(epoch)
+            w.u64(UInt64(points.count))
+            for p in points {
+                w.double(p.latitude)
+                w.double(p.longitude)
+            }
         }
         return w.out
     }
@@ -138,8 +145,8 @@ enum ClusterMessage: Hashable, Sendable {
             frame.prompt = flags & 4 != 0
             frame.velocity = velocity
             for _ in 0..<count {
-                guard let id = r.string() ?? nil, let owner = r.string() ?? nil else { return nil }
-                frame.animations.append(RunningAnimation(id: id, owner: owner))
+                guard let animation = r.animation() else { return nil }
+                frame.animations.append(animation)
             }
             guard let mode = r.string() ?? nil, let tracking = TrackingMode(rawValue: mode) else { return nil }
             frame.trackingMode = tracking
@@ -217,6 +224,14 @@ enum ClusterMessage: Hashable, Sendable {
         case UInt8(ascii: "H"):
             guard let client = r.string() ?? nil, let id = r.u64(), let epoch = r.u64() else { return nil }
             self = .handled(client: client, id: id, epoch: epoch)
+        case UInt8(ascii: "T"):
+            guard let epoch = r.u64(), let count = r.u64(), count <= UInt64(Route.maxPoints) else { return nil }
+            var points: [GeoCoordinate] = []
+            for _ in 0..<count {
+                guard let lat = r.double(), let lon = r.double() else { return nil }
+                points.append(GeoCoordinate(latitude: lat, longitude: lon))
+            }
+            self = .route(points, epoch: epoch)
         case UInt8(ascii: "E"):
             guard let kind = r.u64(), kind <= UInt64(UInt32.max), let message = r.bytes() else { return nil }
             self = .event(kind: UInt32(kind), message: message)
@@ -248,6 +263,16 @@ struct ByteWriter {
             c.latitude, c.continuousLongitude, c.zoom, c.tilt, c.bearing, c.anchor.x, c.anchor.y,
             c.padding.top, c.padding.left, c.padding.bottom, c.padding.right,
         ] { double(v) }
+    }
+    /// nil times and durations as NaN.
+    mutating func animation(_ a: AnimationSummary) {
+        string(a.id)
+        string(a.by)
+        string(a.kind.rawValue)
+        string(a.status)
+        byte(a.properties.rawValue)
+        for v in [a.started, a.duration, a.starts] { double(v ?? .nan) }
+        string(a.after)
     }
     mutating func limits(_ l: CameraLimits) {
         for v in [l.minZoom, l.maxZoom, l.minTilt, l.maxTilt] { double(v) }
@@ -314,6 +339,16 @@ struct ByteReader {
         return Camera(
             latitude: v[0], longitude: v[1], zoom: v[2], tilt: v[3], bearing: v[4], anchor: Anchor(x: v[5], y: v[6]),
             padding: EdgeInsets(top: v[7], left: v[8], bottom: v[9], right: v[10]))
+    }
+    mutating func animation() -> AnimationSummary? {
+        guard let id = string() ?? nil, let by = string() ?? nil, let kindText = string() ?? nil,
+            let kind = LiveAnimation.Kind(rawValue: kindText), let status = string() ?? nil, let properties = byte(),
+            let started = double(), let duration = double(), let starts = double(), let after = string()
+        else { return nil }
+        func optional(_ v: Double) -> Double? { v.isNaN ? nil : v }
+        return AnimationSummary(
+            id: id, by: by, kind: kind, status: status, properties: CameraProperties(rawValue: properties),
+            started: optional(started), duration: optional(duration), after: after, starts: optional(starts))
     }
     mutating func limits() -> CameraLimits? {
         guard let minZoom = double(), let maxZoom = double(), let minTilt = double(), let maxTilt = double(),

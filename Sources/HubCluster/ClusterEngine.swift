@@ -12,6 +12,7 @@ import HubCore
 /// - `{room}:epoch`: the lease's epoch, one more on every change of owner (`LeaseScripts`);
 /// - `{room}:frame`: the last published frame (the checkpoint a new owner
 ///   continues from), written only by the owner of the newest epoch;
+/// - `{room}:route`: the room's route, written when it changes (by the newest epoch only);
 /// - `{room}:frames`: sharded channel of frames, one message per changed tick;
 /// - `{room}:cmd`: sharded channel of commands forwarded to the owner;
 /// - `hub:{id}`: sharded channel of answers meant for one client of hub `id`.
@@ -43,6 +44,7 @@ public final class ClusterEngine: RoomBroker {
     private enum Pending {
         case claim(RoomName, sentAt: Double)
         case load(RoomName)
+        case loadRoute(RoomName)
         case lease(RoomName, sentAt: Double)
         /// A mirror catching up with the owner's last published frame.
         case checkpoint(RoomName)
@@ -63,6 +65,7 @@ public final class ClusterEngine: RoomBroker {
     private struct Preparation {
         var lease: LeaseAnswer?
         var frame: RoomFrame??
+        var route: [GeoCoordinate]?
         var held: [(ConnectionKey, [UInt8])] = []
     }
     private var preparing: [RoomName: Preparation] = [:]
@@ -150,6 +153,7 @@ public final class ClusterEngine: RoomBroker {
         subscribe(hello.room)
         requestLease(hello.room, hub: hub, at: time, as: .claim(hello.room, sentAt: time.seconds))
         send(["GET", key(hello.room, "frame")], .load(hello.room))
+        send(["GET", key(hello.room, "route")], .loadRoute(hello.room))
         return true
     }
 
@@ -199,6 +203,13 @@ public final class ClusterEngine: RoomBroker {
             if case .data(let bytes) = reply, case .frame(let frame)? = ClusterMessage(decoding: bytes) {
                 hub.applyRemoteFrame(frame, in: room)  // dropped if older than what this hub has
             }
+        case .loadRoute(let room):
+            if case .data(let bytes) = reply, case .route(let points, _)? = ClusterMessage(decoding: bytes) {
+                preparing[room]?.route = points
+            } else {
+                preparing[room]?.route = []
+            }
+            finishPreparing(room, hub: &hub, at: time, sink: sink)
         case .load(let room):
             if case .data(let bytes) = reply, case .frame(let frame)? = ClusterMessage(decoding: bytes) {
                 preparing[room]?.frame = .some(frame)
@@ -238,14 +249,14 @@ public final class ClusterEngine: RoomBroker {
     }
 
     private func finishPreparing(_ room: RoomName, hub: inout Hub, at time: HubTime, sink: some HubSink) {
-        guard let p = preparing[room], let answer = p.lease, let frame = p.frame else { return }
+        guard let p = preparing[room], let answer = p.lease, let frame = p.frame, let route = p.route else { return }
         preparing[room] = nil
         switch answer {
-        case .ours(let lease): hub.prepareRoom(room, owned: true, lease: lease, frame: frame, at: time)
+        case .ours(let lease): hub.prepareRoom(room, owned: true, lease: lease, frame: frame, route: route, at: time)
         // Redis down: nobody can hold the lease; the room starts here, fenced until a renewal succeeds.
-        case .unknown: hub.prepareRoom(room, owned: true, lease: nil, frame: frame, at: time)
+        case .unknown: hub.prepareRoom(room, owned: true, lease: nil, frame: frame, route: route, at: time)
         case .theirs(let epoch):
-            hub.prepareRoom(room, owned: false, lease: nil, frame: frame, at: time)
+            hub.prepareRoom(room, owned: false, lease: nil, frame: frame, route: route, at: time)
             hub.leaseLost(room, epoch: epoch)
         }
         for (connection, _) in p.held { heldConnections[connection] = nil }
@@ -292,6 +303,9 @@ public final class ClusterEngine: RoomBroker {
             hub.applyRemoteSummon(by: by, name: name, in: room, at: time, sink: sink)
         case .handled(_, let id, _):
             awaiting.acknowledged(id)
+        case .route(let points, let epoch):
+            guard let room = roomOf(channel) else { return }
+            hub.applyRemoteRoute(points, epoch: epoch, in: room)
         }
     }
 
@@ -389,6 +403,17 @@ public final class ClusterEngine: RoomBroker {
     public func deliver(_ message: [UInt8], toClient client: String) {
         guard let dot = client.lastIndex(of: ".") else { return }
         publish(ClusterMessage.reply(client: client, message: message), on: "hub:{\(client[client.index(after: dot)...])}")
+    }
+
+    public func routeChanged(_ points: [GeoCoordinate], epoch: UInt64, in room: RoomName) {
+        let bytes = ClusterMessage.route(points, epoch: epoch).encoded()
+        redis.command(
+            bytes: [
+                Array("EVAL".utf8), Array(LeaseScripts.checkpoint.utf8), Array("2".utf8), Array(key(room, "route").utf8),
+                Array(key(room, "epoch").utf8), Array("\(epoch)".utf8), bytes,
+            ],
+            token: token(.ignore))
+        redis.command(bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore))
     }
 
     public func roomRemoved(_ room: RoomName) {

@@ -28,6 +28,8 @@ struct ClusterRoomState: Sendable {
     /// out (`ClusterLease.until`); from then on the room is *fenced*. nil: not
     /// fenced by a lease (the in-memory engine, or a mirror).
     var leaseUntil: Double?
+    /// Mirror: the owner's route (`RoomBroker.routeChanged`); empty: none.
+    var route: [GeoCoordinate] = []
 }
 
 /// A lease this hub holds on a room: its epoch, which grows on every change

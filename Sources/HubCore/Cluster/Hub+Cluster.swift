@@ -15,7 +15,10 @@ extension Hub {
     /// mirroring `frame`. An owner without a `lease` (Redis did not answer)
     /// starts fenced: it runs the camera once a renewal succeeds. Does nothing
     /// if the room exists.
-    public mutating func prepareRoom(_ name: RoomName, owned: Bool, lease: ClusterLease?, frame: RoomFrame?, at time: HubTime) {
+    /// `route`: the room's route as the cluster keeps it (empty: none).
+    public mutating func prepareRoom(
+        _ name: RoomName, owned: Bool, lease: ClusterLease?, frame: RoomFrame?, route: [GeoCoordinate] = [], at time: HubTime
+    ) {
         guard rooms[name] == nil else { return }
         var room = newRoom(name, at: time.seconds)
         room.emptySince = time.seconds
@@ -30,7 +33,9 @@ extension Hub {
         room.epoch = max(lease?.epoch ?? 0, frame?.epoch ?? 0)
         if owned {
             room.leaseUntil = lease?.until ?? -.infinity
+            if !route.isEmpty { _ = room.manager.setRoute(route, append: false, at: time.seconds) }
         } else {
+            room.mirrorRoute = route
             room.mirror =
                 frame
                 ?? RoomFrame(
@@ -40,6 +45,13 @@ extension Hub {
         }
         rooms[name] = room
         wake(name)
+    }
+
+    /// Mirror: the owner's route changed (to `points`, all of it; empty: none),
+    /// as the owner of lease `epoch` has it. Dropped if that epoch is older than this hub's.
+    public mutating func applyRemoteRoute(_ points: [GeoCoordinate], epoch: UInt64, in name: RoomName) {
+        guard let room = rooms[name], room.mirror != nil, epoch >= room.epoch else { return }
+        rooms[name]!.mirrorRoute = points
     }
 
     /// The lease epoch this hub knows for `room` (0: none, or no such room).
@@ -123,6 +135,9 @@ extension Hub {
         guard let frame = rooms[name]?.mirror else { return }
         reportFailover(of: frame, at: time, sink: sink)
         rooms[name]!.manager = AnimatorManager(camera: frame.camera, limits: frame.limits, time: time.seconds)
+        let route = rooms[name]!.mirrorRoute
+        if !route.isEmpty { _ = rooms[name]!.manager.setRoute(route, append: false, at: time.seconds) }  // route modes go on
+        rooms[name]!.mirrorRoute = []
         if frame.trackingMode != .none, let owner = frame.trackingOwner {
             // The mode goes on (its owner, if it was on the dead hub, leaves with that hub's presence).
             _ = rooms[name]!.manager.resumeTracking(frame.trackingMode, location: frame.trackedLocation, owner: owner, at: time.seconds)
@@ -149,6 +164,7 @@ extension Hub {
         rooms[name]!.mirror = frame
         rooms[name]!.mirrorStale = true
         rooms[name]!.leaseUntil = nil
+        rooms[name]!.mirrorRoute = room.manager.route?.points ?? []
         wake(name)
     }
 
@@ -175,7 +191,7 @@ extension Hub {
         frame.view = room.view
         frame.pointer = room.framePointer
         if room.frameMoving || room.manager.due != .never {
-            frame.animations = room.manager.liveAnimations.map { RunningAnimation(id: $0.id, owner: $0.owner.client) }
+            frame.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) }
         }
         broker.publish(frame, in: name)
     }
@@ -188,12 +204,12 @@ extension Hub {
             let message = HubMessage.animation(
                 AnimationMessage(
                     id: animation.id, status: .cancelled, by: nil, camera: frame.camera,
-                    reason: "failover", owner: animation.owner),
+                    reason: "failover", owner: animation.by),
                 time: time.epochMilliseconds)
-            if let connection = connectionOfClient[animation.owner], connection < remoteConnectionBase {
+            if let connection = connectionOfClient[animation.by], connection < remoteConnectionBase {
                 sink.send(message, to: connection)
             } else {
-                broker?.deliver(message, toClient: animation.owner)
+                broker?.deliver(message, toClient: animation.by)
             }
         }
     }

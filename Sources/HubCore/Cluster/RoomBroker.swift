@@ -27,18 +27,9 @@ public protocol RoomBroker: AnyObject {
     func summon(by client: String, name: String, in room: RoomName)
     /// A message for one client of another hub (ids end with their hub's id: `Hub.setClientIDSuffix`).
     func deliver(_ message: [UInt8], toClient client: String)
-}
-
-/// An animation running when a frame was published: what a new owner reports
-/// `cancelled` (reason `failover`) when the old owner died with it.
-public struct RunningAnimation: Hashable, Sendable {
-    public var id: String
-    /// The client whose animation it is.
-    public var owner: String
-    public init(id: String, owner: String) {
-        self.id = id
-        self.owner = owner
-    }
+    /// Owner: the room's route changed; `points` is all of it now (empty: none).
+    /// Kept beside the checkpoint, so that mirrors welcome with it and a new owner goes on with it.
+    func routeChanged(_ points: [GeoCoordinate], epoch: UInt64, in room: RoomName)
 }
 
 /// One published frame: what a mirror needs to serve it (the encoded `frame`
@@ -64,8 +55,11 @@ public struct RoomFrame: Hashable, Sendable {
     public var velocity: CameraVelocity?
     /// Who moved the camera last (`frame.by`).
     public var by: String?
-    /// The animations running (or queued) at this frame.
-    public var animations: [RunningAnimation] = []
+    /// The animations running (or queued) at this frame, as a welcome lists
+    /// them (times on the owner's wall clock): a mirror's welcome lists them,
+    /// and a new owner reports each `cancelled` (reason `failover`) when the
+    /// old owner died with them.
+    public var animations: [AnimationSummary] = []
     /// The room's tracking mode (`welcome.tracking` on a mirror).
     public var trackingMode = TrackingMode.none
     /// Who runs the tracking mode, and its last location fix: a new owner

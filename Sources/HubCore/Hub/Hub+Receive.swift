@@ -112,6 +112,7 @@ extension Hub {
                     at: now), ref: ref)
         case .route(let route):
             let updated = try Self.check(rooms[roomName]!.manager.setRoute(route.points, append: route.append, at: now), ref: ref)
+            broker?.routeChanged(updated?.points ?? [], epoch: rooms[roomName]!.epoch, in: roomName)
             broadcast(
                 .routeChanged(by: owner.client, points: route.points, append: route.append, total: updated?.points.count ?? 0),
                 in: roomName, at: time, sink: sink)

@@ -313,10 +313,11 @@ public struct Hub {
             seq: room.seq, camera: room.camera, limits: room.limits,
             presenter: room.clusterPresenter, roster: room.clusterRoster,
             gestures: session.disabledGestures, audience: room.audience, events: events)
-        if room.mirror == nil { welcome.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) } }
+        welcome.animations =
+            room.mirror?.animations ?? room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) }
         welcome.trackingMode = room.mirror?.trackingMode ?? room.manager.trackingMode
         welcome.trackedLocation = room.mirror.map { $0.trackedLocation } ?? room.manager.trackedLocation
-        welcome.route = room.manager.route?.points ?? []
+        welcome.route = room.routePoints
         welcome.followPolicy = room.followPolicy
         welcome.view = room.view
         welcome.fit = hello.fit

@@ -187,6 +187,13 @@ struct Room {
         get { clusterBox?.state.leaseUntil }
         set { cluster.leaseUntil = newValue }
     }
+    var mirrorRoute: [GeoCoordinate] {
+        get { clusterBox?.state.route ?? [] }
+        set { cluster.route = newValue }
+    }
+
+    /// The room's route as its members see it: the owner's on a mirror.
+    var routePoints: [GeoCoordinate] { mirror != nil ? mirrorRoute : manager.route?.points ?? [] }
 
     /// Whether this hub runs the camera at hub second `now`: it owns the room
     /// and, in a cluster, its lease cannot have run out yet. A fenced owner

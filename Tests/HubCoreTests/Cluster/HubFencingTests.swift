@@ -14,6 +14,8 @@ final class RecordingBroker: RoomBroker {
     func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName) {}
     func summon(by client: String, name: String, in room: RoomName) {}
     func deliver(_ message: [UInt8], toClient client: String) {}
+    var routes: [[GeoCoordinate]] = []
+    func routeChanged(_ points: [GeoCoordinate], epoch: UInt64, in room: RoomName) { routes.append(points) }
 }
 
 /// Fencing: an owner runs the camera only while its lease holds, and frames carry the lease's epoch.
