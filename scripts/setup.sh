@@ -23,6 +23,8 @@ command -v curl >/dev/null || need_apt+=(curl)
 # HAProxy for scripts/cluster.sh.
 [ -f /usr/include/hiredis/async.h ] || need_apt+=(libhiredis-dev)
 command -v redis-server >/dev/null || need_apt+=(redis-server)
+# Redis Sentinel (--redis redis+sentinel://…) and its failover tests.
+command -v redis-sentinel >/dev/null || need_apt+=(redis-sentinel)
 command -v haproxy >/dev/null || need_apt+=(haproxy)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]}"

@@ -156,9 +156,9 @@ extension AnimatorManager {
     }
 
     /// Cancels every live animation of `client` (or of everyone when nil),
-    /// reporting `by` as the canceller. Returns how many ended.
+    /// reporting `by` as the canceller (nil: the hub itself). Returns how many ended.
     @discardableResult
-    public mutating func cancelAnimations(of client: String?, by: String, reason: String = "cancel", at now: Double) -> Int {
+    public mutating func cancelAnimations(of client: String?, by: String?, reason: String = "cancel", at now: Double) -> Int {
         advance(to: now)
         var count = 0
         while let i = motions.firstIndex(where: { $0.isAnimation && (client == nil || $0.owner.client == client) }) {

@@ -81,6 +81,8 @@ public final class ClusterEngine: RoomBroker {
     private var nextRemoteKey = remoteConnectionBase
     /// Lease renewals or claims under way (one per room at a time).
     private var leaseInFlight: Set<RoomName> = []
+    /// Hub seconds from which mirrors may try to take their rooms (a renewal interval after the link came back).
+    private var mirrorsClaimFrom = -Double.infinity
     /// Set when the link came back: mirrors read the checkpoints again on the next tick.
     private var catchUpAgain = false
     /// Commands forwarded to owners, until they acknowledge them.
@@ -176,7 +178,10 @@ public final class ClusterEngine: RoomBroker {
             linkReason = reason
             if was == .up && state != .up { hub.leasesInDoubt(at: time.seconds) }
             if state == .up && was != .up {
-                renewLeases(hub: hub, at: time)  // owners resume at once
+                // Owners renew at once; mirrors try to take a room only a renewal
+                // interval later, so that an owner that lived through the outage keeps its room.
+                mirrorsClaimFrom = time.seconds + renewInterval
+                renewLeases(hub: hub, at: time)
                 catchUp(hub: hub)
                 catchUpAgain = true  // once more on the next tick: the subscriptions may have come back after the read
             }
@@ -355,7 +360,9 @@ public final class ClusterEngine: RoomBroker {
     /// lease (it is free when the owner died or let go), and adopts the room.
     func renewLeases(hub: Hub, at time: HubTime) {
         guard link == .up else { return }
-        for room in hub.roomNames where !leaseInFlight.contains(room) && (hub.owns(room) == true || hub.hasMembers(room)) {
+        let mirrorsClaim = time.seconds >= mirrorsClaimFrom
+        for room in hub.roomNames
+        where !leaseInFlight.contains(room) && (hub.owns(room) == true || (mirrorsClaim && hub.hasMembers(room))) {
             leaseInFlight.insert(room)
             requestLease(room, hub: hub, at: time, as: .lease(room, sentAt: time.seconds))
         }

@@ -8,13 +8,15 @@ public final class RedisServer {
     private let process = Process()
 
     /// Starts it and waits (up to 20 s: a safety net for a loaded machine) until it answers `PING`.
-    public init(port: Int? = nil) throws {
+    /// `arguments`: more of `redis-server`'s (`--replicaof 127.0.0.1 6379`).
+    public init(port: Int? = nil, arguments: [String] = []) throws {
         self.port = try port ?? Self.freePort()
         process.executableURL = URL(fileURLWithPath: try Self.executable())
-        process.arguments = [
-            "--bind", "127.0.0.1", "--port", "\(self.port)", "--save", "", "--appendonly", "no",
-            "--protected-mode", "yes", "--loglevel", "warning", "--daemonize", "no",
-        ]
+        process.arguments =
+            [
+                "--bind", "127.0.0.1", "--port", "\(self.port)", "--save", "", "--appendonly", "no",
+                "--protected-mode", "yes", "--loglevel", "warning", "--daemonize", "no",
+            ] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
@@ -34,6 +36,13 @@ public final class RedisServer {
     /// Stops it (SIGTERM, then SIGKILL after 2 s) and waits until it has exited.
     public func stop() { ChildProcess.stop(process) }
 
+    /// Kills it with signal 9 (a crash: nothing is flushed, no client is told) and waits for the exit.
+    public func kill9() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     deinit { stop() }
 
     /// Sends one inline command over a fresh connection and returns the first
@@ -44,7 +53,10 @@ public final class RedisServer {
 
     /// Sends one inline command over a fresh connection and returns every
     /// line of its whole reply (an array's header and items, in order).
-    public func lines(_ line: String) throws -> [String] {
+    public func lines(_ line: String) throws -> [String] { try Self.lines(port: port, line) }
+
+    /// `lines` of any Redis (or Sentinel) on a loopback `port`.
+    public static func lines(port: Int, _ line: String) throws -> [String] {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RedisServerError("socket: errno \(errno)") }
         defer { close(fd) }

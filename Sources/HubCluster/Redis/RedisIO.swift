@@ -11,6 +11,10 @@ final class RedisIO {
     /// nil while that connection is down.
     var commands: UnsafeMutablePointer<redisAsyncContext>?
     var subscriber: UnsafeMutablePointer<redisAsyncContext>?
+    /// With Sentinel: a connection to one sentinel, subscribed to `+switch-master`.
+    var sentinelWatch: UnsafeMutablePointer<redisAsyncContext>?
+    /// The next sentinel to watch from (round robin over the endpoint's).
+    var nextSentinel = 0
     var commandsUp = false
     var subscriberUp = false
     var channels: Set<String> = []
@@ -89,26 +93,69 @@ final class RedisIO {
         // watchers left and returns.
         if let commands { redisAsyncDisconnect(commands) }
         if let subscriber { redisAsyncFree(subscriber) }
+        if let sentinelWatch { redisAsyncFree(sentinelWatch) }
+    }
+
+    /// The master moved (Sentinel said so, or it answered READONLY: it is a
+    /// replica now): both connections go, and reconnect to the master Sentinel names.
+    func reconnectToMaster(_ reason: String) {
+        if let commands { redisAsyncDisconnect(commands) }
+        if let subscriber {
+            self.subscriber = nil
+            subscriberUp = false
+            redisAsyncFree(subscriber)
+        }
+        linkDown(reason)
+        nextAttempt = 0
     }
 
     // MARK: Connections
 
     private func reconnectIfDue() {
-        guard !stopping, commands == nil || subscriber == nil, ev_now(loop) >= nextAttempt else { return }
+        guard !stopping else { return }
+        if sentinelWatch == nil, let sentinel = client.endpoint.sentinel { watch(sentinel) }
+        guard commands == nil || subscriber == nil, ev_now(loop) >= nextAttempt else { return }
         connect()
+    }
+
+    /// Subscribes to `+switch-master` on one sentinel (the next one after a
+    /// failure): a failover is heard at once, not only when the old master's
+    /// connections break.
+    private func watch(_ sentinel: RedisEndpoint.Sentinel) {
+        let node = sentinel.nodes[nextSentinel % sentinel.nodes.count]
+        nextSentinel += 1
+        guard let ac = open(node, isLink: false) else { return }
+        sentinelWatch = ac
+        Self.issue(ac, ["SUBSCRIBE", "+switch-master"].map { Array($0.utf8) }, to: .sentinel, token: nil)
+    }
+
+    /// A `+switch-master` message: "NAME OLD-IP OLD-PORT NEW-IP NEW-PORT".
+    func sentinelMessage(_ payload: [UInt8]) {
+        let words = String(decoding: payload, as: UTF8.self).split(separator: " ")
+        guard let sentinel = client.endpoint.sentinel, words.first.map(String.init) == sentinel.master else { return }
+        reconnectToMaster("Sentinel switched master '\(sentinel.master)' to \(words.dropFirst(3).joined(separator: ":"))")
     }
 
     private func connect() {
         nextAttempt = ev_now(loop) + backoff
         backoff = min(backoff * 2, 2)
-        if commands == nil, let ac = open() {
+        var target = RedisEndpoint.Node(host: client.endpoint.host, port: client.endpoint.port)
+        if let sentinel = client.endpoint.sentinel {
+            switch SentinelLookup.master(sentinel) {
+            case .success(let master): target = master
+            case .failure(let error):
+                linkDown(error.reason)
+                return
+            }
+        }
+        if commands == nil, let ac = open(target) {
             commands = ac
             if let password = client.endpoint.password { Self.issue(ac, ["AUTH", password].map { Array($0.utf8) }, to: .commands, token: nil) }
             if client.endpoint.database != 0 {
                 Self.issue(ac, ["SELECT", "\(client.endpoint.database)"].map { Array($0.utf8) }, to: .commands, token: nil)
             }
         }
-        if subscriber == nil, let ac = open() {
+        if subscriber == nil, let ac = open(target) {
             subscriber = ac
             chiredis_route_all_replies(ac)
             if let password = client.endpoint.password { Self.issue(ac, ["AUTH", password].map { Array($0.utf8) }, to: .subscriber, token: nil) }
@@ -117,10 +164,11 @@ final class RedisIO {
     }
 
     /// A non-blocking connect on this loop (nil: failed at once; retried later).
-    private func open() -> UnsafeMutablePointer<redisAsyncContext>? {
-        guard let ac = redisAsyncConnect(client.endpoint.host, Int32(client.endpoint.port)) else { return nil }
+    /// `isLink`: one of the hub's two connections to the master (a failure there is the link's).
+    private func open(_ target: RedisEndpoint.Node, isLink: Bool = true) -> UnsafeMutablePointer<redisAsyncContext>? {
+        guard let ac = redisAsyncConnect(target.host, Int32(target.port)) else { return nil }
         if chiredis_err(ac) != 0 {
-            linkDown(String(cString: chiredis_errstr(ac)))
+            if isLink { linkDown(String(cString: chiredis_errstr(ac))) }
             redisAsyncFree(ac)
             return nil
         }
@@ -138,6 +186,10 @@ final class RedisIO {
     }
 
     private func connected(_ ac: UnsafePointer<redisAsyncContext>, ok: Bool) {
+        if UnsafePointer(sentinelWatch) == ac {
+            if !ok { sentinelWatch = nil }  // hiredis frees it; the next tick watches another sentinel
+            return
+        }
         guard ok else {
             // hiredis frees the context after this callback.
             let reason = String(cString: chiredis_errstr(ac))
@@ -161,6 +213,10 @@ final class RedisIO {
     }
 
     private func disconnected(_ ac: UnsafePointer<redisAsyncContext>) {
+        if UnsafePointer(sentinelWatch) == ac {
+            sentinelWatch = nil
+            return
+        }
         let reason = chiredis_err(ac) != 0 ? String(cString: chiredis_errstr(ac)) : "connection closed"
         if UnsafePointer(commands) == ac {
             commands = nil
@@ -186,7 +242,7 @@ final class RedisIO {
     // MARK: Commands and replies
 
     /// Sends `args` on `ac`; `token` (nil: none) rides along as the callback's private data.
-    enum Connection { case commands, subscriber }
+    enum Connection { case commands, subscriber, sentinel }
 
     static func issue(
         _ ac: UnsafeMutablePointer<redisAsyncContext>, _ args: [[UInt8]], to connection: Connection,
@@ -210,6 +266,7 @@ final class RedisIO {
         switch connection {
         case .commands: _ = redisAsyncCommandArgv(ac, commandReply, privdata, Int32(args.count), &pointers, &lengths)
         case .subscriber: _ = redisAsyncCommandArgv(ac, subscriberReply, privdata, Int32(args.count), &pointers, &lengths)
+        case .sentinel: _ = redisAsyncCommandArgv(ac, sentinelReply, privdata, Int32(args.count), &pointers, &lengths)
         }
     }
 }
@@ -222,6 +279,9 @@ private func commandReply(
     guard let ac else { return }
     let io = RedisIO.from(chiredis_data(ac))
     let value = reply.map { RedisReply($0.assumingMemoryBound(to: redisReply.self)) } ?? .disconnected
+    if case .error(let message) = value, message.hasPrefix("READONLY"), io.client.endpoint.sentinel != nil {
+        io.reconnectToMaster("the master turned replica (\(message))")
+    }
     guard let privdata else {
         if case .error(let message) = value { io.client.handlers.state(.down, message) }
         return
@@ -248,4 +308,17 @@ private func subscriberReply(
         case .data(let payload) = RedisReply(r.pointee.element[2]!)
     else { return }
     io.client.handlers.message(String(decoding: channel, as: UTF8.self), payload)
+}
+
+/// The sentinel connection's pushes: `message` on `+switch-master` (the rest, the subscription's confirmation, is dropped).
+private func sentinelReply(
+    _ ac: UnsafeMutablePointer<redisAsyncContext>?, _ reply: UnsafeMutableRawPointer?,
+    _ privdata: UnsafeMutableRawPointer?
+) {
+    guard let ac, let reply else { return }
+    let io = RedisIO.from(chiredis_data(ac))
+    guard case .array(let parts) = RedisReply(reply.assumingMemoryBound(to: redisReply.self)), parts.count == 3,
+        parts[0].bytes == Array("message".utf8), let payload = parts[2].bytes
+    else { return }
+    io.sentinelMessage(payload)
 }

@@ -67,9 +67,20 @@ extension Hub {
 
     /// This hub holds `name`'s lease (it took it or renewed it): a mirror
     /// adopts the room; an owner runs its camera until `lease.until`.
+    ///
+    /// An owner that was fenced (its camera stood still) does not jump ahead
+    /// along its animations' paths: they end where the camera stood, reported
+    /// `cancelled` (reason `failover`) as when another hub takes a room over.
     public mutating func leaseHeld(_ name: RoomName, _ lease: ClusterLease, at time: HubTime, sink: some HubSink) {
         guard let room = rooms[name] else { return }
-        if room.mirror != nil { adopt(name, at: time, sink: sink) }
+        if room.mirror != nil {
+            adopt(name, at: time, sink: sink)
+        } else if !room.runsCamera(at: time.seconds), time.seconds - room.manager.time > 2 / configuration.tick {
+            withRoom(name) { room in
+                room.manager.cancelAnimations(of: nil, by: nil, reason: "failover", at: room.manager.time)
+            }
+            deliverMotionEvents(in: name, at: time, sink: sink)
+        }
         withRoom(name) { room in
             room.epoch = max(room.epoch, lease.epoch)
             room.leaseUntil = lease.until

@@ -1,0 +1,54 @@
+import Foundation
+import HubCluster
+import HubCore
+import SocketTestSupport
+import Testing
+
+extension HubServerTests {
+    @Test(.timeLimit(.minutes(2)))
+    func whenTheRedisMasterDiesTheHubsFollowSentinelToTheNewOneWithoutAJumpOrAStaleFrame() throws {
+        let group = try RedisSentinelGroup()
+        defer { group.stop() }
+        let endpoint = try RedisEndpoint(url: group.url)
+        let hubs = try (0..<2).map { _ in
+            try RunningHub {
+                $0.redis = endpoint
+                $0.leaseMilliseconds = 600
+            }
+        }
+        defer { for hub in hubs { hub.shutdown() } }
+        #expect(waitUntil(.seconds(20)) { hubs.allSatisfy { (try? $0.health()["redis"]?["state"]?.string) == "up" } })
+        let presenter = try HubClients(port: hubs[0].port).join(role: "presenter")
+        let followers = try hubs.map { try HubClients(port: $0.port).join(role: "follower", rate: 60) }
+        presenter.send(#"{"type":"animate","id":"climb","to":{"zoom":14},"duration":30}"#)
+        #expect(presenter.next("animation")?["status"]?.string == "started")
+        #expect(waitUntil { followers.allSatisfy { $0.frames.count >= 10 } }, "moving frames on both hubs")
+
+        group.master.kill9()
+        let killed = ContinuousClock.now
+        #expect(waitUntil(.seconds(30)) { group.masterPort() == group.replica.port }, "Sentinel promotes the replica")
+        #expect(
+            waitUntil(.seconds(30)) { hubs.allSatisfy { (try? $0.health()["redis"]?["state"]?.string) == "up" } },
+            "both hubs reach the new master")
+        let report = presenter.next("animation", timeout: .seconds(20))
+        #expect(report?["status"]?.string == "cancelled" && report?["reason"]?.string == "failover", "\(String(describing: report))")
+        #expect(
+            waitUntil(.seconds(20)) {
+                presenter.send(#"{"type":"animate","id":"after","to":{"zoom":5},"duration":0.5}"#)
+                return followers.allSatisfy { $0.frames.last?.json["camera"]?["zoom"]?.number == 5 }
+            }, "the room moves again")
+        // How soon is a benchmark figure; a bound of seconds tells a failover from never.
+        #expect(ContinuousClock.now - killed < .seconds(30), "within seconds of the master's death")
+
+        for follower in followers {
+            let frames = follower.frames.map(\.json)
+            let zooms = frames.compactMap { $0["camera"]?["zoom"]?.number }
+            let steps = zip(zooms, zooms.dropFirst()).map { abs($1 - $0) }
+            #expect(steps.allSatisfy { $0 < 0.3 }, "no jump: largest step \(steps.max() ?? 0)")
+            let seqs = frames.compactMap { $0["seq"]?.number }
+            #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "seq only grows")
+            let epochs = frames.compactMap { $0["epoch"]?.number }
+            #expect(zip(epochs, epochs.dropFirst()).allSatisfy { $0 <= $1 }, "no frame of an older epoch: \(Set(epochs))")
+        }
+    }
+}
