@@ -195,7 +195,7 @@ struct Serve: ParsableCommand {
     var recordMaxBytes = Recorder.defaultMaxBytes
     @Option(
         help: ArgumentHelp(
-            "Join the cluster of hubs sharing this Redis (7.0 or later): one room across hubs, each room's camera run by one of them (default: this hub alone, in memory). Also $CAMHUB_REDIS.",
+            "Join the cluster of hubs sharing this Redis (7.0 or later): one room across hubs, each room's camera run by one of them (default: this hub alone, in memory). redis+sentinel://HOST:PORT[,HOST:PORT…]/MASTER finds the master through Redis Sentinel and follows its failovers. Also $CAMHUB_REDIS.",
             valueName: "redis://[:password@]host:port[/db]"))
     var redis: String?
 
