@@ -25,6 +25,8 @@ enum ClusterMessage: Hashable, Sendable {
     case handled(client: String, id: UInt64, epoch: UInt64)
     /// Owner → `{room}:frames` (and the `{room}:route` key): the whole route now, as the owner of lease `epoch` has it.
     case route([GeoCoordinate], epoch: UInt64)
+    /// Every hub → `hubs`, every renewal interval: it is alive (its members everywhere stay).
+    case heartbeat(hub: String)
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
@@ -116,6 +118,9 @@ enum ClusterMessage: Hashable, Sendable {
             w.string(client)
             w.u64(id)
             w.u64(epoch)
+        case .heartbeat(let hub):
+            w.byte(UInt8(ascii: "B"))
+            w.string(hub)
         case .route(let points, let epoch):
             w.byte(UInt8(ascii: "T"))
             w.u64(epoch)
@@ -224,6 +229,9 @@ enum ClusterMessage: Hashable, Sendable {
         case UInt8(ascii: "H"):
             guard let client = r.string() ?? nil, let id = r.u64(), let epoch = r.u64() else { return nil }
             self = .handled(client: client, id: id, epoch: epoch)
+        case UInt8(ascii: "B"):
+            guard let hub = r.string() ?? nil else { return nil }
+            self = .heartbeat(hub: hub)
         case UInt8(ascii: "T"):
             guard let epoch = r.u64(), let count = r.u64(), count <= UInt64(Route.maxPoints) else { return nil }
             var points: [GeoCoordinate] = []

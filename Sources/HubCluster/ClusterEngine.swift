@@ -13,9 +13,11 @@ import HubCore
 /// - `{room}:frame`: the last published frame (the checkpoint a new owner
 ///   continues from), written only by the owner of the newest epoch;
 /// - `{room}:route`: the room's route, written when it changes (by the newest epoch only);
+/// - `{room}:presence`: hash, each hub's members of the room (written when they change);
 /// - `{room}:frames`: sharded channel of frames, one message per changed tick;
 /// - `{room}:cmd`: sharded channel of commands forwarded to the owner;
-/// - `hub:{id}`: sharded channel of answers meant for one client of hub `id`.
+/// - `hub:{id}`: sharded channel of answers meant for one client of hub `id`;
+/// - `hubs`: sharded channel of every hub's heartbeat.
 public final class ClusterEngine: RoomBroker {
     /// What the Redis thread posts for `handle`.
     public enum Event: Sendable {
@@ -45,7 +47,11 @@ public final class ClusterEngine: RoomBroker {
         case claim(RoomName, sentAt: Double)
         case load(RoomName)
         case loadRoute(RoomName)
-        case lease(RoomName, sentAt: Double)
+        case loadPresence(RoomName)
+        /// Renewals and claims of several rooms in one script call.
+        case leases([RoomName], sentAt: Double)
+        /// Another hub's members of a room, read when this hub was cut off.
+        case presence(RoomName)
         /// A mirror catching up with the owner's last published frame.
         case checkpoint(RoomName)
         case ignore
@@ -66,6 +72,7 @@ public final class ClusterEngine: RoomBroker {
         var lease: LeaseAnswer?
         var frame: RoomFrame??
         var route: [GeoCoordinate]?
+        var presence: [(hub: String, HubPresence)]?
         var held: [(ConnectionKey, [UInt8])] = []
     }
     private var preparing: [RoomName: Preparation] = [:]
@@ -76,8 +83,8 @@ public final class ClusterEngine: RoomBroker {
     /// Clients of other hubs whose commands ran here: their key in the hub, and back to client and hub.
     private var remoteKeys: [String: ConnectionKey] = [:]
     private var remoteClients: [ConnectionKey: (client: String, hub: String, room: RoomName)] = [:]
-    /// When each other hub was last heard from (hub seconds): its presence or a command it forwarded.
-    private var heardFrom: [String: Double] = [:]
+    /// The other hubs' liveness and rooms, and what this hub announced (`PresenceBook`).
+    private var book = PresenceBook(silence: 3)
     private var nextRemoteKey = remoteConnectionBase
     /// Lease renewals or claims under way (one per room at a time).
     private var leaseInFlight: Set<RoomName> = []
@@ -106,6 +113,7 @@ public final class ClusterEngine: RoomBroker {
                 message: { post(.message(channel: $0, payload: $1)) },
                 state: { post(.link($0, reason: $1)) }))
         redis.subscribe("hub:{\(hubID)}")
+        redis.subscribe("hubs")
     }
 
     public static func randomID() -> String {
@@ -153,9 +161,10 @@ public final class ClusterEngine: RoomBroker {
         }
         preparing[hello.room] = Preparation(held: [(connection, bytes)])
         subscribe(hello.room)
-        requestLease(hello.room, hub: hub, at: time, as: .claim(hello.room, sentAt: time.seconds))
+        requestLeases([hello.room], hub: hub, as: .claim(hello.room, sentAt: time.seconds))
         send(["GET", key(hello.room, "frame")], .load(hello.room))
         send(["GET", key(hello.room, "route")], .loadRoute(hello.room))
+        send(["HGETALL", key(hello.room, "presence")], .loadPresence(hello.room))
         return true
     }
 
@@ -182,7 +191,7 @@ public final class ClusterEngine: RoomBroker {
                 // interval later, so that an owner that lived through the outage keeps its room.
                 mirrorsClaimFrom = time.seconds + renewInterval
                 renewLeases(hub: hub, at: time)
-                catchUp(hub: hub)
+                catchUp(hub: &hub)
                 catchUpAgain = true  // once more on the next tick: the subscriptions may have come back after the read
             }
         case .reply(let token, let reply):
@@ -202,12 +211,18 @@ public final class ClusterEngine: RoomBroker {
         case .ignore:
             return
         case .claim(let room, let sentAt):
-            preparing[room]?.lease = leaseAnswer(reply, sentAt: sentAt)
+            let answer = if case .array(let items) = reply, items.count == 1 { items[0] } else { reply }
+            preparing[room]?.lease = leaseAnswer(answer, sentAt: sentAt)
             finishPreparing(room, hub: &hub, at: time, sink: sink)
         case .checkpoint(let room):
             if case .data(let bytes) = reply, case .frame(let frame)? = ClusterMessage(decoding: bytes) {
                 hub.applyRemoteFrame(frame, in: room)  // dropped if older than what this hub has
             }
+        case .loadPresence(let room):
+            preparing[room]?.presence = presences(in: reply)
+            finishPreparing(room, hub: &hub, at: time, sink: sink)
+        case .presence(let room):
+            for (other, presence) in presences(in: reply) { applyPresence(presence, of: other, in: room, hub: &hub, at: time, sink: sink) }
         case .loadRoute(let room):
             if case .data(let bytes) = reply, case .route(let points, _)? = ClusterMessage(decoding: bytes) {
                 preparing[room]?.route = points
@@ -222,24 +237,59 @@ public final class ClusterEngine: RoomBroker {
                 preparing[room]?.frame = .some(nil)
             }
             finishPreparing(room, hub: &hub, at: time, sink: sink)
-        case .lease(let room, let sentAt):
-            leaseInFlight.remove(room)
-            guard hub.owns(room) != nil else { return }
-            switch leaseAnswer(reply, sentAt: sentAt) {
-            case .ours(let lease): hub.leaseHeld(room, lease, at: time, sink: sink)
-            case .theirs(let epoch):
-                let wasOwner = hub.owns(room) == true
-                hub.leaseLost(room, epoch: epoch)
-                if wasOwner { readCheckpoint(room) }  // the new owner's frames so far may not have reached this hub
-            case .unknown: break  // Redis down: an owner stays fenced once its lease has run out
+        case .leases(let rooms, let sentAt):
+            let answers: [RedisReply]
+            if case .array(let items) = reply, items.count == rooms.count {
+                answers = items
+            } else {
+                answers = Array(repeating: reply, count: rooms.count)  // Redis down, or an error: unknown for each
+            }
+            for (room, answer) in zip(rooms, answers) {
+                leaseInFlight.remove(room)
+                leaseAnswered(room, leaseAnswer(answer, sentAt: sentAt), hub: &hub, at: time, sink: sink)
             }
         }
     }
 
+    private func leaseAnswered(_ room: RoomName, _ answer: LeaseAnswer, hub: inout Hub, at time: HubTime, sink: some HubSink) {
+        guard hub.owns(room) != nil else { return }
+        switch answer {
+        case .ours(let lease): hub.leaseHeld(room, lease, at: time, sink: sink)
+        case .theirs(let epoch):
+            let wasOwner = hub.owns(room) == true
+            hub.leaseLost(room, epoch: epoch)
+            if wasOwner { readCheckpoint(room) }  // the new owner's frames so far may not have reached this hub
+        case .unknown: break  // Redis down: an owner stays fenced once its lease has run out
+        }
+    }
+
+    /// The presences in an `HGETALL {room}:presence` reply, but this hub's own.
+    private func presences(in reply: RedisReply) -> [(hub: String, HubPresence)] {
+        guard case .array(let items) = reply else { return [] }
+        return stride(from: 1, to: items.count, by: 2).compactMap { i in
+            guard let bytes = items[i].bytes, case .presence(let other, let presence)? = ClusterMessage(decoding: bytes), other != hubID
+            else { return nil }
+            return (other, presence)
+        }
+    }
+
+    /// Another hub's members of `room`, from its message or from Redis.
+    private func applyPresence(_ presence: HubPresence, of other: String, in room: RoomName, hub: inout Hub, at time: HubTime, sink: some HubSink) {
+        book.heard(other, at: time.seconds)  // read from Redis: silent from now on means gone
+        book.announced(by: other, in: room, empty: presence.entries.isEmpty && presence.audience.clients == 0)
+        hub.applyRemotePresence(presence, from: other, in: room, at: time, sink: sink)
+    }
+
     /// Mirrors read each room's checkpoint: frames published while this hub
     /// was cut off from Redis never reach it, and a room at rest publishes no other.
-    private func catchUp(hub: Hub) {
-        for room in hub.roomNames where hub.owns(room) == false { readCheckpoint(room) }
+    /// Every room's presence is read again and this hub's announced again (messages may have been lost).
+    private func catchUp(hub: inout Hub) {
+        for room in hub.roomNames {
+            if hub.owns(room) == false { readCheckpoint(room) }
+            send(["HGETALL", key(room, "presence")], .presence(room))
+            book.forget(room)
+            hub.presenceNeedsAnnouncing(room)  // on the next tick
+        }
     }
 
     private func readCheckpoint(_ room: RoomName) {
@@ -254,7 +304,8 @@ public final class ClusterEngine: RoomBroker {
     }
 
     private func finishPreparing(_ room: RoomName, hub: inout Hub, at time: HubTime, sink: some HubSink) {
-        guard let p = preparing[room], let answer = p.lease, let frame = p.frame, let route = p.route else { return }
+        guard let p = preparing[room], let answer = p.lease, let frame = p.frame, let route = p.route, let presence = p.presence
+        else { return }
         preparing[room] = nil
         switch answer {
         case .ours(let lease): hub.prepareRoom(room, owned: true, lease: lease, frame: frame, route: route, at: time)
@@ -264,6 +315,8 @@ public final class ClusterEngine: RoomBroker {
             hub.prepareRoom(room, owned: false, lease: nil, frame: frame, route: route, at: time)
             hub.leaseLost(room, epoch: epoch)
         }
+        // The other hubs' members, so that the first welcome here lists them.
+        for (other, presence) in presence { applyPresence(presence, of: other, in: room, hub: &hub, at: time, sink: sink) }
         for (connection, _) in p.held { heldConnections[connection] = nil }
         for (connection, bytes) in p.held { hub.receive(bytes, from: connection, at: time, sink: sink) }
     }
@@ -283,7 +336,7 @@ public final class ClusterEngine: RoomBroker {
                 }()
             remoteKeys[command.client] = key
             remoteClients[key] = (command.client, replyTo, command.room)
-            heardFrom[replyTo] = time.seconds
+            book.heard(replyTo, at: time.seconds)
             // Answers first (routed as the hub makes them), then the acknowledgement.
             if hub.receiveForwarded(command, as: key, at: time, sink: sink), command.id != 0 {
                 let handled = ClusterMessage.handled(client: command.client, id: command.id, epoch: hub.epoch(of: command.room))
@@ -295,8 +348,9 @@ public final class ClusterEngine: RoomBroker {
             forgetRemote(client)
         case .presence(let hubID, let presence):
             guard hubID != self.hubID, let room = roomOf(channel) else { return }
-            heardFrom[hubID] = time.seconds
-            hub.applyRemotePresence(presence, from: hubID, in: room, at: time, sink: sink)
+            applyPresence(presence, of: hubID, in: room, hub: &hub, at: time, sink: sink)
+        case .heartbeat(let other):
+            if other != hubID { book.heard(other, at: time.seconds) }
         case .event(let kind, let bytes):
             guard let room = roomOf(channel) else { return }
             hub.applyRemoteEvent(bytes, kind: EventSubscriptions(rawValue: kind), in: room, sink: sink)
@@ -321,12 +375,12 @@ public final class ClusterEngine: RoomBroker {
     public func tick(hub: inout Hub, at time: HubTime, sink: some HubSink) {
         if catchUpAgain && link == .up {
             catchUpAgain = false
-            catchUp(hub: hub)
+            catchUp(hub: &hub)
         }
         renewLeases(hub: hub, at: time)
-        announcePresence(hub: hub, at: time.seconds)
-        for client in hub.expireRemotePresence(silence: presenceSilence, at: time, sink: sink) { forgetRemote(client) }
-        forgetClientsOfSilentHubs(hub: &hub, at: time, sink: sink)
+        if link == .up { publish(.heartbeat(hub: hubID), on: "hubs") }
+        announcePresence(hub: &hub)
+        forgetSilentHubs(hub: &hub, at: time, sink: sink)
         answerUnacknowledged(hub: hub, at: time, sink: sink)
     }
 
@@ -339,39 +393,59 @@ public final class ClusterEngine: RoomBroker {
         }
     }
 
-    /// Seconds without a presence message after which a hub's members count as gone (it died).
-    public var presenceSilence: Double = 3
+    /// Seconds without hearing from a hub after which its members count as gone (it died).
+    public var presenceSilence: Double {
+        get { book.silence }
+        set { book.silence = newValue }
+    }
 
-    /// What this hub last announced per room, and when (hub seconds).
-    private var announced: [RoomName: (presence: HubPresence, at: Double)] = [:]
-
-    /// Each room's local members, when they changed and at least once a second.
-    private func announcePresence(hub: Hub, at now: Double) {
-        guard link == .up else { return }
-        for room in hub.roomNames {
-            guard let presence = hub.localPresence(of: room) else { continue }
-            if let last = announced[room], last.presence == presence, now - last.at < 1 { continue }
-            announced[room] = (presence, now)
-            publish(ClusterMessage.presence(hub: hubID, presence), on: key(room, "frames"))
+    /// Each room's local members, when they changed: on the room's channel,
+    /// and in `{room}:presence` for hubs that start mirroring the room later.
+    /// Rooms where nothing changed cost nothing (liveness is the heartbeat's).
+    private func announcePresence(hub: inout Hub) {
+        guard link == .up else { return }  // kept for after the outage (`catchUp` announces every room)
+        for room in hub.takePresenceChanges() {
+            guard let presence = hub.localPresence(of: room), book.changes(room, to: presence) else { continue }
+            let bytes = ClusterMessage.presence(hub: hubID, presence).encoded()
+            let presenceKey = Array(key(room, "presence").utf8)
+            if presence.entries.isEmpty && presence.audience.clients == 0 {
+                redis.command(bytes: [Array("HDEL".utf8), presenceKey, Array(hubID.utf8)], token: token(.ignore))
+            } else {
+                redis.command(bytes: [Array("HSET".utf8), presenceKey, Array(hubID.utf8), bytes], token: token(.ignore))
+                redis.command(bytes: [Array("PEXPIRE".utf8), presenceKey, Array("86400000".utf8)], token: token(.ignore))
+            }
+            redis.command(bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore))
         }
     }
 
     /// Owner: renews each lease. Mirror with members here: tries to take the
     /// lease (it is free when the owner died or let go), and adopts the room.
+    /// In script calls of at most `leaseBatch` rooms each.
     func renewLeases(hub: Hub, at time: HubTime) {
         guard link == .up else { return }
         let mirrorsClaim = time.seconds >= mirrorsClaimFrom
+        var rooms: [RoomName] = []
         for room in hub.roomNames
         where !leaseInFlight.contains(room) && (hub.owns(room) == true || (mirrorsClaim && hub.hasMembers(room))) {
             leaseInFlight.insert(room)
-            requestLease(room, hub: hub, at: time, as: .lease(room, sentAt: time.seconds))
+            rooms.append(room)
+        }
+        for start in stride(from: 0, to: rooms.count, by: Self.leaseBatch) {
+            let batch = Array(rooms[start..<min(start + Self.leaseBatch, rooms.count)])
+            requestLeases(batch, hub: hub, as: .leases(batch, sentAt: time.seconds))
         }
     }
 
-    private func requestLease(_ room: RoomName, hub: Hub, at time: HubTime, as purpose: Pending) {
-        send(
-            ["EVAL", LeaseScripts.lease, "2", key(room, "owner"), key(room, "epoch"), hubID, "\(leaseMilliseconds)", "\(hub.epoch(of: room))"],
-            purpose)
+    /// Rooms per lease script call: one call renews them all (a Redis round
+    /// trip per room each renewal interval would cost idle rooms a core share).
+    static let leaseBatch = 500
+
+    private func requestLeases(_ rooms: [RoomName], hub: Hub, as purpose: Pending) {
+        var args = ["EVAL", LeaseScripts.lease, "\(2 * rooms.count)"]
+        for room in rooms { args += [key(room, "owner"), key(room, "epoch")] }
+        args += [hubID, "\(leaseMilliseconds)"]
+        for room in rooms { args.append("\(hub.epoch(of: room))") }
+        send(args, purpose)
     }
 
     // MARK: RoomBroker (called from inside the hub)
@@ -425,7 +499,8 @@ public final class ClusterEngine: RoomBroker {
 
     public func roomRemoved(_ room: RoomName) {
         subscribed.remove(room)
-        announced[room] = nil
+        book.forget(room)
+        send(["HDEL", key(room, "presence"), hubID], .ignore)
         redis.unsubscribe(key(room, "frames"))
         redis.unsubscribe(key(room, "cmd"))
         send(["EVAL", LeaseScripts.release, "1", key(room, "owner"), hubID], .ignore)
@@ -438,15 +513,21 @@ public final class ClusterEngine: RoomBroker {
         if let key = remoteKeys.removeValue(forKey: client) { remoteClients[key] = nil }
     }
 
-    /// Clients of other hubs whose commands ran here, of hubs silent for
-    /// `presenceSilence`: a hub may die before its first presence message.
-    private func forgetClientsOfSilentHubs(hub: inout Hub, at time: HubTime, sink: some HubSink) {
-        let silent = { (id: String) in time.seconds - (self.heardFrom[id] ?? -.infinity) > self.presenceSilence }
-        for remote in remoteClients.values where silent(remote.hub) {
+    /// Hubs silent for `presenceSilence` (they died): their members leave
+    /// every room they were in (only those rooms are touched), their
+    /// presence goes from Redis, and the clients whose commands ran here are
+    /// forgotten (a hub may die before its first presence message).
+    private func forgetSilentHubs(hub: inout Hub, at time: HubTime, sink: some HubSink) {
+        for (silent, rooms) in book.takeSilentHubs(at: time.seconds) {
+            for room in rooms {
+                for client in hub.dropRemotePresence(of: silent, in: room, at: time, sink: sink) { forgetRemote(client) }
+                if link == .up { send(["HDEL", key(room, "presence"), silent], .ignore) }
+            }
+        }
+        for remote in remoteClients.values where book.isSilent(remote.hub, at: time.seconds) {
             hub.remoteClientLeft(remote.client, in: remote.room, at: time, sink: sink)
             forgetRemote(remote.client)
         }
-        heardFrom = heardFrom.filter { !silent($0.key) }
     }
 
     /// Clients of other hubs this engine keeps a connection key for (their commands ran here).

@@ -10,8 +10,6 @@ public struct HubPresence: Hashable, Sendable {
     public var presenterSince: Double?
     /// The room's follow policy as that hub has it: the newest (`since`) wins.
     public var followPolicy: FollowPolicy
-    /// When this hub last heard it (hub seconds).
-    var heardAt: Double = 0
     public init(entries: [RosterEntry], audience: Audience, presenterSince: Double? = nil, followPolicy: FollowPolicy = .open) {
         self.entries = entries
         self.audience = audience
@@ -41,11 +39,9 @@ extension Hub {
         sink: some HubSink
     ) {
         guard rooms[name] != nil else { return }
-        var presence = presence
-        presence.heardAt = time.seconds
         let before = rooms[name]!.remote[hub]?.entries ?? []
         let audienceBefore = rooms[name]!.audience
-        rooms[name]!.remote[hub] = presence
+        rooms[name]!.remote[hub] = presence.entries.isEmpty && presence.audience.clients == 0 ? nil : presence
         announceChanges(from: before, to: presence.entries, in: name, at: time, sink: sink)
         if let remotePresenter = presence.entries.first(where: { $0.role == .presenter }),
             let since = presence.presenterSince, rooms[name]!.roster.presenter != nil, since > rooms[name]!.presenterSince,
@@ -64,24 +60,30 @@ extension Hub {
         wake(name)
     }
 
-    /// Forgets what hubs not heard from for `silence` seconds had (a hub that
-    /// died): their clients are announced `left`, and on the room's owner what
-    /// they ran ends (`ownerLeft`). Returns those clients, for the broker to
-    /// forget what it kept of them.
+    /// Forgets what `hub` had in `name` (a hub that went silent: it died):
+    /// its clients are announced `left`, and on the room's owner what they ran
+    /// ends (`ownerLeft`). Returns those clients, for the broker to forget
+    /// what it kept of them.
     @discardableResult
-    public mutating func expireRemotePresence(silence: Double, at time: HubTime, sink: some HubSink) -> [String] {
-        var gone: [String] = []
-        for name in Array(rooms.keys) {
-            for (hub, presence) in rooms[name]!.remote where time.seconds - presence.heardAt > silence {
-                rooms[name]!.remote[hub] = nil
-                announceChanges(from: presence.entries, to: [], in: name, at: time, sink: sink)
-                for entry in presence.entries { remoteClientLeft(entry.client, in: name, at: time, sink: sink) }
-                gone += presence.entries.map(\.client)
-                rooms[name]!.audienceChanged = true
-                wake(name)
-            }
-        }
-        return gone
+    public mutating func dropRemotePresence(of hub: String, in name: RoomName, at time: HubTime, sink: some HubSink) -> [String] {
+        guard let presence = rooms[name]?.remote[hub] else { return [] }
+        rooms[name]!.remote[hub] = nil
+        announceChanges(from: presence.entries, to: [], in: name, at: time, sink: sink)
+        for entry in presence.entries { remoteClientLeft(entry.client, in: name, at: time, sink: sink) }
+        rooms[name]!.audienceChanged = true
+        wake(name)
+        return presence.entries.map(\.client)
+    }
+
+    /// Marks `room`'s own members to be announced again (after messages may have been lost).
+    public mutating func presenceNeedsAnnouncing(_ room: RoomName) {
+        if rooms[room] != nil { presenceChanged.insert(room) }
+    }
+
+    /// The rooms whose own members changed since the last call (with a broker only).
+    public mutating func takePresenceChanges() -> Set<RoomName> {
+        defer { presenceChanged.removeAll(keepingCapacity: true) }
+        return presenceChanged
     }
 
     /// Clients of other hubs whose commands this hub ran and still keeps a session for.

@@ -49,6 +49,7 @@ extension Hub {
     /// `followPolicyChanged`, and a lock summons whoever explores here.
     mutating func applyFollowPolicy(_ policy: FollowPolicy, in name: RoomName, at time: HubTime, sink: some HubSink) {
         rooms[name]!.followPolicy = policy
+        if broker != nil { presenceChanged.insert(name) }
         broadcast(.followPolicyChanged(policy), in: name, at: time, sink: sink)
         guard !policy.explore, let by = policy.by else { return }
         _ = summonHere(

@@ -48,6 +48,9 @@ public struct Hub {
     public internal(set) var roomStatesBuilt = 0
     /// Where room traffic goes beyond this hub (nil: the in-memory engine, every room local; see `RoomBroker`).
     public var broker: (any RoomBroker)?
+    /// Rooms whose own members (roster, counts, follow policy) changed since
+    /// the broker last took them (`takePresenceChanges`). Kept only with a broker.
+    var presenceChanged: Set<RoomName> = []
     /// Clients of other hubs whose forwarded commands this hub (their room's owner) runs: client id → key.
     var remoteConnections: [String: ConnectionKey] = [:]
 
@@ -249,6 +252,7 @@ public struct Hub {
     @discardableResult
     mutating func changeRoster<R, E: Error>(in name: RoomName, _ body: (inout Roster) throws(E) -> R) throws(E) -> R? {
         guard let index = rooms.index(forKey: name) else { return nil }
+        if broker != nil { presenceChanged.insert(name) }
         rosterTotals.remove(rooms.values[index].roster)
         defer { rosterTotals.add(rooms.values[index].roster) }
         return try body(&rooms.values[index].roster)

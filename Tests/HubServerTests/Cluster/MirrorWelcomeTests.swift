@@ -59,3 +59,22 @@ extension HubServerTests {
         _ = presenter
     }
 }
+
+extension HubServerTests {
+    @Test func theFirstJoinerOnAHubThatStartsMirroringARoomIsWelcomedWithTheOtherHubsMembers() throws {
+        let cluster = try TestCluster(hubs: 2)
+        defer { cluster.shutdown() }
+        let (a, b) = (cluster.hubs[0], cluster.hubs[1])
+        let onA = try HubClients(port: a.port)
+        let presenter = onA.join(role: "presenter")
+        _ = onA.join(role: "follower")
+        // Hub A writes its members to Redis within a renewal interval of their joining.
+        #expect(waitUntil { (try? cluster.redis.command("HLEN {demo}:presence")) == ":1" })
+
+        let joiner = try HubClients(port: b.port).join(role: "driver")
+        let welcome = try #require(joiner.messages("welcome").first?.json)
+        #expect(welcome["presenter"]?.string == presenter.client, "the presenter on hub A, at once")
+        #expect(welcome["roster"]?.array?.contains { $0["client"]?.string == presenter.client } == true)
+        #expect(welcome["clients"]?.number == 3, "both hubs' clients counted")
+    }
+}
