@@ -161,7 +161,7 @@ public final class ClusterEngine: RoomBroker {
         }
         preparing[hello.room] = Preparation(held: [(connection, bytes)])
         subscribe(hello.room)
-        requestLeases([hello.room], hub: hub, as: .claim(hello.room, sentAt: time.seconds))
+        requestLeases([(hello.room, 0)], as: .claim(hello.room, sentAt: time.seconds))
         send(["GET", key(hello.room, "frame")], .load(hello.room))
         send(["GET", key(hello.room, "route")], .loadRoute(hello.room))
         send(["HGETALL", key(hello.room, "presence")], .loadPresence(hello.room))
@@ -190,7 +190,7 @@ public final class ClusterEngine: RoomBroker {
                 // Owners renew at once; mirrors try to take a room only a renewal
                 // interval later, so that an owner that lived through the outage keeps its room.
                 mirrorsClaimFrom = time.seconds + renewInterval
-                renewLeases(hub: hub, at: time)
+                renewLeases(hub: &hub, at: time)
                 catchUp(hub: &hub)
                 catchUpAgain = true  // once more on the next tick: the subscriptions may have come back after the read
             }
@@ -252,11 +252,11 @@ public final class ClusterEngine: RoomBroker {
     }
 
     private func leaseAnswered(_ room: RoomName, _ answer: LeaseAnswer, hub: inout Hub, at time: HubTime, sink: some HubSink) {
-        guard hub.owns(room) != nil else { return }
+        guard let state = hub.leaseState(of: room) else { return }
         switch answer {
         case .ours(let lease): hub.leaseHeld(room, lease, at: time, sink: sink)
         case .theirs(let epoch):
-            let wasOwner = hub.owns(room) == true
+            let wasOwner = state.owned
             hub.leaseLost(room, epoch: epoch)
             if wasOwner { readCheckpoint(room) }  // the new owner's frames so far may not have reached this hub
         case .unknown: break  // Redis down: an owner stays fenced once its lease has run out
@@ -377,7 +377,7 @@ public final class ClusterEngine: RoomBroker {
             catchUpAgain = false
             catchUp(hub: &hub)
         }
-        renewLeases(hub: hub, at: time)
+        renewLeases(hub: &hub, at: time)
         if link == .up { publish(.heartbeat(hub: hubID), on: "hubs") }
         announcePresence(hub: &hub)
         forgetSilentHubs(hub: &hub, at: time, sink: sink)
@@ -421,18 +421,18 @@ public final class ClusterEngine: RoomBroker {
     /// Owner: renews each lease. Mirror with members here: tries to take the
     /// lease (it is free when the owner died or let go), and adopts the room.
     /// In script calls of at most `leaseBatch` rooms each.
-    func renewLeases(hub: Hub, at time: HubTime) {
+    func renewLeases(hub: inout Hub, at time: HubTime) {
         guard link == .up else { return }
         let mirrorsClaim = time.seconds >= mirrorsClaimFrom
-        var rooms: [RoomName] = []
-        for room in hub.roomNames
-        where !leaseInFlight.contains(room) && (hub.owns(room) == true || (mirrorsClaim && hub.hasMembers(room))) {
+        var rooms: [(RoomName, epoch: UInt64)] = []
+        for room in hub.roomNames where !leaseInFlight.contains(room) {
+            guard let state = hub.leaseState(of: room), state.owned || (mirrorsClaim && state.hasMembers) else { continue }
             leaseInFlight.insert(room)
-            rooms.append(room)
+            rooms.append((room, state.epoch))
         }
         for start in stride(from: 0, to: rooms.count, by: Self.leaseBatch) {
-            let batch = Array(rooms[start..<min(start + Self.leaseBatch, rooms.count)])
-            requestLeases(batch, hub: hub, as: .leases(batch, sentAt: time.seconds))
+            let batch = rooms[start..<min(start + Self.leaseBatch, rooms.count)]
+            requestLeases(batch, as: .leases(batch.map(\.0), sentAt: time.seconds))
         }
     }
 
@@ -440,11 +440,13 @@ public final class ClusterEngine: RoomBroker {
     /// trip per room each renewal interval would cost idle rooms a core share).
     static let leaseBatch = 500
 
-    private func requestLeases(_ rooms: [RoomName], hub: Hub, as purpose: Pending) {
+    /// `rooms`: each with the newest epoch this hub knows for it.
+    private func requestLeases(_ rooms: ArraySlice<(RoomName, epoch: UInt64)>, as purpose: Pending) {
         var args = ["EVAL", LeaseScripts.lease, "\(2 * rooms.count)"]
-        for room in rooms { args += [key(room, "owner"), key(room, "epoch")] }
+        args.reserveCapacity(5 + 3 * rooms.count)
+        for (room, _) in rooms { args += [key(room, "owner"), key(room, "epoch")] }
         args += [hubID, "\(leaseMilliseconds)"]
-        for room in rooms { args.append("\(hub.epoch(of: room))") }
+        for (_, epoch) in rooms { args.append("\(epoch)") }
         send(args, purpose)
     }
 

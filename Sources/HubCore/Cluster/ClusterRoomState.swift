@@ -24,10 +24,6 @@ struct ClusterRoomState: Sendable {
     /// The lease epoch: on the owner, the one its lease carries; on a mirror,
     /// the newest it has seen. Frames of an older epoch are dropped.
     var epoch: UInt64 = 0
-    /// Owner in a cluster: the hub second from which its lease may have run
-    /// out (`ClusterLease.until`); from then on the room is *fenced*. nil: not
-    /// fenced by a lease (the in-memory engine, or a mirror).
-    var leaseUntil: Double?
     /// Mirror: the owner's route (`RoomBroker.routeChanged`); empty: none.
     var route: [GeoCoordinate] = []
 }
@@ -49,4 +45,14 @@ public struct ClusterLease: Hashable, Sendable {
 final class ClusterRoomBox: Sendable {
     let state: ClusterRoomState
     init(state: ClusterRoomState) { self.state = state }
+}
+
+/// A room as a lease renewal sees it (`Hub.leaseState`).
+public struct RoomLeaseState: Hashable, Sendable {
+    /// This hub runs the room's camera (not a mirror).
+    public var owned: Bool
+    /// The room has members on this hub (a mirror with members tries to take the room when its owner is gone).
+    public var hasMembers: Bool
+    /// The lease epoch this hub knows for the room.
+    public var epoch: UInt64
 }

@@ -7,7 +7,14 @@ import CameraMotion
 extension Hub {
     /// Whether this hub runs `room`'s camera (nil: no such room here).
     public func owns(_ room: RoomName) -> Bool? {
-        rooms[room].map { $0.mirror == nil }
+        rooms[room].map { !$0.isMirror }
+    }
+
+    /// What the broker needs of a room at each lease renewal (nil: no such
+    /// room). Read in place: it is asked for every room twice a second, and
+    /// reading through `rooms[room]` would copy the whole room each time.
+    public mutating func leaseState(of room: RoomName) -> RoomLeaseState? {
+        withRoom(room) { RoomLeaseState(owned: !$0.isMirror, hasMembers: !$0.members.isEmpty, epoch: $0.epoch) }
     }
 
     /// Creates `name` before its first local join, as the cluster has it:
@@ -32,7 +39,7 @@ extension Hub {
         }
         room.epoch = max(lease?.epoch ?? 0, frame?.epoch ?? 0)
         if owned {
-            room.leaseUntil = lease?.until ?? -.infinity
+            leaseDeadlines[name] = lease?.until ?? -.infinity
             if !route.isEmpty { _ = room.manager.setRoute(route, append: false, at: time.seconds) }
         } else {
             room.mirrorRoute = route
@@ -54,15 +61,23 @@ extension Hub {
         rooms[name]!.mirrorRoute = points
     }
 
+    /// Whether this hub runs `name`'s camera at hub second `now`: it owns the
+    /// room and, in a cluster, its lease cannot have run out yet. A fenced
+    /// owner (past its `leaseDeadlines` entry) neither moves, shows nor
+    /// publishes the camera until a renewal succeeds: another hub may own the room by now.
+    mutating func runsCamera(_ name: RoomName, at now: Double) -> Bool {
+        guard withRoom(name, { !$0.isMirror }) == true else { return false }
+        return leaseDeadlines.isEmpty || now < leaseDeadlines[name] ?? .infinity
+    }
+
     /// The lease epoch this hub knows for `room` (0: none, or no such room).
     public func epoch(of room: RoomName) -> UInt64 { rooms[room]?.epoch ?? 0 }
 
     /// Whether this hub owns `room` but may no longer act as its owner: its
     /// lease may have run out by its own clock, and no renewal has succeeded since.
     /// `now`: hub seconds.
-    public func isFenced(_ room: RoomName, at now: Double) -> Bool {
-        guard let room = rooms[room] else { return false }
-        return room.mirror == nil && !room.runsCamera(at: now)
+    public func isFenced(_ name: RoomName, at now: Double) -> Bool {
+        owns(name) == true && now >= leaseDeadlines[name] ?? .infinity
     }
 
     /// This hub holds `name`'s lease (it took it or renewed it): a mirror
@@ -72,20 +87,21 @@ extension Hub {
     /// along its animations' paths: they end where the camera stood, reported
     /// `cancelled` (reason `failover`) as when another hub takes a room over.
     public mutating func leaseHeld(_ name: RoomName, _ lease: ClusterLease, at time: HubTime, sink: some HubSink) {
-        guard let room = rooms[name] else { return }
-        if room.mirror != nil {
+        guard let owned = leaseState(of: name)?.owned else { return }  // read in place: this runs for every room at every renewal
+        let resumes = !owned || !runsCamera(name, at: time.seconds)
+        if !owned {
             adopt(name, at: time, sink: sink)
-        } else if !room.runsCamera(at: time.seconds), time.seconds - room.manager.time > 2 / configuration.tick {
+        } else if resumes, let stoodSince = withRoom(name, { $0.manager.time }), time.seconds - stoodSince > 2 / configuration.tick {
             withRoom(name) { room in
                 room.manager.cancelAnimations(of: nil, by: nil, reason: "failover", at: room.manager.time)
             }
             deliverMotionEvents(in: name, at: time, sink: sink)
         }
         withRoom(name) { room in
-            room.epoch = max(room.epoch, lease.epoch)
-            room.leaseUntil = lease.until
+            if room.epoch < lease.epoch { room.epoch = lease.epoch }  // the cluster box changes only when the epoch does
         }
-        wake(name)
+        leaseDeadlines[name] = lease.until
+        if resumes { wake(name) }  // a renewal of a running room changes nothing it shows
     }
 
     /// The link to Redis went down: every lease this hub holds counts as run
@@ -93,9 +109,7 @@ extension Hub {
     /// restart without persistence), and then another hub may take a room at
     /// once; the owner runs the room again when a renewal succeeds.
     public mutating func leasesInDoubt(at now: Double) {
-        for index in rooms.values.indices where rooms.values[index].mirror == nil {
-            if let until = rooms.values[index].leaseUntil, until > now { rooms.values[index].leaseUntil = now }
-        }
+        for (name, until) in leaseDeadlines where until > now { leaseDeadlines[name] = now }
     }
 
     /// Another hub holds `name`'s lease, of `epoch`: an owner becomes a mirror.
@@ -157,7 +171,7 @@ extension Hub {
         rooms[name]!.frameMoving = frame.moving
         rooms[name]!.publishedSeq = rooms[name]!.seq
         rooms[name]!.mirror = nil
-        rooms[name]!.leaseUntil = -.infinity  // until the caller sets the lease it took
+        leaseDeadlines[name] = -.infinity  // until the caller sets the lease it took
         rooms[name]!.view = frame.view
         rooms[name]!.mirrorSeqOffset = 0
         rooms[name]!.frame = nil
@@ -174,14 +188,14 @@ extension Hub {
         frame.view = room.view
         rooms[name]!.mirror = frame
         rooms[name]!.mirrorStale = true
-        rooms[name]!.leaseUntil = nil
+        leaseDeadlines[name] = nil
         rooms[name]!.mirrorRoute = room.manager.route?.points ?? []
         wake(name)
     }
 
     /// Owner: hands a changed frame to the broker, once per `seq`.
     mutating func publishFrame(of name: RoomName, at time: HubTime) {
-        guard let broker, let room = rooms[name], room.runsCamera(at: time.seconds),
+        guard let broker, let room = rooms[name], runsCamera(name, at: time.seconds),
             room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
                 || room.publishedTracking != room.manager.trackingMode || room.publishedView != room.view
         else { return }
@@ -236,7 +250,9 @@ extension Hub {
         _ command: ForwardedCommand, as connection: ConnectionKey, at time: HubTime,
         sink: some HubSink
     ) -> Bool {
-        guard connection >= remoteConnectionBase, let room = rooms[command.room], room.runsCamera(at: time.seconds) else { return false }
+        guard connection >= remoteConnectionBase, let room = rooms[command.room], runsCamera(command.room, at: time.seconds) else {
+            return false
+        }
         remoteSession(connection, for: command)
         do throws(ProtocolError) {
             let message = try ClientMessage.decode(command.message, tick: configuration.tick)
@@ -291,7 +307,10 @@ extension Hub {
     public var roomNames: [RoomName] { Array(rooms.keys) }
 
     /// Whether `room` has members on this hub.
-    public func hasMembers(_ room: RoomName) -> Bool { !(rooms[room]?.members.isEmpty ?? true) }
+    public func hasMembers(_ room: RoomName) -> Bool {
+        guard let i = rooms.index(forKey: room) else { return false }
+        return !rooms.values[i].members.isEmpty
+    }
 
     /// Gives this hub's client ids a suffix (a cluster hub's id: ids unique across hubs).
     public mutating func setClientIDSuffix(_ suffix: String) { ids.suffix = suffix }

@@ -44,7 +44,7 @@ extension Hub {
         try message.authorize(role)
         let now = time.seconds
         let ref = message.ref
-        if message.runsOnOwner, !rooms[roomName]!.runsCamera(at: now) {
+        if message.runsOnOwner, !runsCamera(roomName, at: now) {
             guard rooms[roomName]!.mirror != nil, let broker else { throw .unavailable(ref: ref) }
             var command = ForwardedCommand(room: roomName, client: owner.client, role: role, viewport: session.viewport, message: bytes)
             command.ref = ref

@@ -48,6 +48,11 @@ public struct Hub {
     public internal(set) var roomStatesBuilt = 0
     /// Where room traffic goes beyond this hub (nil: the in-memory engine, every room local; see `RoomBroker`).
     public var broker: (any RoomBroker)?
+    /// Owned rooms in a cluster → the hub second from which the lease may have
+    /// run out (`ClusterLease.until`); from then on the room is *fenced* (see
+    /// `runsCamera`). Not in the room's cluster box, which a change replaces:
+    /// it changes at every renewal, for every room. Empty without a broker.
+    var leaseDeadlines: [RoomName: Double] = [:]
     /// Rooms whose own members (roster, counts, follow policy) changed since
     /// the broker last took them (`takePresenceChanges`). Kept only with a broker.
     var presenceChanged: Set<RoomName> = []
@@ -160,10 +165,11 @@ public struct Hub {
 
     /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
     private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, budget: inout Int, sink: some HubSink) {
+        let leaseHolds = leaseDeadlines.isEmpty || time.seconds < leaseDeadlines[name] ?? .infinity
         let visited = withRoom(name) { room in
             let firstThisSecond = room.visits.record(at: time.seconds)
             room.visitCount += 1
-            let runs = room.runsCamera(at: time.seconds)  // not a mirror, nor a fenced owner
+            let runs = leaseHolds && !room.isMirror  // not a mirror, nor a fenced owner
             if runs { room.manager.advance(to: time.seconds) }
             return (runs: runs, firstThisSecond: firstThisSecond)
         }
@@ -203,6 +209,7 @@ public struct Hub {
                 rosterTotals.remove(rooms.values[index].roster)
                 rooms.remove(at: index)
             }
+            if !leaseDeadlines.isEmpty { leaseDeadlines[name] = nil }
             awake.remove(name)
             broker?.roomRemoved(name)
             return
@@ -294,7 +301,7 @@ public struct Hub {
         // and seq. Before the joiner becomes a member: what happened until now
         // (steady, significantChange) is for those already in the room, and
         // must not reach the joiner ahead of its welcome.
-        if rooms[hello.room]!.runsCamera(at: time.seconds) { rooms[hello.room]!.manager.advance(to: time.seconds) }
+        if runsCamera(hello.room, at: time.seconds) { rooms[hello.room]!.manager.advance(to: time.seconds) }
         deliverMotionEvents(in: hello.room, at: time, sink: sink)
         rooms[hello.room]!.updateFrameState()
         // The welcome carries the current frame, so the throttle starts from its seq.

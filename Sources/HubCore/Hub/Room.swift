@@ -80,6 +80,10 @@ struct Room {
     var emptySince: Double?
     /// The head count changed since the last `audience` event, sent at `audienceSentAt`.
     var audienceChanged = false
+    /// Whether `mirror` is set, kept by its setter: a test of `mirror == nil`
+    /// copies the whole frame out of the cluster box, and the lease renewal
+    /// asks for every room twice a second. In the bytes the flags leave.
+    private(set) var isMirror = false
     /// Where an unfinished send pass stopped (nil: no pass under way). Next to
     /// the flag above, in the bytes it leaves before the next `Double`.
     var sendCursor: Int32?
@@ -147,7 +151,10 @@ struct Room {
     /// frames of `manager` (which then stands still). nil: this hub runs the camera.
     var mirror: RoomFrame? {
         get { clusterBox?.state.mirror }
-        set { cluster.mirror = newValue }
+        set {
+            cluster.mirror = newValue
+            isMirror = newValue != nil
+        }
     }
     var mirrorSeqOffset: UInt64 {
         get { cluster.mirrorSeqOffset }
@@ -183,10 +190,6 @@ struct Room {
         get { clusterBox?.state.epoch ?? 0 }
         set { cluster.epoch = newValue }
     }
-    var leaseUntil: Double? {
-        get { clusterBox?.state.leaseUntil }
-        set { cluster.leaseUntil = newValue }
-    }
     var mirrorRoute: [GeoCoordinate] {
         get { clusterBox?.state.route ?? [] }
         set { cluster.route = newValue }
@@ -194,15 +197,6 @@ struct Room {
 
     /// The room's route as its members see it: the owner's on a mirror.
     var routePoints: [GeoCoordinate] { mirror != nil ? mirrorRoute : manager.route?.points ?? [] }
-
-    /// Whether this hub runs the camera at hub second `now`: it owns the room
-    /// and, in a cluster, its lease cannot have run out yet. A fenced owner
-    /// (`leaseUntil` passed) neither moves, shows nor publishes the camera
-    /// until a renewal succeeds: another hub may own the room by now.
-    func runsCamera(at now: Double) -> Bool {
-        guard let cluster = clusterBox?.state else { return true }
-        return cluster.mirror == nil && (cluster.leaseUntil.map { now < $0 } ?? true)
-    }
 
     /// The camera members see: the owner's newest frame on a mirror.
     var camera: Camera { mirror?.camera ?? manager.camera }
@@ -304,7 +298,7 @@ struct Room {
 
     /// Advances `seq` if the camera or `moving` changed since the last frame state.
     mutating func updateFrameState() {
-        if mirror != nil { return }  // `applyRemoteFrame` sets the frame state of a mirror
+        if isMirror { return }  // `applyRemoteFrame` sets the frame state of a mirror
         let moving = manager.isMoving
         guard manager.revision != frameRevision || moving != frameMoving || pointerChanged else { return }
         if pointerChanged || framePointer != FramePointer.none {
@@ -331,7 +325,7 @@ struct Room {
     /// before the next tick (an animation ends or a delayed one starts by
     /// `nextTick`, seconds): slow followers then have a frame on each side of it.
     mutating func notePromptIfCourseChangesBy(_ nextTick: Double) {
-        guard mirror == nil, case .moving(let next?) = manager.due, next <= nextTick else { return }
+        guard !isMirror, case .moving(let next?) = manager.due, next <= nextTick else { return }
         promptSeq = seq
     }
 
@@ -409,7 +403,7 @@ struct Room {
     func nextWake(memberDue: Double?, configuration: HubConfiguration) -> Wake {
         var earliest = memberDue ?? .infinity
         // A mirror's camera moves by published frames, each of which wakes it.
-        switch mirror == nil ? manager.due : .never {
+        switch !isMirror ? manager.due : .never {
         case .moving(let next):
             guard memberDue != nil || next != nil else { return .everyTick }
             earliest = min(earliest, (next ?? .infinity) - 1 / configuration.tick)
