@@ -18,7 +18,7 @@ import HubCore
 /// - `{room}:cmd`: sharded channel of commands forwarded to the owner;
 /// - `hub:{id}`: sharded channel of answers meant for one client of hub `id`;
 /// - `hubs`: sharded channel of every hub's heartbeat.
-public final class ClusterEngine: RoomBroker {
+public final class ClusterEngine {
     /// What the Redis thread posts for `handle`.
     public enum Event: Sendable {
         case reply(token: Int, RedisReply)
@@ -35,15 +35,15 @@ public final class ClusterEngine: RoomBroker {
     public private(set) var link: RedisLinkState = .connecting
     public private(set) var linkReason: String?
     /// Frames this hub published, commands it forwarded, since start (for `/healthz` and the benchmark).
-    public private(set) var published: UInt64 = 0
-    public private(set) var forwarded: UInt64 = 0
+    public internal(set) var published: UInt64 = 0
+    public internal(set) var forwarded: UInt64 = 0
     /// Messages on the room channels that this hub could not read (a hub of
     /// another version shares the Redis): counted, shown in `/healthz`, dropped.
     public private(set) var undecodable: UInt64 = 0
 
     /// What a reply answers. Lease requests keep when they were sent (hub
     /// seconds): a lease taken lasts from then, not from when Redis answered.
-    private enum Pending {
+    enum Pending {
         case claim(RoomName, sentAt: Double)
         case load(RoomName)
         case loadRoute(RoomName)
@@ -58,44 +58,44 @@ public final class ClusterEngine: RoomBroker {
     }
 
     /// What a lease request found.
-    private enum LeaseAnswer {
+    enum LeaseAnswer {
         case ours(ClusterLease)
         case theirs(epoch: UInt64)
         /// Redis did not answer (down): nobody can take the lease meanwhile.
         case unknown
     }
-    private var pending: [Int: Pending] = [:]
-    private var nextToken = 0
+    var pending: [Int: Pending] = [:]
+    var nextToken = 0
     /// Rooms being prepared for their first local join: what Redis has said so
     /// far, and the messages held until then (in arrival order).
-    private struct Preparation {
+    struct Preparation {
         var lease: LeaseAnswer?
         var frame: RoomFrame??
         var route: [GeoCoordinate]?
         var presence: [(hub: String, HubPresence)]?
         var held: [(ConnectionKey, [UInt8])] = []
     }
-    private var preparing: [RoomName: Preparation] = [:]
+    var preparing: [RoomName: Preparation] = [:]
     /// Connections with held messages → the room they wait for.
-    private var heldConnections: [ConnectionKey: RoomName] = [:]
+    var heldConnections: [ConnectionKey: RoomName] = [:]
     /// Rooms this hub subscribed to.
-    private var subscribed: Set<RoomName> = []
+    var subscribed: Set<RoomName> = []
     /// Clients of other hubs whose commands ran here: their key in the hub, and back to client and hub.
-    private var remoteKeys: [String: ConnectionKey] = [:]
-    private var remoteClients: [ConnectionKey: (client: String, hub: String, room: RoomName)] = [:]
+    var remoteKeys: [String: ConnectionKey] = [:]
+    var remoteClients: [ConnectionKey: (client: String, hub: String, room: RoomName)] = [:]
     /// The other hubs' liveness and rooms, and what this hub announced (`PresenceBook`).
-    private var book = PresenceBook(silence: 3)
-    private var nextRemoteKey = remoteConnectionBase
+    var book = PresenceBook(silence: 3)
+    var nextRemoteKey = remoteConnectionBase
     /// Lease renewals or claims under way (one per room at a time).
-    private var leaseInFlight: Set<RoomName> = []
+    var leaseInFlight: Set<RoomName> = []
     /// Hub seconds from which mirrors may try to take their rooms (a renewal interval after the link came back).
-    private var mirrorsClaimFrom = -Double.infinity
+    var mirrorsClaimFrom = -Double.infinity
     /// Set when the link came back: mirrors read the checkpoints again on the next tick.
-    private var catchUpAgain = false
+    var catchUpAgain = false
     /// Commands forwarded to owners, until they acknowledge them.
-    private var awaiting = AwaitedAnswers(timeout: 1)
+    var awaiting = AwaitedAnswers(timeout: 1)
     /// Commands forwarded that no owner acknowledged in time (answered `unavailable`), since start.
-    public private(set) var unanswered: UInt64 = 0
+    public internal(set) var unanswered: UInt64 = 0
     /// Part of the lease an owner does not count on (its clock and Redis's may drift).
     static let leaseMargin = 0.1
 
@@ -206,7 +206,7 @@ public final class ClusterEngine: RoomBroker {
         }
     }
 
-    private func replied(_ purpose: Pending, _ reply: RedisReply, hub: inout Hub, at time: HubTime, sink: some HubSink) {
+    func replied(_ purpose: Pending, _ reply: RedisReply, hub: inout Hub, at time: HubTime, sink: some HubSink) {
         switch purpose {
         case .ignore:
             return
@@ -251,59 +251,7 @@ public final class ClusterEngine: RoomBroker {
         }
     }
 
-    private func leaseAnswered(_ room: RoomName, _ answer: LeaseAnswer, hub: inout Hub, at time: HubTime, sink: some HubSink) {
-        guard let state = hub.leaseState(of: room) else { return }
-        switch answer {
-        case .ours(let lease): hub.leaseHeld(room, lease, at: time, sink: sink)
-        case .theirs(let epoch):
-            let wasOwner = state.owned
-            hub.leaseLost(room, epoch: epoch)
-            if wasOwner { readCheckpoint(room) }  // the new owner's frames so far may not have reached this hub
-        case .unknown: break  // Redis down: an owner stays fenced once its lease has run out
-        }
-    }
-
-    /// The presences in an `HGETALL {room}:presence` reply, but this hub's own.
-    private func presences(in reply: RedisReply) -> [(hub: String, HubPresence)] {
-        guard case .array(let items) = reply else { return [] }
-        return stride(from: 1, to: items.count, by: 2).compactMap { i in
-            guard let bytes = items[i].bytes, case .presence(let other, let presence)? = ClusterMessage(decoding: bytes), other != hubID
-            else { return nil }
-            return (other, presence)
-        }
-    }
-
-    /// Another hub's members of `room`, from its message or from Redis.
-    private func applyPresence(_ presence: HubPresence, of other: String, in room: RoomName, hub: inout Hub, at time: HubTime, sink: some HubSink) {
-        book.heard(other, at: time.seconds)  // read from Redis: silent from now on means gone
-        book.announced(by: other, in: room, empty: presence.entries.isEmpty && presence.audience.clients == 0)
-        hub.applyRemotePresence(presence, from: other, in: room, at: time, sink: sink)
-    }
-
-    /// Mirrors read each room's checkpoint: frames published while this hub
-    /// was cut off from Redis never reach it, and a room at rest publishes no other.
-    /// Every room's presence is read again and this hub's announced again (messages may have been lost).
-    private func catchUp(hub: inout Hub) {
-        for room in hub.roomNames {
-            if hub.owns(room) == false { readCheckpoint(room) }
-            send(["HGETALL", key(room, "presence")], .presence(room))
-            book.forget(room)
-            hub.presenceNeedsAnnouncing(room)  // on the next tick
-        }
-    }
-
-    private func readCheckpoint(_ room: RoomName) {
-        send(["GET", key(room, "frame")], .checkpoint(room))
-    }
-
-    private func leaseAnswer(_ reply: RedisReply, sentAt: Double) -> LeaseAnswer {
-        guard case .integer(let value) = reply else { return .unknown }
-        guard value > 0 else { return .theirs(epoch: UInt64(-value)) }
-        let seconds = Double(leaseMilliseconds) / 1000
-        return .ours(ClusterLease(epoch: UInt64(value), until: sentAt + seconds * (1 - Self.leaseMargin)))
-    }
-
-    private func finishPreparing(_ room: RoomName, hub: inout Hub, at time: HubTime, sink: some HubSink) {
+    func finishPreparing(_ room: RoomName, hub: inout Hub, at time: HubTime, sink: some HubSink) {
         guard let p = preparing[room], let answer = p.lease, let frame = p.frame, let route = p.route, let presence = p.presence
         else { return }
         preparing[room] = nil
@@ -321,7 +269,7 @@ public final class ClusterEngine: RoomBroker {
         for (connection, bytes) in p.held { hub.receive(bytes, from: connection, at: time, sink: sink) }
     }
 
-    private func received(_ message: ClusterMessage, on channel: String, hub: inout Hub, at time: HubTime, sink: some HubSink) {
+    func received(_ message: ClusterMessage, on channel: String, hub: inout Hub, at time: HubTime, sink: some HubSink) {
         switch message {
         case .frame(let frame):
             guard let room = roomOf(channel) else { return }
@@ -368,188 +316,23 @@ public final class ClusterEngine: RoomBroker {
         }
     }
 
-    // MARK: Leases (every `renewInterval`, from a loop timer)
-
-    /// Every `renewInterval` on the loop thread: leases, presence, and
-    /// forgetting the members of hubs not heard from for `presenceSilence` s.
-    public func tick(hub: inout Hub, at time: HubTime, sink: some HubSink) {
-        if catchUpAgain && link == .up {
-            catchUpAgain = false
-            catchUp(hub: &hub)
-        }
-        renewLeases(hub: &hub, at: time)
-        if link == .up { publish(.heartbeat(hub: hubID), on: "hubs") }
-        announcePresence(hub: &hub)
-        forgetSilentHubs(hub: &hub, at: time, sink: sink)
-        answerUnacknowledged(hub: hub, at: time, sink: sink)
-    }
-
-    /// Commands no owner acknowledged in time: their clients get `unavailable`.
-    private func answerUnacknowledged(hub: Hub, at time: HubTime, sink: some HubSink) {
-        for entry in awaiting.expire(at: time.seconds) {
-            unanswered += 1
-            guard let connection = hub.connection(ofClient: entry.client) else { continue }
-            sink.send(HubMessage.error(.unavailable(ref: entry.ref)), to: connection)
-        }
-    }
-
-    /// Seconds without hearing from a hub after which its members count as gone (it died).
-    public var presenceSilence: Double {
-        get { book.silence }
-        set { book.silence = newValue }
-    }
-
-    /// Each room's local members, when they changed: on the room's channel,
-    /// and in `{room}:presence` for hubs that start mirroring the room later.
-    /// Rooms where nothing changed cost nothing (liveness is the heartbeat's).
-    private func announcePresence(hub: inout Hub) {
-        guard link == .up else { return }  // kept for after the outage (`catchUp` announces every room)
-        for room in hub.takePresenceChanges() {
-            guard let presence = hub.localPresence(of: room), book.changes(room, to: presence) else { continue }
-            let bytes = ClusterMessage.presence(hub: hubID, presence).encoded()
-            let presenceKey = Array(key(room, "presence").utf8)
-            if presence.entries.isEmpty && presence.audience.clients == 0 {
-                redis.command(bytes: [Array("HDEL".utf8), presenceKey, Array(hubID.utf8)], token: token(.ignore))
-            } else {
-                redis.command(bytes: [Array("HSET".utf8), presenceKey, Array(hubID.utf8), bytes], token: token(.ignore))
-                redis.command(bytes: [Array("PEXPIRE".utf8), presenceKey, Array("86400000".utf8)], token: token(.ignore))
-            }
-            redis.command(bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore))
-        }
-    }
-
-    /// Owner: renews each lease. Mirror with members here: tries to take the
-    /// lease (it is free when the owner died or let go), and adopts the room.
-    /// In script calls of at most `leaseBatch` rooms each.
-    func renewLeases(hub: inout Hub, at time: HubTime) {
-        guard link == .up else { return }
-        let mirrorsClaim = time.seconds >= mirrorsClaimFrom
-        var rooms: [(RoomName, epoch: UInt64)] = []
-        for room in hub.roomNames where !leaseInFlight.contains(room) {
-            guard let state = hub.leaseState(of: room), state.owned || (mirrorsClaim && state.hasMembers) else { continue }
-            leaseInFlight.insert(room)
-            rooms.append((room, state.epoch))
-        }
-        for start in stride(from: 0, to: rooms.count, by: Self.leaseBatch) {
-            let batch = rooms[start..<min(start + Self.leaseBatch, rooms.count)]
-            requestLeases(batch, as: .leases(batch.map(\.0), sentAt: time.seconds))
-        }
-    }
-
-    /// Rooms per lease script call: one call renews them all (a Redis round
-    /// trip per room each renewal interval would cost idle rooms a core share).
-    static let leaseBatch = 500
-
-    /// `rooms`: each with the newest epoch this hub knows for it.
-    private func requestLeases(_ rooms: ArraySlice<(RoomName, epoch: UInt64)>, as purpose: Pending) {
-        var args = ["EVAL", LeaseScripts.lease, "\(2 * rooms.count)"]
-        args.reserveCapacity(5 + 3 * rooms.count)
-        for (room, _) in rooms { args += [key(room, "owner"), key(room, "epoch")] }
-        args += [hubID, "\(leaseMilliseconds)"]
-        for (_, epoch) in rooms { args.append("\(epoch)") }
-        send(args, purpose)
-    }
-
-    // MARK: RoomBroker (called from inside the hub)
-
-    public func publish(_ frame: RoomFrame, in room: RoomName) {
-        published += 1
-        let bytes = ClusterMessage.frame(frame).encoded()
-        redis.command(
-            bytes: [
-                Array("EVAL".utf8), Array(LeaseScripts.checkpoint.utf8), Array("2".utf8), Array(key(room, "frame").utf8),
-                Array(key(room, "epoch").utf8), Array("\(frame.epoch)".utf8), bytes,
-            ],
-            token: token(.ignore))
-        redis.command(bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore))
-    }
-
-    public func forward(_ command: ForwardedCommand) {
-        forwarded += 1
-        var command = command
-        command.id = awaiting.add(client: command.client, ref: command.ref)
-        publish(ClusterMessage.command(command, replyTo: hubID), on: key(command.room, "cmd"))
-    }
-
-    public func clientLeft(_ client: String, in room: RoomName) {
-        publish(ClusterMessage.left(client: client), on: key(room, "cmd"))
-    }
-
-    public func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName) {
-        publish(ClusterMessage.event(kind: kind.rawValue, message: event), on: key(room, "frames"))
-    }
-
-    public func summon(by client: String, name: String, in room: RoomName) {
-        publish(ClusterMessage.summon(hub: hubID, by: client, name: name), on: key(room, "frames"))
-    }
-
-    public func deliver(_ message: [UInt8], toClient client: String) {
-        guard let dot = client.lastIndex(of: ".") else { return }
-        publish(ClusterMessage.reply(client: client, message: message), on: "hub:{\(client[client.index(after: dot)...])}")
-    }
-
-    public func routeChanged(_ points: [GeoCoordinate], epoch: UInt64, in room: RoomName) {
-        let bytes = ClusterMessage.route(points, epoch: epoch).encoded()
-        redis.command(
-            bytes: [
-                Array("EVAL".utf8), Array(LeaseScripts.checkpoint.utf8), Array("2".utf8), Array(key(room, "route").utf8),
-                Array(key(room, "epoch").utf8), Array("\(epoch)".utf8), bytes,
-            ],
-            token: token(.ignore))
-        redis.command(bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore))
-    }
-
-    public func roomRemoved(_ room: RoomName) {
-        subscribed.remove(room)
-        book.forget(room)
-        send(["HDEL", key(room, "presence"), hubID], .ignore)
-        redis.unsubscribe(key(room, "frames"))
-        redis.unsubscribe(key(room, "cmd"))
-        send(["EVAL", LeaseScripts.release, "1", key(room, "owner"), hubID], .ignore)
-    }
-
     // MARK: Helpers
 
-    /// A client of another hub left (or its hub went silent): its key goes.
-    private func forgetRemote(_ client: String) {
-        if let key = remoteKeys.removeValue(forKey: client) { remoteClients[key] = nil }
-    }
-
-    /// Hubs silent for `presenceSilence` (they died): their members leave
-    /// every room they were in (only those rooms are touched), their
-    /// presence goes from Redis, and the clients whose commands ran here are
-    /// forgotten (a hub may die before its first presence message).
-    private func forgetSilentHubs(hub: inout Hub, at time: HubTime, sink: some HubSink) {
-        for (silent, rooms) in book.takeSilentHubs(at: time.seconds) {
-            for room in rooms {
-                for client in hub.dropRemotePresence(of: silent, in: room, at: time, sink: sink) { forgetRemote(client) }
-                if link == .up { send(["HDEL", key(room, "presence"), silent], .ignore) }
-            }
-        }
-        for remote in remoteClients.values where book.isSilent(remote.hub, at: time.seconds) {
-            hub.remoteClientLeft(remote.client, in: remote.room, at: time, sink: sink)
-            forgetRemote(remote.client)
-        }
-    }
-
-    /// Clients of other hubs this engine keeps a connection key for (their commands ran here).
-    public var remoteClientCount: Int { remoteKeys.count }
-
-    private func subscribe(_ room: RoomName) {
+    func subscribe(_ room: RoomName) {
         guard subscribed.insert(room).inserted else { return }
         redis.subscribe(key(room, "frames"))
         redis.subscribe(key(room, "cmd"))
     }
 
-    private func publish(_ message: ClusterMessage, on channel: String) {
+    func publish(_ message: ClusterMessage, on channel: String) {
         redis.command(bytes: [Array("SPUBLISH".utf8), Array(channel.utf8), message.encoded()], token: token(.ignore))
     }
 
-    private func send(_ args: [String], _ purpose: Pending) {
+    func send(_ args: [String], _ purpose: Pending) {
         redis.command(args, token: token(purpose))
     }
 
-    private func token(_ purpose: Pending) -> Int {
+    func token(_ purpose: Pending) -> Int {
         nextToken += 1
         if case .ignore = purpose { return -nextToken }  // replies to negative tokens are dropped unread
         pending[nextToken] = purpose
@@ -558,7 +341,7 @@ public final class ClusterEngine: RoomBroker {
 
     func key(_ room: RoomName, _ kind: String) -> String { "{\(room.value)}:\(kind)" }
 
-    private func roomOf(_ channel: String) -> RoomName? {
+    func roomOf(_ channel: String) -> RoomName? {
         guard channel.first == "{", let close = channel.firstIndex(of: "}") else { return nil }
         return try? RoomName(validating: String(channel[channel.index(after: channel.startIndex)..<close]))
     }

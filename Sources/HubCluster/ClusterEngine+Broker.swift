@@ -1,0 +1,60 @@
+import CameraCore
+import HubCore
+
+/// The engine as the hub's `RoomBroker`: called from inside the hub, on its
+/// loop thread; each call queues Redis commands and returns.
+extension ClusterEngine: RoomBroker {
+    public func publish(_ frame: RoomFrame, in room: RoomName) {
+        published += 1
+        storeAndPublish(ClusterMessage.frame(frame).encoded(), as: "frame", epoch: frame.epoch, in: room)
+    }
+
+    public func forward(_ command: ForwardedCommand) {
+        forwarded += 1
+        var command = command
+        command.id = awaiting.add(client: command.client, ref: command.ref)
+        publish(ClusterMessage.command(command, replyTo: hubID), on: key(command.room, "cmd"))
+    }
+
+    public func clientLeft(_ client: String, in room: RoomName) {
+        publish(ClusterMessage.left(client: client), on: key(room, "cmd"))
+    }
+
+    public func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName) {
+        publish(ClusterMessage.event(kind: kind.rawValue, message: event), on: key(room, "frames"))
+    }
+
+    public func summon(by client: String, name: String, in room: RoomName) {
+        publish(ClusterMessage.summon(hub: hubID, by: client, name: name), on: key(room, "frames"))
+    }
+
+    public func deliver(_ message: [UInt8], toClient client: String) {
+        guard let dot = client.lastIndex(of: ".") else { return }
+        publish(ClusterMessage.reply(client: client, message: message), on: "hub:{\(client[client.index(after: dot)...])}")
+    }
+
+    public func routeChanged(_ points: [GeoCoordinate], epoch: UInt64, in room: RoomName) {
+        storeAndPublish(ClusterMessage.route(points, epoch: epoch).encoded(), as: "route", epoch: epoch, in: room)
+    }
+
+    /// Owner: writes `bytes` to the room's key `kind` unless a newer epoch exists
+    /// (`LeaseScripts.checkpoint`), and publishes them on the room's channel.
+    func storeAndPublish(_ bytes: [UInt8], as kind: String, epoch: UInt64, in room: RoomName) {
+        redis.command(
+            bytes: [
+                Array("EVAL".utf8), Array(LeaseScripts.checkpoint.utf8), Array("2".utf8), Array(key(room, kind).utf8),
+                Array(key(room, "epoch").utf8), Array("\(epoch)".utf8), bytes,
+            ],
+            token: token(.ignore))
+        redis.command(bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore))
+    }
+
+    public func roomRemoved(_ room: RoomName) {
+        subscribed.remove(room)
+        book.forget(room)
+        send(["HDEL", key(room, "presence"), hubID], .ignore)
+        redis.unsubscribe(key(room, "frames"))
+        redis.unsubscribe(key(room, "cmd"))
+        send(["EVAL", LeaseScripts.release, "1", key(room, "owner"), hubID], .ignore)
+    }
+}
