@@ -138,19 +138,17 @@ extension HubServerTests {
         cluster.redis.stop()
         #expect(waitUntil { hub.fenced("demo") == true }, "the owner's lease may have run out")
 
-        let restarted = Locked<RedisServer?>(nil)
-        defer { restarted.withLock { $0?.stop() } }
-        let restart = Thread {
-            usleep(1_000_000)
-            restarted.withLock { $0 = try? RedisServer(port: port) }
-        }
-        restart.start()
+        // Redis comes back once the script has met `unavailable` (then it has about 8 s of retries left).
+        var restarted: RedisServer?
+        defer { restarted?.stop() }
         var retried: [String] = []
         let script = try PresenterScript.parse(#"{"steps":[{"type":"set","camera":{"zoom":6}}]}"#)
         let report = PresenterRunner(
             connection: presenter, script: script,
             onEvent: { event in
-                if case .retrying(let ref, _, let attempt, _) = event { retried.append("\(ref) #\(attempt)") }
+                guard case .retrying(let ref, _, let attempt, _) = event else { return }
+                retried.append("\(ref) #\(attempt)")
+                if restarted == nil { restarted = try? RedisServer(port: port) }
             }
         ).run()
         #expect(!retried.isEmpty, "the hub answered unavailable and the script sent the command again")
