@@ -18,7 +18,7 @@ extension ClusterEngine {
             guard let presence = hub.localPresence(of: room), book.changes(room, to: presence) else { continue }
             let bytes = ClusterMessage.presence(hub: hubID, presence).encoded()
             let presenceKey = Array(key(room, "presence").utf8)
-            if presence.entries.isEmpty && presence.audience.clients == 0 {
+            if presence.isEmpty {
                 redis.command(bytes: [Array("HDEL".utf8), presenceKey, Array(hubID.utf8)], token: token(.ignore))
             } else {
                 redis.command(bytes: [Array("HSET".utf8), presenceKey, Array(hubID.utf8), bytes], token: token(.ignore))
@@ -41,7 +41,7 @@ extension ClusterEngine {
     /// Another hub's members of `room`, from its message or from Redis.
     func applyPresence(_ presence: HubPresence, of other: String, in room: RoomName, hub: inout Hub, at time: HubTime, sink: some HubSink) {
         book.heard(other, at: time.seconds)  // read from Redis: silent from now on means gone
-        book.announced(by: other, in: room, empty: presence.entries.isEmpty && presence.audience.clients == 0)
+        book.announced(by: other, in: room, empty: presence.isEmpty)
         hub.applyRemotePresence(presence, from: other, in: room, at: time, sink: sink)
     }
 

@@ -16,6 +16,9 @@ public struct HubPresence: Hashable, Sendable {
         self.presenterSince = presenterSince
         self.followPolicy = followPolicy
     }
+
+    /// No members at all: that hub has left the room (its announcement clears what it had).
+    public var isEmpty: Bool { entries.isEmpty && audience.clients == 0 }
 }
 
 /// Cluster-wide rosters: each hub announces its own members of a room (its
@@ -41,7 +44,7 @@ extension Hub {
         guard rooms[name] != nil else { return }
         let before = rooms[name]!.remote[hub]?.entries ?? []
         let audienceBefore = rooms[name]!.audience
-        rooms[name]!.remote[hub] = presence.entries.isEmpty && presence.audience.clients == 0 ? nil : presence
+        rooms[name]!.remote[hub] = presence.isEmpty ? nil : presence
         announceChanges(from: before, to: presence.entries, in: name, at: time, sink: sink)
         if let remotePresenter = presence.entries.first(where: { $0.role == .presenter }),
             let since = presence.presenterSince, rooms[name]!.roster.presenter != nil, since > rooms[name]!.presenterSince,
