@@ -27,6 +27,8 @@ enum ClusterMessage: Hashable, Sendable {
     case route([GeoCoordinate], epoch: UInt64)
     /// Every hub → `hubs`, every renewal interval: it is alive (its members everywhere stay).
     case heartbeat(hub: String)
+    /// A hub → `hubs`, when it shuts down cleanly: it gave up its rooms and lease.
+    case goodbye(hub: String)
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
@@ -120,6 +122,9 @@ enum ClusterMessage: Hashable, Sendable {
             w.u64(epoch)
         case .heartbeat(let hub):
             w.byte(UInt8(ascii: "B"))
+            w.string(hub)
+        case .goodbye(let hub):
+            w.byte(UInt8(ascii: "G"))
             w.string(hub)
         case .route(let points, let epoch):
             w.byte(UInt8(ascii: "T"))
@@ -232,6 +237,9 @@ enum ClusterMessage: Hashable, Sendable {
         case UInt8(ascii: "B"):
             guard let hub = r.string() ?? nil else { return nil }
             self = .heartbeat(hub: hub)
+        case UInt8(ascii: "G"):
+            guard let hub = r.string() ?? nil else { return nil }
+            self = .goodbye(hub: hub)
         case UInt8(ascii: "T"):
             guard let epoch = r.u64(), let count = r.u64(), count <= UInt64(Route.maxPoints) else { return nil }
             var points: [GeoCoordinate] = []

@@ -51,6 +51,7 @@ extension ClusterEngine: RoomBroker {
 
     public func roomRemoved(_ room: RoomName) {
         subscribed.remove(room)
+        owners[room] = nil
         book.forget(room)
         send(["HDEL", key(room, "presence"), hubID], .ignore)
         redis.unsubscribe(key(room, "frames"))

@@ -6,10 +6,11 @@ import HubCore
 /// called there, and what Redis answers reaches it through `handle`, which the
 /// server calls on that thread with the events `RedisClient` posted.
 ///
-/// Keys and channels carry the room in a `{room}` hash tag, so a Redis Cluster
-/// keeps each room's keys and channels on one shard:
-/// - `{room}:owner`: the lease, the owner's hub id, `PX leaseMilliseconds`;
-/// - `{room}:epoch`: the lease's epoch, one more on every change of owner (`LeaseScripts`);
+/// Keys and channels carry the room in a `{room}` hash tag (see `LeaseScripts`
+/// for the leases):
+/// - `hub:{id}:alive`: hub `id`'s lease, `PX leaseMilliseconds`, renewed every `renewInterval`;
+/// - `{room}:owner`: the owner's hub id (the room is its hub's while that hub's lease lives);
+/// - `{room}:epoch`: one more on every change of owner (fencing);
 /// - `{room}:frame`: the last published frame (the checkpoint a new owner
 ///   continues from), written only by the owner of the newest epoch;
 /// - `{room}:route`: the room's route, written when it changes (by the newest epoch only);
@@ -29,7 +30,7 @@ public final class ClusterEngine {
     /// This hub's id in the cluster (random at start; a suffix of its client ids).
     public let hubID: String
     public let redis: RedisClient
-    /// The lease's time to live; it is renewed every `renewInterval` (a third of it).
+    /// The hub lease's time to live; it is renewed every `renewInterval` (a third of it).
     public let leaseMilliseconds: Int
     public var renewInterval: Double { Double(leaseMilliseconds) / 3000 }
     public private(set) var link: RedisLinkState = .connecting
@@ -37,6 +38,8 @@ public final class ClusterEngine {
     /// Frames this hub published, commands it forwarded, since start (for `/healthz` and the benchmark).
     public internal(set) var published: UInt64 = 0
     public internal(set) var forwarded: UInt64 = 0
+    /// Answers Redis gave to the hub's lease renewals, since start.
+    public internal(set) var leaseRenewals: UInt64 = 0
     /// Messages on the room channels that this hub could not read (a hub of
     /// another version shares the Redis): counted, shown in `/healthz`, dropped.
     public private(set) var undecodable: UInt64 = 0
@@ -45,6 +48,8 @@ public final class ClusterEngine {
     /// seconds): a lease taken lasts from then, not from when Redis answered.
     enum Pending {
         case claim(RoomName, sentAt: Double)
+        /// The hub's lease renewal.
+        case alive(sentAt: Double)
         case load(RoomName)
         case loadRoute(RoomName)
         case loadPresence(RoomName)
@@ -60,7 +65,7 @@ public final class ClusterEngine {
     /// What a lease request found.
     enum LeaseAnswer {
         case ours(ClusterLease)
-        case theirs(epoch: UInt64)
+        case theirs(epoch: UInt64, owner: String)
         /// Redis did not answer (down): nobody can take the lease meanwhile.
         case unknown
     }
@@ -86,8 +91,14 @@ public final class ClusterEngine {
     /// The other hubs' liveness and rooms, and what this hub announced (`PresenceBook`).
     var book = PresenceBook(silence: 3)
     var nextRemoteKey = remoteConnectionBase
-    /// Lease renewals or claims under way (one per room at a time).
+    /// Lease confirmations or claims under way (one per room at a time).
     var leaseInFlight: Set<RoomName> = []
+    /// The hub's lease renewal is under way.
+    var aliveInFlight = false
+    /// Hub seconds from which the owner refreshes its rooms' keys again.
+    var roomKeysRefreshAt = 0.0
+    /// Mirrored rooms → their owner's hub id, and the epoch this hub knew when it learnt it.
+    var owners: [RoomName: (hub: String, epoch: UInt64)] = [:]
     /// Hub seconds from which mirrors may try to take their rooms (a renewal interval after the link came back).
     var mirrorsClaimFrom = -Double.infinity
     /// Set when the link came back: mirrors read the checkpoints again on the next tick.
@@ -125,12 +136,15 @@ public final class ClusterEngine {
 
     public func start() { redis.start() }
 
-    /// Clean shutdown: gives up this hub's leases (another hub takes over at
-    /// once instead of after the lease expires) and closes the connections.
+    /// Clean shutdown: gives up this hub's rooms and lease and says goodbye
+    /// (other hubs take over at once instead of after the lease expires), and
+    /// closes the connections.
     public func stop(hub: Hub) {
         for name in hub.roomNames where hub.owns(name) == true {
             send(["EVAL", LeaseScripts.release, "1", key(name, "owner"), hubID], .ignore)
         }
+        send(["DEL", LeaseScripts.aliveKey(of: hubID)], .ignore)
+        publish(.goodbye(hub: hubID), on: "hubs")
         redis.stop()
     }
 
@@ -211,9 +225,10 @@ public final class ClusterEngine {
         case .ignore:
             return
         case .claim(let room, let sentAt):
-            let answer = if case .array(let items) = reply, items.count == 1 { items[0] } else { reply }
-            preparing[room]?.lease = leaseAnswer(answer, sentAt: sentAt)
+            preparing[room]?.lease = leaseAnswers(reply, count: 1, sentAt: sentAt)[0]
             finishPreparing(room, hub: &hub, at: time, sink: sink)
+        case .alive(let sentAt):
+            aliveAnswered(reply, sentAt: sentAt, hub: &hub, at: time, sink: sink)
         case .checkpoint(let room):
             if case .data(let bytes) = reply, case .frame(let frame)? = ClusterMessage(decoding: bytes) {
                 hub.applyRemoteFrame(frame, in: room)  // dropped if older than what this hub has
@@ -238,15 +253,9 @@ public final class ClusterEngine {
             }
             finishPreparing(room, hub: &hub, at: time, sink: sink)
         case .leases(let rooms, let sentAt):
-            let answers: [RedisReply]
-            if case .array(let items) = reply, items.count == rooms.count {
-                answers = items
-            } else {
-                answers = Array(repeating: reply, count: rooms.count)  // Redis down, or an error: unknown for each
-            }
-            for (room, answer) in zip(rooms, answers) {
+            for (room, answer) in zip(rooms, leaseAnswers(reply, count: rooms.count, sentAt: sentAt)) {
                 leaseInFlight.remove(room)
-                leaseAnswered(room, leaseAnswer(answer, sentAt: sentAt), hub: &hub, at: time, sink: sink)
+                leaseAnswered(room, answer, hub: &hub, at: time, sink: sink)
             }
         }
     }
@@ -259,9 +268,10 @@ public final class ClusterEngine {
         case .ours(let lease): hub.prepareRoom(room, owned: true, lease: lease, frame: frame, route: route, at: time)
         // Redis down: nobody can hold the lease; the room starts here, fenced until a renewal succeeds.
         case .unknown: hub.prepareRoom(room, owned: true, lease: nil, frame: frame, route: route, at: time)
-        case .theirs(let epoch):
+        case .theirs(let epoch, let owner):
             hub.prepareRoom(room, owned: false, lease: nil, frame: frame, route: route, at: time)
             hub.leaseLost(room, epoch: epoch)
+            owners[room] = (owner, hub.epoch(of: room))
         }
         // The other hubs' members, so that the first welcome here lists them.
         for (other, presence) in presence { applyPresence(presence, of: other, in: room, hub: &hub, at: time, sink: sink) }
@@ -299,6 +309,8 @@ public final class ClusterEngine {
             applyPresence(presence, of: hubID, in: room, hub: &hub, at: time, sink: sink)
         case .heartbeat(let other):
             if other != hubID { book.heard(other, at: time.seconds) }
+        case .goodbye(let other):
+            if other != hubID { book.heard(other, at: -.infinity) }  // gone: its rooms are claimed and its members leave at once
         case .event(let kind, let bytes):
             guard let room = roomOf(channel) else { return }
             hub.applyRemoteEvent(bytes, kind: EventSubscriptions(rawValue: kind), in: room, sink: sink)

@@ -1,37 +1,68 @@
-/// The Lua scripts behind a room's lease and checkpoint. Each runs atomically
-/// in Redis and touches only the room's keys (one `{room}` hash slot):
-/// - `{room}:owner`: the lease, the owner's hub id, expiring after the lease's time to live;
-/// - `{room}:epoch`: the lease's epoch, which grows on every change of owner (fencing);
-/// - `{room}:frame`: the checkpoint, the owner's last published frame.
+/// The Lua scripts behind the hub's lease, the rooms it owns and their
+/// checkpoints. Each runs atomically in Redis:
+/// - `hub:{id}:alive`: the hub's lease, expiring after the lease's time to
+///   live unless the hub renews it (`alive`, one command per renewal whatever
+///   the number of rooms);
+/// - `{room}:owner`: the id of the hub that owns the room; the room is that
+///   hub's while the hub's lease lives (a day's expiry, refreshed by the owner,
+///   cleans up after rooms nobody joins again);
+/// - `{room}:epoch`: grows on every change of owner (fencing);
+/// - `{room}:frame`, `{room}:route`: the checkpoint and the route, written
+///   only by the owner of the newest epoch.
+///
+/// The lease script reads the hub key named by a room's owner key, a key it
+/// is not given: the engine targets one Redis (or the master Sentinel
+/// names), not a Redis Cluster.
 public enum LeaseScripts {
-    /// KEYS: owner and epoch of each room, in pairs. ARGV: hub id, lease ms,
-    /// then the newest epoch the hub knows for each room. For each room, takes
-    /// the lease when it is free or ours and (re)sets its expiry; returns one
-    /// integer per room: the epoch (> 0) when the lease is ours, or minus the
-    /// epoch (≤ 0) when another hub holds it. A takeover makes a new epoch,
-    /// above any the hub has seen (so that a Redis that lost its data cannot
-    /// hand out an old one again). One call renews every room of a hub (in
-    /// batches), so idle rooms cost one round trip per batch, not per room.
+    /// How long a room's keys live without their owner refreshing them, in ms.
+    public static let roomKeyMilliseconds = 86_400_000
+
+    /// The key of hub `id`'s lease.
+    public static func aliveKey(of hub: String) -> String { "hub:{\(hub)}:alive" }
+
+    /// KEYS: the hub's lease key. ARGV: lease ms. Renews it; returns 1 when it
+    /// was still there, 0 when it had expired (or Redis lost it): the hub may
+    /// have lost any room meanwhile, and has each confirmed again.
+    public static let alive = """
+        local was = redis.call('EXISTS', KEYS[1])
+        redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+        return was
+        """
+
+    /// KEYS: owner, epoch, frame and route of each room, in fours. ARGV: hub
+    /// id, room keys' ms, then the newest epoch the hub knows for each room.
+    ///
+    /// Returns nothing (an empty array) when the hub's own lease has expired:
+    /// it may claim nothing until it renewed it (`alive`). Otherwise, for each
+    /// room, two values: the epoch and the owner's hub id. A room is this
+    /// hub's (epoch > 0) when its owner key names this hub, names no hub, or
+    /// names a hub whose lease has expired; the owner key is then (re)written
+    /// and the room's keys refreshed. A takeover makes a new epoch, above any
+    /// the hub has seen (a Redis that lost its data cannot hand out an old one
+    /// again). Otherwise the epoch comes back negated (≤ 0), with the owner.
     public static let lease = """
+        if redis.call('EXISTS', 'hub:{' .. ARGV[1] .. '}:alive') == 0 then return {} end
         local out = {}
-        for i = 1, #KEYS / 2 do
-          local owner, epoch = KEYS[2 * i - 1], KEYS[2 * i]
+        for i = 1, #KEYS / 4 do
+          local owner, epoch = KEYS[4 * i - 3], KEYS[4 * i - 2]
           local v = redis.call('GET', owner)
           local e = tonumber(redis.call('GET', epoch) or '0')
-          if v ~= false and v ~= ARGV[1] then
-            out[i] = -e
+          if v ~= false and v ~= ARGV[1] and redis.call('EXISTS', 'hub:{' .. v .. '}:alive') == 1 then
+            out[2 * i - 1], out[2 * i] = -e, v
           else
             local known = tonumber(ARGV[2 + i])
-            if v == false or e < known then e = math.max(e, known) + 1 end
-            redis.call('SET', epoch, e, 'PX', 86400000)
+            if v ~= ARGV[1] or e < known then e = math.max(e, known) + 1 end
+            redis.call('SET', epoch, e, 'PX', ARGV[2])
             redis.call('SET', owner, ARGV[1], 'PX', ARGV[2])
-            out[i] = e
+            redis.call('PEXPIRE', KEYS[4 * i - 1], ARGV[2])
+            redis.call('PEXPIRE', KEYS[4 * i], ARGV[2])
+            out[2 * i - 1], out[2 * i] = e, ARGV[1]
           end
         end
         return out
         """
 
-    /// KEYS: owner. ARGV: hub id. Deletes the lease if it is ours.
+    /// KEYS: owner. ARGV: hub id. Deletes the owner key if it names this hub.
     public static let release = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
         return 0

@@ -30,6 +30,12 @@ struct PresenceBook {
 
     func isSilent(_ hub: String, at now: Double) -> Bool { now - (heardFrom[hub] ?? -.infinity) > silence }
 
+    /// Whether `hub` was heard from in the last `seconds`.
+    func heard(_ hub: String, within seconds: Double, at now: Double) -> Bool { now - (heardFrom[hub] ?? -.infinity) <= seconds }
+
+    /// Whether `hub` announced members in `room` (and not that they all left).
+    func hasMembers(_ hub: String, in room: RoomName) -> Bool { roomsOf[hub]?.contains(room) ?? false }
+
     /// Takes out the hubs silent for `silence` seconds, each with the rooms where it had members.
     mutating func takeSilentHubs(at now: Double) -> [(hub: String, rooms: Set<RoomName>)] {
         let silent = heardFrom.keys.filter { isSilent($0, at: now) }

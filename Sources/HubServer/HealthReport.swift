@@ -28,6 +28,8 @@ enum HealthReport {
             w.integer(cluster.published)
             w.raw(",\"forwarded\":")
             w.integer(cluster.forwarded)
+            w.raw(",\"leaseRenewals\":")  // the hub's lease, renewed in time or taken again
+            w.integer(cluster.leaseRenewals)
             // Clients of other hubs whose commands ran here: the engine's keys and the hub's sessions for them.
             w.raw(",\"remoteClients\":")
             w.integer(UInt64(cluster.remoteClientCount))

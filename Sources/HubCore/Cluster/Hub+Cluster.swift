@@ -39,7 +39,7 @@ extension Hub {
         }
         room.epoch = max(lease?.epoch ?? 0, frame?.epoch ?? 0)
         if owned {
-            leaseDeadlines[name] = lease?.until ?? -.infinity
+            if let lease { confirm(name, lease) } else { unconfirm(name) }
             if !route.isEmpty { _ = room.manager.setRoute(route, append: false, at: time.seconds) }
         } else {
             room.mirrorRoute = route
@@ -62,12 +62,13 @@ extension Hub {
     }
 
     /// Whether this hub runs `name`'s camera at hub second `now`: it owns the
-    /// room and, in a cluster, its lease cannot have run out yet. A fenced
-    /// owner (past its `leaseDeadlines` entry) neither moves, shows nor
-    /// publishes the camera until a renewal succeeds: another hub may own the room by now.
+    /// room and, in a cluster, the hub's lease cannot have run out yet and
+    /// Redis confirmed the room (`HubLease`). A fenced owner neither moves,
+    /// shows nor publishes the camera until a renewal succeeds: another hub
+    /// may own the room by now.
     mutating func runsCamera(_ name: RoomName, at now: Double) -> Bool {
         guard withRoom(name, { !$0.isMirror }) == true else { return false }
-        return leaseDeadlines.isEmpty || now < leaseDeadlines[name] ?? .infinity
+        return lease?.holds(name, at: now) ?? true
     }
 
     /// The lease epoch this hub knows for `room` (0: none, or no such room).
@@ -77,39 +78,80 @@ extension Hub {
     /// lease may have run out by its own clock, and no renewal has succeeded since.
     /// `now`: hub seconds.
     public func isFenced(_ name: RoomName, at now: Double) -> Bool {
-        owns(name) == true && now >= leaseDeadlines[name] ?? .infinity
+        owns(name) == true && lease?.holds(name, at: now) == false
     }
 
-    /// This hub holds `name`'s lease (it took it or renewed it): a mirror
-    /// adopts the room; an owner runs its camera until `lease.until`.
+    /// Redis confirmed `name` as this hub's (it took the room, or found it
+    /// still its own): a mirror adopts the room; an owner runs its camera
+    /// until the hub's lease runs out (`lease.until`, or a later renewal).
     ///
     /// An owner that was fenced (its camera stood still) does not jump ahead
     /// along its animations' paths: they end where the camera stood, reported
     /// `cancelled` (reason `failover`) as when another hub takes a room over.
     public mutating func leaseHeld(_ name: RoomName, _ lease: ClusterLease, at time: HubTime, sink: some HubSink) {
-        guard let owned = leaseState(of: name)?.owned else { return }  // read in place: this runs for every room at every renewal
+        guard let owned = leaseState(of: name)?.owned else { return }
         let resumes = !owned || !runsCamera(name, at: time.seconds)
-        if !owned {
-            adopt(name, at: time, sink: sink)
-        } else if resumes, let stoodSince = withRoom(name, { $0.manager.time }), time.seconds - stoodSince > 2 / configuration.tick {
-            withRoom(name) { room in
-                room.manager.cancelAnimations(of: nil, by: nil, reason: "failover", at: room.manager.time)
-            }
-            deliverMotionEvents(in: name, at: time, sink: sink)
-        }
+        if !owned { adopt(name, at: time, sink: sink) }
         withRoom(name) { room in
             if room.epoch < lease.epoch { room.epoch = lease.epoch }  // the cluster box changes only when the epoch does
         }
-        leaseDeadlines[name] = lease.until
+        confirm(name, lease)
+        if resumes && owned { resume(name, at: time, sink: sink) }
         if resumes { wake(name) }  // a renewal of a running room changes nothing it shows
     }
 
-    /// The link to Redis went down: every lease this hub holds counts as run
-    /// out from `now` (hub seconds). Redis may come back without them (a
-    /// restart without persistence), and then another hub may take a room at
-    /// once; the owner runs the room again when a renewal succeeds.
+    /// The hub's key lived through a renewal sent at a hub second before
+    /// `until` minus the lease: every confirmed room stays this hub's until
+    /// `until`. Rooms that were fenced run again.
+    public mutating func hubLeaseRenewed(until: Double, at time: HubTime, sink: some HubSink) {
+        var held = lease ?? HubLease()
+        let wasFenced = time.seconds >= held.until
+        held.until = max(held.until, until)
+        lease = held
+        guard wasFenced, held.until > time.seconds else { return }
+        for name in roomNames where owns(name) == true && held.holds(name, at: time.seconds) {
+            resume(name, at: time, sink: sink)
+            wake(name)
+        }
+    }
+
+    /// The hub's key had expired (a stall, or a Redis that lost its data):
+    /// another hub may have taken any room, so each owned room stays fenced
+    /// until Redis confirms it again (`leaseHeld`) or names its new owner (`leaseLost`).
+    public mutating func hubLeaseLapsed() {
+        for name in roomNames where owns(name) == true { unconfirm(name) }
+    }
+
+    /// Owned rooms that wait for Redis to confirm them (`hubLeaseLapsed`, or started while Redis did not answer).
+    public var unconfirmedRooms: Set<RoomName> { lease?.unconfirmed ?? [] }
+
+    /// The link to Redis went down: the hub's lease counts as run out from
+    /// `now` (hub seconds). Redis may come back without it (a restart without
+    /// persistence), and then another hub may take a room at once; the owner
+    /// runs its rooms again when a renewal succeeds.
     public mutating func leasesInDoubt(at now: Double) {
-        for (name, until) in leaseDeadlines where until > now { leaseDeadlines[name] = now }
+        if let until = lease?.until, until > now { lease?.until = now }
+    }
+
+    private mutating func confirm(_ name: RoomName, _ held: ClusterLease) {
+        if lease == nil { lease = HubLease() }
+        lease!.until = max(lease!.until, held.until)
+        lease!.unconfirmed.remove(name)
+    }
+
+    private mutating func unconfirm(_ name: RoomName) {
+        if lease == nil { lease = HubLease() }
+        lease!.unconfirmed.insert(name)
+    }
+
+    /// An owner that was fenced (its camera stood still) does not jump ahead
+    /// along its animations' paths: they end where the camera stood.
+    private mutating func resume(_ name: RoomName, at time: HubTime, sink: some HubSink) {
+        guard let stoodSince = withRoom(name, { $0.manager.time }), time.seconds - stoodSince > 2 / configuration.tick else { return }
+        withRoom(name) { room in
+            room.manager.cancelAnimations(of: nil, by: nil, reason: "failover", at: room.manager.time)
+        }
+        deliverMotionEvents(in: name, at: time, sink: sink)
     }
 
     /// Another hub holds `name`'s lease, of `epoch`: an owner becomes a mirror.
@@ -171,7 +213,7 @@ extension Hub {
         rooms[name]!.frameMoving = frame.moving
         rooms[name]!.publishedSeq = rooms[name]!.seq
         rooms[name]!.mirror = nil
-        leaseDeadlines[name] = -.infinity  // until the caller sets the lease it took
+        unconfirm(name)  // until the caller confirms the lease it took
         rooms[name]!.view = frame.view
         rooms[name]!.mirrorSeqOffset = 0
         rooms[name]!.frame = nil
@@ -188,7 +230,7 @@ extension Hub {
         frame.view = room.view
         rooms[name]!.mirror = frame
         rooms[name]!.mirrorStale = true
-        leaseDeadlines[name] = nil
+        lease?.unconfirmed.remove(name)
         rooms[name]!.mirrorRoute = room.manager.route?.points ?? []
         wake(name)
     }

@@ -48,11 +48,10 @@ public struct Hub {
     public internal(set) var roomStatesBuilt = 0
     /// Where room traffic goes beyond this hub (nil: the in-memory engine, every room local; see `RoomBroker`).
     public var broker: (any RoomBroker)?
-    /// Owned rooms in a cluster → the hub second from which the lease may have
-    /// run out (`ClusterLease.until`); from then on the room is *fenced* (see
-    /// `runsCamera`). Not in the room's cluster box, which a change replaces:
-    /// it changes at every renewal, for every room. Empty without a broker.
-    var leaseDeadlines: [RoomName: Double] = [:]
+    /// The hub's lease in a cluster (nil: no cluster, or no room owned yet:
+    /// every owned room runs). Past it, or before Redis confirmed a room, an
+    /// owned room is *fenced* (see `runsCamera`).
+    var lease: HubLease?
     /// Rooms whose own members (roster, counts, follow policy) changed since
     /// the broker last took them (`takePresenceChanges`). Kept only with a broker.
     var presenceChanged: Set<RoomName> = []
@@ -165,7 +164,7 @@ public struct Hub {
 
     /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
     private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, budget: inout Int, sink: some HubSink) {
-        let leaseHolds = leaseDeadlines.isEmpty || time.seconds < leaseDeadlines[name] ?? .infinity
+        let leaseHolds = lease?.holds(name, at: time.seconds) ?? true
         let visited = withRoom(name) { room in
             let firstThisSecond = room.visits.record(at: time.seconds)
             room.visitCount += 1
@@ -209,7 +208,7 @@ public struct Hub {
                 rosterTotals.remove(rooms.values[index].roster)
                 rooms.remove(at: index)
             }
-            if !leaseDeadlines.isEmpty { leaseDeadlines[name] = nil }
+            lease?.unconfirmed.remove(name)
             awake.remove(name)
             broker?.roomRemoved(name)
             return

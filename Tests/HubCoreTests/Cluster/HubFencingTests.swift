@@ -102,4 +102,30 @@ struct HubFencingTests {
         #expect((last?.seq ?? 0) > 5, "seq goes on increasing")
         #expect(broker.published.allSatisfy { $0.epoch == 2 }, "and it published nothing of the new epoch")
     }
+
+    @Test func oneRenewalOfTheHubsLeaseKeepsEveryOwnedRoomRunning() {
+        let (bench, broker) = clusterBench(lease: ClusterLease(epoch: 2, until: 100.5))
+        let other = try! RoomName(validating: "other")
+        bench.hub.prepareRoom(other, owned: true, lease: ClusterLease(epoch: 1, until: 100.5), frame: nil, at: bench.time)
+        let presenter = bench.join(role: "presenter").key
+        bench.send(#"{"type":"ease","id":"e","camera":{"zoom":9},"duration":3}"#, from: presenter)
+        bench.run(seconds: 0.6)  // past 100.5
+        #expect(bench.hub.isFenced(demo, at: bench.now) && bench.hub.isFenced(other, at: bench.now))
+        bench.hub.hubLeaseRenewed(until: bench.now + 1.35, at: bench.time, sink: bench.sink)
+        #expect(!bench.hub.isFenced(demo, at: bench.now) && !bench.hub.isFenced(other, at: bench.now), "both rooms, one renewal")
+        let published = broker.published.count
+        bench.run(seconds: 0.2)
+        #expect(broker.published.count > published, "the camera goes on")
+    }
+
+    @Test func anOwnedRoomStaysFencedAfterTheHubsLeaseLapsedUntilRedisConfirmsIt() {
+        let (bench, _) = clusterBench(lease: ClusterLease(epoch: 2, until: 200))
+        bench.hub.hubLeaseLapsed()
+        #expect(bench.hub.isFenced(demo, at: bench.now), "another hub may have taken it meanwhile")
+        #expect(bench.hub.unconfirmedRooms == [demo], "the engine asks Redis about it")
+        bench.hub.hubLeaseRenewed(until: bench.now + 1.35, at: bench.time, sink: bench.sink)
+        #expect(bench.hub.isFenced(demo, at: bench.now), "the hub's lease alone does not give it back")
+        bench.hub.leaseHeld(demo, ClusterLease(epoch: 2, until: bench.now + 1.35), at: bench.time, sink: bench.sink)
+        #expect(!bench.hub.isFenced(demo, at: bench.now) && bench.hub.unconfirmedRooms.isEmpty)
+    }
 }

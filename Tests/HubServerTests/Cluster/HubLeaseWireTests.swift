@@ -1,0 +1,69 @@
+import CamHubClient
+import Foundation
+import HubCluster
+import HubCore
+import SocketTestSupport
+import Testing
+
+extension HubServerTests {
+    /// `LeaseScripts.lease` sent inline (it has no double quotes; Lua needs no line breaks).
+    func leaseScript(_ redis: RedisServer, hub: String, rooms: [(String, epoch: Int)]) throws -> [String] {
+        let script = LeaseScripts.lease.replacingOccurrences(of: "\n", with: " ")
+        let keys = rooms.map { "{\($0.0)}:owner {\($0.0)}:epoch {\($0.0)}:frame {\($0.0)}:route" }.joined(separator: " ")
+        let epochs = rooms.map { "\($0.epoch)" }.joined(separator: " ")
+        return try redis.lines("EVAL \"\(script)\" \(4 * rooms.count) \(keys) \(hub) 60000 \(epochs)")
+    }
+
+    func renewHubLease(_ redis: RedisServer, hub: String) throws -> String {
+        let script = LeaseScripts.alive.replacingOccurrences(of: "\n", with: " ")
+        return try redis.command("EVAL \"\(script)\" 1 \(LeaseScripts.aliveKey(of: hub)) 60000")
+    }
+
+    @Test func aRoomStaysItsOwnersWhileTheOwnerHubsLeaseLivesAndGoesWithANewEpochOnceItExpires() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        #expect(try renewHubLease(redis, hub: "a") == ":0", "a hub's first renewal finds no lease")
+        #expect(try renewHubLease(redis, hub: "b") == ":0")
+        #expect(try leaseScript(redis, hub: "a", rooms: [("r", 0)]) == ["*2", ":1", "$1", "a"], "a free room is taken at epoch 1")
+        #expect(try leaseScript(redis, hub: "b", rooms: [("r", 0)]) == ["*2", ":-1", "$1", "a"], "a live hub's room: its epoch and owner")
+        #expect(try renewHubLease(redis, hub: "a") == ":1", "a renewal in time finds the lease")
+        #expect(try redis.command("DEL \(LeaseScripts.aliveKey(of: "a"))") == ":1")  // as if it had expired
+        #expect(try leaseScript(redis, hub: "b", rooms: [("r", 1)]) == ["*2", ":2", "$1", "b"], "taken over with a new epoch")
+        #expect(try renewHubLease(redis, hub: "a") == ":0", "the old owner learns its lease had expired")
+        #expect(try leaseScript(redis, hub: "a", rooms: [("r", 1)]) == ["*2", ":-2", "$1", "b"], "and that the room is b's now")
+    }
+
+    @Test func aHubWhoseOwnLeaseExpiredCanClaimNothingUntilItRenewsIt() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        #expect(try leaseScript(redis, hub: "a", rooms: [("r", 0), ("s", 0)]) == ["*0"])
+        #expect(try redis.command("EXISTS {r}:owner {s}:owner") == ":0")
+        _ = try renewHubLease(redis, hub: "a")
+        #expect(try leaseScript(redis, hub: "a", rooms: [("r", 0), ("s", 4)]) == ["*4", ":1", "$1", "a", ":5", "$1", "a"], "above any epoch it knows")
+    }
+
+    @Test func idleRoomsCostOneRedisCommandPerRenewalWhateverTheirNumber() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let endpoint = try RedisEndpoint(url: redis.url)
+        let hub = try RunningHub { $0.redis = endpoint }
+        defer { hub.shutdown() }
+        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.string) == "up" })
+        let clients = try HubClients(port: hub.port)
+        let rooms = 40
+        let members = (0..<rooms).map { clients.join("idle-\($0)", role: "presenter") }
+        #expect(members.allSatisfy { $0.client != nil })
+        // The script calls (lease renewals and claims) Redis counts, over the hub's next renewals.
+        let evalCalls =
+            "EVAL \"local s = redis.call('INFO', 'commandstats') return tonumber(string.match(s, 'cmdstat_eval:calls=(%d+)'))\" 0"
+        func calls() throws -> Int { Int(try redis.command(evalCalls).dropFirst()) ?? 0 }
+        func renewals() -> Int { (try? hub.health()["redis"]?["leaseRenewals"]?.number).map { Int($0) } ?? 0 }
+        let renewedBefore = renewals()
+        let before = try calls()
+        #expect(waitUntil { renewals() >= renewedBefore + 6 })
+        let spent = try calls() - before - 1  // less the counting call itself
+        let renewed = renewals() - renewedBefore
+        // One lease per room would be `rooms` calls per renewal (or one call for every 500 rooms).
+        #expect(spent <= renewed + 1, "\(spent) script calls over \(renewed) renewals with \(rooms) idle rooms")
+    }
+}
