@@ -335,6 +335,20 @@ public final class HubServer: Sendable {
     }
 
     /// Closes every client with 1001 and stops. Safe from any thread, idempotent.
+    /// The revoked token ids are now `ids` (`--revoked-file`): applied on loop 0,
+    /// where clients holding one are closed with 4003. Safe from any thread.
+    public func revokeTokens(_ ids: Set<String>) {
+        let state = self.state
+        let logger = configuration.logger
+        _ = loops.hub.execute {
+            let s = state.value
+            let closed = s.hub.revokeTokens(ids, at: s.now(), sink: s.sink)
+            s.sink.flush()
+            logger.notice(
+                "revoked tokens read", metadata: ["ids": .stringConvertible(ids.count), "clientsClosed": .stringConvertible(closed)])
+        }
+    }
+
     public func shutdown() { shutdown(restarting: false) }
 
     /// Stops accepting, closes every client with 1012 "service restart" when

@@ -81,6 +81,12 @@ struct Serve: ParsableCommand {
     @Flag(help: "With a token secret: followers may join without a token.")
     var publicFollow = false
 
+    @Option(
+        help: ArgumentHelp(
+            "File listing revoked signed-token ids (jti), one per line (# comments): clients holding one are closed with 4003. Read again on SIGHUP.",
+            valueName: "file"))
+    var revokedFile: String?
+
     @Option(help: ArgumentHelp("TLS certificate chain (PEM): serve https:// and wss:// instead of http:// and ws:// (with --tls-key).", valueName: "file"))
     var tlsCert: String?
 
@@ -158,7 +164,11 @@ struct Serve: ParsableCommand {
             throw ValidationError(
                 "--public-follow needs a token secret (--token-secret-file or CAMHUB_TOKEN_SECRET); without one followers need no token anyway")
         }
-        return TokenPolicy(roleTokens: RoleTokens(presenter: presenterToken, driver: driverToken), secret: secret, publicFollow: publicFollow)
+        var policy = TokenPolicy(roleTokens: RoleTokens(presenter: presenterToken, driver: driverToken), secret: secret, publicFollow: publicFollow)
+        if let revokedFile {
+            do { policy.revoked = try RevokedTokens.load(revokedFile) } catch { throw ValidationError("--revoked-file: \(error)") }
+        }
+        return policy
     }
 
     // MARK: End of the security options.
@@ -312,6 +322,16 @@ struct Serve: ParsableCommand {
             LogSetup.startFailed("cannot start the hub: \(error)", format: logFormat, logger: logger)
             throw ExitCode(1)
         }
+        // Before the listening line: a script may send SIGHUP as soon as it reads it.
+        let hangUp = revokedFile.map { file in
+            whenHangUp {
+                do {
+                    server.revokeTokens(try RevokedTokens.load(file))
+                } catch {
+                    logger.error("revoked tokens not read again", metadata: ["file": "\(file)", "problem": "\(error)"])
+                }
+            }
+        }
         let shown = host.contains(":") ? "[\(host)]" : host
         let (http, ws) = serverTLS == nil ? ("http", "ws") : ("https", "wss")
         say(
@@ -330,6 +350,7 @@ struct Serve: ParsableCommand {
             say("camhub: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), closing clients")
             server.shutdown(restarting: signal == SIGTERM)
         }
+        withExtendedLifetime(hangUp) {}
         logger.notice("stopped")
     }
 }
@@ -368,6 +389,15 @@ func waitForSignal(_ stop: @escaping @Sendable (Int32) -> Void) {
     }
     done.wait()
     withExtendedLifetime(sources) {}
+}
+
+/// Runs `body` on each SIGHUP (on a dispatch queue) while the returned source lives.
+func whenHangUp(_ body: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
+    signal(SIGHUP, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+    source.setEventHandler(handler: body)
+    source.resume()
+    return source
 }
 
 /// Writes a line to standard output at once (no buffering: scripts read it).

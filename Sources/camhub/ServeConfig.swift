@@ -35,6 +35,7 @@ enum ServeConfig {
         // Security (docs/SECURITY.md)
         Key(name: "token_secret_file") { $0.tokenSecretFile = try string($1, "token_secret_file") },
         Key(name: "public_follow") { $0.publicFollow = try bool($1, "public_follow") },
+        Key(name: "revoked_file") { $0.revokedFile = try string($1, "revoked_file") },
         Key(name: "tls_cert") { $0.tlsCert = try string($1, "tls_cert") },
         Key(name: "tls_key") { $0.tlsKey = try string($1, "tls_key") },
         Key(name: "max_connections") { $0.maxConnections = try int($1, "max_connections") },
@@ -152,6 +153,7 @@ enum ServeConfig {
                 "token_secret_file", serve.tokenSecretFile,
                 unset: "CAMHUB_TOKEN_SECRET \(secretFromEnvironment ? "is set" : "is not set")"),
             "public_follow = \(serve.publicFollow)",
+            optional("revoked_file", serve.revokedFile, unset: "no token is revoked"),
             optional("tls_cert", serve.tlsCert, unset: "plain http:// and ws://"),
             optional("tls_key", serve.tlsKey, unset: "no TLS"),
         ]

@@ -16,6 +16,7 @@ struct Token: ParsableCommand {
             Examples:
               camhub token --secret-file secret --room demo --role presenter --ttl 2h --name ana
               camhub token --secret-file secret --room '*' --role follower --ttl 30d
+              camhub token --secret-file secret --room demo --role driver --ttl 1h --jti t-17
               camhub serve --token-secret-file secret   # then: ?room=demo&token=$(camhub token …)
             """
     )
@@ -38,7 +39,11 @@ struct Token: ParsableCommand {
     @Option(help: "Display name the hub gives the client (overrides hello.name).")
     var name: String?
 
+    @Option(help: ArgumentHelp("The token's id (jti), which the hub's --revoked-file may list to revoke it.", valueName: "id"))
+    var jti: String?
+
     func validate() throws {
+        if let jti, jti.isEmpty { throw ValidationError("--jti must not be empty") }
         if room != "*" {
             do { _ = try RoomName(validating: room) } catch { throw ValidationError("--\(error.field): \(error.message)") }
         }
@@ -72,7 +77,7 @@ struct Token: ParsableCommand {
         let now = Date().timeIntervalSince1970.rounded(.down)
         let claims = RoomTokenClaims(
             room: room, role: Role(rawValue: role)!, exp: now + Self.seconds(ttl)!,
-            nbf: notBefore.map { now + Self.seconds($0)! }, name: name)
+            nbf: notBefore.map { now + Self.seconds($0)! }, name: name, jti: jti)
         writeStdout(RoomToken.sign(claims, secret: secret) + "\n")
     }
 

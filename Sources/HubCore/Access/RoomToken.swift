@@ -6,7 +6,8 @@ import Foundation
 /// `room` is a room name or `*` (every room); `role` the highest role the
 /// token grants; `exp` (required) and `nbf` (optional) are NumericDates,
 /// seconds since 1970 on the hub's wall clock; `name`, when present, is the
-/// display name the hub uses instead of `hello.name`.
+/// display name the hub uses instead of `hello.name`; `jti`, when present,
+/// the token's id, which `--revoked-file` may list.
 public struct RoomTokenClaims: Hashable, Sendable {
     /// A room name, or `*` for any room.
     public var room: String
@@ -16,13 +17,16 @@ public struct RoomTokenClaims: Hashable, Sendable {
     /// Not before (seconds since 1970): the token is accepted from this instant on.
     public var nbf: Double?
     public var name: String?
+    /// The token's id (JWT `jti`): a revoked id is refused, and its clients closed (4003).
+    public var jti: String?
 
-    public init(room: String, role: Role, exp: Double, nbf: Double? = nil, name: String? = nil) {
+    public init(room: String, role: Role, exp: Double, nbf: Double? = nil, name: String? = nil, jti: String? = nil) {
         self.room = room
         self.role = role
         self.exp = exp
         self.nbf = nbf
         self.name = name
+        self.jti = jti
     }
 
     /// True when the token is for `room` (or for every room).
@@ -46,6 +50,8 @@ public enum RoomTokenError: Error, Hashable, Sendable, CustomStringConvertible {
     case wrongRoom(token: String, hello: String)
     /// The token grants a lower role than `hello.role`.
     case roleNotGranted(granted: Role, asked: Role)
+    /// The token's `jti` is listed as revoked.
+    case revoked(jti: String)
 
     public var description: String {
         switch self {
@@ -56,6 +62,7 @@ public enum RoomTokenError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notYetValid(let nbf, let now): "not valid before \(RoomToken.utc(nbf)) (hub clock \(RoomToken.utc(now)))"
         case .wrongRoom(let token, let hello): "for room '\(token)', not '\(hello)'"
         case .roleNotGranted(let granted, let asked): "grants \(granted) at most, not \(asked)"
+        case .revoked(let jti): "revoked (jti '\(jti)')"
         }
     }
 }
@@ -105,6 +112,10 @@ public enum RoomToken {
         if let name = claims.name {
             w.raw(",\"name\":")
             w.string(name)
+        }
+        if let jti = claims.jti {
+            w.raw(",\"jti\":")
+            w.string(jti)
         }
         w.raw("}")
         return signRaw(Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(w.bytes), secret: secret)
@@ -171,7 +182,13 @@ public enum RoomToken {
             name = value
         default: throw .malformed("name claim is not a string")
         }
-        return RoomTokenClaims(room: room, role: role, exp: exp, nbf: nbf, name: name)
+        var jti: String?
+        switch payload["jti"] {
+        case nil: break
+        case .string(let value)? where !value.isEmpty: jti = value
+        default: throw .malformed("jti claim is not a non-empty string")
+        }
+        return RoomTokenClaims(room: room, role: role, exp: exp, nbf: nbf, name: name, jti: jti)
     }
 
     /// `2026-11-23T20:00:00Z` (whole seconds, UTC), for error messages.

@@ -13,6 +13,8 @@ public struct TokenPolicy: Sendable {
     public var secret: TokenSecret?
     /// With a secret: followers may join without a token.
     public var publicFollow: Bool
+    /// Signed tokens' ids (`jti`) that are refused (`--revoked-file`).
+    public var revoked: Set<String> = []
 
     public init(roleTokens: RoleTokens = RoleTokens(), secret: TokenSecret? = nil, publicFollow: Bool = false) {
         self.roleTokens = roleTokens
@@ -24,6 +26,9 @@ public struct TokenPolicy: Sendable {
     public struct Grant: Hashable, Sendable {
         /// The signed token's `name` claim: the display name to use instead of `hello.name`.
         public var name: String?
+        /// A signed token's expiry and id: the session lasts while it holds (`Hub.checkTokens`).
+        public var exp: Double?
+        public var jti: String?
     }
 
     /// Checks `hello`'s token at `now` (seconds since 1970, the hub's wall
@@ -36,12 +41,8 @@ public struct TokenPolicy: Sendable {
         }
         if let token = hello.token, RoomToken.looksSigned(token) {
             do {
-                let claims = try RoomToken.verify(token, secret: secret, now: now)
-                guard claims.covers(hello.room) else { throw RoomTokenError.wrongRoom(token: claims.room, hello: hello.room.value) }
-                guard claims.role.rank >= hello.role.rank else {
-                    throw RoomTokenError.roleNotGranted(granted: claims.role, asked: hello.role)
-                }
-                return Grant(name: claims.name)
+                let claims = try verify(token, for: hello.room, role: hello.role, secret: secret, now: now)
+                return Grant(name: claims.name, exp: claims.exp, jti: claims.jti)
             } catch {
                 throw Self.forbidden("token: \(error)")
             }
@@ -49,6 +50,18 @@ public struct TokenPolicy: Sendable {
         if hello.role == .follower && publicFollow { return Grant() }
         if let token = hello.token, roleTokens.accepts(token, for: hello.role) { return Grant() }
         throw Self.forbidden("token: \(hello.token == nil ? "missing" : "wrong") token for role \(hello.role) (this hub needs a signed room token)")
+    }
+
+    /// A signed `token`'s claims if it is valid at `now`, covers `room`, grants
+    /// `role` or higher and is not revoked.
+    public func verify(_ token: String, for room: RoomName, role: Role, secret: TokenSecret, now: Double) throws(RoomTokenError)
+        -> RoomTokenClaims
+    {
+        let claims = try RoomToken.verify(token, secret: secret, now: now)
+        guard claims.covers(room) else { throw .wrongRoom(token: claims.room, hello: room.value) }
+        guard claims.role.rank >= role.rank else { throw .roleNotGranted(granted: claims.role, asked: role) }
+        if let jti = claims.jti, revoked.contains(jti) { throw .revoked(jti: jti) }
+        return claims
     }
 
     static func forbidden(_ message: String) -> ProtocolError {

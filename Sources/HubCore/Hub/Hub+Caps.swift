@@ -4,7 +4,7 @@ extension Hub {
     /// work for the room (in a cluster, before any Redis command).
     /// `preparing`: rooms not on this hub yet that earlier hellos wait for.
     public func admit(_ hello: Hello, preparing: Int = 0, at time: HubTime) throws(ProtocolError) {
-        _ = try configuration.tokens.authorize(hello, now: time.epochMilliseconds / 1000)
+        _ = try tokenPolicy.authorize(hello, now: time.epochMilliseconds / 1000)
         try checkCaps(joining: hello.room, preparing: preparing)
     }
 

@@ -26,6 +26,7 @@ extension Hub {
             sink.send(HubMessage.error(error), to: connection)
             if let close = error.close {
                 sink.close(connection, code: close.rawValue, reason: error.code.rawValue)
+                tokenLeases[connection] = nil
                 if let session = sessions.removeValue(forKey: connection) { leaveRoom(session, of: connection, at: time, sink: sink) }
             }
         }
@@ -132,6 +133,8 @@ extension Hub {
             setFollowPolicy(explore: explore, by: owner.client, in: roomName, at: time, sink: sink)
         case .fit(let mode):
             sessions[connection]!.fit = mode
+        case .refresh(let token):
+            try refreshToken(token, role: role, room: roomName, from: connection, at: time, sink: sink)
         case .pointer(let at):  // driver and presenter (`ClientMessage.requiredRole`)
             rooms[roomName]!.setPointer(at.map { RoomPointer(latitude: $0.latitude, longitude: $0.longitude, by: owner.client) })
         }

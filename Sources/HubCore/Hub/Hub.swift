@@ -55,11 +55,18 @@ public struct Hub {
     /// Rooms whose own members (roster, counts, follow policy) changed since
     /// the broker last took them (`takePresenceChanges`). Kept only with a broker.
     var presenceChanged: Set<RoomName> = []
+    /// Who may join as what: `configuration.tokens`, with the revoked token ids as last read (`revokeTokens`).
+    var tokenPolicy: TokenPolicy
+    /// Joined clients with a signed token → its expiry (`Hub+Tokens`).
+    var tokenLeases: [ConnectionKey: TokenLease] = [:]
+    /// The earliest `TokenLease.due` (seconds since 1970): tokens cost nothing until then.
+    var tokenDue = Double.infinity
     /// Clients of other hubs whose forwarded commands this hub (their room's owner) runs: client id → key.
     var remoteConnections: [String: ConnectionKey] = [:]
 
     public init(configuration: HubConfiguration = HubConfiguration()) {
         self.configuration = configuration
+        tokenPolicy = configuration.tokens
     }
 
     /// Connections open, joined clients, rooms. O(1): joined clients are the
@@ -108,6 +115,7 @@ public struct Hub {
     /// A connection went away (closed by either side): leave its room.
     public mutating func closed(_ connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
         awaitingHello[connection] = nil
+        if !tokenLeases.isEmpty { tokenLeases[connection] = nil }
         guard let session = sessions.removeValue(forKey: connection) else { return }
         leaveRoom(session, of: connection, at: time, sink: sink)
     }
@@ -159,6 +167,7 @@ public struct Hub {
             sessions[connection] = nil
             awaitingHello[connection] = nil
         }
+        if !tokenLeases.isEmpty { checkTokens(at: time, sink: sink) }
         return !unfinishedPasses.isEmpty
     }
 
@@ -281,7 +290,7 @@ public struct Hub {
 
     mutating func join(_ hello: Hello, connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
         guard var session = sessions[connection] else { return }
-        let grant = try configuration.tokens.authorize(hello, now: time.epochMilliseconds / 1000)
+        let grant = try tokenPolicy.authorize(hello, now: time.epochMilliseconds / 1000)
         try checkCaps(joining: hello.room)
         let client = ids.next()
         if rooms[hello.room] == nil { rooms[hello.room] = newRoom(hello.room, at: time.seconds) }
@@ -334,6 +343,7 @@ public struct Hub {
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
         awaitingHello[connection] = nil
+        if let exp = grant.exp { holdToken(exp: exp, jti: grant.jti, for: connection) }
         wake(hello.room)
         if outcome.isListed { broadcast(.joined(outcome.entry), in: hello.room, except: connection, at: time, sink: sink) }
         if let change = outcome.presenterChange {

@@ -35,6 +35,8 @@ public enum ClientMessage: Hashable, Sendable {
     case fit(FitMode)
     /// Shows the sender's pointer at this point of the map (nil: hides it).
     case pointer(GeoCoordinate?)
+    /// A new signed token for the session (`exp` moves on); see `Hub.refresh`.
+    case refresh(token: String)
 
     /// The wire `type` of this message.
     public var type: String {
@@ -59,6 +61,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .followPolicy: "followPolicy"
         case .fit: "fit"
         case .pointer: "pointer"
+        case .refresh: "refresh"
         }
     }
 
@@ -66,7 +69,7 @@ public enum ClientMessage: Hashable, Sendable {
     public static let types = [
         "hello", "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
         "viewport", "limits", "track", "query", "ping", "subscribe", "route",
-        "follow", "summon", "followPolicy", "fit", "pointer",
+        "follow", "summon", "followPolicy", "fit", "pointer", "refresh",
     ]
 
     /// What to put in an `error`'s `ref` for this message: its id, else its type.
@@ -90,7 +93,7 @@ public enum ClientMessage: Hashable, Sendable {
     /// `all`) needs `presenter`.
     public var requiredRole: Role {
         switch self {
-        case .hello, .gestures, .viewport, .query, .ping, .subscribe, .follow, .fit: .follower
+        case .hello, .gestures, .viewport, .query, .ping, .subscribe, .follow, .fit, .refresh: .follower
         case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track, .route, .pointer: .driver
         case .limits, .cancel(.all), .summon, .followPolicy: .presenter
         }

@@ -50,6 +50,12 @@ extension ClientMessage {
         case "follow": return .follow(try decodeFollow(fields))
         case "summon": return .summon(id: try fields.text("id"))
         case "pointer": return .pointer(try decodePointer(fields))
+        case "refresh":
+            guard let token = try fields.string("token") else { throw fields.fail("token", "missing (a signed room token)") }
+            guard token.unicodeScalars.count <= HubProtocol.maxTokenLength else {
+                throw fields.fail("token", "must be at most \(HubProtocol.maxTokenLength) characters")
+            }
+            return .refresh(token: token)
         case "fit":
             guard let mode = try fields.enumeration("mode", FitMode.self, what: "fit") else { throw fields.fail("mode", "missing (same or cover)") }
             return .fit(mode)

@@ -656,6 +656,25 @@ public enum HubMessage {
         return w.bytes
     }
 
+    /// `{"type":"tokenExpiring","exp":…}`: the client's signed token expires at
+    /// `exp` (seconds since 1970); it is closed then (4001) unless it sends `refresh`.
+    public static func tokenExpiring(exp: Double) -> [UInt8] {
+        var w = JSONWriter(capacity: 48)
+        w.raw("{\"type\":\"tokenExpiring\",\"exp\":")
+        w.number(exp)
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// `{"type":"tokenRefreshed","exp":…}`: the answer to a `refresh` that was accepted.
+    public static func tokenRefreshed(exp: Double) -> [UInt8] {
+        var w = JSONWriter(capacity: 48)
+        w.raw("{\"type\":\"tokenRefreshed\",\"exp\":")
+        w.number(exp)
+        w.raw("}")
+        return w.bytes
+    }
+
     /// `{"type":"pong","t":…,"time":…}` (`t` echoed, omitted when the ping had none).
     public static func pong(t: Double?, time: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 64)

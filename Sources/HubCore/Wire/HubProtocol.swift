@@ -40,6 +40,10 @@ public enum HubCloseCode: UInt16, Sendable {
     case messageTooBig = 1009
     /// Try again later: a cap is reached (`full`).
     case tryAgainLater = 1013
+    /// The client's signed token expired and was not refreshed.
+    case tokenExpired = 4001
+    /// The client's signed token was revoked (`--revoked-file`).
+    case tokenRevoked = 4003
 }
 
 /// An error the hub reports to a client as an `error` message.
@@ -68,6 +72,8 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
         /// Redis unreachable): the command did not run, or its answer was lost.
         /// Try again shortly.
         case unavailable = "unavailable"
+        /// A `refresh` whose token is not accepted (the session keeps its old one).
+        case token = "token"
     }
 
     public var code: Code
