@@ -322,7 +322,7 @@ struct EncoderTests {
         #expect(
             Set(ProtocolError.Code.allCases.map(\.rawValue)) == [
                 "bad_message", "unknown_type", "not_joined", "forbidden", "conflict", "unknown_animation", "rate_limited", "full", "policy",
-                "unavailable",
+                "unavailable", "token",
             ])
     }
 }

@@ -10,8 +10,9 @@ import asyncio
 import itertools
 import json
 import random
-from collections.abc import AsyncIterator, Callable
-from typing import Any, Optional
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Optional, Union
 
 import websockets
 from websockets.exceptions import ConnectionClosed
@@ -27,6 +28,11 @@ ENDED = {"finished", "cancelled", "superseded"}
 
 Handler = Callable[[dict[str, Any]], Any]
 WireTap = Callable[[str, str], None]
+#: Returns a fresh signed token (a coroutine function or a plain one).
+TokenSource = Callable[[], Union[str, Awaitable[str]]]
+#: Close codes of a token that expired unrefreshed (4001) or was revoked (4003): with `get_token`, the
+#: client joins again with a new token.
+TOKEN_CODES = {4001, 4003}
 
 
 def backoff(attempt: int, rng: random.Random = random.Random()) -> float:
@@ -42,10 +48,15 @@ class Room:
     """
 
     def __init__(self, url: str, hello: dict[str, Any], *, reconnect: bool = True, attempts: int = 10,
-                 on_wire: Optional[WireTap] = None, open_timeout: float = 10):
+                 on_wire: Optional[WireTap] = None, open_timeout: float = 10, get_token: Optional[TokenSource] = None):
         self.url = url
         self.hello = hello
         self.reconnect = reconnect
+        self.get_token = get_token
+        #: The session's signed token's expiry (seconds since 1970) as the hub last said it; None: not known.
+        self.token_exp: Optional[float] = None
+        #: Times the token was refreshed during the session.
+        self.refreshes = 0
         self.attempts = attempts
         self.on_wire = on_wire
         self.open_timeout = open_timeout
@@ -70,6 +81,7 @@ class Room:
         self._waiters: list[tuple[Callable[[dict[str, Any]], bool], asyncio.Future[dict[str, Any]]]] = []
         self._ids = itertools.count(1)
         self._closed = False
+        self._refreshing: Optional[asyncio.Future[None]] = None
 
     # -- connecting -------------------------------------------------------------------------------------------------
 
@@ -97,6 +109,8 @@ class Room:
     async def close(self) -> None:
         """Leaves the room: closes the connection (code 1000) and ends `frames()`."""
         self._closed = True
+        if self._refreshing is not None:
+            self._refreshing.cancel()
         if self._ws is not None:
             await self._ws.close()
         if self._reader is not None:
@@ -113,16 +127,19 @@ class Room:
             except ConnectionClosed as e:
                 code = e.rcvd.code if e.rcvd is not None else 1006
             self._fail_waiters(ConnectionLost(f"connection closed ({code})"))
-            if self._closed or not self.reconnect or code not in RETRY_CODES or not await self._rejoin():
+            retry = code in RETRY_CODES or (code in TOKEN_CODES and self.get_token is not None)
+            if self._closed or not self.reconnect or not retry or not await self._rejoin(fresh_token=code in TOKEN_CODES):
                 self._finish(ConnectionLost(f"connection closed ({code})"))
                 return
 
-    async def _rejoin(self) -> bool:
+    async def _rejoin(self, fresh_token: bool = False) -> bool:
         for attempt in range(self.attempts):
             await asyncio.sleep(backoff(attempt))
             if self._closed:
                 return False
             try:
+                if fresh_token:
+                    self.hello["token"] = await self._new_token()
                 await self._open()
             except Refused:
                 return False
@@ -173,6 +190,12 @@ class Room:
             self._event(m)
         elif kind == "welcome":
             self._welcome(m)
+        elif kind == "tokenExpiring":
+            self.token_exp = m["exp"]
+            if self.get_token is not None:
+                self._refreshing = asyncio.ensure_future(self._refresh_on_time())
+        elif kind == "tokenRefreshed":
+            self.token_exp = m["exp"]
         for match, future in list(self._waiters):
             if not future.done() and match(m):
                 future.set_result(m)
@@ -200,6 +223,19 @@ class Room:
             self.explore_allowed = m["explore"]
         elif name == "viewChanged":
             self.view = m["view"]
+
+    async def _new_token(self) -> str:
+        token = self.get_token()  # type: ignore[misc]
+        return await token if inspect.isawaitable(token) else token
+
+    async def _refresh_on_time(self) -> None:
+        """After `tokenExpiring`: a new token from `get_token`, sent with `refresh` (a failure is kept in `errors`)."""
+        try:
+            await self.refresh(await self._new_token())
+        except HubError as e:
+            self.errors.append(e)
+        except ConnectionLost:
+            pass  # the reader joins again, with a new token if the old one ran out
 
     def _role_of(self, client: str) -> str:
         entry = self.roster.get(client)
@@ -374,6 +410,17 @@ class Room:
         """How this client fits the room's camera to its screen: `same` or `cover`."""
         await self.send({"type": "fit", "mode": mode})
 
+    async def refresh(self, token: str, timeout: float = 10) -> float:
+        """Replaces the session's signed token (`refresh`); returns its expiry (seconds since 1970).
+        HubError (code `token`) when the hub does not take it: the old token stays. Later
+        reconnections join with this token."""
+        m = await self._ask({"type": "refresh", "token": token},
+                            lambda a: a["type"] == "tokenRefreshed" or (a["type"] == "error" and a.get("ref") == "refresh"),
+                            timeout)
+        self.hello["token"] = token
+        self.refreshes += 1
+        return m["exp"]
+
     async def pointer(self, lat: Optional[float], lon: Optional[float] = None) -> None:
         """Drivers and presenters: shows the room's pointer at (lat, lon); `pointer(None)` hides it."""
         await self.send({"type": "pointer", "lat": None} if lat is None else {"type": "pointer", "lat": lat, "lon": lon})
@@ -390,17 +437,20 @@ class connect:
     `name`, `token`, `rate` (frames per second), `events` (subscriptions), `fit`, `viewport`
     (`(width, height)`). With `reconnect` (the default) the room is joined again, with backoff
     and jitter, when the hub restarts (1012), goes away (1001) or the connection drops.
+    `get_token()` (a function or coroutine function) returns a fresh signed token: the client
+    refreshes its token when the hub says it expires soon (`tokenExpiring`), and joins again with
+    a new one after a close for an expired (4001) or revoked (4003) token.
     `on_wire(direction, text)` sees every message sent and received."""
 
     def __init__(self, url: str, room: str, role: str = "follower", *, name: Optional[str] = None,
                  token: Optional[str] = None, rate: Optional[float] = None, events: Optional[list[str]] = None,
                  fit: Optional[str] = None, viewport: Optional[tuple[float, float]] = None, reconnect: bool = True,
-                 on_wire: Optional[WireTap] = None):
+                 on_wire: Optional[WireTap] = None, get_token: Optional[TokenSource] = None):
         hello = _fields({"type": "hello", "room": room, "role": role, "name": name, "token": token, "rate": rate,
                          "events": events, "fit": fit})
         if viewport is not None:
             hello["viewport"] = {"width": viewport[0], "height": viewport[1]}
-        self.room = Room(url, hello, reconnect=reconnect, on_wire=on_wire)
+        self.room = Room(url, hello, reconnect=reconnect, on_wire=on_wire, get_token=get_token)
 
     async def __aenter__(self) -> Room:
         return await self.room.start()

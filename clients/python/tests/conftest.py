@@ -22,11 +22,11 @@ LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)")
 class Hub:
     """`camhub serve` on 127.0.0.1 (port 0, or `port` to come back on the same one)."""
 
-    def __init__(self, port: int = 0, timeout: float = 20):
+    def __init__(self, port: int = 0, timeout: float = 20, args: tuple[str, ...] = ()):
         binary = Path(os.environ.get("CAMHUB", ROOT / ".build" / "debug" / "camhub"))
         if not binary.exists():
             raise RuntimeError(f"hub binary {binary} not found: run `swift build` (or set CAMHUB)")
-        self.proc = subprocess.Popen([str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--web", str(ROOT / "web")],
+        self.proc = subprocess.Popen([str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--web", str(ROOT / "web"), *args],
                                      cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
         self.output: list[str] = []
         found = threading.Event()

@@ -25,8 +25,10 @@
 //   result    {id: "summon", what: "summon", summoned}   the answer to a presenter's summon
 //   result    {id, what?, points | bounds+quad | camera}
 //   error     {code, message, ref}     code: bad_message|unknown_type|not_joined|forbidden|conflict|
-//                                            unknown_animation|rate_limited|full|policy|unavailable
+//                                            unknown_animation|rate_limited|full|policy|unavailable|token
 //   pong      {t, time}
+//   tokenExpiring {exp}                the signed token expires at exp (s since 1970) within a minute: refresh,
+//                                      or the hub closes with 4001; tokenRefreshed {exp}: a refresh was accepted
 //   gestures  {disabled: [kinds]}      the answer to a `gestures` toggle: the kinds now disabled for you
 //   gestureAck {seq, kind, phase|null, time, camera, animation?: {id, duration, to}}  to a gesture's sender only,
 //             when it carried `seq`: the hub applied it and made `camera` (and started `animation`)
@@ -76,7 +78,7 @@ export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged'
   'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged', 'followChanged', 'summoned',
   'followPolicyChanged', 'viewChanged'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
-  'rate_limited', 'full', 'policy', 'unavailable'];
+  'rate_limited', 'full', 'policy', 'unavailable', 'token'];
 /** A client's follow state: on the room's camera, on its own map, or not looking. */
 export const FOLLOW_STATES = ['following', 'exploring', 'away'];
 export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];
@@ -641,6 +643,11 @@ export const build = {
   ping(t) {
     num('ping', { t }, 't');
     return { type: 'ping', t };
+  },
+  /** A new signed token for the session (answered with tokenRefreshed, or error code token). */
+  refresh(token) {
+    str('refresh', { token }, 'token', { maxLength: 2048 });
+    return { type: 'refresh', token };
   },
   /** Shows this page's pointer at {lat, lon} (`pointer(null)` hides it). */
   pointer(lat, lon) {
