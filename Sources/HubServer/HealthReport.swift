@@ -8,13 +8,14 @@ import HubCore
 /// (while it moves, as often as its members are due frames; 0 at rest);
 /// `activeRooms` counts the rooms visited in that second.
 enum HealthReport {
-    static func json(_ hub: Hub, now: Double, connectionsPerLoop: [Int], cluster: ClusterEngine? = nil) -> String {
+    /// `draining`: the hub is shutting down (status "draining", answered with 503 so that a load balancer stops sending clients).
+    static func json(_ hub: Hub, now: Double, connectionsPerLoop: [Int], cluster: ClusterEngine? = nil, draining: Bool = false) -> String {
         var w = JSONWriter(capacity: 256)
         let counts = hub.counts
         let roomTicks = hub.roomTicksPerSecond(at: now)
         let degraded = cluster.map { $0.link != .up } ?? false
         w.raw("{\"status\":")
-        w.string(degraded ? "degraded" : "ok")
+        w.string(draining ? "draining" : degraded ? "degraded" : "ok")
         w.raw(",\"engine\":")
         w.string(cluster == nil ? "memory" : "redis")
         if let cluster {

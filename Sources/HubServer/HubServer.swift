@@ -23,6 +23,8 @@ public final class HubServer: Sendable {
     /// (which a signal handler may call from its own thread).
     private let timers = Mutex<[LoopTimer]>([])
     private let shutdownOnce = Mutex(false)
+    /// Set first on shutdown: `/healthz` answers 503 "draining" from then on.
+    private let draining = DrainingFlag()
     private let recorderFinished = Mutex(false)
 
     /// Everything on the hub's loop (loop 0): the hub, its output, its metrics,
@@ -156,6 +158,8 @@ public final class HubServer: Sendable {
         transport.tls = configuration.tls
         transport.limits = configuration.limits
         transport.slowClientTimeout = configuration.slowClientTimeout
+        transport.drainSpread = .milliseconds(Int64(configuration.drainSpread * 1000))
+        transport.drainTimeout = .milliseconds(Int64(configuration.drainTimeout * 1000))
         transport.echoMaxMessageSize = configuration.echoMaxMessage
         transport.contentSecurityPolicy = configuration.contentSecurityPolicy
         try MapEndpoints.install(
@@ -248,9 +252,13 @@ public final class HubServer: Sendable {
         let state = self.state
         let loops = self.loops
         let endpoint = MetricsEndpoint(token: configuration.metricsToken)
+        let draining = self.draining
         let health: @Sendable () -> HTTPResponse = {
             let s = state.value
-            return .json(HealthReport.json(s.hub, now: s.now().seconds, connectionsPerLoop: loops.servers.map(\.openConnections), cluster: s.cluster))
+            let isDraining = draining.isRaised
+            let report = HealthReport.json(
+                s.hub, now: s.now().seconds, connectionsPerLoop: loops.servers.map(\.openConnections), cluster: s.cluster, draining: isDraining)
+            return .json(report, status: isDraining ? 503 : 200)
         }
         let metrics: @Sendable (HTTPRequest) -> HTTPResponse = { request in
             endpoint.respond(request) {
@@ -358,6 +366,7 @@ public final class HubServer: Sendable {
     public func shutdown(restarting: Bool) {
         let code: CloseCode = restarting ? .serviceRestart : .goingAway
         let reason = restarting ? "service restart" : "server shutting down"
+        draining.raise()
         if shutdownOnce.withLock({
             let first = !$0
             $0 = true
@@ -385,4 +394,12 @@ public final class HubServer: Sendable {
             s.cluster?.stop(hub: s.hub)
         }
     }
+}
+
+/// Whether the hub is shutting down: raised once, from any thread; read by
+/// the `/healthz` handler on loop 0.
+final class DrainingFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    func raise() { raised.store(true, ordering: .releasing) }
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
 }

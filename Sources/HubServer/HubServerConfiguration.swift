@@ -36,6 +36,11 @@ public struct HubServerConfiguration: Sendable {
     public var echoMaxMessage = 16 << 20
     /// Seconds a client's socket may stay undrained before close 1008 "too slow" (0: never).
     public var slowClientTimeout: Double = 10
+    /// Shutdown: seconds over which each loop closes its clients (so that an
+    /// audience does not reconnect elsewhere at once), and the most it waits
+    /// for their closes to be written and acknowledged.
+    public var drainSpread: Double = 2
+    public var drainTimeout: Double = 10
     /// Caps on open and new WebSocket connections (whole hub, per address).
     public var limits = ConnectionLimits()
     /// When set, `GET /metrics` needs `Authorization: Bearer <token>`.

@@ -122,11 +122,21 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a client's socket may stay undrained (it stopped reading) before it is closed with 1008 \"too slow\"; 0: never.")
     var slowClientTimeout = 10.0
 
+    @Option(help: "On SIGTERM/SIGINT: seconds over which each loop closes its clients (1012/1001), so they do not all reconnect at once; 0: all at once.")
+    var drainSpread = HubServerConfiguration().drainSpread
+
+    @Option(help: "On SIGTERM/SIGINT: the most seconds the hub waits for its clients' closes to be written and acknowledged before it exits.")
+    var drainTimeout = HubServerConfiguration().drainTimeout
+
     @Option(help: ArgumentHelp("Largest message /echo accepts, in bytes (/hub keeps 8 KiB).", valueName: "bytes"))
     var echoMaxMessage = HubServerConfiguration().echoMaxMessage
 
     func validateCaps() throws {
         guard (1...(1 << 30)).contains(echoMaxMessage) else { throw ValidationError("--echo-max-message must be 1…1073741824 bytes (got \(echoMaxMessage))") }
+        guard drainSpread.isFinite, drainSpread >= 0, drainTimeout.isFinite, drainTimeout > drainSpread else {
+            throw ValidationError(
+                "--drain-spread must be ≥ 0 and --drain-timeout longer than it, in seconds (got \(drainSpread) and \(drainTimeout))")
+        }
         guard slowClientTimeout.isFinite, slowClientTimeout >= 0 else {
             throw ValidationError("--slow-client-timeout must be a number of seconds ≥ 0 (got \(slowClientTimeout))")
         }
@@ -147,6 +157,8 @@ struct Serve: ParsableCommand {
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
             newConnectionsPerSecondPerAddress: maxConnectionRatePerIp, exemptLoopback: !limitLoopback)
         configuration.slowClientTimeout = slowClientTimeout
+        configuration.drainSpread = drainSpread
+        configuration.drainTimeout = drainTimeout
         configuration.echoMaxMessage = echoMaxMessage
         configuration.hub.maxRooms = maxRooms
         configuration.hub.maxClientsPerRoom = maxClientsPerRoom

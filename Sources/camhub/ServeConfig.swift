@@ -45,6 +45,8 @@ enum ServeConfig {
         Key(name: "max_rooms") { $0.maxRooms = try int($1, "max_rooms") },
         Key(name: "max_clients_per_room") { $0.maxClientsPerRoom = try int($1, "max_clients_per_room") },
         Key(name: "slow_client_timeout") { $0.slowClientTimeout = try number($1, "slow_client_timeout") },
+        Key(name: "drain_spread") { $0.drainSpread = try number($1, "drain_spread") },
+        Key(name: "drain_timeout") { $0.drainTimeout = try number($1, "drain_timeout") },
         Key(name: "echo_max_message") { $0.echoMaxMessage = try int($1, "echo_max_message") },
         // Recordings (docs/RECORDING.md)
         Key(name: "record") { $0.record = try string($1, "record") },
@@ -165,6 +167,8 @@ enum ServeConfig {
             "max_rooms = \(serve.maxRooms)",
             "max_clients_per_room = \(serve.maxClientsPerRoom)",
             "slow_client_timeout = \(serve.slowClientTimeout)",
+            "drain_spread = \(serve.drainSpread)",
+            "drain_timeout = \(serve.drainTimeout)",
             "echo_max_message = \(serve.echoMaxMessage)",
             optional("record", serve.record, unset: "nothing recorded"),
             "record_max_bytes = \(serve.recordMaxBytes)",

@@ -8,7 +8,7 @@ extension TransportTests {
     @Test func shutdownClosesClientsWith1001() throws {
         let server = try ServerHarness {
             $0.endpoints = [WebSocketEndpoint(path: "/hub", subprotocol: "camhub.v1")]
-            $0.shutdownGrace = .seconds(30)
+            $0.drainTimeout = .seconds(30)
         }
         let client = try ClientHarness()
         defer { client.client.shutdown() }
@@ -18,7 +18,7 @@ extension TransportTests {
         #expect(waitUntil { server.opened.count == 3 })
         let started = ContinuousClock.now
         server.server.shutdown()
-        #expect(ContinuousClock.now - started < .seconds(10), "returns once the clients have gone, not after its 30 s grace")
+        #expect(ContinuousClock.now - started < .seconds(10), "returns once the clients have gone, not after its 30 s drain timeout")
         #expect(waitUntil { ids.allSatisfy { client.closeEvent($0) != nil } })
         for id in ids {
             #expect(client.closeEvent(id)?.code == .goingAway)

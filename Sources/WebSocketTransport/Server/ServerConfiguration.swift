@@ -246,8 +246,13 @@ public struct ServerConfiguration: Sendable {
     /// elsewhere, and with `CAMHUB_IO_URING=off` in the environment, each
     /// frame is written with lws_write as before.
     public var batchedSends = true
-    /// How long `shutdown()` waits for clients to acknowledge the 1001 close.
-    public var shutdownGrace: Duration = .seconds(1)
+    /// How long `shutdown()` waits, at most, for every client to be closed
+    /// (its close frame written and acknowledged); the loop stops as soon as
+    /// they are all gone.
+    public var drainTimeout: Duration = .seconds(10)
+    /// `shutdown()` closes the clients evenly over this long, so that an
+    /// audience does not reconnect elsewhere all at once; zero closes them all at once.
+    public var drainSpread: Duration = .zero
 
     public init() {}
 }

@@ -325,8 +325,10 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: shutdown
 
-    /// Closes every WebSocket with 1001 and stops the loop once they are
-    /// gone or after `shutdownGrace`, whichever comes first.
+    /// Closes every WebSocket with `code` (1001 by default), evenly over
+    /// `drainSpread` (in up to one slice every `drainSlice`), and stops the loop once they are all gone or after
+    /// `drainTimeout`, whichever comes first. New connections are refused
+    /// from now on (503).
     func beginShutdown(code: CloseCode = .goingAway, reason: String = "server shutting down") {
         guard !shuttingDown else { return }
         shuttingDown = true
@@ -334,13 +336,33 @@ final class ServerCore: @unchecked Sendable {
             loop.stop()
             return
         }
-        for conn in connections.values where !conn.closing {
+        let open = connections.values.filter { !$0.closing }.map(\.id)
+        let slices = max(1, min(open.count, Int(config.drainSpread / Self.drainSlice)))
+        let perSlice = (open.count + slices - 1) / slices
+        let interval = config.drainSpread / slices  // at least `drainSlice`
+        for slice in 0..<slices {
+            let ids = open[min(open.count, slice * perSlice)..<min(open.count, (slice + 1) * perSlice)]
+            if slice == 0 {
+                close(ids, code: code, reason: reason)
+            } else {
+                loop.schedule(after: interval * slice) { [self] in close(ids, code: code, reason: reason) }
+            }
+        }
+        let loop = self.loop
+        loop.schedule(after: config.drainTimeout) { loop.stop() }
+    }
+
+    /// The shortest time between two slices of a spread drain.
+    static let drainSlice = Duration.milliseconds(20)
+
+    /// Loop thread: sends `code` to those of `ids` still open (their queued frames are dropped).
+    private func close(_ ids: ArraySlice<ConnectionID>, code: CloseCode, reason: String) {
+        for id in ids {
+            guard let conn = connections[id.rawValue], !conn.closing else { continue }
             conn.slots.removeAll()
             conn.pendingClose = .init(code: code, reason: reason, flushFirst: false)
             conn.requestWrite()
         }
-        let loop = self.loop
-        loop.schedule(after: config.shutdownGrace) { loop.stop() }
     }
 
     /// Loop thread, last (after lws_context_destroy, whose CLOSED callbacks

@@ -186,7 +186,7 @@ public final class WebSocketServer: Sendable {
     }
 
     /// Any thread: closes every WebSocket with 1001, waits up to
-    /// `shutdownGrace` for them to go, stops the loop, destroys the context
+    /// `drainTimeout` for them to go, stops the loop, destroys the context
     /// and joins the thread. `onClose` runs for every connection. Called on
     /// the loop thread it cannot join itself: it only starts the shutdown.
     /// Idempotent.
