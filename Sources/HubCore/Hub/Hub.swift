@@ -55,6 +55,9 @@ public struct Hub {
     /// Rooms whose own members (roster, counts, follow policy) changed since
     /// the broker last took them (`takePresenceChanges`). Kept only with a broker.
     var presenceChanged: Set<RoomName> = []
+    /// The server API's session in each room it sent commands to (`Hub+ServerAPI`), and how many it made.
+    var apiSessions: [RoomName: ConnectionKey] = [:]
+    var apiSessionCount: ConnectionKey = 0
     /// Who may join as what: `configuration.tokens`, with the revoked token ids as last read (`revokeTokens`).
     var tokenPolicy: TokenPolicy
     /// Joined clients with a signed token → its expiry (`Hub+Tokens`).
@@ -218,6 +221,7 @@ public struct Hub {
                 rooms.remove(at: index)
             }
             lease?.unconfirmed.remove(name)
+            if !apiSessions.isEmpty { forgetAPISession(in: name) }
             awake.remove(name)
             broker?.roomRemoved(name)
             return
@@ -326,19 +330,12 @@ public struct Hub {
             rooms[hello.room]!.manager.setRank(Role.driver.rank, of: demoted)
         }
         rooms[hello.room]!.audienceChanged = true
-        let room = rooms[hello.room]!
-        var welcome = Welcome(
-            client: client, room: hello.room, role: hello.role, rate: throttle.rate, tick: configuration.tick,
-            seq: room.seq, camera: room.camera, limits: room.limits,
-            presenter: room.clusterPresenter, roster: room.clusterRoster,
-            gestures: session.disabledGestures, audience: room.audience, events: events)
-        welcome.animations =
-            room.mirror?.animations ?? room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) }
-        welcome.trackingMode = room.mirror?.trackingMode ?? room.manager.trackingMode
-        welcome.trackedLocation = room.mirror.map { $0.trackedLocation } ?? room.manager.trackedLocation
-        welcome.route = room.routePoints
-        welcome.followPolicy = room.followPolicy
-        welcome.view = room.view
+        var welcome = rooms[hello.room]!.welcome(at: time, tick: configuration.tick)
+        welcome.client = client
+        welcome.role = hello.role
+        welcome.rate = throttle.rate
+        welcome.gestures = session.disabledGestures
+        welcome.events = events
         welcome.fit = hello.fit
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session

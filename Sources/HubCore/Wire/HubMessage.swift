@@ -315,6 +315,30 @@ public enum HubMessage {
         w.number(m.tick)
         w.raw(",\"time\":")
         w.number(time)
+        roomStateHead(m, into: &w)
+        w.raw("],\"gestures\":[")
+        var first = true
+        for kind in GestureMessage.Kind.allCases where m.gestures.contains(kind) {
+            if !first { w.raw(",") }
+            first = false
+            w.string(kind.rawValue)
+        }
+        w.raw("],\"events\":[")
+        for (i, name) in m.events.names.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(name)
+        }
+        w.raw("],")
+        roomStateTail(m, into: &w)
+        w.raw(",\"fit\":")
+        w.string(m.fit.rawValue)
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// The room's state in a welcome, first part: from `,"seq"` to the roster's
+    /// items (its closing `]` is the caller's). Shared with the server API's room.
+    static func roomStateHead(_ m: Welcome, into w: inout JSONWriter) {
         w.raw(",\"seq\":")
         w.integer(m.seq)
         w.raw(",\"camera\":")
@@ -331,19 +355,12 @@ public enum HubMessage {
             if i > 0 { w.raw(",") }
             rosterEntry(e, into: &w)
         }
-        w.raw("],\"gestures\":[")
-        var first = true
-        for kind in GestureMessage.Kind.allCases where m.gestures.contains(kind) {
-            if !first { w.raw(",") }
-            first = false
-            w.string(kind.rawValue)
-        }
-        w.raw("],\"events\":[")
-        for (i, name) in m.events.names.enumerated() {
-            if i > 0 { w.raw(",") }
-            w.string(name)
-        }
-        w.raw("],\"animations\":[")
+    }
+
+    /// The room's state in a welcome, last part: from the animations (after the
+    /// caller's `]`) to `view`. Shared with the server API's room.
+    static func roomStateTail(_ m: Welcome, into w: inout JSONWriter) {
+        w.raw("\"animations\":[")
         for (i, a) in m.animations.enumerated() {
             if i > 0 { w.raw(",") }
             w.raw("{\"id\":")
@@ -388,10 +405,6 @@ public enum HubMessage {
         w.route(m.route)
         w.raw(",\"view\":")
         if let view = m.view { w.view(view) } else { w.null() }
-        w.raw(",\"fit\":")
-        w.string(m.fit.rawValue)
-        w.raw("}")
-        return w.bytes
     }
 
     private static func rosterEntry(_ e: RosterEntry, into w: inout JSONWriter) {

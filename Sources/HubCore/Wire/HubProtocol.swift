@@ -40,6 +40,8 @@ public enum HubCloseCode: UInt16, Sendable {
     case messageTooBig = 1009
     /// Try again later: a cap is reached (`full`).
     case tryAgainLater = 1013
+    /// The server API removed the client (`DELETE /api/v1/rooms/{room}/clients/{client}`).
+    case removedByServer = 4000
     /// The client's signed token expired and was not refreshed.
     case tokenExpired = 4001
     /// The client's signed token was revoked (`--revoked-file`).

@@ -23,6 +23,25 @@ enum LWS {
         lws_hdr_total_length(wsi, token) > 0
     }
 
+    /// The query's `name=value` arguments (lws keeps each as a fragment of
+    /// WSI_TOKEN_HTTP_URI_ARGS, already URL-decoded); a bare `name` has the value "".
+    static func urlArguments(_ wsi: OpaquePointer) -> [String: String] {
+        var arguments: [String: String] = [:]
+        var index: Int32 = 0
+        while true {
+            let length = Int(lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index))
+            guard length > 0 else { break }
+            var buffer = [CChar](repeating: 0, count: length + 1)
+            guard lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), WSI_TOKEN_HTTP_URI_ARGS, index) >= 0 else { break }
+            let text = cString(buffer)
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            if arguments[name] == nil { arguments[name] = parts.count > 1 ? String(parts[1]) : "" }
+            index += 1
+        }
+        return arguments
+    }
+
     /// The peer's IP address as text ("" if unknown).
     static func peerAddress(_ wsi: OpaquePointer) -> String {
         var buffer = [CChar](repeating: 0, count: 128)

@@ -162,8 +162,13 @@ func serverCallback(
         return 0
     case LWS_CALLBACK_HTTP:
         return core.http(wsi, input, length)
+    case LWS_CALLBACK_HTTP_BODY:
+        return core.apiBody(wsi, input, length)
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        return core.apiBodyComplete(wsi)
     case LWS_CALLBACK_HTTP_WRITEABLE:
         if core.httpPending[clws_get_id(wsi)] != nil { return core.httpWriteable(wsi) }
+        if let rc = core.apiWriteable(wsi) { return rc }
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     case LWS_CALLBACK_CLOSED_HTTP:
         core.httpClosed(wsi)

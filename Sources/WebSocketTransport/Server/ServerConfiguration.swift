@@ -86,9 +86,13 @@ public struct IdlePolicy: Sendable, Hashable {
 
 /// An HTTP request as seen by a dynamic handler.
 public struct HTTPRequest: Sendable, Hashable {
+    /// GET and HEAD reach every handler; POST, PUT and DELETE only `httpAPIHandlers`.
     public enum Method: String, Sendable {
         case get = "GET"
         case head = "HEAD"
+        case post = "POST"
+        case put = "PUT"
+        case delete = "DELETE"
     }
     public let method: Method
     /// Decoded, normalized path without the query string.
@@ -97,6 +101,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public let authorization: String?
     /// The `Host` header (e.g. "127.0.0.1:8080"), nil when absent.
     public var host: String?
+    /// The query's arguments, decoded (`httpAPIHandlers` only; a repeated name keeps its first value).
+    public var query: [String: String] = [:]
+    /// The request body (`httpAPIHandlers` only; at most `ServerConfiguration.maxRequestBody` bytes).
+    public var body: [UInt8] = []
     public init(method: Method, path: String, authorization: String? = nil, host: String? = nil) {
         self.method = method
         self.path = path
@@ -129,6 +137,20 @@ public struct HTTPResponse: Sendable, Hashable {
 
 /// A dynamic GET/HEAD handler, called on the loop thread.
 public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// A request/response API handler (`httpAPIHandlers`), called on the loop
+/// thread with the whole request; it answers through the responder, at once
+/// or later, from any thread.
+public typealias HTTPAPIHandler = @Sendable (HTTPRequest, HTTPResponder) -> Void
+
+/// Answers one API request, once (later calls are ignored), from any thread:
+/// the response is written on the loop thread. A request whose connection
+/// closed meanwhile is dropped.
+public struct HTTPResponder: Sendable {
+    let deliver: @Sendable (HTTPResponse) -> Void
+    public init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) { self.deliver = deliver }
+    public func respond(_ response: HTTPResponse) { deliver(response) }
+}
 
 /// A server certificate and its private key (PEM files): the server then
 /// speaks only TLS (https:// and wss://) on its port.
@@ -216,6 +238,11 @@ public struct ServerConfiguration: Sendable {
     /// Dynamic GET/HEAD handlers by path prefix ending in "/" (e.g. "/tiles/"),
     /// tried after the exact paths; the longest matching prefix wins.
     public var httpPrefixHandlers: [String: HTTPHandler] = [:]
+    /// Request/response APIs by path prefix ending in "/" (e.g. "/api/v1/"):
+    /// every method and the request body, answered asynchronously. Tried first.
+    public var httpAPIHandlers: [String: HTTPAPIHandler] = [:]
+    /// The largest request body an API handler gets; a longer one is answered 413.
+    public var maxRequestBody = 64 * 1024
     /// Bytes lws reads per RECEIVE callback. lws allocates this buffer for
     /// every connection for its whole life (plus 20 bytes: a 160-byte malloc
     /// chunk at 128), so it is part of every idle connection's memory: 128 B

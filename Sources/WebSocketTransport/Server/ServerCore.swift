@@ -26,6 +26,9 @@ final class ServerCore: @unchecked Sendable {
     /// The caps' bookkeeping: this server's own, or shared by the loops of one port.
     let admission: ConnectionAdmission
     var httpPending: [UInt64: PendingHTTPBody] = [:]
+    /// API requests being read or answered, and their connections (`ServerAPIRequests`).
+    var apiPending: [UInt64: PendingAPIRequest] = [:]
+    var pendingWSI: [UInt64: OpaquePointer] = [:]
     private var lastID: UInt64 = 0
     var shuttingDown = false
     /// How many lws callbacks are running on the loop thread right now (0 in
@@ -372,6 +375,8 @@ final class ServerCore: @unchecked Sendable {
         batchedSends = nil
         connections.removeAll()
         httpPending.removeAll()
+        apiPending.removeAll()
+        pendingWSI.removeAll()
         handlers = ServerHandlers()
         native.release()
     }

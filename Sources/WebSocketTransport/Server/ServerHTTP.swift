@@ -10,9 +10,9 @@ final class PendingHTTPBody {
     }
 }
 
-/// Plain HTTP on the server port: dynamic handlers, then static files,
-/// else 404. GET and HEAD only (others get 405 and the connection closes).
-/// Loop thread only.
+/// Plain HTTP on the server port: API handlers (any method), dynamic
+/// handlers, then static files, else 404. Outside the APIs GET and HEAD only
+/// (others get 405 and the connection closes). Loop thread only.
 extension ServerCore {
     func http(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
@@ -21,7 +21,17 @@ extension ServerCore {
             method = .get
         } else if LWS.hasHeader(wsi, WSI_TOKEN_HEAD_URI) {
             method = .head
+        } else if LWS.hasHeader(wsi, WSI_TOKEN_POST_URI) {
+            method = .post
+        } else if LWS.hasHeader(wsi, WSI_TOKEN_PUT_URI) {
+            method = .put
+        } else if LWS.hasHeader(wsi, WSI_TOKEN_DELETE_URI) {
+            method = .delete
         } else {
+            return respond(wsi, .text("method not allowed\n", status: 405), head: false, closeAfter: true)
+        }
+        if let handler = apiHandler(for: path) { return beginAPIRequest(wsi, path: path, method: method, handler: handler) }
+        guard method == .get || method == .head else {
             return respond(wsi, .text("method not allowed\n", status: 405), head: false, closeAfter: true)
         }
         let head = method == .head
@@ -135,6 +145,7 @@ extension ServerCore {
 
     func httpClosed(_ wsi: OpaquePointer) {
         httpPending.removeValue(forKey: clws_get_id(wsi))
+        apiClosed(wsi)
     }
 
     private func addHeader(

@@ -1,0 +1,126 @@
+import CameraCore
+
+/// Connection keys of the server API's sessions: one per room it sent
+/// commands to, above the keys of other hubs' clients (`remoteConnectionBase`).
+public let apiConnectionBase: ConnectionKey = remoteConnectionBase + (1 << 60)
+
+/// Why the server API could not do what it was asked: the HTTP status and
+/// the protocol error (code and message naming the field) it answers with.
+public struct APIFailure: Error, Hashable, Sendable {
+    public var status: Int
+    public var error: ProtocolError
+    public init(status: Int, _ error: ProtocolError) {
+        self.status = status
+        self.error = error
+    }
+
+    static func noRoom(_ name: RoomName) -> APIFailure {
+        APIFailure(status: 404, ProtocolError(.badMessage, "room: no room '\(name.value)' on this hub"))
+    }
+}
+
+/// The server API's side of the hub (`/api/v1/`, served by `HubServer`):
+/// the rooms and their state as JSON, commands run as the room's server
+/// (a presenter named `api-N`), clients removed. On the hub's thread.
+extension Hub {
+    /// The messages the server API runs (as a presenter would send them).
+    public static let apiCommandTypes: Set<String> = [
+        "set", "ease", "fly", "animate", "cancel", "limits", "track", "route", "summon", "followPolicy",
+    ]
+
+    /// `{"rooms":[{"name","clients","followers","presenter","moving"}…]}`, by name.
+    public func apiRoomList() -> [UInt8] {
+        var w = JSONWriter(capacity: 64 + 96 * rooms.count)
+        w.raw("{\"rooms\":[")
+        for (i, name) in rooms.keys.sorted(by: { $0.value < $1.value }).enumerated() {
+            let room = rooms[name]!
+            let audience = room.audience
+            if i > 0 { w.raw(",") }
+            w.raw("{\"name\":")
+            w.string(name.value)
+            w.raw(",\"clients\":")
+            w.integer(UInt64(audience.clients))
+            w.raw(",\"followers\":")
+            w.integer(UInt64(audience.followers))
+            w.raw(",\"presenter\":")
+            w.string(room.clusterPresenter)
+            w.raw(",\"moving\":")
+            w.bool(room.mirror?.moving ?? room.frameMoving)
+            w.raw("}")
+        }
+        w.raw("]}")
+        return w.bytes
+    }
+
+    /// `{"name":…,"seq":…,"camera":…,…}`: the room's state as a joiner is
+    /// welcomed with it (camera, limits, presenter, head counts, follow policy,
+    /// roster with follow states, running animations, tracking, route, view),
+    /// plus `moving`. Nil when this hub has no such room.
+    public func apiRoom(_ name: RoomName, at time: HubTime) -> [UInt8]? {
+        guard let room = rooms[name] else { return nil }
+        let state = room.welcome(at: time, tick: configuration.tick)
+        var w = JSONWriter(capacity: 512 + 64 * state.roster.count)
+        w.raw("{\"name\":")
+        w.string(name.value)
+        w.raw(",\"moving\":")
+        w.bool(room.mirror?.moving ?? room.frameMoving)
+        HubMessage.roomStateHead(state, into: &w)
+        w.raw("],")
+        HubMessage.roomStateTail(state, into: &w)
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// Runs `bytes`, one command as a presenter would send it, in room `name`
+    /// as the room's server: its answers (`error`, `clamped`, `animation`,
+    /// `result`) go to the returned connection key through `sink`. Throws
+    /// when the room is not here (404), the message is not one of
+    /// `apiCommandTypes` or does not decode (400), or this hub cannot run the
+    /// room's camera now (503: another hub owns it, or it is fenced).
+    public mutating func apiCommand(_ bytes: [UInt8], in name: RoomName, at time: HubTime, sink: some HubSink) throws(APIFailure)
+        -> (key: ConnectionKey, client: String, message: ClientMessage)
+    {
+        guard rooms[name] != nil else { throw .noRoom(name) }
+        let message: ClientMessage
+        do { message = try ClientMessage.decode(bytes, tick: configuration.tick) } catch { throw APIFailure(status: 400, error) }
+        guard Self.apiCommandTypes.contains(message.type) else {
+            let allowed = Self.apiCommandTypes.sorted().joined(separator: ", ")
+            throw APIFailure(status: 400, ProtocolError(.badMessage, "type: the server API runs \(allowed), not \(message.type)", ref: message.ref))
+        }
+        let (key, client) = apiSession(in: name)
+        let command = ForwardedCommand(room: name, client: client, role: .presenter, viewport: Viewport(width: 1280, height: 720), message: bytes)
+        guard receiveForwarded(command, as: key, at: time, sink: sink) else {
+            throw APIFailure(status: 503, .unavailable(ref: message.ref))
+        }
+        return (key, client, message)
+    }
+
+    /// The server API's key and client id in room `name` (made on first use).
+    private mutating func apiSession(in name: RoomName) -> (ConnectionKey, String) {
+        if let key = apiSessions[name], let client = sessions[key]?.client { return (key, client) }
+        apiSessionCount += 1
+        apiSessions[name] = apiConnectionBase + apiSessionCount
+        return (apiConnectionBase + apiSessionCount, "api-\(apiSessionCount)")
+    }
+
+    /// Room `name` went away: so does the server API's session in it.
+    mutating func forgetAPISession(in name: RoomName) {
+        guard let key = apiSessions.removeValue(forKey: name), let client = sessions.removeValue(forKey: key)?.client else { return }
+        remoteConnections[client] = nil
+        connectionOfClient[client] = nil
+    }
+
+    /// Closes client `client` of room `name` with 4000 "removed by the server
+    /// API" (its room sees it leave). Returns false when it is not a client of
+    /// that room on this hub.
+    public mutating func apiRemove(client: String, from name: RoomName, at time: HubTime, sink: some HubSink) -> Bool {
+        guard
+            let connection = sessions.first(where: { $0.value.client == client && $0.value.room == name && $0.key < remoteConnectionBase })?
+                .key
+        else { return false }
+        tokenLeases[connection] = nil
+        sink.close(connection, code: HubCloseCode.removedByServer.rawValue, reason: "removed by the server API")
+        if let session = sessions.removeValue(forKey: connection) { leaveRoom(session, of: connection, at: time, sink: sink) }
+        return true
+    }
+}
