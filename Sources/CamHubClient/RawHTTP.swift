@@ -18,12 +18,12 @@ public enum RawHTTP {
 
     public static func request(
         host: String = "127.0.0.1", port: Int, path: String, method: String = "GET",
-        extraHeaders: [String] = []
+        extraHeaders: [String] = [], body: [UInt8] = [], timeoutSeconds: Int = 5
     ) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var addr = sockaddr_in()
@@ -38,14 +38,14 @@ public enum RawHTTP {
         guard connected == 0 else { throw Failure(description: "connect failed") }
         let lines =
             ["\(method) \(path) HTTP/1.1", "Host: \(host):\(port)", "Connection: close"]
-            + extraHeaders + ["", ""]
-        let request = Array(lines.joined(separator: "\r\n").utf8)
+            + extraHeaders + (body.isEmpty ? [] : ["Content-Length: \(body.count)"]) + ["", ""]
+        let request = Array(lines.joined(separator: "\r\n").utf8) + body
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else {
             throw Failure(description: "send failed")
         }
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
         while ContinuousClock.now < deadline {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n <= 0 { break }

@@ -23,6 +23,8 @@ public final class HubServer: Sendable {
     /// (which a signal handler may call from its own thread).
     private let timers = Mutex<[LoopTimer]>([])
     private let shutdownOnce = Mutex(false)
+    /// The server API's keys and per-key rate limits, shared by the loops.
+    private let apiAccess: APIAccess
     /// Set first on shutdown: `/healthz` answers 503 "draining" from then on.
     private let draining = DrainingFlag()
     private let recorderFinished = Mutex(false)
@@ -41,6 +43,8 @@ public final class HubServer: Sendable {
         let recorder: Recorder?
         let start = ContinuousClock.now
         var sink: TransportSink
+        /// The server API's answers in waiting (`--api-key-file`).
+        let api = APIAnswers()
         /// Frames the next tick or send slice may write, sized from the measured
         /// cost of the last ones, so the 60 Hz clock never waits long for a slice.
         var sliceBudget: SendSliceBudget
@@ -58,6 +62,7 @@ public final class HubServer: Sendable {
             sink = TransportSink(
                 loops: loops, batches: OutboundBatches(loops: loops.count),
                 tally: metrics.tally, log: log, recorder: recorder)
+            sink.api = api
         }
 
         func now() -> HubTime {
@@ -80,6 +85,7 @@ public final class HubServer: Sendable {
 
     public init(configuration: HubServerConfiguration) throws {
         self.configuration = configuration
+        apiAccess = APIAccess(keys: configuration.apiKeys)
         let count = max(1, configuration.loops)
         let admission = ConnectionAdmission(limits: configuration.limits)
         let shared = try Self.transport(configuration)
@@ -233,6 +239,14 @@ public final class HubServer: Sendable {
             onHub { s in s.log.refused(remote: remote, status: status, reason: reason) }
         }
         handlers.http = httpHandlers(loop: index)
+        if !configuration.apiKeys.isEmpty {
+            handlers.api[ServerAPI.prefix] = ServerAPI(access: apiAccess).handler(onHub: { work in
+                onHub { s in
+                    work(s)
+                    s.sink.flush()
+                }
+            })
+        }
         return handlers
     }
 
@@ -293,6 +307,7 @@ public final class HubServer: Sendable {
         let metrics = loops.hub.loop.scheduleRepeating(every: .seconds(1)) {
             let s = state.value
             s.metrics.flush(hub: s.hub, framesReplaced: loops.framesReplaced, now: s.now().seconds)
+            s.api.expire(at: s.now().seconds)
             s.persistence?.flush(&s.hub)
             s.recorder?.flush()
         }

@@ -45,6 +45,8 @@ public struct HubServerConfiguration: Sendable {
     public var limits = ConnectionLimits()
     /// When set, `GET /metrics` needs `Authorization: Bearer <token>`.
     public var metricsToken: String?
+    /// The server API's keys (`--api-key-file`); empty: the API is off (`/api/v1/` answers 404).
+    public var apiKeys: [String] = []
     /// Where rooms are kept across restarts (`RoomStore`); nil keeps them in memory only.
     public var dataDirectory: String?
     /// Vector tile archive (MBTiles) served at /tiles/{z}/{x}/{y}.pbf and /tiles.json; nil serves none.

@@ -194,6 +194,12 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "File of server API keys, one per line: turns on /api/v1/ (docs/openapi.yaml), each request with 'Authorization: Bearer <key>'.",
+            valueName: "file"))
+    var apiKeyFile: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Log level: trace, debug, info, notice, warning, error or critical (debug and trace add libwebsockets' own lines).",
             valueName: "level"))
     var logLevel: Logger.Level = .info
@@ -309,6 +315,18 @@ struct Serve: ParsableCommand {
             throw ExitCode(1)
         }
         configuration.metricsToken = metricsToken
+        if let apiKeyFile {
+            do {
+                configuration.apiKeys = APIKeyFile.keys(in: try String(contentsOfFile: apiKeyFile, encoding: .utf8))
+            } catch {
+                LogSetup.startFailed("--api-key-file \(apiKeyFile): \(error.localizedDescription)", format: logFormat, logger: logger)
+                throw ExitCode(1)
+            }
+            guard !configuration.apiKeys.isEmpty else {
+                LogSetup.startFailed("--api-key-file \(apiKeyFile): no key in it (one per line)", format: logFormat, logger: logger)
+                throw ExitCode(1)
+            }
+        }
         configuration.dataDirectory = data
         configuration.tiles = tilesInEffect
         do { configuration.style = try style.map(MapStyle.load) } catch {

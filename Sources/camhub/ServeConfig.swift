@@ -29,6 +29,7 @@ enum ServeConfig {
         Key(name: "allow_origin") { $0.allowOrigin = try strings($1, "allow_origin") },
         Key(name: "echo") { $0.echo = try bool($1, "echo") },
         Key(name: "metrics_token") { $0.metricsToken = try string($1, "metrics_token") },
+        Key(name: "api_key_file") { $0.apiKeyFile = try string($1, "api_key_file") },
         Key(name: "data") { $0.data = try string($1, "data") },
         Key(name: "tiles") { $0.tiles = try string($1, "tiles") },
         Key(name: "style") { $0.style = try string($1, "style") },
@@ -146,6 +147,7 @@ enum ServeConfig {
             "allow_origin = [\(serve.allowOrigin.map(quoted).joined(separator: ", "))]",
             "echo = \(serve.echo)",
             secret("metrics_token", serve.metricsToken),
+            optional("api_key_file", serve.apiKeyFile, unset: "the server API is off"),
         ]
         lines += [
             optional("data", serve.data, unset: "rooms in memory only"),

@@ -4,18 +4,52 @@ import CameraCore
 /// commands to, above the keys of other hubs' clients (`remoteConnectionBase`).
 public let apiConnectionBase: ConnectionKey = remoteConnectionBase + (1 << 60)
 
-/// Why the server API could not do what it was asked: the HTTP status and
-/// the protocol error (code and message naming the field) it answers with.
+/// Why the server API could not do what it was asked: the HTTP status, a
+/// code (the protocol's error codes, and `not_found`, `unauthorized`,
+/// `method_not_allowed`, `rate_limited`, `timeout` for what only HTTP has),
+/// a message naming the field first, and the offending message's `ref`.
 public struct APIFailure: Error, Hashable, Sendable {
     public var status: Int
-    public var error: ProtocolError
-    public init(status: Int, _ error: ProtocolError) {
+    public var code: String
+    public var message: String
+    public var ref: String?
+
+    public init(status: Int, code: String, _ message: String, ref: String? = nil) {
         self.status = status
-        self.error = error
+        self.code = code
+        self.message = message
+        self.ref = ref
     }
 
-    static func noRoom(_ name: RoomName) -> APIFailure {
-        APIFailure(status: 404, ProtocolError(.badMessage, "room: no room '\(name.value)' on this hub"))
+    /// A protocol error, with the HTTP status that says the same.
+    public init(_ error: ProtocolError) {
+        let status =
+            switch error.code {
+            case .badMessage, .unknownType, .token: 400
+            case .forbidden: 403
+            case .unknownAnimation: 404
+            case .conflict, .policy, .notJoined: 409
+            case .rateLimited: 429
+            case .unavailable, .full: 503
+            }
+        self.init(status: status, code: error.code.rawValue, error.message, ref: error.ref)
+    }
+
+    /// `{"type":"error","code":…,"message":…,"ref":…}`, as the protocol's `error`.
+    public var json: [UInt8] {
+        var w = JSONWriter(capacity: 96 + message.utf8.count)
+        w.raw("{\"type\":\"error\",\"code\":")
+        w.string(code)
+        w.raw(",\"message\":")
+        w.string(message)
+        w.raw(",\"ref\":")
+        w.string(ref)
+        w.raw("}")
+        return w.bytes
+    }
+
+    public static func noRoom(_ name: RoomName) -> APIFailure {
+        APIFailure(status: 404, code: "not_found", "room: no room '\(name.value)' on this hub")
     }
 }
 
@@ -82,15 +116,15 @@ extension Hub {
     {
         guard rooms[name] != nil else { throw .noRoom(name) }
         let message: ClientMessage
-        do { message = try ClientMessage.decode(bytes, tick: configuration.tick) } catch { throw APIFailure(status: 400, error) }
+        do { message = try ClientMessage.decode(bytes, tick: configuration.tick) } catch { throw APIFailure(error) }
         guard Self.apiCommandTypes.contains(message.type) else {
             let allowed = Self.apiCommandTypes.sorted().joined(separator: ", ")
-            throw APIFailure(status: 400, ProtocolError(.badMessage, "type: the server API runs \(allowed), not \(message.type)", ref: message.ref))
+            throw APIFailure(ProtocolError(.badMessage, "type: the server API runs \(allowed), not \(message.type)", ref: message.ref))
         }
         let (key, client) = apiSession(in: name)
         let command = ForwardedCommand(room: name, client: client, role: .presenter, viewport: Viewport(width: 1280, height: 720), message: bytes)
         guard receiveForwarded(command, as: key, at: time, sink: sink) else {
-            throw APIFailure(status: 503, .unavailable(ref: message.ref))
+            throw APIFailure(.unavailable(ref: message.ref))
         }
         return (key, client, message)
     }

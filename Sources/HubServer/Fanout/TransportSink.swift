@@ -29,7 +29,15 @@ struct TransportSink: HubSink {
     /// and above, whose commands this hub ran as their room's owner); nil alone.
     var cluster: ClusterEngine?
 
+    /// `--api-key-file`: what the hub sends the server API's sessions (keys at
+    /// `apiConnectionBase` and above) becomes HTTP answers; nil without the API.
+    var api: APIAnswers?
+
     func send(_ bytes: [UInt8], to connection: ConnectionKey) {
+        if connection >= apiConnectionBase {
+            api?.received(bytes, for: connection)
+            return
+        }
         if connection >= remoteConnectionBase, let cluster, cluster.route(bytes, to: connection) { return }
         if tally.countMessage(bytes, copies: 1) == "error" { log.errorSent(bytes, to: connection) }
         let id = ConnectionID(rawValue: connection)
@@ -45,6 +53,10 @@ struct TransportSink: HubSink {
         var perLoop = [SharedFrame?](repeating: nil, count: loops.count)
         var copies = 0
         for connection in connections {
+            if connection >= apiConnectionBase {
+                api?.received(bytes, for: connection)
+                continue
+            }
             if connection >= remoteConnectionBase, let cluster, cluster.route(bytes, to: connection) { continue }
             let id = ConnectionID(rawValue: connection)
             let loop = loops.index(of: id)

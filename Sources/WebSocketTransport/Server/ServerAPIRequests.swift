@@ -18,8 +18,9 @@ final class PendingAPIRequest {
 extension ServerCore {
     /// The API handler of the longest `httpAPIHandlers` prefix of `path`.
     func apiHandler(for path: String) -> HTTPAPIHandler? {
-        guard !config.httpAPIHandlers.isEmpty else { return nil }
-        return config.httpAPIHandlers.filter { path.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
+        let all = handlers.api.merging(config.httpAPIHandlers) { given, _ in given }
+        guard !all.isEmpty else { return nil }
+        return all.filter { path.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
     }
 
     /// LWS_CALLBACK_HTTP for an API path: a request with a body waits for it

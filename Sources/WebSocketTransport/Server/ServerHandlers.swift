@@ -16,6 +16,9 @@ public struct ServerHandlers: Sendable {
     /// capture what only exists once the server does); they win over
     /// `ServerConfiguration.httpHandlers` and static files.
     public var http: [String: HTTPHandler] = [:]
+    /// Request/response APIs by path prefix, given at start; they win over
+    /// `ServerConfiguration.httpAPIHandlers`.
+    public var api: [String: HTTPAPIHandler] = [:]
 
     public init(
         onOpen: @escaping @Sendable (ConnectionInfo) -> Void = { _ in },

@@ -72,13 +72,13 @@ struct HubServerAPITests {
             _ = try command(bench, #"{"type":"query","id":"q","what":"bounds"}"#)
             Issue.record("a query is not a command")
         } catch {
-            #expect(error.status == 400 && error.error.message.hasPrefix("type: the server API runs "))
+            #expect(error.status == 400 && error.message.hasPrefix("type: the server API runs "))
         }
         do {
             _ = try command(bench, #"{"type":"ease","camera":{"zoom":"high"}}"#)
             Issue.record("a bad zoom")
         } catch {
-            #expect(error.status == 400 && error.error.message.hasPrefix("camera.zoom: "))
+            #expect(error.status == 400 && error.message.hasPrefix("camera.zoom: "))
         }
     }
 
