@@ -11,12 +11,18 @@ python3 -c 'import websockets' 2>/dev/null || python3 -m pip install --quiet web
 t=$SECONDS; swift build --build-tests; took "swift build" $t
 # Every message the hub sends to the Swift integration tests' clients, and every
 # message the viewer's node tests send, is recorded and then checked against
-# docs/asyncapi.yaml (the browser tests check theirs in-process, per test).
+# docs/asyncapi.yaml (the browser tests check theirs in-process, per test); the
+# server API's exchanges against docs/openapi.yaml.
 wire=.build/wire
 mkdir -p "$wire"
 : > "$wire/hub-sent.jsonl"
 : > "$wire/viewer-sent.jsonl"
-t=$SECONDS; CAMHUB_HUB_MESSAGES="$PWD/$wire/hub-sent.jsonl" swift test; took "swift test" $t
+: > "$wire/api-exchanges.jsonl"
+t=$SECONDS
+CAMHUB_HUB_MESSAGES="$PWD/$wire/hub-sent.jsonl" CAMHUB_API_EXCHANGES="$PWD/$wire/api-exchanges.jsonl" swift test
+took "swift test" $t
+# The server API's requests and answers in those tests, against docs/openapi.yaml.
+python3 scripts/validate_api.py --require-all --min 10 "$wire/api-exchanges.jsonl"
 python3 scripts/validate_messages.py --sender hub --min 1000 \
   --require welcome,frame,animation,event,result,gestures,error,pong "$wire/hub-sent.jsonl"
 if [ -d web/tests ]; then

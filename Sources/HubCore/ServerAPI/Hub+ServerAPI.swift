@@ -55,7 +55,7 @@ public struct APIFailure: Error, Hashable, Sendable {
 
 /// The server API's side of the hub (`/api/v1/`, served by `HubServer`):
 /// the rooms and their state as JSON, commands run as the room's server
-/// (a presenter named `api-N`), clients removed. On the hub's thread.
+/// (a presenter with a client id of its own, unlisted), clients removed. On the hub's thread.
 extension Hub {
     /// The messages the server API runs (as a presenter would send them).
     public static let apiCommandTypes: Set<String> = [
@@ -134,7 +134,7 @@ extension Hub {
         if let key = apiSessions[name], let client = sessions[key]?.client { return (key, client) }
         apiSessionCount += 1
         apiSessions[name] = apiConnectionBase + apiSessionCount
-        return (apiConnectionBase + apiSessionCount, "api-\(apiSessionCount)")
+        return (apiConnectionBase + apiSessionCount, ids.next())  // a client id like any other (`c12`), for the room's reports
     }
 
     /// Room `name` went away: so does the server API's session in it.

@@ -66,7 +66,11 @@ extension ServerCore {
         let loop = self.loop
         let answered = Locked(false)
         let responder = HTTPResponder { [self] response in
-            guard answered.withLock({ done in defer { done = true }; return !done }) else { return }
+            let first = answered.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            guard first else { return }
             loop.onLoop { [self] in
                 guard let pending = apiPending[id], pending.response == nil, let wsi = pendingWSI[id] else { return }
                 pending.response = response
