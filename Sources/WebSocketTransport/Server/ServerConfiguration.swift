@@ -278,7 +278,8 @@ public struct ServerConfiguration: Sendable {
     /// they are all gone.
     public var drainTimeout: Duration = .seconds(10)
     /// `shutdown()` closes the clients evenly over this long, so that an
-    /// audience does not reconnect elsewhere all at once; zero closes them all at once.
+    /// audience does not reconnect elsewhere all at once (50 or fewer are
+    /// closed at once); zero closes them all at once.
     public var drainSpread: Duration = .zero
 
     public init() {}

@@ -329,7 +329,8 @@ final class ServerCore: @unchecked Sendable {
     // MARK: shutdown
 
     /// Closes every WebSocket with `code` (1001 by default), evenly over
-    /// `drainSpread` (in up to one slice every `drainSlice`), and stops the loop once they are all gone or after
+    /// `drainSpread` (slices of at least `drainSliceClients`, at most one every
+    /// `drainSlice`), and stops the loop once they are all gone or after
     /// `drainTimeout`, whichever comes first. New connections are refused
     /// from now on (503).
     func beginShutdown(code: CloseCode = .goingAway, reason: String = "server shutting down") {
@@ -340,7 +341,7 @@ final class ServerCore: @unchecked Sendable {
             return
         }
         let open = connections.values.filter { !$0.closing }.map(\.id)
-        let slices = max(1, min(open.count, Int(config.drainSpread / Self.drainSlice)))
+        let slices = max(1, min((open.count + Self.drainSliceClients - 1) / Self.drainSliceClients, Int(config.drainSpread / Self.drainSlice)))
         let perSlice = (open.count + slices - 1) / slices
         let interval = config.drainSpread / slices  // at least `drainSlice`
         for slice in 0..<slices {
@@ -355,8 +356,10 @@ final class ServerCore: @unchecked Sendable {
         loop.schedule(after: config.drainTimeout) { loop.stop() }
     }
 
-    /// The shortest time between two slices of a spread drain.
+    /// The shortest time between two slices of a spread drain, and the fewest
+    /// clients in a slice (an audience of up to that many is closed at once).
     static let drainSlice = Duration.milliseconds(20)
+    static let drainSliceClients = 50
 
     /// Loop thread: sends `code` to those of `ids` still open (their queued frames are dropped).
     private func close(_ ids: ArraySlice<ConnectionID>, code: CloseCode, reason: String) {

@@ -63,22 +63,22 @@ extension HubServerTests {
             let hub = try ServeProcess(camhubPath, ["--loops", "1", "--drain-spread", "5"])
             var stopped = false
             defer { if !stopped { _ = hub.stop(SIGKILL) } }
-            let followers = try Followers(port: hub.port, count: 20, rooms: 1)
+            let followers = try Followers(port: hub.port, count: 200, rooms: 2)  // four slices of 50, 1.25 s apart
             defer { followers.client.shutdown() }
-            try #require(waitUntil { followers.welcomed.withLock { $0 } == 20 })
+            try #require(waitUntil(.seconds(30)) { followers.welcomed.withLock { $0 } == 200 })
             #expect(try RawHTTP.request(port: hub.port, path: "/healthz").status == 200)
             kill(hub.process.processIdentifier, SIGTERM)
             var answer: RawHTTP.Response?
             #expect(
                 waitUntil(.seconds(20)) {
                     answer = try? RawHTTP.request(port: hub.port, path: "/healthz")
-                    return answer?.status != 200 || followers.closes.withLock { $0.count } == 20
+                    return answer?.status != 200 || followers.closes.withLock { $0.count } == 200
                 })
             #expect(answer?.status == 503)
             let body = answer.flatMap { try? JSONParser.parse($0.body) }
             #expect(body?["status"]?.string == "draining")
-            #expect(waitUntil(.seconds(30)) { followers.closes.withLock { $0.count } == 20 })
-            #expect(followers.codes == [1012: 20])
+            #expect(waitUntil(.seconds(30)) { followers.closes.withLock { $0.count } == 200 })
+            #expect(followers.codes == [1012: 200])
             #expect(hub.stop() == 0)
             stopped = true
         }
