@@ -2,6 +2,7 @@ import ArgumentParser
 import CamHubClient
 import CameraCore
 import Foundation
+import Synchronization
 
 struct Present: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -121,31 +122,25 @@ struct Present: ParsableCommand {
     }
 }
 
-/// Set by SIGINT/SIGTERM; polled by the long-running subcommands.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set = false
-    private var sources: [DispatchSourceSignal] = []
+/// Set by SIGINT/SIGTERM; polled by the long-running subcommands (any thread).
+final class StopFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    /// The signal sources, kept alive as long as the flag.
+    private let sources = Mutex<[DispatchSourceSignal]>([])
 
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return set
-    }
+    var isSet: Bool { raised.load(ordering: .acquiring) }
 
-    func raise() {
-        lock.lock()
-        set = true
-        lock.unlock()
-    }
+    func raise() { raised.store(true, ordering: .releasing) }
 
     func installSignalHandlers() {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [weak self] in self?.raise() }
-            source.resume()
-            sources.append(source)
+            sources.withLock { sources in
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                source.setEventHandler { [weak self] in self?.raise() }
+                source.resume()
+                sources.append(source)
+            }
         }
     }
 }

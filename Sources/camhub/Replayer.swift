@@ -57,12 +57,16 @@ struct Replayer {
     }
 
     /// Sends everything on `connection`, waiting between commands; then waits
-    /// for the recording's last entry time (animations end) and returns.
+    /// for the recording's last entry time and for every animation it started
+    /// to end (at any speed: the animations keep their own durations, and
+    /// leaving the room would cancel them), at most `longestWait` s more.
     func run(on connection: HubConnection, say: (String) -> Void) -> Outcome {
         var outcome = Outcome()
         let (prelude, commands) = plan()
         for message in prelude { connection.send(message) }
         var declared: Viewport?
+        /// Animations of ours the hub reported started and not yet ended.
+        var running: Set<String> = []
         let start = monotonicSeconds()
         func drain(until deadline: Double) {
             while true {
@@ -76,7 +80,10 @@ struct Replayer {
                 case .error(let failure):
                     outcome.refused.append("\(failure.code): \(failure.message)")
                     say("replay: the hub refused a command: \(failure.code): \(failure.message)")
-                case .animation(let a) where a.status != "started":
+                case .animation(let a) where a.status == "started":
+                    if let id = a.id { running.insert(id) }
+                case .animation(let a):
+                    if let id = a.id { running.remove(id) }
                     outcome.lastEndedCamera = (try? JSONParser.parse(r.text))?["camera"]
                 default:
                     break
@@ -101,6 +108,13 @@ struct Replayer {
         }
         let end = max(recording.entries.map(\.t).max() ?? 0, from)
         drain(until: start + (end - from) / speed + 0.3)
+        let deadline = monotonicSeconds() + Self.longestWait
+        while !running.isEmpty && outcome.closed == nil && monotonicSeconds() < deadline {
+            drain(until: min(deadline, monotonicSeconds() + 0.1))
+        }
         return outcome
     }
+
+    /// The most seconds a replay waits after its recording's end for its animations to end.
+    static let longestWait = 120.0
 }

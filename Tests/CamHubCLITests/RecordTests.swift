@@ -86,6 +86,14 @@ extension CLITests {
         #expect(partial.status == 0, "\(partial.stdout)\(partial.stderr)")
         #expect(partial.stdout.contains("1 command sent, 0 refused; final camera as recorded"), "\(partial.stdout)")
         #expect(sameBits(try joinedCamera(port: replayHub.port, room: "later"), original))
+
+        // Eight times faster: the commands come sooner, but each animation keeps its duration, and the
+        // replay stays until the last one has ended (leaving would cancel it mid-way).
+        let fast = try camhub(
+            ["replay", file, "--url", "ws://127.0.0.1:\(replayHub.port)/hub", "--room", "fast", "--speed", "8"], timeout: .seconds(30))
+        #expect(fast.status == 0, "\(fast.stdout)\(fast.stderr)")
+        let fastCamera = try joinedCamera(port: replayHub.port, room: "fast")
+        #expect(fastCamera["zoom"]?.number == 12.123456789, "the last ease ran to its end: \(fastCamera)")
         #expect(replayHub.stop() == 0)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WebSocketTransport
 
 /// The presenters of the extra rooms of `camhub bench --rooms N` (rooms 1…N−1;
@@ -15,10 +16,8 @@ final class RoomSpinners: @unchecked Sendable {
     private let spinning: Int
     /// Connection ids of the welcomed presenters, by room index (loop thread only).
     private var welcomedIDs: [Int: ConnectionID] = [:]
-    private let lock = NSLock()
-    private var welcomed = 0  // guarded by lock
-    private var errors: [String] = []  // guarded by lock
-    private var stopping = false  // guarded by lock
+    /// What other threads read: presenters welcomed, the first errors, whether stopping.
+    private let shared = Mutex((welcomed: 0, errors: [String](), stopping: false))
 
     /// Joins one presenter per room in `rooms`; their cameras move until `shutdown`.
     init(request: ConnectRequest, rooms: [String], token: String?, spinning: Int, tls: ClientTLS? = nil) throws(ClientError) {
@@ -64,9 +63,7 @@ final class RoomSpinners: @unchecked Sendable {
         if text.hasPrefix(#"{"type":"welcome""#) {
             welcomedIDs[i] = id
             if started && i < spinning { for _ in 0..<3 { queueNext(i, id) } }
-            lock.lock()
-            welcomed += 1
-            lock.unlock()
+            shared.withLock { $0.welcomed += 1 }
         } else if text.hasPrefix(#"{"type":"animation""#) && text.contains(#""status":"finished""#) {
             queueNext(i, id)
         } else if text.hasPrefix(#"{"type":"error""#) {
@@ -80,28 +77,16 @@ final class RoomSpinners: @unchecked Sendable {
     }
 
     private func record(_ error: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if !stopping && errors.count < 5 { errors.append(error) }
+        shared.withLock { if !$0.stopping && $0.errors.count < 5 { $0.errors.append(error) } }
     }
 
     /// Presenters welcomed so far (any thread).
-    var welcomedCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return welcomed
-    }
+    var welcomedCount: Int { shared.withLock { $0.welcomed } }
     /// The first few errors the hub sent them (any thread).
-    var errorMessages: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return errors
-    }
+    var errorMessages: [String] { shared.withLock { $0.errors } }
 
     func shutdown() {
-        lock.lock()
-        stopping = true
-        lock.unlock()
+        shared.withLock { $0.stopping = true }
         client.shutdown()
     }
 }

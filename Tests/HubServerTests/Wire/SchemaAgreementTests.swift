@@ -270,6 +270,7 @@ struct EncoderSchemaTests {
             HubMessage.error(ProtocolError(.badMessage, "camera.lat: must be within -90…90 degrees (got 91.0)", ref: "set")),
             HubMessage.error(ProtocolError(.full, "room \"x\"\nis full", ref: nil)),
             HubMessage.pong(t: 12345.6, time: time), HubMessage.pong(t: nil, time: time),
+            HubMessage.tokenExpiring(exp: 1_718_000_060), HubMessage.tokenRefreshed(exp: 1_718_003_600.5),
             HubMessage.summonResult(id: nil, summoned: 0), HubMessage.summonResult(id: "back", summoned: 12),
             HubMessage.gestureAck(GestureAck(seq: 42, kind: .pan, phase: .change, time: time, camera: plain)),
             HubMessage.gestureAck(
