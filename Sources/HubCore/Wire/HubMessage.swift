@@ -671,18 +671,16 @@ public enum HubMessage {
 
     /// `{"type":"tokenExpiring","exp":…}`: the client's signed token expires at
     /// `exp` (seconds since 1970); it is closed then (4001) unless it sends `refresh`.
-    public static func tokenExpiring(exp: Double) -> [UInt8] {
-        var w = JSONWriter(capacity: 48)
-        w.raw("{\"type\":\"tokenExpiring\",\"exp\":")
-        w.number(exp)
-        w.raw("}")
-        return w.bytes
-    }
+    public static func tokenExpiring(exp: Double) -> [UInt8] { token("tokenExpiring", exp: exp) }
 
     /// `{"type":"tokenRefreshed","exp":…}`: the answer to a `refresh` that was accepted.
-    public static func tokenRefreshed(exp: Double) -> [UInt8] {
+    public static func tokenRefreshed(exp: Double) -> [UInt8] { token("tokenRefreshed", exp: exp) }
+
+    private static func token(_ type: String, exp: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 48)
-        w.raw("{\"type\":\"tokenRefreshed\",\"exp\":")
+        w.raw("{\"type\":")
+        w.string(type)
+        w.raw(",\"exp\":")
         w.number(exp)
         w.raw("}")
         return w.bytes
