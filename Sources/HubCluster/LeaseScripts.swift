@@ -6,7 +6,8 @@
 /// - `{room}:owner`: the id of the hub that owns the room; the room is that
 ///   hub's while the hub's lease lives (a day's expiry, refreshed by the owner,
 ///   cleans up after rooms nobody joins again);
-/// - `{room}:epoch`: grows on every change of owner (fencing);
+/// - `{room}:epoch`: grows on every change of owner (fencing), from Redis's
+///   clock in ms when the room has none;
 /// - `{room}:frame`, `{room}:route`: the checkpoint and the route, written
 ///   only by the owner of the newest epoch.
 ///
@@ -37,21 +38,33 @@ public enum LeaseScripts {
     /// room, two values: the epoch and the owner's hub id. A room is this
     /// hub's (epoch > 0) when its owner key names this hub, names no hub, or
     /// names a hub whose lease has expired; the owner key is then (re)written
-    /// and the room's keys refreshed. A takeover makes a new epoch, above any
-    /// the hub has seen (a Redis that lost its data cannot hand out an old one
-    /// again). Otherwise the epoch comes back negated (≤ 0), with the owner.
+    /// and the room's keys refreshed. Otherwise the epoch comes back negated
+    /// (≤ 0), with the owner.
+    ///
+    /// A takeover makes a new epoch: one more than the room's, and above any
+    /// the hub has seen. A room without an epoch key (new, or a Redis that lost
+    /// its data) starts from Redis's clock in milliseconds: every epoch handed
+    /// out before was at most the clock when it was (takeovers are rarer than
+    /// one a millisecond), so none can be handed out again, even to a hub that
+    /// never saw the newest.
     public static let lease = """
         if redis.call('EXISTS', 'hub:{' .. ARGV[1] .. '}:alive') == 0 then return {} end
         local out = {}
         for i = 1, #KEYS / 4 do
           local owner, epoch = KEYS[4 * i - 3], KEYS[4 * i - 2]
           local v = redis.call('GET', owner)
-          local e = tonumber(redis.call('GET', epoch) or '0')
+          local stored = redis.call('GET', epoch)
+          local e = tonumber(stored or '0')
           if v ~= false and v ~= ARGV[1] and redis.call('EXISTS', 'hub:{' .. v .. '}:alive') == 1 then
             out[2 * i - 1], out[2 * i] = -e, v
           else
             local known = tonumber(ARGV[2 + i])
-            if v ~= ARGV[1] or e < known then e = math.max(e, known) + 1 end
+            if stored == false then
+              local t = redis.call('TIME')
+              e = math.max(known + 1, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+            elseif v ~= ARGV[1] or e < known then
+              e = math.max(e, known) + 1
+            end
             redis.call('SET', epoch, e, 'PX', ARGV[2])
             redis.call('SET', owner, ARGV[1], 'PX', ARGV[2])
             redis.call('PEXPIRE', KEYS[4 * i - 1], ARGV[2])
