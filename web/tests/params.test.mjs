@@ -13,8 +13,18 @@ test('defaults: room demo, role driver', () => {
 
 test('reads room, role, name, token, rate and fit', () => {
   const p = parseParams('?room=ops-wall_2&role=Follower&name=Big%20screen&token=t0k&rate=20&fit=cover');
-  assert.deepEqual(p, { room: 'ops-wall_2', role: 'follower', name: 'Big screen', token: 't0k', rate: 20, fit: 'cover', lag: 0,
+  assert.deepEqual(p, { room: 'ops-wall_2', role: 'follower', name: 'Big screen', token: 't0k', tokenUrl: undefined, rate: 20, fit: 'cover', lag: 0,
     motion: undefined, predict: true, problems: [] });
+});
+
+test('tokenUrl is a path on the page\'s own origin; anything else is named and not used', () => {
+  assert.equal(parseParams('?tokenUrl=/auth/camhub-token').tokenUrl, '/auth/camhub-token');
+  for (const given of ['https://elsewhere.example/t', '//elsewhere.example/t', 'relative/t']) {
+    const p = parseParams(`?tokenUrl=${encodeURIComponent(given)}`);
+    assert.equal(p.tokenUrl, undefined, given);
+    assert.equal(p.problems[0].param, 'tokenUrl');
+  }
+  assert.match(formatParams({ room: 'demo', role: 'driver', tokenUrl: '/t' }), /tokenUrl=%2Ft/);
 });
 
 test('motion=reduced or full overrides the system setting; anything else is named', () => {
@@ -63,8 +73,8 @@ test('parameters the page does not read are named, with a hint for the wrong cas
   const p = parseParams('?Role=follower&zoom=3');
   assert.equal(p.role, 'driver');
   assert.deepEqual(p.problems.map(describeProblem), [
-    '?Role=follower: ignored; did you mean role? Parameters are lower case.',
-    '?zoom=3: ignored; the page reads room, role, name, token, rate, fit, motion, lag and predict.',
+    '?Role=follower: ignored; did you mean role? Parameter names are case-sensitive.',
+    '?zoom=3: ignored; the page reads room, role, name, token, tokenUrl, rate, fit, motion, lag and predict.',
   ]);
 });
 

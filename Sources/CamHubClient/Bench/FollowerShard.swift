@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WebSocketTransport
 
 /// The measuring window, in hub wall-clock milliseconds.
@@ -135,29 +136,31 @@ enum FollowerSockets: Sendable {
 
 /// Many follower sockets on one loop thread. Each follower says `hello` on
 /// open and then only counts what it receives. Handlers run on the loop
-/// thread; the bench thread reads snapshots under the lock.
-final class FollowerShard: @unchecked Sendable {
+/// thread; the bench thread reads snapshots; what both touch is in `guarded`.
+final class FollowerShard: Sendable {
     let sockets: FollowerSockets
     private let request: ConnectRequest
     /// One `hello` per room; each follower says the one `connectOne` chose.
     private let hellos: [String]
-    private let lock = NSLock()
     /// Local wall clock → hub clock (ms), 0 on the same machine.
     private let clockOffset: Double
 
-    // Guarded by `lock`.
-    private var counters = ShardCounters()
-    private var state: [UInt8] = []  // 0 pending, 1 open, 2 joined, 3 closed
-    private var eligible: [Bool] = []  // joined when the window opened
-    private var windows: [WindowCounter] = []
-    private var window: MeasureWindow?
-    private var frozen = false
-    private var stopping = false
-    private var histogram = LatencyHistogram()
-    private var interval = LatencyHistogram()
-    private var perSecond: [Int] = []
-    private var ids: [ConnectionID] = []
-    private var helloOf: [Int] = []  // index into `hellos`, per follower
+    /// The followers' states and counts, shared by the loop thread and the bench thread.
+    private struct Guarded {
+        var counters = ShardCounters()
+        var state: [UInt8] = []  // 0 pending, 1 open, 2 joined, 3 closed
+        var eligible: [Bool] = []  // joined when the window opened
+        var windows: [WindowCounter] = []
+        var window: MeasureWindow?
+        var frozen = false
+        var stopping = false
+        var histogram = LatencyHistogram()
+        var interval = LatencyHistogram()
+        var perSecond: [Int] = []
+        var ids: [ConnectionID] = []
+        var helloOf: [Int] = []  // index into `hellos`, per follower
+    }
+    private let guarded = Mutex(Guarded())
 
     init(
         request: ConnectRequest, hellos: [String], clockOffset: Double, maxConcurrentConnects: Int, tls: ClientTLS? = nil,
@@ -215,27 +218,25 @@ final class FollowerShard: @unchecked Sendable {
 
     /// Opens one more follower (any thread).
     func connectOne(hello: Int = 0) {
-        lock.lock()
-        helloOf.append(hello)
-        state.append(0)
-        eligible.append(false)
-        windows.append(WindowCounter())
-        lock.unlock()
+        guarded.withLock { g in
+            g.helloOf.append(hello)
+            g.state.append(0)
+            g.eligible.append(false)
+            g.windows.append(WindowCounter())
+        }
         let id = connect()
-        lock.lock()
-        ids.append(id)
-        lock.unlock()
+        guarded.withLock { $0.ids.append(id) }
     }
 
     private func index(_ id: ConnectionID) -> Int { Int(id.rawValue) - 1 }
 
     private func opened(_ id: ConnectionID) {
-        lock.lock()
         let i = index(id)
-        if i < state.count { state[i] = 1 }
-        counters.opened += 1
-        let hello = hellos[i < helloOf.count ? helloOf[i] : 0]
-        lock.unlock()
+        let hello = guarded.withLock { g in
+            if i < g.state.count { g.state[i] = 1 }
+            g.counters.opened += 1
+            return hellos[i < g.helloOf.count ? g.helloOf[i] : 0]
+        }
         send(hello, to: id)
     }
 
@@ -244,35 +245,35 @@ final class FollowerShard: @unchecked Sendable {
         let now = wallClockMilliseconds() + clockOffset
         let i = index(id)
         let frame = FrameScan.scan(b)
-        lock.lock()
-        defer { lock.unlock() }
-        counters.bytes += b.count
-        if let frame {
-            counters.framesTotal += 1
-            guard let w = window, !frozen, i < windows.count, eligible[i] else { return }
-            if windows[i].admit(frame.time, w) {
-                counters.windowFrames += 1
-                let latency = now - frame.time
-                histogram.record(milliseconds: latency)
-                interval.record(milliseconds: latency)
-                perSecond[windows[i].second(of: frame.time, w, seconds: perSecond.count)] += 1
+        guarded.withLock { g in
+            g.counters.bytes += b.count
+            if let frame {
+                g.counters.framesTotal += 1
+                guard let w = g.window, !g.frozen, i < g.windows.count, g.eligible[i] else { return }
+                if g.windows[i].admit(frame.time, w) {
+                    g.counters.windowFrames += 1
+                    let latency = now - frame.time
+                    g.histogram.record(milliseconds: latency)
+                    g.interval.record(milliseconds: latency)
+                    g.perSecond[g.windows[i].second(of: frame.time, w, seconds: g.perSecond.count)] += 1
+                }
+                return
             }
-            return
-        }
-        if FrameScan.isFrame(b) {
-            counters.framesTotal += 1
-            return
-        }  // unexpected layout: counted, not timed
-        if FrameScan.hasPrefix(b, Self.welcomePrefix) {
-            if i < state.count, state[i] == 1 {
-                state[i] = 2
-                counters.joined += 1
+            if FrameScan.isFrame(b) {
+                g.counters.framesTotal += 1
+                return
+            }  // unexpected layout: counted, not timed
+            if FrameScan.hasPrefix(b, Self.welcomePrefix) {
+                if i < g.state.count, g.state[i] == 1 {
+                    g.state[i] = 2
+                    g.counters.joined += 1
+                }
+            } else if FrameScan.hasPrefix(b, Self.errorPrefix) {
+                g.counters.errorMessages += 1
+                if g.counters.errorSamples.count < 5 { g.counters.errorSamples.append(String(decoding: b, as: UTF8.self)) }
+            } else {
+                g.counters.otherMessages += 1
             }
-        } else if FrameScan.hasPrefix(b, Self.errorPrefix) {
-            counters.errorMessages += 1
-            if counters.errorSamples.count < 5 { counters.errorSamples.append(String(decoding: b, as: UTF8.self)) }
-        } else {
-            counters.otherMessages += 1
         }
     }
 
@@ -280,53 +281,45 @@ final class FollowerShard: @unchecked Sendable {
     private static let errorPrefix = Array(#"{"type":"error""#.utf8)
 
     private func closed(_ id: ConnectionID, _ event: ClientCloseEvent) {
-        lock.lock()
-        defer { lock.unlock() }
         let i = index(id)
-        let was = i < state.count ? state[i] : 0
-        if i < state.count { state[i] = 3 }
-        if stopping { return }
-        if event.wasOpen {
-            counters.disconnects += 1
-            if was == 2 { counters.joined -= 1 }
-            if counters.disconnectSamples.count < 5 { counters.disconnectSamples.append(describe(event)) }
-        } else {
-            counters.failed += 1
-            if counters.failureSamples.count < 5 { counters.failureSamples.append(describe(event)) }
+        guarded.withLock { g in
+            let was = i < g.state.count ? g.state[i] : 0
+            if i < g.state.count { g.state[i] = 3 }
+            if g.stopping { return }
+            if event.wasOpen {
+                g.counters.disconnects += 1
+                if was == 2 { g.counters.joined -= 1 }
+                if g.counters.disconnectSamples.count < 5 { g.counters.disconnectSamples.append(describe(event)) }
+            } else {
+                g.counters.failed += 1
+                if g.counters.failureSamples.count < 5 { g.counters.failureSamples.append(describe(event)) }
+            }
         }
     }
 
     /// Opens the window: followers joined now, in one of the first
     /// `measuredRooms` rooms (the moving ones), are measured.
     func begin(_ w: MeasureWindow, seconds: Int, measuredRooms: Int = .max) {
-        lock.lock()
-        defer { lock.unlock() }
-        window = w
-        perSecond = Array(repeating: 0, count: max(1, seconds))
-        for i in 0..<state.count { eligible[i] = state[i] == 2 && helloOf[i] < measuredRooms }
-        histogram.reset()
-        interval.reset()
+        guarded.withLock { g in
+            g.window = w
+            g.perSecond = Array(repeating: 0, count: max(1, seconds))
+            for i in 0..<g.state.count { g.eligible[i] = g.state[i] == 2 && g.helloOf[i] < measuredRooms }
+            g.histogram.reset()
+            g.interval.reset()
+        }
     }
 
     /// Stops counting (after the drain).
-    func freeze() {
-        lock.lock()
-        frozen = true
-        lock.unlock()
-    }
+    func freeze() { guarded.withLock { $0.frozen = true } }
 
-    var eligibleCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return eligible.reduce(0) { $0 + ($1 ? 1 : 0) }
-    }
+    var eligibleCount: Int { guarded.withLock { g in g.eligible.reduce(0) { $0 + ($1 ? 1 : 0) } } }
 
     func snapshot(resetInterval: Bool) -> (ShardCounters, LatencyHistogram) {
-        lock.lock()
-        defer { lock.unlock() }
-        let i = interval
-        if resetInterval { interval.reset() }
-        return (counters, i)
+        guarded.withLock { g in
+            let i = g.interval
+            if resetInterval { g.interval.reset() }
+            return (g.counters, i)
+        }
     }
 
     /// Final per-follower figures: (expected, counted ≤ expected, excess, short followers, silent followers).
@@ -334,28 +327,26 @@ final class FollowerShard: @unchecked Sendable {
         expected: Int, counted: Int, excess: Int, short: Int, silent: Int,
         histogram: LatencyHistogram, perSecond: [Int], counters: ShardCounters
     ) {
-        lock.lock()
-        defer { lock.unlock() }
-        var expected = 0
-        var counted = 0
-        var excess = 0
-        var short = 0
-        var silent = 0
-        for i in 0..<windows.count where eligible[i] {
-            let c = Int(windows[i].count)
-            expected += e
-            counted += min(c, e)
-            excess += max(0, c - e)
-            if c < e { short += 1 }
-            if c == 0 { silent += 1 }
+        guarded.withLock { g in
+            var expected = 0
+            var counted = 0
+            var excess = 0
+            var short = 0
+            var silent = 0
+            for i in 0..<g.windows.count where g.eligible[i] {
+                let c = Int(g.windows[i].count)
+                expected += e
+                counted += min(c, e)
+                excess += max(0, c - e)
+                if c < e { short += 1 }
+                if c == 0 { silent += 1 }
+            }
+            return (expected, counted, excess, short, silent, g.histogram, g.perSecond, g.counters)
         }
-        return (expected, counted, excess, short, silent, histogram, perSecond, counters)
     }
 
     func shutdown() {
-        lock.lock()
-        stopping = true
-        lock.unlock()
+        guarded.withLock { $0.stopping = true }
         switch sockets {
         case .epoll(let client): client.shutdown()
         case .lws(let client): client.shutdown()

@@ -67,7 +67,8 @@ export class ProtocolError extends Error {
   }
 }
 
-export const SERVER_MESSAGE_TYPES = ['welcome', 'frame', 'animation', 'event', 'result', 'error', 'pong', 'gestures', 'gestureAck'];
+export const SERVER_MESSAGE_TYPES = ['welcome', 'frame', 'animation', 'event', 'result', 'error', 'pong', 'gestures', 'gestureAck',
+  'tokenExpiring', 'tokenRefreshed'];
 export const ROLES = ['presenter', 'driver', 'follower'];
 export const GESTURE_KINDS = ['pan', 'pinch', 'tilt', 'rotate', 'doubleTap', 'twoFingerTap', 'scroll', 'tap', 'longPress'];
 /** Kinds that happen at an instant: sent without a phase. */
@@ -336,6 +337,12 @@ const serverValidators = {
   pong(m) {
     num('pong', m, 't', { required: false });
     num('pong', m, 'time');
+  },
+  tokenExpiring(m) {
+    num('tokenExpiring', m, 'exp');
+  },
+  tokenRefreshed(m) {
+    num('tokenRefreshed', m, 'exp');
   },
   gestures(m) {
     arr('gestures', m, 'disabled', { each: kindName });

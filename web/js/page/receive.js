@@ -3,6 +3,8 @@
 // change on to the parts that render it (map overlays, panel, controls,
 // toasts) and to the motion machinery (playout buffer, prediction, meters).
 
+import { refreshToken } from '../net/token_refresh.js';
+
 /**
  * The parts of the page a hub message reaches (built in app.js):
  * {state, params, conn, buffer, prediction, fps, frameLatency, mapView, panel, tapMarkers, ids, session,
@@ -31,6 +33,10 @@ export function receive(page, m, receivedAt) {
       return page.panel.result(m);
     case 'gestureAck':
       return page.prediction.ack(m, receivedAt);
+    case 'tokenExpiring':
+      return tokenExpiring(page, m);
+    case 'tokenRefreshed':
+      return undefined; // the page already keeps the new token (tokenExpiring)
     case 'error':
       if (m.ref === 'gesture') page.prediction.rejected(m, receivedAt, page.state.screen.lastSample?.camera ?? null);
       if (m.code === 'unavailable') {
@@ -40,6 +46,17 @@ export function receive(page, m, receivedAt) {
     default:
       return undefined; // pong (handled by the connection)
   }
+}
+
+/** The token expires within a minute: with ?tokenUrl the page gets a new one and refreshes; else it says so. */
+function tokenExpiring(page, m) {
+  const at = new Date(m.exp * 1000).toLocaleTimeString();
+  if (!page.params.tokenUrl) {
+    return page.toast(`Your token expires at ${at}: the hub will close this connection then.`, 'warn', 10000);
+  }
+  return refreshToken({ tokenUrl: page.params.tokenUrl, fetch: globalThis.fetch.bind(globalThis), send: (msg) => page.conn.send(msg) })
+    .then((token) => { page.params.token = token; })
+    .catch((e) => page.toast(`Could not refresh the token (${e.message}); it expires at ${at}.`, 'error', 10000));
 }
 
 /** A welcome: a new session's playout, prediction and meters; the page shows what was joined. */

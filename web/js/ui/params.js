@@ -15,7 +15,7 @@ export const DEFAULT_ROOM = 'demo';
 export const DEFAULT_ROLE = 'driver';
 export const ROLES = ['presenter', 'driver', 'follower'];
 /** The parameters the page reads. */
-export const PARAMS = ['room', 'role', 'name', 'token', 'rate', 'fit', 'motion', 'lag', 'predict'];
+export const PARAMS = ['room', 'role', 'name', 'token', 'tokenUrl', 'rate', 'fit', 'motion', 'lag', 'predict'];
 /** The highest rate any hub sends: its tick (`camhub serve --tick`, 1…240 Hz). Each hub's own limit is its tick. */
 export const MAX_RATE = 240;
 const MAX_NAME = 64;
@@ -80,6 +80,13 @@ export function parseParams(search) {
   if (n.problem) problems.push(n.problem);
   const name = n.name;
   const token = q.get('token') || undefined;
+  // ?tokenUrl=/path: where the page gets a new signed token when the hub says its token expires soon
+  // (the page may fetch from its own origin only: a path).
+  let tokenUrl = (q.get('tokenUrl') ?? '').trim() || undefined;
+  if (tokenUrl !== undefined && !(tokenUrl.startsWith('/') && !tokenUrl.startsWith('//'))) {
+    problems.push({ param: 'tokenUrl', given: tokenUrl, why: "tokenUrl is a path on this page's own origin, such as /auth/camhub-token", used: 'nothing: the token is not refreshed' });
+    tokenUrl = undefined;
+  }
 
   let rate;
   const askedRate = (q.get('rate') ?? '').trim();
@@ -122,14 +129,14 @@ export function parseParams(search) {
 
   for (const key of new Set(q.keys())) {
     if (PARAMS.includes(key)) continue;
-    const known = PARAMS.find((p) => p === key.toLowerCase());
+    const known = PARAMS.find((p) => p.toLowerCase() === key.toLowerCase());
     problems.push({
       param: key, given: q.get(key), unknown: true,
-      why: known ? `did you mean ${known}? Parameters are lower case.` : `the page reads ${PARAMS.slice(0, -1).join(', ')} and ${PARAMS.at(-1)}.`,
+      why: known ? `did you mean ${known}? Parameter names are case-sensitive.` : `the page reads ${PARAMS.slice(0, -1).join(', ')} and ${PARAMS.at(-1)}.`,
       used: 'nothing (ignored)',
     });
   }
-  return { room, role, name, token, rate, fit, motion, lag, predict, problems };
+  return { room, role, name, token, tokenUrl, rate, fit, motion, lag, predict, problems };
 }
 
 /**
@@ -177,6 +184,7 @@ export function formatParams(params, search = '') {
   setOrDelete('role', params.role, DEFAULT_ROLE);
   setOrDelete('name', params.name);
   setOrDelete('token', params.token);
+  setOrDelete('tokenUrl', params.tokenUrl);
   setOrDelete('rate', params.rate);
   setOrDelete('fit', params.fit, 'same');
   const s = q.toString();
