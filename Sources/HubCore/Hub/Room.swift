@@ -262,6 +262,9 @@ struct Room {
         if let cursor = sendCursor, index < Int(cursor), index < members.count {
             // The member moved into the hole was not reached yet: look at it before the rest.
             sendCursor = Int32(index)
+        } else if let cursor = sendCursor, Int(cursor) > members.count {
+            // The pass had reached the end of a longer list: it still has (the pass ends there).
+            sendCursor = Int32(members.count)
         }
         return moved
     }

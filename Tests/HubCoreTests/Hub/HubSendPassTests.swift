@@ -32,6 +32,19 @@ struct HubSendPassTests {
         }
     }
 
+    @Test func aPassLeftUnfinishedGoesOnWhenTheLastMembersLeaveMeanwhile() {
+        let (bench, _, followers) = crowdedRoom(followers: 10)  // 11 members: a tick stops before the last
+        bench.runTicks(1)
+        #expect(bench.hub.rooms[try! RoomName(validating: "demo")]?.sendCursor == 10)
+        bench.disconnect(followers[9])  // the last member: the pass is at the end of the list now
+        bench.disconnect(followers[8])  // and the list is shorter than where it stood
+        while bench.hub.continueSending(at: bench.time, sink: bench.sink) {}
+        bench.clear()
+        bench.runTicks(1)
+        while bench.hub.continueSending(at: bench.time, sink: bench.sink) {}
+        #expect(frameCount(bench) == 9, "every member left gets the next frame")
+    }
+
     @Test func aTickSendsAtMostItsBudgetAndSaysMoreIsDue() {
         let (bench, _, followers) = crowdedRoom(followers: 25)
         bench.clear()
