@@ -39,7 +39,7 @@ extension Hub {
                 continue
             }
             if now >= lease.exp {
-                end(connection, code: .tokenExpired, reason: "token expired", at: time, sink: sink)
+                closeSession(connection, code: .tokenExpired, reason: "token expired", at: time, sink: sink)
                 continue
             }
             if now >= lease.due {
@@ -80,16 +80,9 @@ extension Hub {
         var closed = 0
         for (connection, lease) in tokenLeases {
             guard let jti = lease.jti, ids.contains(jti) else { continue }
-            end(connection, code: .tokenRevoked, reason: "token revoked", at: time, sink: sink)
+            closeSession(connection, code: .tokenRevoked, reason: "token revoked", at: time, sink: sink)
             closed += 1
         }
         return closed
-    }
-
-    /// Closes `connection` and takes its client out of its room.
-    private mutating func end(_ connection: ConnectionKey, code: HubCloseCode, reason: String, at time: HubTime, sink: some HubSink) {
-        tokenLeases[connection] = nil
-        sink.close(connection, code: code.rawValue, reason: reason)
-        if let session = sessions.removeValue(forKey: connection) { leaveRoom(session, of: connection, at: time, sink: sink) }
     }
 }

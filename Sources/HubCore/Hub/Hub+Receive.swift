@@ -25,9 +25,7 @@ extension Hub {
         } catch {
             sink.send(HubMessage.error(error), to: connection)
             if let close = error.close {
-                sink.close(connection, code: close.rawValue, reason: error.code.rawValue)
-                tokenLeases[connection] = nil
-                if let session = sessions.removeValue(forKey: connection) { leaveRoom(session, of: connection, at: time, sink: sink) }
+                closeSession(connection, code: close, reason: error.code.rawValue, at: time, sink: sink)
             }
         }
     }

@@ -115,6 +115,13 @@ public struct Hub {
         awaitingHello[connection] = time.seconds
     }
 
+    /// The hub closes `connection` (with `code`) and takes its client out of its room at once.
+    mutating func closeSession(_ connection: ConnectionKey, code: HubCloseCode, reason: String, at time: HubTime, sink: some HubSink) {
+        sink.close(connection, code: code.rawValue, reason: reason)
+        if !tokenLeases.isEmpty { tokenLeases[connection] = nil }
+        if let session = sessions.removeValue(forKey: connection) { leaveRoom(session, of: connection, at: time, sink: sink) }
+    }
+
     /// A connection went away (closed by either side): leave its room.
     public mutating func closed(_ connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
         awaitingHello[connection] = nil

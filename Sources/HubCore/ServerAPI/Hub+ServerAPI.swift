@@ -152,9 +152,7 @@ extension Hub {
             let connection = sessions.first(where: { $0.value.client == client && $0.value.room == name && $0.key < remoteConnectionBase })?
                 .key
         else { return false }
-        tokenLeases[connection] = nil
-        sink.close(connection, code: HubCloseCode.removedByServer.rawValue, reason: "removed by the server API")
-        if let session = sessions.removeValue(forKey: connection) { leaveRoom(session, of: connection, at: time, sink: sink) }
+        closeSession(connection, code: .removedByServer, reason: "removed by the server API", at: time, sink: sink)
         return true
     }
 }
