@@ -19,18 +19,18 @@
 // Tests read window.camhub (page/test_hook.js).
 
 import { chooseStyle, fetchJson } from './map/map_style.js';
-import { build } from './net/messages.js';
-import { SnapshotBuffer } from './motion/interpolation.js';
-import { FramePacer } from './motion/playout.js';
-import { Connection } from './net/connection.js';
-import { RateMeter, Smoother } from './net/clock.js';
+import { build } from '../../clients/js/src/protocol/messages.js';
+import { SnapshotBuffer } from '../../clients/js/src/follow/interpolation.js';
+import { FramePacer } from '../../clients/js/src/follow/playout.js';
+import { Connection } from '../../clients/js/src/net/connection.js';
+import { RateMeter, Smoother } from '../../clients/js/src/net/clock.js';
 import { laggedWebSocket } from './net/lag.js';
 import { Hud } from './ui/hud.js';
-import { InputCapture } from './motion/input.js';
+import { InputCapture } from '../../clients/js/src/drive/input.js';
 import { parseParams, hubUrl } from './ui/params.js';
 import { IdMaker } from './ui/tour.js';
-import { Predictor } from './motion/prediction.js';
-import { Explorer } from './motion/explore.js';
+import { Predictor } from '../../clients/js/src/drive/prediction.js';
+import { Explorer } from '../../clients/js/src/follow/explore.js';
 import { ReducedMotion } from './motion/reduced_motion.js';
 import { Panel } from './ui/panel.js';
 import { Recordings } from './ui/recordings.js';

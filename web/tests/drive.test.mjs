@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROUTE_CHUNK, SimulatedDrive, bearing, metres, parseRouteFile, routeMessages } from '../js/map/drive.js';
-import { build } from '../js/net/messages.js';
+import { build } from '../../clients/js/src/protocol/messages.js';
 
 const berlin = [{ lat: 52.52, lon: 13.40 }, { lat: 52.52, lon: 13.41 }, { lat: 52.53, lon: 13.41 }];
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { keepToView, clearLimits, describeLimits } from '../js/map/limits.js';
-import { MAX_LATITUDE } from '../js/map/projection.js';
+import { MAX_LATITUDE } from '../../clients/js/src/geo/projection.js';
 
 test('keep to this view bounds the target to the visible area and the zoom to the current one', () => {
   const m = keepToView({ south: 48.1, west: 1.2, north: 49.6, east: 3.5 }, 7.456);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PageState } from '../js/state/page_state.js';
-import { FOLLOWER_EVENTS, DRIVER_EVENTS } from '../js/state/subscriptions.js';
+import { FOLLOWER_EVENTS, DRIVER_EVENTS } from '../../clients/js/src/state/subscriptions.js';
 import { parseParams } from '../js/ui/params.js';
 
 const camera = { lat: 48.85, lon: 2.35, zoom: 12, bearing: 0, tilt: 0 };

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { presenterArea, edgeArrow } from '../js/map/presenter_area.js';
-import { project } from '../js/map/projection.js';
+import { project } from '../../clients/js/src/geo/projection.js';
 
 const viewport = { width: 1000, height: 600 };
 const room = { lat: 48.85, lon: 2.35, zoom: 12, bearing: 0, tilt: 0 };

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Queries, formatPoint, formatBounds, quadGeoJSON } from '../js/ui/query.js';
-import { build } from '../js/net/messages.js';
+import { build } from '../../clients/js/src/protocol/messages.js';
 
 test('each query gets its own id and its result is matched to it', () => {
   const q = new Queries();

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildStyle, graticule, cityLabelFeatures, FONT_STACK, ATTRIBUTION } from '../js/map/style.js';
-import { project } from '../js/map/projection.js';
+import { project } from '../../clients/js/src/geo/projection.js';
 
 const webDir = fileURLToPath(new URL('../', import.meta.url));
 const BASE = 'http://127.0.0.1:8080/';

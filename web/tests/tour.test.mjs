@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PLACES, IdMaker, flyTo, resetNorth, demoTour } from '../js/ui/tour.js';
-import { validateCamera } from '../js/net/messages.js';
+import { validateCamera } from '../../clients/js/src/protocol/messages.js';
 
 test('places are valid cameras within the default tilt limit', () => {
   assert.ok(PLACES.length >= 5);

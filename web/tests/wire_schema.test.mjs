@@ -9,9 +9,9 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Connection } from '../js/net/connection.js';
-import { build } from '../js/net/messages.js';
-import { GestureRecognizer } from '../js/motion/gestures.js';
+import { Connection } from '../../clients/js/src/net/connection.js';
+import { build } from '../../clients/js/src/protocol/messages.js';
+import { GestureRecognizer } from '../../clients/js/src/drive/gestures.js';
 import { Timeline, parseRecording } from '../js/ui/recording_timeline.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

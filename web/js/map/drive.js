@@ -3,7 +3,7 @@
 // `track` locations at a steady pace. Pure: no DOM, no timers; the page calls
 // `SimulatedDrive.at(seconds)` on its own clock and sends what it returns.
 
-import { normalizeBearing } from './projection.js';
+import { normalizeBearing } from '../../../clients/js/src/geo/projection.js';
 
 /** Points per `route` message: a message is at most 8 KiB (about 200 points). */
 export const ROUTE_CHUNK = 150;

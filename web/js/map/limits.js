@@ -2,7 +2,7 @@
 // messages a presenter sends from the page: "keep to this view" and "clear
 // limits". Pure functions (tested under node); app.js wires them to buttons.
 
-import { MAX_LATITUDE, wrapLongitude } from './projection.js';
+import { MAX_LATITUDE, wrapLongitude } from '../../../clients/js/src/geo/projection.js';
 
 /** The hub's defaults: what "clear limits" comes back to. */
 export const DEFAULT_LIMITS = Object.freeze({ minZoom: 0, maxZoom: 22, minTilt: 0, maxTilt: 60 });

@@ -3,7 +3,7 @@
 // style (and, while a follower explores, the presenter's area), and moved only by `show` (map.jumpTo with the camera the page
 // computed, then drawn at once).
 
-import { toMapLibreCamera } from './maplibre_camera.js';
+import { toMapLibreCamera } from '../../../clients/js/src/maplibre/camera.js';
 
 /** MapLibre's input handlers: all of them stay off. */
 export const HANDLERS = ['dragPan', 'scrollZoom', 'boxZoom', 'dragRotate', 'keyboard', 'doubleClickZoom', 'touchZoomRotate', 'touchPitch'];

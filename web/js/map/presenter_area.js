@@ -2,7 +2,7 @@
 // view covers, as an outline on its own map, and, when that area is off its
 // screen, where an arrow at the screen's edge points. Pure.
 
-import { visibleQuad, project } from './projection.js';
+import { visibleQuad, project } from '../../../clients/js/src/geo/projection.js';
 import { quadGeoJSON } from '../ui/query.js';
 
 /**

@@ -3,7 +3,7 @@
 // control" prompt and the panels' collapse buttons; and `update`, which
 // enables what the page's role and connection allow.
 
-import { build } from '../net/messages.js';
+import { build } from '../../../clients/js/src/protocol/messages.js';
 import { PLACES, flyTo, resetNorth, demoTour } from '../ui/tour.js';
 import { keepToView, clearLimits } from '../map/limits.js';
 

@@ -9,7 +9,7 @@
 // What the page told the hub is `state.followState`; the map's own camera,
 // while it has one, is the explorer's.
 
-import { build } from '../net/messages.js';
+import { build } from '../../../clients/js/src/protocol/messages.js';
 
 const $ = (sel) => document.querySelector(sel);
 

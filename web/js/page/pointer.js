@@ -4,8 +4,8 @@
 // trail (motion/pointer_trail.js), drawn on a canvas over the map at the
 // camera on screen.
 
-import { build } from '../net/messages.js';
-import { project, unproject } from '../map/projection.js';
+import { build } from '../../../clients/js/src/protocol/messages.js';
+import { project, unproject } from '../../../clients/js/src/geo/projection.js';
 import { PointerTrail } from '../motion/pointer_trail.js';
 
 /** Pointer messages sent at most this often (ms): 30 a second. */

@@ -3,7 +3,7 @@
 // change on to the parts that render it (map overlays, panel, controls,
 // toasts) and to the motion machinery (playout buffer, prediction, meters).
 
-import { refreshToken } from '../net/token_refresh.js';
+import { refreshToken } from '../../../clients/js/src/net/token_refresh.js';
 
 /**
  * The parts of the page a hub message reaches (built in app.js):

@@ -6,8 +6,8 @@
 // panel refreshed ten times a second. Hidden pages get no animation frames:
 // a timer keeps them landing on the hub's camera.
 
-import { wrapLongitude } from '../map/projection.js';
-import { fitCamera } from '../map/fit.js';
+import { wrapLongitude } from '../../../clients/js/src/geo/projection.js';
+import { fitCamera } from '../../../clients/js/src/geo/fit.js';
 
 const HUD_EVERY_MS = 100;
 const HIDDEN_EVERY_MS = 250;

@@ -7,7 +7,7 @@
 // connection; it keeps only what is its own (the route being drawn, the drive
 // running, the pick mode, the event log, the queries and the plot's samples).
 
-import { GESTURE_KINDS, TRACKING_MODES, build } from '../net/messages.js';
+import { GESTURE_KINDS, TRACKING_MODES, build } from '../../../clients/js/src/protocol/messages.js';
 import { SimulatedDrive, parseRouteFile, routeMessages } from '../map/drive.js';
 import { DelayPlot } from './delay_plot.js';
 import { EventLog } from './event_log.js';

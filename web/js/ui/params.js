@@ -9,7 +9,7 @@
 // another room or role than the address asked for.
 
 import { parseLag } from '../net/lag.js';
-import { FIT_MODES } from '../map/fit.js';
+import { FIT_MODES } from '../../../clients/js/src/geo/fit.js';
 
 export const DEFAULT_ROOM = 'demo';
 export const DEFAULT_ROLE = 'driver';

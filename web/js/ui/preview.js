@@ -1,8 +1,8 @@
 // Drives web/preview.html: shows the basemap style at a camera given in the
 // query string and checks projection.js against MapLibre's map.project().
 import { buildStyle } from '../map/style.js';
-import { project, unproject, nearestLongitude } from '../map/projection.js';
-import { toMapLibreCamera } from '../map/maplibre_camera.js';
+import { project, unproject, nearestLongitude } from '../../../clients/js/src/geo/projection.js';
+import { toMapLibreCamera } from '../../../clients/js/src/maplibre/camera.js';
 
 const q = new URLSearchParams(location.search);
 const num = (k, d) => (q.has(k) ? Number(q.get(k)) : d);

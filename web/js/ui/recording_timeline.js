@@ -8,7 +8,7 @@
 // caller sends what it returns and owns the timer. Times are the page's clock
 // in ms; positions are seconds into the recording.
 
-import { build } from '../net/messages.js';
+import { build } from '../../../clients/js/src/protocol/messages.js';
 
 export class RecordingFormatError extends Error {
   constructor(message) {

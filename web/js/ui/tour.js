@@ -3,7 +3,7 @@
 // cameras stay at zoom 3.5–6, where that detail reads well. Tilts stay within
 // the hub's default tilt limit (60°).
 
-import { build } from '../net/messages.js';
+import { build } from '../../../clients/js/src/protocol/messages.js';
 
 export const PLACES = [
   { key: 'alps', label: 'Alps', camera: { lat: 46.3, lon: 8.6, zoom: 5.6, bearing: 20, tilt: 55 } },

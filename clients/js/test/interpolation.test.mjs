@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SnapshotBuffer, applyDelta, cameraDelta, cameraDistancePx, interpolateCamera } from '../js/motion/interpolation.js';
+import { SnapshotBuffer, applyDelta, cameraDelta, cameraDistancePx, interpolateCamera } from '../src/follow/interpolation.js';
 
 const FRAME_MS = 1000 / 30;
 

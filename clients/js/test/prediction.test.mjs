@@ -1,15 +1,15 @@
-// The page's prediction of its own gestures (web/js/motion/prediction.js with the
-// rules of web/js/motion/gesture_rules.js) against the hub's engine: the shared
+// The page's prediction of its own gestures (clients/js/src/drive/prediction.js with the
+// rules of clients/js/src/drive/gesture_rules.js) against the hub's engine: the shared
 // vectors in Tests/Vectors/gestures.json are written and checked by
 // Tests/HubCoreTests/Hub/GestureVectorTests.swift.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Predictor, centreDistancePx } from '../js/motion/prediction.js';
-import { shortestTurn, wrapLongitude } from '../js/map/projection.js';
+import { Predictor, centreDistancePx } from '../src/drive/prediction.js';
+import { shortestTurn, wrapLongitude } from '../src/geo/projection.js';
 
-const vectors = JSON.parse(readFileSync(fileURLToPath(new URL('../../Tests/Vectors/gestures.json', import.meta.url)), 'utf8'));
+const vectors = JSON.parse(readFileSync(fileURLToPath(new URL('../../../Tests/Vectors/gestures.json', import.meta.url)), 'utf8'));
 const caseNamed = (name) => vectors.cases.find((c) => c.name === name);
 
 function assertCamera(actual, expected, msg, tol = 1e-7) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PlayoutClock, FramePacer, percentile } from '../js/motion/playout.js';
+import { PlayoutClock, FramePacer, percentile } from '../src/follow/playout.js';
 
 const near = (a, b, eps = 1e-9) => Math.abs(a - b) <= eps;
 

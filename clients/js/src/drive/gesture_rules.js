@@ -1,6 +1,6 @@
 // The hub's gesture rules (Sources/CameraMotion/Gestures/GestureEngine*.swift)
 // in JavaScript, so that a driver's page can move its own map at once and the
-// hub's answer then agrees with it (web/js/motion/prediction.js). Pure: no DOM, no
+// hub's answer then agrees with it (clients/js/src/drive/prediction.js). Pure: no DOM, no
 // clock; times are passed in. Tests/Vectors/gestures.json, written by the
 // Swift engine, is checked by both the Swift tests and web/tests/.
 //
@@ -9,7 +9,7 @@
 // and are wrapped only for comparison with the hub's.
 
 import { cameraPlacing, groundPoint, horizonY, principalPoint, worldSize, normalizeBearing, shortestTurn,
-  nearestLongitude, wrapLongitude, MAX_LATITUDE } from '../map/projection.js';
+  nearestLongitude, wrapLongitude, MAX_LATITUDE } from '../geo/projection.js';
 
 /** The engine's tuning (GestureSettings' defaults, MapLibre's where it has one). */
 export const GESTURE_SETTINGS = Object.freeze({

@@ -14,8 +14,8 @@
 // `sample(t, room)` is the camera to show at `t` (null: show the room's).
 
 import { ContinuousGesture, CONTINUOUS_KINDS, ZOOM_KINDS, DEFAULT_LIMITS, GESTURE_SETTINGS, zoomGesture,
-  evaluatePlan, curveProgress } from './gesture_rules.js';
-import { cameraDifference, offsetCamera, centreDistancePx, carriesChange } from './prediction.js';
+  evaluatePlan, curveProgress } from '../drive/gesture_rules.js';
+import { cameraDifference, offsetCamera, centreDistancePx, carriesChange } from '../drive/prediction.js';
 
 /** The longest glide back to the room's camera (ms). */
 export const BACK_MAX_MS = 1500;

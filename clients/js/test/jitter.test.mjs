@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { hubFrames, simulate, paintTimes, linearPath, pathErrors, rms, rng, OFFSET } from './playout_sim.mjs';
-import { SnapshotBuffer, interpolateCamera, cameraDistancePx } from '../js/motion/interpolation.js';
+import { SnapshotBuffer, interpolateCamera, cameraDistancePx } from '../src/follow/interpolation.js';
 
 const T0 = 100000;
 

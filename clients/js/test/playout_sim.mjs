@@ -3,9 +3,9 @@
 // delivers them at scripted local times, and a render loop with scripted
 // animation-frame times (the camera set in frame k is painted at frame k+1).
 
-import { SnapshotBuffer } from '../js/motion/interpolation.js';
-import { FramePacer } from '../js/motion/playout.js';
-import { cameraDistancePx } from '../js/motion/interpolation.js';
+import { SnapshotBuffer } from '../src/follow/interpolation.js';
+import { FramePacer } from '../src/follow/playout.js';
+import { cameraDistancePx } from '../src/follow/interpolation.js';
 
 export const TICK = 1000 / 60;
 export const OFFSET = 5000; // local clock minus hub clock

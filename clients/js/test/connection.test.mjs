@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Connection, SUBPROTOCOL } from '../js/net/connection.js';
-import { build } from '../js/net/messages.js';
+import { Connection, SUBPROTOCOL } from '../src/net/connection.js';
+import { build } from '../src/protocol/messages.js';
 
 class FakeSocket {
   static all = [];

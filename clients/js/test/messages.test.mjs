@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMessage, ProtocolError, build, encode, validateCamera } from '../js/net/messages.js';
-import { toMapLibreCamera } from '../js/map/maplibre_camera.js';
-import { project } from '../js/map/projection.js';
+import { parseMessage, ProtocolError, build, encode, validateCamera } from '../src/protocol/messages.js';
+import { toMapLibreCamera } from '../src/maplibre/camera.js';
+import { project } from '../src/geo/projection.js';
 
 const camera = { lat: 48.8566, lon: 2.3522, zoom: 12, bearing: 30, tilt: 45 };
 

@@ -2,7 +2,7 @@
 // token expires soon (`tokenExpiring`), the page fetches a new one from its
 // `tokenUrl` (on its own origin) and sends it with `refresh` (docs/PROTOCOL.md).
 
-import { build } from './messages.js';
+import { build } from '../protocol/messages.js';
 
 /**
  * Fetches a new token from `tokenUrl` (its body, trimmed) and sends `refresh` with it.

@@ -42,7 +42,7 @@
 // camera's zoom; zoom, bearing and tilt differences counted at
 // `errorRadiusPx` from the centre).
 
-import { normalizeBearing, shortestTurn, wrapLongitude, clampLatitude } from '../map/projection.js';
+import { normalizeBearing, shortestTurn, wrapLongitude, clampLatitude } from '../geo/projection.js';
 import { PlayoutClock, PLAYOUT_DEFAULTS } from './playout.js';
 
 const DEFAULTS = {

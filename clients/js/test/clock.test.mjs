@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LatencyEstimator, RateMeter, Smoother } from '../js/net/clock.js';
+import { LatencyEstimator, RateMeter, Smoother } from '../src/net/clock.js';
 
 test('offset and RTT from ping/pong, using the fastest exchange', () => {
   const est = new LatencyEstimator();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { refreshToken } from '../js/net/token_refresh.js';
-import { parseMessage } from '../js/net/messages.js';
+import { refreshToken } from '../src/net/token_refresh.js';
+import { parseMessage } from '../src/protocol/messages.js';
 
 const fetchGiving = (status, body) => async (url, init) => {
   fetchGiving.last = { url, init };

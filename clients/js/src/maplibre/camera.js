@@ -1,6 +1,6 @@
 // A hub camera (wire form) as MapLibre's `jumpTo` options. Pure.
 
-import { principalPoint, unproject } from './projection.js';
+import { principalPoint, unproject } from '../geo/projection.js';
 
 /**
  * MapLibre `jumpTo` options for a hub camera in this viewport: {center, zoom,

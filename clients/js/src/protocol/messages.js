@@ -56,7 +56,7 @@
 //   summon    {id?}                              presenter: call back everyone not following
 //   followPolicy {explore}                       presenter: false locks following, true unlocks
 
-import { FIT_MODES } from '../map/fit.js';
+import { FIT_MODES } from '../geo/fit.js';
 
 export class ProtocolError extends Error {
   constructor(message, { code = 'invalid', raw } = {}) {

@@ -25,7 +25,7 @@
 
 import { ContinuousGesture, CONTINUOUS_KINDS, ZOOM_KINDS, DEFAULT_LIMITS, GESTURE_SETTINGS, zoomGesture, planFromAck,
   evaluatePlan } from './gesture_rules.js';
-import { nearestLongitude, shortestTurn, worldSize, clampLatitude } from '../map/projection.js';
+import { nearestLongitude, shortestTurn, worldSize, clampLatitude } from '../geo/projection.js';
 
 const unitX = (lon) => (lon + 180) / 360;
 const unitY = (lat) => 0.5 - Math.log(Math.tan(Math.PI / 4 + (clampLatitude(lat) * Math.PI) / 360)) / (2 * Math.PI);

@@ -1,12 +1,12 @@
-// The viewer's fit rule (web/js/map/fit.js) against the shared vectors of
+// The viewer's fit rule (clients/js/src/geo/fit.js) against the shared vectors of
 // Tests/Vectors/fit_cover.json, which the Swift FitMode is checked against too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { fitCamera } from '../js/map/fit.js';
+import { fitCamera } from '../src/geo/fit.js';
 
-const vectors = JSON.parse(readFileSync(fileURLToPath(new URL('../../Tests/Vectors/fit_cover.json', import.meta.url)), 'utf8'));
+const vectors = JSON.parse(readFileSync(fileURLToPath(new URL('../../../Tests/Vectors/fit_cover.json', import.meta.url)), 'utf8'));
 
 test('the shared fit vectors are there', () => {
   assert.ok(vectors.cases.length >= 8);

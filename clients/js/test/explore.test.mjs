@@ -1,4 +1,4 @@
-// A follower exploring on its own map (web/js/motion/explore.js): its gestures
+// A follower exploring on its own map (clients/js/src/follow/explore.js): its gestures
 // move the local camera as the hub's engine would move the room's (the shared
 // vectors of Tests/Vectors/gestures.json), and Back glides to the room's
 // camera, ending on it exactly.
@@ -6,10 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Explorer, BACK_MAX_MS, BACK_MIN_MS, backDuration } from '../js/motion/explore.js';
-import { shortestTurn } from '../js/map/projection.js';
+import { Explorer, BACK_MAX_MS, BACK_MIN_MS, backDuration } from '../src/follow/explore.js';
+import { shortestTurn } from '../src/geo/projection.js';
 
-const vectors = JSON.parse(readFileSync(fileURLToPath(new URL('../../Tests/Vectors/gestures.json', import.meta.url)), 'utf8'));
+const vectors = JSON.parse(readFileSync(fileURLToPath(new URL('../../../Tests/Vectors/gestures.json', import.meta.url)), 'utf8'));
 
 function assertCamera(actual, expected, msg, tol = 1e-7) {
   const bad = Math.abs(actual.lat - expected.lat) > tol || Math.abs(shortestTurn(expected.lon, actual.lon)) > tol

@@ -1,6 +1,7 @@
-// What the page asks the hub for besides frames, by role (hello.events).
+// What a client asks the hub for besides frames, by role (hello.events): the
+// defaults of `connect()` and the viewer's.
 
-import { SUBSCRIPTIONS } from '../net/messages.js';
+import { SUBSCRIPTIONS } from '../protocol/messages.js';
 
 /**
  * A follower's default subscriptions (what a map needs to stay in step) plus

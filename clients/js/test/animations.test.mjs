@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LiveAnimations } from '../js/state/animations.js';
+import { LiveAnimations } from '../src/state/animations.js';
 
 const name = (c) => ({ c1: 'ana', c2: 'bob' })[c] ?? c;
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GestureRecognizer } from '../js/motion/gestures.js';
-import { validateGesture } from '../js/net/messages.js';
+import { GestureRecognizer } from '../src/drive/gestures.js';
+import { validateGesture } from '../src/protocol/messages.js';
 
 function rec() {
   return new GestureRecognizer({ width: 800, height: 600 });

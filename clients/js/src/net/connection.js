@@ -10,7 +10,7 @@
 // before a welcome (`refusal` says why; no retry until restart());
 // 'stopped' after stop().
 
-import { parseMessage, encode, build, ProtocolError } from './messages.js';
+import { parseMessage, encode, build, ProtocolError } from '../protocol/messages.js';
 import { LatencyEstimator } from './clock.js';
 
 export const SUBPROTOCOL = 'camhub.v1';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RouteState } from '../js/map/route.js';
+import { RouteState } from '../src/state/route.js';
 
 test('a welcome sets the route, routeChanged replaces or extends it', () => {
   const r = new RouteState();

@@ -6,9 +6,9 @@ import {
   FOV, project, unproject, visibleQuad, visibleBounds, boundsContain, horizonY, boundsClampY,
   wrapLongitude, normalizeBearing, shortestTurn, nearestLongitude, mercatorForward, mercatorInverse,
   worldSize, cameraDistance,
-} from '../js/map/projection.js';
+} from '../src/geo/projection.js';
 
-const vectorsPath = fileURLToPath(new URL('../../Tests/Vectors/projection.json', import.meta.url));
+const vectorsPath = fileURLToPath(new URL('../../../Tests/Vectors/projection.json', import.meta.url));
 const vectors = JSON.parse(readFileSync(vectorsPath, 'utf8'));
 
 const PX = 1e-6;
