@@ -16,6 +16,12 @@ import { LatencyEstimator } from './clock.js';
 export const SUBPROTOCOL = 'camhub.v1';
 
 /**
+ * Close codes after which the same hello is not tried again: 4000 removed by
+ * the server API, 4001 token expired, 4003 token revoked (docs/PROTOCOL.md).
+ */
+export const FINAL_CLOSE_CODES = [4000, 4001, 4003];
+
+/**
  * Test hook: when a test has set `globalThis.__camhubWireTap` to a function,
  * it gets the JSON text of every message any Connection sends (this module is
  * the one place messages leave the page). The node and browser tests record
@@ -156,10 +162,11 @@ export class Connection {
       this.clearWelcomeTimer();
       if (this.state === 'stopped') return;
       const why = ev && ev.code ? `closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''})` : 'closed';
-      if (ev && ev.code === 1008 && this.state !== 'joined') {
-        // Policy, before a welcome: a refused hello. Retrying would be refused
-        // again: wait for restart() (the page's Join button).
-        this.refuse({ close: 1008, reason: ev.reason ?? '' });
+      if (ev && ((ev.code === 1008 && this.state !== 'joined') || FINAL_CLOSE_CODES.includes(ev.code))) {
+        // Policy before a welcome (a refused hello), or the hub ended the session
+        // for good (removed, token expired or revoked): retrying with the same
+        // hello would be refused. Wait for restart() (a new token, the page's Join button).
+        this.refuse({ close: ev.code, reason: ev.reason ?? '' });
         return;
       }
       if (opened) this.retryLost(why);

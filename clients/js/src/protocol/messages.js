@@ -492,6 +492,14 @@ function subscriptionList(where, events) {
   return [...events];
 }
 
+/** Adds `essential` (shown moving even to clients that prefer reduced motion) when true. */
+function withEssential(where, m, essential) {
+  if (essential === undefined || essential === false) return m;
+  bool(where, { essential }, 'essential');
+  m.essential = true;
+  return m;
+}
+
 export const build = {
   hello({ room, role = 'driver', name, token, rate, viewport, events, fit } = {}) {
     str('hello', { room }, 'room', { maxLength: MAX_NAME_LENGTH });
@@ -532,7 +540,7 @@ export const build = {
   set(camera) {
     return { type: 'set', camera: cameraFields(camera, 'set.camera') };
   },
-  ease(camera, { id, duration, curve, around } = {}) {
+  ease(camera, { id, duration, curve, around, essential } = {}) {
     const m = { type: 'ease' };
     if (id !== undefined) m.id = idField('ease', id);
     m.camera = cameraFields(camera, 'ease.camera');
@@ -547,12 +555,13 @@ export const build = {
       }
       m.around = checkPoint('ease.around', around);
     }
-    return m;
+    return withEssential('ease', m, essential);
   },
-  fly(camera, { id, duration, speed, curve, minZoom } = {}) {
+  fly(camera, { id, duration, speed, curve, minZoom, essential } = {}) {
     const m = { type: 'fly' };
     if (id !== undefined) m.id = idField('fly', id);
     m.camera = cameraFields(camera, 'fly.camera');
+    withEssential('fly', m, essential);
     return optional('fly', m, { duration, speed, curve, minZoom }, {
       duration: seconds(60),
       speed: (w, v) => num(w, { speed: v }, 'speed', { above: 0, max: 100 }),
@@ -560,7 +569,7 @@ export const build = {
       minZoom: (w, v) => num(w, { minZoom: v }, 'minZoom', { min: 0, max: 24 }),
     });
   },
-  animate(to, { id, duration, curve, delay, after } = {}) {
+  animate(to, { id, duration, curve, delay, after, essential } = {}) {
     const m = { type: 'animate' };
     if (id !== undefined) m.id = idField('animate', id);
     m.to = cameraFields(to, 'animate.to');
@@ -575,7 +584,7 @@ export const build = {
       m.after = idField('animate.after', after);
       if (after === id) throw new ProtocolError('animate: an animation cannot wait for itself');
     }
-    return m;
+    return withEssential('animate', m, essential);
   },
   /** `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's. */
   cancel({ id, all } = {}) {

@@ -1,0 +1,30 @@
+// camhub-client: join a CameraHub room from a browser or node.
+//
+//   import { connect } from 'camhub-client';
+//   const room = connect({ url: 'ws://localhost:8080/hub', room: 'demo', role: 'presenter' });
+//   await room.ready;
+//   const report = await room.fly({ lat: 48.85, lon: 2.35, zoom: 12 }, { duration: 3 });
+//
+// The pieces below it are exported too: the protocol (`build`, `parseMessage`),
+// the connection, the room's state, the follower pipeline (jitter buffer,
+// Hermite interpolation, paint-time prediction), the driver pipeline (gesture
+// recognition, prediction and reconciliation), the camera math, and the
+// MapLibre adapter.
+
+export { connect, Room, CamHubError, ENDED_STATUSES } from './room.js';
+export { Emitter } from './events.js';
+export { build, encode, parseMessage, validateCamera, validateGesture, ProtocolError, ROLES, FOLLOW_STATES,
+  EVENT_NAMES, ERROR_CODES, ANIMATION_STATUSES, SUBSCRIPTIONS } from './protocol/messages.js';
+export { Connection, SUBPROTOCOL, FINAL_CLOSE_CODES } from './net/connection.js';
+export { LatencyEstimator } from './net/clock.js';
+export { RoomState, Changes } from './state/room_state.js';
+export { eventsFor, FOLLOWER_EVENTS, DRIVER_EVENTS } from './state/subscriptions.js';
+export { SnapshotBuffer, hermiteCamera, interpolateCamera } from './follow/interpolation.js';
+export { PlayoutClock, FramePacer } from './follow/playout.js';
+export { Explorer } from './follow/explore.js';
+export { GestureRecognizer } from './drive/gestures.js';
+export { Predictor } from './drive/prediction.js';
+export { InputCapture } from './drive/input.js';
+export { fitCamera, FIT_MODES } from './geo/fit.js';
+export { project, unproject, visibleBounds, wrapLongitude } from './geo/projection.js';
+export { toMapLibreCamera } from './maplibre/camera.js';

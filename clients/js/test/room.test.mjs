@@ -1,0 +1,137 @@
+// The client library against a real hub (`camhub serve` on loopback): joining,
+// commands whose promises settle with the hub's answers, the room's state and
+// events, reconnection. Run with node --experimental-websocket (node 20).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect, CamHubError } from '../src/index.js';
+import { startHub, next } from './support/hub.mjs';
+
+let hub;
+let rooms = [];
+let roomCount = 0;
+
+before(async () => {
+  hub = await startHub();
+});
+
+after(async () => {
+  for (const r of rooms) r.close();
+  await hub.stop();
+});
+
+/** A fresh room name per test, so tests do not see each other. */
+function roomName() {
+  roomCount++;
+  return `js-room-${roomCount}`;
+}
+
+/** Joins `room` as `role` and waits for the welcome. */
+async function join(room, role, extra = {}) {
+  const r = connect({ url: hub.url, room, role, name: `${role} ${rooms.length}`, ...extra });
+  rooms.push(r);
+  await r.ready;
+  return r;
+}
+
+test('connect resolves ready with the welcome and keeps the room as the hub said', async () => {
+  const name = roomName();
+  const presenter = await join(name, 'presenter');
+  assert.equal(presenter.role, 'presenter');
+  assert.match(presenter.me, /^c\d+$/);
+  assert.equal(typeof presenter.camera.zoom, 'number');
+  assert.deepEqual(presenter.roster.map((p) => p.client), [presenter.me]);
+  assert.equal(presenter.connection, 'joined');
+});
+
+test('fly resolves with the finished report and the follower ends on the same camera', async () => {
+  const name = roomName();
+  const presenter = await join(name, 'presenter');
+  const follower = await join(name, 'follower');
+  const target = { lat: 48.85, lon: 2.35, zoom: 9, bearing: 0, tilt: 0 };
+  const report = await presenter.fly(target, { duration: 0.3 });
+  assert.equal(report.type, 'animation');
+  assert.equal(report.status, 'finished');
+  const [frame] = await next(follower, 'frame', 10000, (f) => !f.moving && Math.abs(f.camera.zoom - 9) < 1e-6);
+  assert.ok(Math.abs(frame.camera.lat - 48.85) < 1e-6 && Math.abs(frame.camera.lon - 2.35) < 1e-6);
+  assert.ok(Math.abs(follower.camera.zoom - 9) < 1e-6, 'the follower keeps the camera of its last frame');
+});
+
+test('an animation another replaces resolves as superseded', async () => {
+  const presenter = await join(roomName(), 'presenter');
+  const first = presenter.ease({ zoom: 5 }, { duration: 5 });
+  await next(presenter, 'animation', 10000, (m) => m.status === 'started');
+  const second = presenter.ease({ zoom: 3 }, { duration: 0.1 });
+  assert.equal((await first).status, 'superseded');
+  assert.equal((await second).status, 'finished');
+});
+
+test('a command the hub refuses rejects with its error code and the connection stays usable', async () => {
+  const name = roomName();
+  await join(name, 'presenter');
+  const follower = await join(name, 'follower');
+  await assert.rejects(follower.fly({ zoom: 4 }, { duration: 0.2 }), (e) => e instanceof CamHubError && e.code === 'forbidden');
+  const result = await follower.query('bounds');
+  assert.equal(result.what, 'bounds', 'the same connection answers the next command');
+});
+
+test('a command before the welcome throws not_joined', async () => {
+  const r = connect({ url: hub.url, room: roomName(), role: 'presenter' });
+  rooms.push(r);
+  assert.throws(() => r.set({ zoom: 3 }), (e) => e instanceof CamHubError && e.code === 'not_joined');
+  await assert.rejects(r.fly({ zoom: 3 }), (e) => e.code === 'not_joined');
+  await r.ready;
+});
+
+test('query resolves with the hub\'s result for this client\'s viewport', async () => {
+  const presenter = await join(roomName(), 'presenter', { viewport: () => ({ width: 800, height: 600 }) });
+  presenter.set({ lat: 0, lon: 0, zoom: 2, bearing: 0, tilt: 0 });
+  const result = await presenter.query('project', { points: [{ lat: 0, lon: 0 }] });
+  assert.equal(result.what, 'project');
+  assert.ok(Math.abs(result.points[0].x - 400) < 1e-6 && Math.abs(result.points[0].y - 300) < 1e-6);
+});
+
+test('a follower exploring is a followChanged event to the presenter, and summon brings it back', async () => {
+  const name = roomName();
+  const presenter = await join(name, 'presenter');
+  const follower = await join(name, 'follower');
+  const changed = next(presenter, 'followChanged', 10000, (m) => m.client === follower.me && m.state === 'exploring');
+  follower.follow('exploring');
+  await changed;
+  assert.equal(presenter.roster.find((p) => p.client === follower.me).follow, 'exploring');
+  const summoned = next(follower, 'summoned');
+  const result = await presenter.summon();
+  assert.equal(result.what, 'summon');
+  assert.equal(result.summoned, 1);
+  const [event] = await summoned;
+  assert.equal(event.by.client, presenter.me);
+});
+
+test('the roster follows joins and leaves', async () => {
+  const name = roomName();
+  const presenter = await join(name, 'presenter');
+  const joined = next(presenter, 'joined');
+  const driver = await join(name, 'driver');
+  await joined;
+  assert.ok(presenter.roster.some((p) => p.client === driver.me && p.role === 'driver'));
+  const left = next(presenter, 'left', 10000, (m) => m.client === driver.me);
+  driver.close();
+  await left;
+  assert.ok(!presenter.roster.some((p) => p.client === driver.me));
+});
+
+test('a command still waiting when the client leaves rejects with disconnected', async () => {
+  const presenter = await join(roomName(), 'presenter');
+  const flight = presenter.ease({ zoom: 6 }, { duration: 30 });
+  presenter.close();
+  await assert.rejects(flight, (e) => e instanceof CamHubError && e.code === 'disconnected');
+});
+
+test('bad arguments throw before anything is sent, naming the field', () => {
+  assert.throws(() => connect({ url: hub.url, room: 'x', role: 'owner' }), /role/);
+  const r = connect({ url: hub.url, room: roomName(), role: 'presenter' });
+  rooms.push(r);
+  return r.ready.then(() => {
+    assert.throws(() => r.set({ lat: 91 }), /lat/);
+    return assert.rejects(r.fly({ zoom: 3 }, { duration: -1 }), /duration/);
+  });
+});
