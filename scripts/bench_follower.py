@@ -22,7 +22,7 @@ an ease back) and then a `fly`. Reported, over the moving part:
 
 Errors are screen px on a 1280×720 view: the centre's distance in world px at the
 zoom, plus zoom, bearing and tilt differences as the displacement they cause
-360 px from the centre (web/js/motion/interpolation.js cameraDistancePx).
+360 px from the centre (clients/js/src/follow/interpolation.js cameraDistancePx).
 
 Usage: scripts/bench_follower.py [--rates 10 30 60] [--json out.json]
 Needs what scripts/test_browser.sh installs (CAMHUB, CHROMIUM, CHROMEDRIVER as there).

@@ -3,7 +3,7 @@
 
 The expected values come from a re-implementation of MapLibre GL JS's
 mercator transform as explicit 4x4 matrices in numpy (float64), NOT from the
-closed-form formulas used by web/js/map/projection.js or the Swift core:
+closed-form formulas used by clients/js/src/geo/projection.js or the Swift core:
 
     M = P(fov, aspect, near, far, principal point) * S(1, -1, 1)
         * T(0, 0, -d) * Rx(tilt) * Rz(-bearing) * T(-targetX, -targetY, 0)

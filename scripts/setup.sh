@@ -26,6 +26,9 @@ command -v redis-server >/dev/null || need_apt+=(redis-server)
 # Redis Sentinel (--redis redis+sentinel://…) and its failover tests.
 command -v redis-sentinel >/dev/null || need_apt+=(redis-sentinel)
 command -v haproxy >/dev/null || need_apt+=(haproxy)
+# The JavaScript client library's tests (node ≥ 20) and its type declarations (tsc).
+command -v node >/dev/null || need_apt+=(nodejs)
+command -v tsc >/dev/null || need_apt+=(node-typescript)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -27,7 +27,11 @@ python3 scripts/validate_messages.py --sender hub --min 1000 \
   --require welcome,frame,animation,event,result,gestures,error,pong "$wire/hub-sent.jsonl"
 if [ -d web/tests ]; then
   t=$SECONDS
-  CAMHUB_VIEWER_MESSAGES="$PWD/$wire/viewer-sent.jsonl" node --import ./web/tests/support/wire_capture.mjs --test web/tests/
+  # The viewer's tests and the JavaScript client library's (these against a real hub, hence the
+  # WebSocket node 20 keeps behind a flag); then the library's type declarations.
+  CAMHUB_VIEWER_MESSAGES="$PWD/$wire/viewer-sent.jsonl" node --experimental-websocket --no-warnings \
+    --import ./web/tests/support/wire_capture.mjs --test web/tests/ clients/js/test/
+  clients/js/types.sh --check
   took node $t
   python3 scripts/validate_messages.py --sender client --require hello,ping "$wire/viewer-sent.jsonl"
 fi

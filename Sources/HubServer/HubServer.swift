@@ -153,6 +153,7 @@ public final class HubServer: Sendable {
         transport.host = configuration.host
         transport.port = configuration.port
         transport.webRoot = configuration.webRoot
+        transport.staticMounts = configuration.staticMounts
         transport.endpoints = [WebSocketEndpoint(path: HubProtocol.path, subprotocol: HubProtocol.subprotocol)]
         transport.maxMessageSize = HubProtocol.maxMessageBytes
         transport.validateUTF8 = true

@@ -12,6 +12,9 @@ public struct HubServerConfiguration: Sendable {
     public var port = 8080
     /// Folder served over HTTP (the web viewer); nil serves no files.
     public var webRoot: String?
+    /// More folders served under URL prefixes: the JavaScript client library
+    /// at `/clients/js/` (the viewer imports it), the embed example.
+    public var staticMounts: [StaticMount] = []
     /// Browser origins allowed besides the server's own host and localhost.
     public var allowedOrigins: [String] = []
     /// Adds the `/echo` WebSocket path (for RFC 6455 test suites).

@@ -287,6 +287,20 @@ struct Serve: ParsableCommand {
         }
     }
 
+    /// What the hub serves beside the viewer, found next to its folder (the
+    /// repository's layout, and an install's: `share/camhub/{web,clients/js,examples/embed}`).
+    static let besideWeb = [("/clients/js/", "clients/js"), ("/examples/embed/", "examples/embed")]
+
+    static func mountsBeside(web: String) -> [StaticMount] {
+        let parent = URL(fileURLWithPath: web).standardizedFileURL.deletingLastPathComponent()
+        return besideWeb.compactMap { prefix, folder in
+            let path = parent.appendingPathComponent(folder).path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+            return StaticMount(prefix: prefix, directory: path)
+        }
+    }
+
     func run() throws {
         let settings = try effective()
         if printConfig {
@@ -303,6 +317,7 @@ struct Serve: ParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.webRoot = web
+        configuration.staticMounts = Self.mountsBeside(web: web)
         configuration.allowedOrigins = allowOrigin
         configuration.echo = echo
         configuration.tls = serverTLS
@@ -372,6 +387,9 @@ struct Serve: ParsableCommand {
         }
         if FileManager.default.fileExists(atPath: web + "/vendor/maplibre/maplibre-gl.js") == false {
             say("camhub: note: \(web)/vendor/maplibre is missing; run scripts/install_web_vendor.sh for the map")
+        }
+        if !configuration.staticMounts.contains(where: { $0.prefix == "/clients/js/" }) {
+            say("camhub: note: no clients/js beside \(web); the viewer imports the client library from /clients/js/ and will not start")
         }
         if configuration.tiles == nil {
             say("camhub: note: no tile archive (\(Self.defaultTiles)); run scripts/make_tiles.py for the detailed offline map")

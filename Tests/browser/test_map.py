@@ -75,6 +75,7 @@ def test_the_offline_basemap_shows_a_coastal_city_at_zoom_12():
 def test_hub_style_file_and_the_pages_style_parameter_take_effect(tmp_path):
     web = tmp_path / "web"
     shutil.copytree(WEB, web, ignore=shutil.ignore_patterns("tests"))
+    shutil.copytree(WEB.parent / "clients" / "js" / "src", tmp_path / "clients" / "js" / "src")  # served beside it, as installed
     (web / "styles").mkdir(exist_ok=True)
     plain = lambda color: {"version": 8, "name": color, "sources": {}, "layers": [
         {"id": "bg", "type": "background", "paint": {"background-color": color}}]}

@@ -57,6 +57,7 @@ def test_page_loads_without_console_errors(hub, browser):
 def test_missing_maplibre_shows_how_to_install_it(tmp_path, browser):
     web = tmp_path / "web"
     shutil.copytree(WEB, web, ignore=shutil.ignore_patterns("vendor"))
+    shutil.copytree(WEB.parent / "clients" / "js" / "src", tmp_path / "clients" / "js" / "src")  # served beside it, as installed
     h = Hub(web=web)
     try:
         browser.get(h.page(room="novendor", role="follower"))

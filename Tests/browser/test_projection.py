@@ -1,5 +1,5 @@
 """MapLibre's map.project() in the page agrees with the shared projection
-(Tests/Vectors/projection.json, which web/js/map/projection.js and the Swift core
+(Tests/Vectors/projection.json, which clients/js/src/geo/projection.js and the Swift core
 match to 1e-6 px) within 0.5 px.
 
 Excluded, and listed in the test summary:

@@ -1,5 +1,5 @@
 """The schema check of the browser tests reaches the real page: what the viewer
-sends leaves through web/js/net/connection.js into the log wirecheck installs, and
+sends leaves through clients/js/src/net/connection.js into the log wirecheck installs, and
 an invalid message is reported with the rule of docs/asyncapi.yaml it breaks."""
 
 import json

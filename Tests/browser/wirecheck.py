@@ -1,5 +1,5 @@
 """The browser tests' half of the protocol schema check: every message the
-viewer page sends (web/js/net/connection.js hands each one to
+viewer page sends (clients/js/src/net/connection.js hands each one to
 `window.__camhubWireTap`, installed here before the page's scripts run) and
 every message the hub sends to the tests' Python clients is validated against
 docs/asyncapi.yaml with scripts/validate_messages.py (Python's jsonschema), in

@@ -22,7 +22,8 @@ import { chooseStyle, fetchJson } from './map/map_style.js';
 import { build } from '../../clients/js/src/protocol/messages.js';
 import { SnapshotBuffer } from '../../clients/js/src/follow/interpolation.js';
 import { FramePacer } from '../../clients/js/src/follow/playout.js';
-import { Connection } from '../../clients/js/src/net/connection.js';
+import { Room } from '../../clients/js/src/room.js';
+import { tokenFromUrl } from '../../clients/js/src/net/token_refresh.js';
 import { RateMeter, Smoother } from '../../clients/js/src/net/clock.js';
 import { laggedWebSocket } from './net/lag.js';
 import { Hud } from './ui/hud.js';
@@ -31,7 +32,7 @@ import { parseParams, hubUrl } from './ui/params.js';
 import { IdMaker } from './ui/tour.js';
 import { Predictor } from '../../clients/js/src/drive/prediction.js';
 import { Explorer } from '../../clients/js/src/follow/explore.js';
-import { ReducedMotion } from './motion/reduced_motion.js';
+import { ReducedMotion } from '../../clients/js/src/follow/reduced_motion.js';
 import { Panel } from './ui/panel.js';
 import { Recordings } from './ui/recordings.js';
 import { PageState } from './state/page_state.js';
@@ -76,22 +77,28 @@ const page = {
     || (params.motion !== 'full' && matchMedia('(prefers-reduced-motion: reduce)').matches)),
 };
 
-page.conn = new Connection({
+/** The page's room (the client library's): its state is the page state; `conn` its connection. */
+page.room = new Room({
   url: hubUrl(location),
+  state,
   WebSocket: laggedWebSocket(globalThis.WebSocket, params.lag),
-  hello: () => build.hello({ ...params, viewport: state.screen.viewport, events: state.helloEvents, fit: state.fit }),
+  viewport: () => state.screen.viewport,
   now,
-  onMessage: (m, receivedAt) => receive(page, m, receivedAt),
-  onState: (s, detail) => {
-    if (s === 'closed' && detail) console.info(`hub: ${detail}`);
-    if (s === 'refused') page.session.refused(page.conn.refusal);
-    page.controls.update();
-  },
-  onProtocolError: (e) => {
-    state.diagnostics.protocolError(e.message);
-    console.error(`hub sent an invalid message: ${e.message}`);
-  },
+  // ?tokenUrl=/path: a new token from the page's backend when the hub says the token expires soon.
+  getToken: params.tokenUrl ? tokenFromUrl(params.tokenUrl) : undefined,
 });
+page.conn = page.room.conn;
+page.room.on('message', (m, receivedAt, changes) => receive(page, m, receivedAt, changes));
+page.room.on('connection', (s, detail) => {
+  if (s === 'closed' && detail) console.info(`hub: ${detail}`);
+  if (s === 'refused') page.session.refused(page.conn.refusal);
+  page.controls.update();
+});
+page.room.on('protocolError', (e) => {
+  state.diagnostics.protocolError(e.message);
+  console.error(`hub sent an invalid message: ${e.message}`);
+});
+page.room.on('tokenRefreshFailed', (e) => toast(`Could not refresh the token (${e.message}).`, 'error', 10000));
 
 /** The side panel's hub controls (event log, gesture switches, animations, query, tracking, plot). */
 page.panel = new Panel({
@@ -149,7 +156,7 @@ new ResizeObserver(() => {
 page.session.show();
 page.notices.renderProblems();
 new RenderLoop(page).start();
-page.conn.start();
+page.room.start();
 page.controls.update();
 
 window.camhub = testHook(page);

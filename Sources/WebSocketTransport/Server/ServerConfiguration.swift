@@ -195,8 +195,12 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// 0 picks a free port; read `WebSocketServer.port` after `start`.
     public var port = 0
-    /// Directory of static files served over HTTP; nil serves none.
+    /// Directory of static files served over HTTP at `/`; nil serves none.
     public var webRoot: String?
+    /// More directories served under their URL prefixes (`/clients/js/` →
+    /// `clients/js`); a request goes to the longest prefix it starts with,
+    /// else to `webRoot`.
+    public var staticMounts: [StaticMount] = []
     /// WebSocket paths with their subprotocols.
     public var endpoints: [WebSocketEndpoint] = []
     /// Largest accepted message (after reassembly); bigger closes with 1009.
@@ -283,4 +287,17 @@ public struct ServerConfiguration: Sendable {
     public var drainSpread: Duration = .zero
 
     public init() {}
+}
+
+/// A directory served over HTTP under a URL prefix.
+public struct StaticMount: Sendable, Equatable {
+    /// Starts and ends with `/` (`/clients/js/`).
+    public var prefix: String
+    public var directory: String
+
+    public init(prefix: String, directory: String) {
+        precondition(prefix.hasPrefix("/") && prefix.hasSuffix("/"), "a mount's prefix starts and ends with /")
+        self.prefix = prefix
+        self.directory = directory
+    }
 }

@@ -18,7 +18,8 @@ final class ServerCore: @unchecked Sendable {
     let config: ServerConfiguration
     let loop: WebSocketLoop
     let routes: [String: Route]
-    let staticFiles: StaticFiles?
+    /// The static folders by URL prefix, longest prefix first (`/` last).
+    let staticFiles: [(prefix: String, files: StaticFiles)]
     var handlers = ServerHandlers()
     let native: ServerNativeConfig
 
@@ -63,14 +64,20 @@ final class ServerCore: @unchecked Sendable {
             routes["/echo"] = Route(endpoint: WebSocketEndpoint(path: "/echo"), isEcho: true)
         }
         self.routes = routes
+        var mounts: [(prefix: String, files: StaticFiles)] = []
+        for mount in config.staticMounts {
+            guard let files = StaticFiles(root: mount.directory) else {
+                throw TransportError("\(mount.prefix) folder \(mount.directory) is not a readable directory")
+            }
+            mounts.append((mount.prefix, files))
+        }
         if let root = config.webRoot {
             guard let files = StaticFiles(root: root) else {
                 throw TransportError("web root \(root) is not a readable directory")
             }
-            staticFiles = files
-        } else {
-            staticFiles = nil
+            mounts.append(("/", files))
         }
+        staticFiles = mounts.sorted { $0.prefix.count > $1.prefix.count }
         native = ServerNativeConfig(config: config)
     }
 

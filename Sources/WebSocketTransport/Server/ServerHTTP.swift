@@ -45,10 +45,10 @@ extension ServerCore {
             let text = "\(path) is a WebSocket endpoint (\(route.endpoint.subprotocolText)): connect with a WebSocket client\n"
             return respond(wsi, .text(text, status: 426), head: head, extraHeaders: [("upgrade", "websocket")])
         }
-        guard let files = staticFiles else {
+        guard let mount = staticFiles.first(where: { path.hasPrefix($0.prefix) }) else {
             return respond(wsi, .text("not found\n", status: 404), head: head)
         }
-        switch files.resolve(path) {
+        switch mount.files.resolve(String(path.dropFirst(mount.prefix.count - 1))) {
         case .notFound:
             return respond(wsi, .text("not found\n", status: 404), head: head)
         case .forbidden:

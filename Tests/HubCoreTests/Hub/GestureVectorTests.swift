@@ -8,7 +8,7 @@ import Testing
 /// The shared gesture vectors (Tests/Vectors/gestures.json): scripted gestures
 /// of every kind that moves the camera, with the camera the hub's engine makes
 /// after each message and along the animations they start. The page's
-/// prediction (web/js/motion/gesture_rules.js, web/js/motion/prediction.js) is checked
+/// prediction (clients/js/src/drive/gesture_rules.js, clients/js/src/drive/prediction.js) is checked
 /// against the same file by web/tests/prediction.test.mjs, so the JavaScript
 /// and Swift gesture rules cannot drift apart.
 ///

@@ -13,7 +13,7 @@ export class Emitter {
   /**
    * Calls `handler` for each `name` event from now on.
    * @param {string} name
-   * @param {Function} handler
+   * @param {(...args: any[]) => void} handler
    * @returns {() => void} removes the handler
    */
   on(name, handler) {

@@ -16,6 +16,7 @@ export { Emitter } from './events.js';
 export { build, encode, parseMessage, validateCamera, validateGesture, ProtocolError, ROLES, FOLLOW_STATES,
   EVENT_NAMES, ERROR_CODES, ANIMATION_STATUSES, SUBSCRIPTIONS } from './protocol/messages.js';
 export { Connection, SUBPROTOCOL, FINAL_CLOSE_CODES } from './net/connection.js';
+export { tokenFromUrl } from './net/token_refresh.js';
 export { LatencyEstimator } from './net/clock.js';
 export { RoomState, Changes } from './state/room_state.js';
 export { eventsFor, FOLLOWER_EVENTS, DRIVER_EVENTS } from './state/subscriptions.js';
@@ -27,4 +28,8 @@ export { Predictor } from './drive/prediction.js';
 export { InputCapture } from './drive/input.js';
 export { fitCamera, FIT_MODES } from './geo/fit.js';
 export { project, unproject, visibleBounds, wrapLongitude } from './geo/projection.js';
-export { toMapLibreCamera } from './maplibre/camera.js';
+export { toMapLibreCamera, MAPLIBRE_HANDLERS } from './maplibre/camera.js';
+export { attachMapLibre, MapLibreAttachment } from './maplibre/attach.js';
+export { FollowControl } from './follow/follow_control.js';
+export { cameraToShow } from './follow/show.js';
+export { ReducedMotion } from './follow/reduced_motion.js';

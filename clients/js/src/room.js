@@ -129,6 +129,7 @@ export class Room {
     return this.state.hubCamera;
   }
 
+  /** The room's limits {minZoom, maxZoom, minTilt, maxTilt, maxTiltByZoom, bounds} (`setLimits` changes them). */
   get limits() {
     return this.state.limits;
   }
@@ -148,8 +149,8 @@ export class Room {
     return this.state.animations.entries(this.state.me);
   }
 
-  /** The room's route [{lat, lon}]. */
-  get route() {
+  /** The room's route [{lat, lon}] (`route(points)` sets it). */
+  get routePoints() {
     return this.state.route.points;
   }
 
@@ -175,6 +176,9 @@ export class Room {
    * refused, or the hub ended the session for good),
    * `connection` (state, detail), `protocolError` (Error), or `message` (every hub message: message,
    * receivedAt, changes). Returns the function that removes the handler.
+   * @param {string} name
+   * @param {(...args: any[]) => void} handler
+   * @returns {() => void}
    */
   on(name, handler) {
     return this.events.on(name, handler);
@@ -224,8 +228,8 @@ export class Room {
     this.send(build.route(points, options));
   }
 
-  /** The room's limits ({minZoom, maxZoom, minTilt, maxTilt, maxTiltByZoom, bounds}; presenter). */
-  limits(limits) {
+  /** Sets the room's limits ({minZoom, maxZoom, minTilt, maxTilt, maxTiltByZoom, bounds}; presenter). */
+  setLimits(limits) {
     this.send(build.limits(limits));
   }
 
@@ -339,6 +343,8 @@ export class Room {
     switch (m.type) {
       case 'welcome':
         this.tokenRetries = 0;
+        /** The newest welcome (a client attached later starts from it). */
+        this.welcome = m;
         this.settleReady.resolve(m);
         break;
       case 'animation':

@@ -244,6 +244,23 @@ test('a hub that never answers hello is given up on after 15 s and retried', () 
   assert.ok(![...timers.timers.values()].some((t) => t.ms === 15000), 'the welcome clears the timeout');
 });
 
+test('a socket that never opens is given up on after 10 s and retried', () => {
+  const { conn, socket, timers } = setup();
+  conn.start();
+  const stuck = socket();
+  assert.deepEqual([...timers.timers.values()].map((t) => t.ms), [10000]);
+  timers.fire((t) => t.ms === 10000);
+  assert.equal(conn.state, 'closed');
+  assert.equal(conn.detail, 'no answer within 10 s');
+  assert.equal(stuck.readyState, 3, 'the stuck socket is closed');
+  timers.fire((t) => t.ms === 500);
+  assert.notEqual(socket(), stuck, 'a new socket');
+  socket().open();
+  socket().receive(welcome);
+  assert.equal(conn.state, 'joined');
+  assert.ok(![...timers.timers.values()].some((t) => t.ms === 10000), 'opening cleared the timeout');
+});
+
 test('restart closes the old socket quietly and stop stays stopped', () => {
   const { conn, socket, timers } = setup();
   conn.start();
@@ -254,7 +271,8 @@ test('restart closes the old socket quietly and stop stays stopped', () => {
   assert.equal(first.readyState, 3);
   const second = socket();
   assert.notEqual(second, first);
-  assert.equal(timers.timers.size, 0, 'no retry scheduled for a deliberate close');
+  assert.deepEqual([...timers.timers.values()].map((t) => t.ms), [10000],
+    'no retry scheduled for a deliberate close (only the new socket\'s open timeout)');
   second.open();
   assert.equal(second.sent[0].type, 'hello');
   conn.stop();

@@ -3,10 +3,7 @@
 // style (and, while a follower explores, the presenter's area), and moved only by `show` (map.jumpTo with the camera the page
 // computed, then drawn at once).
 
-import { toMapLibreCamera } from '../../../clients/js/src/maplibre/camera.js';
-
-/** MapLibre's input handlers: all of them stay off. */
-export const HANDLERS = ['dragPan', 'scrollZoom', 'boxZoom', 'dragRotate', 'keyboard', 'doubleClickZoom', 'touchZoomRotate', 'touchPitch'];
+import { toMapLibreCamera, MAPLIBRE_HANDLERS as HANDLERS } from '../../../clients/js/src/maplibre/camera.js';
 
 const ROUTE_PAINT = { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 };
 const BOUNDS_PAINT = { 'line-color': '#2b7bb9', 'line-width': 2, 'line-dasharray': [2, 1] };

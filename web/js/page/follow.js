@@ -10,6 +10,7 @@
 // while it has one, is the explorer's.
 
 import { build } from '../../../clients/js/src/protocol/messages.js';
+import { FollowControl } from '../../../clients/js/src/follow/follow_control.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -19,6 +20,10 @@ export class FollowMode {
    */
   constructor(page) {
     this.page = page;
+    /** The follow logic (no DOM); this class renders it and wires the page's buttons and keys. */
+    this.control = new FollowControl({ state: page.state, explorer: page.explorer, now: page.now,
+      send: (m) => page.conn.send(m), shown: () => page.state.screen.rendered,
+      roomCamera: () => page.state.screen.lastSample?.camera ?? null });
     /** Who summoned this page last ({client, name}), or null. */
     this.summonedBy = null;
     this.banner = $('#explore-banner');
@@ -38,22 +43,15 @@ export class FollowMode {
 
   /** True when this page's local input explores (a follower in a room that allows it). */
   get mayExplore() {
-    const { state } = this.page;
-    return state.joined && state.role === 'follower' && state.followPolicy.explore;
+    return this.control.mayExplore;
   }
 
   /** A follower's gesture (the recognizer's output): moves its own map, exploring from the first that moves it. */
   input(g) {
-    const { explorer, state, now } = this.page;
-    if (g.kind === 'tap' || g.kind === 'longPress') return undefined; // moves nothing (a click on the map, a pick)
-    if (!this.mayExplore) return this.refuse();
-    const t = now();
-    if (!explorer.exploring) {
-      explorer.explore(state.screen.rendered ?? state.hubCamera, t);
-      this.tell('exploring');
-    }
-    explorer.gesture(build.gesture(g), t);
-    this.update();
+    const outcome = this.control.input(g);
+    if (outcome === 'refused') return this.refuse();
+    if (outcome === 'explored') this.update();
+    return undefined;
   }
 
   /** Local input in a room whose presenter locked following: the map stays, and the notice says why. */
@@ -72,36 +70,28 @@ export class FollowMode {
 
   /** Glides back to the room's camera and follows again (`by`: who summoned, for the toast). */
   back(by = null) {
-    const { explorer, state, now, toast } = this.page;
     if (by) {
       this.summonedBy = by;
-      toast(`${by.name ?? by.client} brought everyone back`, 'info', 3000);
+      this.page.toast(`${by.name ?? by.client} brought everyone back`, 'info', 3000);
     }
-    if (explorer.active) explorer.back(now(), state.screen.lastSample?.camera ?? state.hubCamera);
-    if (state.followState !== 'away') this.tell('following');
+    this.control.back();
     this.update();
   }
 
   /** The hub's answer to something follow mode shows (a welcome, a summons, the policy, people). */
   changed(changes) {
-    const { explorer, state } = this.page;
-    if (changes.has('session')) {
-      explorer.reset();
-      explorer.setLimits(state.limits);
-      if (document.hidden) this.visibility(true);
+    if (changes.has('summoned')) {
+      this.summonedBy = changes.summonedBy;
+      const by = changes.summonedBy;
+      if (by) this.page.toast(`${by.name ?? by.client} brought everyone back`, 'info', 3000);
     }
-    if (changes.has('limits')) explorer.setLimits(state.limits);
-    if (changes.has('summoned')) this.back(changes.summonedBy);
-    else if (changes.has('followPolicy') && !state.followPolicy.explore && explorer.active) this.back();
+    this.control.changed(changes, document.hidden);
     this.update();
   }
 
   /** The page was hidden (`away`) or shows again. */
   visibility(hidden) {
-    const { state } = this.page;
-    if (!state.joined) return;
-    // Back from away, the state says what the map shows: a page that explored still does.
-    this.tell(hidden ? 'away' : this.page.explorer.exploring ? 'exploring' : 'following');
+    this.control.visibility(hidden);
   }
 
   /** Shows the room's camera as it is (`same`) or at least the presenter's area (`cover`); the address keeps it. */
@@ -111,14 +101,6 @@ export class FollowMode {
     conn.send(build.fit(mode));
     session.showAddress();
     this.update();
-  }
-
-  /** Tells the hub this page's follow state (once per change). */
-  tell(followState) {
-    const { state, conn } = this.page;
-    if (state.followState === followState) return;
-    state.followState = followState;
-    conn.send(build.follow(followState));
   }
 
   /** The banner, the presenter's buttons and the follower's "Take control". */

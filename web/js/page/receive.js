@@ -3,8 +3,6 @@
 // change on to the parts that render it (map overlays, panel, controls,
 // toasts) and to the motion machinery (playout buffer, prediction, meters).
 
-import { refreshToken } from '../../../clients/js/src/net/token_refresh.js';
-
 /**
  * The parts of the page a hub message reaches (built in app.js):
  * {state, params, conn, buffer, prediction, fps, frameLatency, mapView, panel, tapMarkers, ids, session,
@@ -12,9 +10,8 @@ import { refreshToken } from '../../../clients/js/src/net/token_refresh.js';
  * @typedef {object} Page
  */
 
-/** Handles one validated hub message received at local time `receivedAt`. */
-export function receive(page, m, receivedAt) {
-  const changes = page.state.apply(m);
+/** Handles one validated hub message received at local time `receivedAt`, which the room's state took as `changes`. */
+export function receive(page, m, receivedAt, changes) {
   switch (m.type) {
     case 'welcome':
       return welcomed(page, m, receivedAt, changes);
@@ -36,7 +33,7 @@ export function receive(page, m, receivedAt) {
     case 'tokenExpiring':
       return tokenExpiring(page, m);
     case 'tokenRefreshed':
-      return undefined; // the page already keeps the new token (tokenExpiring)
+      return undefined; // the room keeps the new token
     case 'error':
       if (m.ref === 'gesture') page.prediction.rejected(m, receivedAt, page.state.screen.lastSample?.camera ?? null);
       if (m.code === 'unavailable') {
@@ -48,15 +45,11 @@ export function receive(page, m, receivedAt) {
   }
 }
 
-/** The token expires within a minute: with ?tokenUrl the page gets a new one and refreshes; else it says so. */
+/** The token expires within a minute: with ?tokenUrl the room gets a new one and refreshes; else the page says so. */
 function tokenExpiring(page, m) {
+  if (page.params.tokenUrl) return undefined;
   const at = new Date(m.exp * 1000).toLocaleTimeString();
-  if (!page.params.tokenUrl) {
-    return page.toast(`Your token expires at ${at}: the hub will close this connection then.`, 'warn', 10000);
-  }
-  return refreshToken({ tokenUrl: page.params.tokenUrl, fetch: globalThis.fetch.bind(globalThis), send: (msg) => page.conn.send(msg) })
-    .then((token) => { page.params.token = token; })
-    .catch((e) => page.toast(`Could not refresh the token (${e.message}); it expires at ${at}.`, 'error', 10000));
+  return page.toast(`Your token expires at ${at}: the hub will close this connection then.`, 'warn', 10000);
 }
 
 /** A welcome: a new session's playout, prediction and meters; the page shows what was joined. */

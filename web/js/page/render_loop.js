@@ -6,21 +6,10 @@
 // panel refreshed ten times a second. Hidden pages get no animation frames:
 // a timer keeps them landing on the hub's camera.
 
-import { wrapLongitude } from '../../../clients/js/src/geo/projection.js';
-import { fitCamera } from '../../../clients/js/src/geo/fit.js';
+import { cameraToShow, sameCamera } from '../../../clients/js/src/follow/show.js';
 
 const HUD_EVERY_MS = 100;
 const HIDDEN_EVERY_MS = 250;
-
-/** True when two wire cameras are the same (anchor included). */
-export function sameCamera(a, b) {
-  if (!a || !b) return false;
-  if (a.lat !== b.lat || a.lon !== b.lon || a.zoom !== b.zoom || a.bearing !== b.bearing || a.tilt !== b.tilt) return false;
-  const aa = a.anchor;
-  const ba = b.anchor;
-  if (!aa || !ba) return !aa && !ba;
-  return aa.x === ba.x && aa.y === ba.y;
-}
 
 export class RenderLoop {
   /**
@@ -52,31 +41,14 @@ export class RenderLoop {
 
   /** One frame at local time `t`, for a paint expected at `paintAt`. */
   step(t, paintAt) {
-    const { buffer, prediction, explorer, state } = this.page;
+    const { buffer, prediction, explorer, reducedMotion, state } = this.page;
     const screen = state.screen;
-    const s = buffer.sample(t, paintAt);
+    const shown = cameraToShow({ buffer, explorer, prediction, reducedMotion, state, viewport: screen.viewport }, t, paintAt);
+    const s = shown.sample;
     screen.lastSample = s;
-    const explored = explorer.sample(paintAt, s?.camera ?? null);
-    const predicted = explored ? null : prediction.sample(paintAt, s);
-    const jumped = explored || predicted ? null : this.page.reducedMotion.camera(s?.time ?? null);
-    if (explored) {
-      const camera = { ...explored, lon: wrapLongitude(explored.lon) };
-      if (!sameCamera(camera, screen.rendered)) this.render(camera, null, paintAt, null);
-      screen.showing(true, null);
-    } else if (predicted) {
-      const camera = { ...predicted, lon: wrapLongitude(predicted.lon) };
-      if (!sameCamera(camera, screen.rendered)) this.render(camera, s?.time ?? null, paintAt, prediction.lastSentSeq);
-      screen.showing(true, null);
-    } else if (jumped) {
-      // Reduced motion: another client's non-essential animation, shown at its end until the frames get there.
-      const shown = fitCamera(state.fit, jumped, state.view, screen.viewport, state.limits);
-      if (!sameCamera(shown, screen.rendered)) this.render(shown, s?.time ?? null, paintAt, null);
-      screen.showing(true, null);
-    } else if (s) {
-      // A follower with ?fit=cover shows at least what the mover's view shows (map/fit.js).
-      const shown = fitCamera(state.fit, s.camera, state.view, screen.viewport, state.limits);
-      if (!sameCamera(shown, screen.rendered)) this.render(shown, s.time, paintAt, prediction.seqAt(s.time));
-      screen.showing(s.moving, s.seq);
+    if (shown.camera) {
+      if (!sameCamera(shown.camera, screen.rendered)) this.render(shown.camera, shown.rt, paintAt, shown.seq);
+      screen.showing(shown.moving, shown.frameSeq);
     }
     this.page.input.tick(t);
     this.page.pointer.draw(t);

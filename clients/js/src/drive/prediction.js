@@ -80,11 +80,12 @@ export function carriesChange(m) {
 
 export class Predictor {
   /**
-   * @param {object} o
-   * @param {{width, height}} o.viewport   the page's viewport (gesture coordinates are in it)
+   * @param {object} [o]
+   * @param {{width: number, height: number}} [o.viewport]   the page's viewport (gesture coordinates are in it)
    * @param {boolean} [o.enabled]          show predictions (false: only number gestures and measure)
    * @param {number} [o.blendMs]           how long a correction takes to fade out
    * @param {number} [o.ackTimeoutMs]      give up on a hub that does not acknowledge after this long
+   * @param {object} [o.settings]          the gesture rules' settings (default: the hub's, GESTURE_SETTINGS)
    */
   constructor({ viewport, enabled = true, blendMs = 100, ackTimeoutMs = 1500, settings = GESTURE_SETTINGS } = {}) {
     this.viewport = viewport ?? { width: 1280, height: 720 };

@@ -37,8 +37,9 @@ export function backDuration(from, to, viewport) {
 
 export class Explorer {
   /**
-   * @param {object} o
-   * @param {{width, height}} o.viewport   the page's viewport (gesture coordinates are in it)
+   * @param {object} [o]
+   * @param {{width: number, height: number}} [o.viewport]   the page's viewport (gesture coordinates are in it)
+   * @param {object} [o.settings]          the gesture rules' settings (default: the hub's, GESTURE_SETTINGS)
    */
   constructor({ viewport, settings = GESTURE_SETTINGS } = {}) {
     this.viewport = viewport ?? { width: 1280, height: 720 };

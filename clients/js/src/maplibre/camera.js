@@ -24,3 +24,7 @@ export function toMapLibreCamera(camera, viewport) {
   }
   return { center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.tilt, padding };
 }
+
+/** MapLibre's input handlers. A map that follows or drives a room has them all off: it moves only as the room does. */
+export const MAPLIBRE_HANDLERS = ['dragPan', 'scrollZoom', 'boxZoom', 'dragRotate', 'keyboard', 'doubleClickZoom', 'touchZoomRotate',
+  'touchPitch'];

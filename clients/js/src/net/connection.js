@@ -38,6 +38,10 @@ const DEFAULTS = {
   // A hub answers hello at once; one that has not welcomed us by then is
   // treated like a dropped connection (closed, retried with backoff).
   welcomeTimeoutMs: 15000,
+  // A socket that has not opened by then is given up and retried: a WebSocket
+  // has no handshake timeout of its own, and one can stay connecting for good
+  // (seen with node's WebSocket when a hub restarts on the same port).
+  openTimeoutMs: 10000,
   // Each retry waits its backoff ±25 %, so that the viewers of a hub that
   // restarts (close 1012) do not all come back in the same instant.
   jitter: 0.25,
@@ -73,6 +77,7 @@ export class Connection {
     this.received = 0;
     this.nextRetryAt = null;
     this.welcomeTimer = null;
+    this.openTimer = null;
     /** Why the hub refused the last hello: its error {code, message, ref} or {close, reason}; null otherwise. */
     this.refusal = null;
     /**
@@ -110,9 +115,16 @@ export class Connection {
     this.ws = ws;
     this.setState('connecting');
     let opened = false;
+    this.openTimer = this.timers.setTimeout(() => {
+      this.openTimer = null;
+      if (ws !== this.ws || opened) return;
+      this.drop(ws);
+      this.retryUnopened(`no answer within ${Math.round(this.o.openTimeoutMs / 1000)} s`);
+    }, this.o.openTimeoutMs);
     ws.onopen = () => {
       if (ws !== this.ws) return;
       opened = true;
+      this.clearOpenTimer();
       this.sendNow(this.o.hello());
       this.setState('joining');
       this.welcomeTimer = this.timers.setTimeout(() => {
@@ -158,6 +170,7 @@ export class Connection {
     ws.onclose = (ev) => {
       if (ws !== this.ws) return;
       this.ws = null;
+      this.clearOpenTimer();
       this.stopPings();
       this.clearWelcomeTimer();
       if (this.state === 'stopped') return;
@@ -196,6 +209,11 @@ export class Connection {
     } catch {
       // already closing
     }
+  }
+
+  clearOpenTimer() {
+    if (this.openTimer) this.timers.clearTimeout(this.openTimer);
+    this.openTimer = null;
   }
 
   clearWelcomeTimer() {
@@ -283,6 +301,7 @@ export class Connection {
 
   stop() {
     this.clearRetry();
+    this.clearOpenTimer();
     this.clearWelcomeTimer();
     this.stopPings();
     const ws = this.ws;

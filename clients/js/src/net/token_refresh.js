@@ -1,21 +1,21 @@
-// Keeping a signed token alive for the whole session: when the hub says the
-// token expires soon (`tokenExpiring`), the page fetches a new one from its
-// `tokenUrl` (on its own origin) and sends it with `refresh` (docs/PROTOCOL.md).
-
-import { build } from '../protocol/messages.js';
+// Tokens from a URL: a page whose backend hands out signed tokens (on the page's
+// own origin) gets a new one with `tokenFromUrl(url)`, a `getToken` for
+// `connect()`: the room fetches one when the hub says the token expires soon
+// (`tokenExpiring`) and sends it with `refresh` (docs/PROTOCOL.md).
 
 /**
- * Fetches a new token from `tokenUrl` (its body, trimmed) and sends `refresh` with it.
- * Resolves with the new token (the caller keeps it for the next hello); rejects with an
- * Error saying what went wrong (HTTP status, empty body, not sent).
- * @param {{tokenUrl: string, fetch: typeof globalThis.fetch, send: (message: object) => boolean}} o
- * @returns {Promise<string>}
+ * A `getToken` that fetches a new token from `tokenUrl` (the body, trimmed); it rejects with an
+ * Error saying what went wrong (HTTP status, empty body).
+ * @param {string} tokenUrl
+ * @param {typeof globalThis.fetch} [fetch]
+ * @returns {() => Promise<string>}
  */
-export async function refreshToken({ tokenUrl, fetch, send }) {
-  const response = await fetch(tokenUrl, { credentials: 'same-origin', cache: 'no-store' });
-  if (!response.ok) throw new Error(`${tokenUrl} answered HTTP ${response.status}`);
-  const token = (await response.text()).trim();
-  if (!token) throw new Error(`${tokenUrl} gave an empty token`);
-  if (!send(build.refresh(token))) throw new Error('not connected: the token was not sent');
-  return token;
+export function tokenFromUrl(tokenUrl, fetch = globalThis.fetch.bind(globalThis)) {
+  return async () => {
+    const response = await fetch(tokenUrl, { credentials: 'same-origin', cache: 'no-store' });
+    if (!response.ok) throw new Error(`${tokenUrl} answered HTTP ${response.status}`);
+    const token = (await response.text()).trim();
+    if (!token) throw new Error(`${tokenUrl} gave an empty token`);
+    return token;
+  };
 }

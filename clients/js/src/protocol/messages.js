@@ -115,6 +115,12 @@ function fail(where, field, expectation, value) {
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isFiniteNumber = (v) => typeof v === 'number' && Number.isFinite(v);
 
+/**
+ * @param {string} where
+ * @param {any} obj
+ * @param {string} key
+ * @param {{required?: boolean, min?: number, max?: number, below?: number, integer?: boolean, above?: number}} [options]
+ */
 function num(where, obj, key, { required = true, min = -Infinity, max = Infinity, below, integer = false, above } = {}) {
   const v = obj[key];
   if (v === undefined && !required) return;
@@ -125,6 +131,12 @@ function num(where, obj, key, { required = true, min = -Infinity, max = Infinity
   if (above !== undefined && !(v > above)) fail(where, key, `greater than ${above}`, v);
 }
 
+/**
+ * @param {string} where
+ * @param {any} obj
+ * @param {string} key
+ * @param {{required?: boolean, nullable?: boolean, oneOf?: readonly string[], maxLength?: number}} [options]
+ */
 function str(where, obj, key, { required = true, nullable = false, oneOf, maxLength } = {}) {
   const v = obj[key];
   if (v === undefined && !required) return;
@@ -134,12 +146,24 @@ function str(where, obj, key, { required = true, nullable = false, oneOf, maxLen
   if (maxLength !== undefined && [...v].length > maxLength) fail(where, key, `at most ${maxLength} characters`, v);
 }
 
+/**
+ * @param {string} where
+ * @param {any} obj
+ * @param {string} key
+ * @param {{required?: boolean}} [options]
+ */
 function bool(where, obj, key, { required = true } = {}) {
   const v = obj[key];
   if (v === undefined && !required) return;
   if (typeof v !== 'boolean') fail(where, key, 'true or false', v);
 }
 
+/**
+ * @param {string} where
+ * @param {any} obj
+ * @param {string} key
+ * @param {{required?: boolean, each?: (v: any, i: number) => void}} [options]
+ */
 function arr(where, obj, key, { required = true, each } = {}) {
   const v = obj[key];
   if (v === undefined && !required) return;
@@ -147,6 +171,12 @@ function arr(where, obj, key, { required = true, each } = {}) {
   if (each) v.forEach((item, i) => each(item, `${where}.${key}[${i}]`));
 }
 
+/**
+ * @param {string} where
+ * @param {any} o
+ * @param {string} key
+ * @param {{required?: boolean, nullable?: boolean}} [options]
+ */
 function obj(where, o, key, { required = true, nullable = false } = {}) {
   const v = o[key];
   if (v === undefined && !required) return;

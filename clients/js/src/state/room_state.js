@@ -39,11 +39,16 @@ export class Changes {
   }
 }
 
+/**
+ * What a client joins as: the next hello's room, role, name, token, rate and fit.
+ * @typedef {{room: string, role: string, name?: string, token?: string, rate?: number, fit?: string}} Session
+ */
+
 const RANK = { presenter: 0, driver: 1, follower: 2 };
 
 export class RoomState {
   /**
-   * @param {{room: string, role: string, fit?: string}} session what the client joins as; kept (the
+   * @param {Session} session what the client joins as; kept (the
    *   same object), and changed by the hub's answers (the room and role it granted)
    */
   constructor(session) {

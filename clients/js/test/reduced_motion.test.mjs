@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ReducedMotion } from '../js/motion/reduced_motion.js';
+import { ReducedMotion } from '../src/follow/reduced_motion.js';
 
 const to = { lat: 40.71, lon: -74, zoom: 11, bearing: 0, tilt: 0 };
 const started = (fields = {}) => ({ type: 'animation', id: 'f1', status: 'started', owner: 'c1', to, essential: false, time: 1000, ...fields });

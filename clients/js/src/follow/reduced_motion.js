@@ -1,12 +1,12 @@
-// Reduced motion (docs/PROTOCOL.md, "Reduced motion"): for a page that prefers
+// Reduced motion (docs/PROTOCOL.md, "Reduced motion"): for a client that prefers
 // it, another client's non-essential animation is shown as a jump to its end
 // camera when it starts; the frames until it ends are not animated. Pure.
 
 export class ReducedMotion {
-  /** @param {boolean} enabled whether the page prefers reduced motion */
+  /** @param {boolean} enabled whether the client prefers reduced motion */
   constructor(enabled = false) {
     this.enabled = enabled;
-    /** Animations shown as a jump since the page loaded (for tests). */
+    /** Animations shown as a jump so far (for tests). */
     this.jumps = 0;
     this.reset();
   }
@@ -16,7 +16,7 @@ export class ReducedMotion {
     this.hold = null;
   }
 
-  /** An `animation` report (with roomAnimations: everyone's); `me` is this page's client id. */
+  /** An `animation` report (with roomAnimations: everyone's); `me` is this client's id. */
   report(m, me) {
     if (!this.enabled) return;
     const same = this.hold && this.hold.owner === m.owner && this.hold.id === m.id;

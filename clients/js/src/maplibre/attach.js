@@ -1,0 +1,213 @@
+// Any MapLibre map follows or drives a room in one call:
+//
+//   const room = connect({ url, room: 'demo', role: 'follower' });
+//   const attached = attachMapLibre(map, room);   // mode 'follow' (default) or 'drive'
+//
+// The map's own handlers go off; it moves as the room does, through the same
+// pipeline as the bundled viewer: frames played out behind the jitter buffer
+// (Hermite interpolation with the hub's velocity, paint-time prediction), the
+// follower's fit to its screen, reduced motion. In `follow` mode the person's
+// drag, wheel, pinch and keys explore (the hub's gesture rules, on this map
+// only; the room sees `exploring`) until `attached.back()`, a summons or a lock
+// brings the map back. In `drive` mode (a driver or presenter) they become the
+// room's gestures, predicted at once and reconciled with the hub's answers.
+// Browser only (requestAnimationFrame, the map's container).
+
+import { SnapshotBuffer } from '../follow/interpolation.js';
+import { FramePacer } from '../follow/playout.js';
+import { Explorer } from '../follow/explore.js';
+import { ReducedMotion } from '../follow/reduced_motion.js';
+import { FollowControl } from '../follow/follow_control.js';
+import { cameraToShow, sameCamera } from '../follow/show.js';
+import { Predictor } from '../drive/prediction.js';
+import { InputCapture } from '../drive/input.js';
+import { build } from '../protocol/messages.js';
+import { toMapLibreCamera, MAPLIBRE_HANDLERS } from './camera.js';
+
+/** Milliseconds after the last resize before the hub hears the new viewport. */
+const VIEWPORT_SETTLE_MS = 150;
+
+/**
+ * Makes `map` follow or drive `room`.
+ * @param {object} map a MapLibre GL JS map
+ * @param {import('../room.js').Room} room a room from `connect()` (attach before or after its welcome)
+ * @param {{mode?: 'follow'|'drive', fit?: 'same'|'cover', reducedMotion?: boolean}} [options] `fit`: how a
+ *   follower shows the room's camera on a screen of another size; `reducedMotion`: show others' non-essential
+ *   animations as jumps (default: the browser's prefers-reduced-motion)
+ * @returns {MapLibreAttachment}
+ */
+export function attachMapLibre(map, room, options = {}) {
+  return new MapLibreAttachment(map, room, options).start();
+}
+
+export class MapLibreAttachment {
+  constructor(map, room, { mode = 'follow', fit, reducedMotion } = {}) {
+    if (mode !== 'follow' && mode !== 'drive') throw new TypeError(`attachMapLibre: mode must be 'follow' or 'drive' (got ${mode})`);
+    if (!map || typeof map.jumpTo !== 'function') throw new TypeError('attachMapLibre: map must be a MapLibre map');
+    this.map = map;
+    this.room = room;
+    this.mode = mode;
+    this.now = () => performance.timeOrigin + performance.now();
+    this.container = map.getContainer();
+    this.viewport = this.size();
+    const state = room.state;
+    this.buffer = new SnapshotBuffer({ rate: state.session.rate ?? 30 });
+    this.pacer = new FramePacer();
+    this.explorer = new Explorer({ viewport: this.viewport });
+    this.prediction = mode === 'drive' ? new Predictor({ viewport: this.viewport }) : null;
+    const prefersReduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    this.reducedMotion = new ReducedMotion(reducedMotion ?? prefersReduced);
+    /** The camera on the map now (wire form), and the newest played-out frame. */
+    this.rendered = null;
+    this.lastSample = null;
+    this.follow = new FollowControl({ state, explorer: this.explorer, now: this.now, send: (m) => room.conn.send(m),
+      shown: () => this.rendered, roomCamera: () => this.lastSample?.camera ?? null });
+    if (fit) this.setFit(fit);
+    this.offs = [];
+    this.timers = [];
+  }
+
+  /** True while the map shows its own camera (the person explores, or it glides back). */
+  get exploring() {
+    return this.explorer.exploring;
+  }
+
+  /** Glides the map back to the room's camera and follows again. */
+  back() {
+    this.follow.back();
+  }
+
+  /** How a follower fits the room's camera to this map: 'same' or 'cover'. */
+  setFit(mode) {
+    if (this.room.joined) this.room.fit(mode);
+    else this.room.state.session.fit = mode;
+  }
+
+  start() {
+    this.handlers = MAPLIBRE_HANDLERS.filter((h) => this.map[h]?.isEnabled?.());
+    for (const h of this.handlers) this.map[h].disable();
+    this.offs.push(this.room.on('message', (m, receivedAt, changes) => this.receive(m, receivedAt, changes)));
+    if (this.room.welcome) this.welcomed(this.room.welcome, this.now());
+    if (this.room.state.lastFrame) this.buffer.push(this.room.state.lastFrame, this.now());
+    this.input = new InputCapture(this.container, {
+      canDrive: () => this.room.joined && (this.drives || this.follow.mayExplore),
+      onGesture: (g) => this.gesture(g),
+      onAttempt: () => this.room.events.emit('exploreRefused'),
+    });
+    this.input.setViewport(this.viewport.width, this.viewport.height);
+    this.input.attach();
+    this.watchSize();
+    const hidden = () => this.follow.visibility(document.hidden);
+    document.addEventListener('visibilitychange', hidden);
+    this.offs.push(() => document.removeEventListener('visibilitychange', hidden));
+    const frame = () => {
+      if (this.detached) return;
+      this.raf = requestAnimationFrame(frame);
+      const t = this.now();
+      this.pacer.tick(t);
+      this.step(t, this.pacer.paintTime(t));
+    };
+    this.raf = requestAnimationFrame(frame);
+    return this;
+  }
+
+  /** Gives the map back as it was (its handlers on again); the room stays joined. */
+  detach() {
+    this.detached = true;
+    cancelAnimationFrame(this.raf);
+    this.input.detach();
+    for (const off of this.offs) off();
+    for (const t of this.timers) clearTimeout(t);
+    for (const h of this.handlers) this.map[h].enable();
+  }
+
+  /** True when local input drives the room (drive mode, in a role that may). */
+  get drives() {
+    return this.mode === 'drive' && this.room.state.canDrive;
+  }
+
+  gesture(g) {
+    if (!this.drives) {
+      if (this.follow.input(g) === 'refused') this.room.events.emit('exploreRefused');
+      return;
+    }
+    const m = build.gesture(g);
+    const predict = !this.room.state.disabledGestures.has(m.kind);
+    this.room.conn.send(predict ? this.prediction.outgoing(m, this.now(), this.rendered) : m);
+  }
+
+  receive(m, receivedAt, changes) {
+    const { state } = this.room;
+    switch (m.type) {
+      case 'welcome':
+        this.welcomed(m, receivedAt);
+        this.follow.changed(changes, document.hidden);
+        return;
+      case 'frame':
+        return this.buffer.push(m, receivedAt);
+      case 'animation':
+        return this.reducedMotion.report(m, state.me);
+      case 'gestureAck':
+        return this.prediction?.ack(m, receivedAt);
+      case 'error':
+        if (m.ref === 'gesture') this.prediction?.rejected(m, receivedAt, this.lastSample?.camera ?? null);
+        return undefined;
+      case 'event':
+        if (changes.has('limits')) this.prediction?.setLimits(state.limits);
+        return this.follow.changed(changes, document.hidden);
+      default:
+        return undefined;
+    }
+  }
+
+  welcomed(m, receivedAt) {
+    const { state } = this.room;
+    this.buffer.reset();
+    this.buffer.setRate(state.rate ?? 30);
+    this.buffer.setTick(m.tick);
+    this.buffer.push({ seq: m.seq, time: m.time, camera: m.camera, moving: false, by: null }, receivedAt);
+    this.prediction?.reset();
+    this.prediction?.setLimits(state.limits);
+    this.reducedMotion.reset();
+  }
+
+  /** One paint at local time `t`, expected on screen at `paintAt`. */
+  step(t, paintAt) {
+    const { buffer, explorer, prediction, reducedMotion, viewport } = this;
+    const shown = cameraToShow({ buffer, explorer, prediction, reducedMotion, state: this.room.state, viewport }, t, paintAt);
+    this.lastSample = shown.sample;
+    if (shown.camera && !sameCamera(shown.camera, this.rendered)) {
+      this.rendered = shown.camera;
+      this.map.jumpTo(toMapLibreCamera(shown.camera, viewport));
+      if (this.map.loaded?.()) {
+        const t0 = this.now();
+        this.map.redraw?.();
+        this.pacer.drawn(this.now() - t0);
+      }
+    }
+    this.input.tick(t);
+  }
+
+  size() {
+    return { width: Math.max(1, this.container.clientWidth), height: Math.max(1, this.container.clientHeight) };
+  }
+
+  /** The container's size: the input, prediction and explorer follow at once, the hub once it settles. */
+  watchSize() {
+    if (typeof ResizeObserver === 'undefined') return;
+    let timer = null;
+    const observer = new ResizeObserver(() => {
+      const { width, height } = this.size();
+      if (width === this.viewport.width && height === this.viewport.height) return;
+      this.viewport = { width, height };
+      this.input.setViewport(width, height);
+      this.prediction?.setViewport(this.viewport);
+      this.explorer.setViewport(this.viewport);
+      clearTimeout(timer);
+      timer = setTimeout(() => this.room.conn.send(build.viewport(width, height)), VIEWPORT_SETTLE_MS);
+      this.timers = [timer];
+    });
+    observer.observe(this.container);
+    this.offs.push(() => observer.disconnect());
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The camera to show at local time `t` (ms) for a paint expected at `paintAt`.
+ * @param {object} parts {buffer, explorer?, prediction?, reducedMotion?, state (RoomState), viewport {width, height}}
+ * @returns {{sample: object|null, camera: object|null, rt: number|null, seq: number|null, moving: boolean,
+ *   frameSeq: number|null}} `sample` the buffer's; `rt` the hub time shown (null for the client's own camera);
+ *   `seq` the newest of the client's gestures it shows; `frameSeq` the hub frame it shows (null when it shows
+ *   something else)
+ */
+export function cameraToShow(parts: object, t: any, paintAt: any): {
+    sample: object | null;
+    camera: object | null;
+    rt: number | null;
+    seq: number | null;
+    moving: boolean;
+    frameSeq: number | null;
+};
+/** True when two wire cameras are the same (anchor included). */
+export function sameCamera(a: any, b: any): boolean;

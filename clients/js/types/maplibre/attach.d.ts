@@ -1,0 +1,74 @@
+/**
+ * Makes `map` follow or drive `room`.
+ * @param {object} map a MapLibre GL JS map
+ * @param {import('../room.js').Room} room a room from `connect()` (attach before or after its welcome)
+ * @param {{mode?: 'follow'|'drive', fit?: 'same'|'cover', reducedMotion?: boolean}} [options] `fit`: how a
+ *   follower shows the room's camera on a screen of another size; `reducedMotion`: show others' non-essential
+ *   animations as jumps (default: the browser's prefers-reduced-motion)
+ * @returns {MapLibreAttachment}
+ */
+export function attachMapLibre(map: object, room: import('../room.js').Room, options?: {
+    mode?: 'follow' | 'drive';
+    fit?: 'same' | 'cover';
+    reducedMotion?: boolean;
+}): MapLibreAttachment;
+export class MapLibreAttachment {
+    constructor(map: any, room: any, { mode, fit, reducedMotion }?: {
+        mode?: string;
+        fit: any;
+        reducedMotion: any;
+    });
+    map: any;
+    room: any;
+    mode: string;
+    now: () => number;
+    container: any;
+    viewport: {
+        width: number;
+        height: number;
+    };
+    buffer: SnapshotBuffer;
+    pacer: FramePacer;
+    explorer: Explorer;
+    prediction: Predictor;
+    reducedMotion: ReducedMotion;
+    /** The camera on the map now (wire form), and the newest played-out frame. */
+    rendered: any;
+    lastSample: any;
+    follow: FollowControl;
+    offs: any[];
+    timers: any[];
+    /** True while the map shows its own camera (the person explores, or it glides back). */
+    get exploring(): boolean;
+    /** Glides the map back to the room's camera and follows again. */
+    back(): void;
+    /** How a follower fits the room's camera to this map: 'same' or 'cover'. */
+    setFit(mode: any): void;
+    start(): MapLibreAttachment;
+    handlers: string[];
+    input: InputCapture;
+    raf: number;
+    /** Gives the map back as it was (its handlers on again); the room stays joined. */
+    detach(): void;
+    detached: boolean;
+    /** True when local input drives the room (drive mode, in a role that may). */
+    get drives(): any;
+    gesture(g: any): void;
+    receive(m: any, receivedAt: any, changes: any): boolean | void;
+    welcomed(m: any, receivedAt: any): void;
+    /** One paint at local time `t`, expected on screen at `paintAt`. */
+    step(t: any, paintAt: any): void;
+    size(): {
+        width: number;
+        height: number;
+    };
+    /** The container's size: the input, prediction and explorer follow at once, the hub once it settles. */
+    watchSize(): void;
+}
+import { SnapshotBuffer } from "../follow/interpolation.js";
+import { FramePacer } from "../follow/playout.js";
+import { Explorer } from "../follow/explore.js";
+import { Predictor } from "../drive/prediction.js";
+import { ReducedMotion } from "../follow/reduced_motion.js";
+import { FollowControl } from "../follow/follow_control.js";
+import { InputCapture } from "../drive/input.js";

@@ -1,0 +1,97 @@
+export const SUBPROTOCOL: "camhub.v1";
+/**
+ * Close codes after which the same hello is not tried again: 4000 removed by
+ * the server API, 4001 token expired, 4003 token revoked (docs/PROTOCOL.md).
+ */
+export const FINAL_CLOSE_CODES: number[];
+export class Connection {
+    /**
+     * @param {object} o
+     * @param {string} o.url              ws://host:port/hub
+     * @param {() => object} o.hello      builds the hello message (called on each connect)
+     * @param {(m: object, receivedAt: number) => void} o.onMessage   every valid hub message
+     * @param {(state: string, detail?: string) => void} [o.onState]
+     * @param {(error: Error) => void} [o.onProtocolError]            invalid hub messages
+     * @param {Function} [o.WebSocket]    constructor (default globalThis.WebSocket)
+     * @param {() => number} [o.now]      local clock in ms
+     * @param {object} [o.timers]         {setTimeout, clearTimeout, setInterval, clearInterval}
+     * @param {() => number} [o.random]   0 ≤ x < 1 for the retry jitter (default Math.random)
+     */
+    constructor(o: {
+        url: string;
+        hello: () => object;
+        onMessage: (m: object, receivedAt: number) => void;
+        onState?: (state: string, detail?: string) => void;
+        onProtocolError?: (error: Error) => void;
+        WebSocket?: Function;
+        now?: () => number;
+        timers?: object;
+        random?: () => number;
+    });
+    o: {
+        url: string;
+        hello: () => object;
+        onMessage: (m: object, receivedAt: number) => void;
+        onState?: (state: string, detail?: string) => void;
+        onProtocolError?: (error: Error) => void;
+        WebSocket?: Function;
+        now?: () => number;
+        timers?: object;
+        random?: () => number;
+        pingIntervalMs: number;
+        backoffMs: number[];
+        welcomeTimeoutMs: number;
+        jitter: number;
+    };
+    WebSocket: Function;
+    now: () => number;
+    timers: any;
+    random: () => number;
+    latency: LatencyEstimator;
+    state: string;
+    detail: string;
+    ws: any;
+    attempt: number;
+    retryTimer: any;
+    pingTimer: any;
+    sent: number;
+    received: number;
+    nextRetryAt: number;
+    welcomeTimer: any;
+    /** Why the hub refused the last hello: its error {code, message, ref} or {close, reason}; null otherwise. */
+    refusal: any;
+    /**
+     * Why the last open connection ended ("closed (1012: service restart)"), kept while the
+     * reconnect attempts that follow fail before opening: what a person needs to know is why
+     * the page lost the hub, not that a hub still restarting refused the next socket (1006).
+     * Null once a welcome arrives.
+     */
+    lostBecause: any;
+    /** Reconnect attempts since `lostBecause` that ended before the socket opened. */
+    failedAttempts: number;
+    setState(state: any, detail?: string): void;
+    start(): void;
+    connect(): void;
+    /** The hub refused the hello: close, remember why, and wait for restart(). */
+    refuse(refusal: any): void;
+    /** Forgets `ws` (its events are ignored from now on) and closes it. */
+    drop(ws: any): void;
+    clearWelcomeTimer(): void;
+    /** An open connection ended: that is the reason shown until the page is back. */
+    retryLost(why: any): void;
+    /** A socket ended before it opened: counted against the reason the connection was lost, if any. */
+    retryUnopened(why: any): void;
+    scheduleRetry(why: any): void;
+    clearRetry(): void;
+    startPings(): void;
+    stopPings(): void;
+    ping(): void;
+    get joined(): boolean;
+    sendNow(message: any): boolean;
+    /** Sends a message once joined; returns false (and drops it) otherwise. */
+    send(message: any): boolean;
+    /** Closes and reconnects at once (e.g. with a new hello after a room/role switch). */
+    restart(): void;
+    stop(): void;
+}
+import { LatencyEstimator } from "./clock.js";

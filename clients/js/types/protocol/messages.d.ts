@@ -1,0 +1,351 @@
+/**
+ * Validates a camera object. With `partial`, any subset of the fields is allowed
+ * (but at least one). With `wire` (cameras the hub sends), lon must lie in
+ * [-180, 180] and bearing in [0, 360]. Returns the camera (not copied).
+ */
+export function validateCamera(camera: any, where?: string, { partial, wire }?: {
+    partial?: boolean;
+    wire?: boolean;
+}): any;
+/**
+ * Parses and validates one hub message (JSON text or an already parsed object).
+ * Returns the message object; throws ProtocolError with a clear reason
+ * (code 'json', 'invalid' or 'unknown-type').
+ */
+export function parseMessage(input: any): any;
+/**
+ * Validates and normalizes one gesture (kind, phase, x, y, t and the optional
+ * numbers) into a `gesture` message. Instantaneous kinds (tap, doubleTap,
+ * twoFingerTap, scroll, longPress) are sent without a phase; continuous kinds
+ * (pan, pinch, tilt, rotate) need one.
+ */
+export function validateGesture(g: any, where?: string): {
+    type: string;
+    kind: any;
+};
+/** JSON text for a message object. */
+export function encode(message: any): string;
+export class ProtocolError extends Error {
+    constructor(message: any, { code, raw }?: {
+        code?: string;
+        raw: any;
+    });
+    code: string;
+    raw: any;
+}
+export const SERVER_MESSAGE_TYPES: string[];
+export const ROLES: string[];
+export const GESTURE_KINDS: string[];
+/** Kinds that happen at an instant: sent without a phase. */
+export const INSTANT_GESTURE_KINDS: string[];
+export const GESTURE_PHASES: string[];
+export const ANIMATION_STATUSES: string[];
+export const EVENT_NAMES: string[];
+export const ERROR_CODES: string[];
+/** A client's follow state: on the room's camera, on its own map, or not looking. */
+export const FOLLOW_STATES: string[];
+export const CURVE_NAMES: string[];
+export const TRACKING_MODES: string[];
+/** Most points a room's route may have (sent in pieces with `append`). */
+export const MAX_ROUTE_POINTS: 10000;
+export const ANIMATION_KINDS: string[];
+/** How a live animation in `welcome.animations` stands. */
+export const LIVE_ANIMATION_STATUSES: string[];
+export const QUERY_KINDS: string[];
+/** Longest room name, client name and animation/query id the hub accepts. */
+export const MAX_NAME_LENGTH: 64;
+export const SUBSCRIPTIONS: string[];
+export namespace build {
+    function hello({ room, role, name, token, rate, viewport, events, fit }?: {
+        room: any;
+        role?: string;
+        name: any;
+        token: any;
+        rate: any;
+        viewport: any;
+        events: any;
+        fit: any;
+    }): {
+        type: string;
+        room: any;
+        role: string;
+    };
+    function hello({ room, role, name, token, rate, viewport, events, fit }?: {
+        room: any;
+        role?: string;
+        name: any;
+        token: any;
+        rate: any;
+        viewport: any;
+        events: any;
+        fit: any;
+    }): {
+        type: string;
+        room: any;
+        role: string;
+    };
+    /** How this page fits the room's camera to its screen from now on (`same` or `cover`). */
+    function fit(mode: any): {
+        type: string;
+        mode: any;
+    };
+    /** How this page fits the room's camera to its screen from now on (`same` or `cover`). */
+    function fit(mode: any): {
+        type: string;
+        mode: any;
+    };
+    function subscribe(events: any): {
+        type: string;
+        events: any[];
+    };
+    function subscribe(events: any): {
+        type: string;
+        events: any[];
+    };
+    function set(camera: any): {
+        type: string;
+        camera: {
+            anchor: {
+                x: any;
+                y: any;
+            };
+            padding: any;
+        };
+    };
+    function set(camera: any): {
+        type: string;
+        camera: {
+            anchor: {
+                x: any;
+                y: any;
+            };
+            padding: any;
+        };
+    };
+    function ease(camera: any, { id, duration, curve, around, essential }?: {
+        id: any;
+        duration: any;
+        curve: any;
+        around: any;
+        essential: any;
+    }): any;
+    function ease(camera: any, { id, duration, curve, around, essential }?: {
+        id: any;
+        duration: any;
+        curve: any;
+        around: any;
+        essential: any;
+    }): any;
+    function fly(camera: any, { id, duration, speed, curve, minZoom, essential }?: {
+        id: any;
+        duration: any;
+        speed: any;
+        curve: any;
+        minZoom: any;
+        essential: any;
+    }): any;
+    function fly(camera: any, { id, duration, speed, curve, minZoom, essential }?: {
+        id: any;
+        duration: any;
+        speed: any;
+        curve: any;
+        minZoom: any;
+        essential: any;
+    }): any;
+    function animate(to: any, { id, duration, curve, delay, after, essential }?: {
+        id: any;
+        duration: any;
+        curve: any;
+        delay: any;
+        after: any;
+        essential: any;
+    }): any;
+    function animate(to: any, { id, duration, curve, delay, after, essential }?: {
+        id: any;
+        duration: any;
+        curve: any;
+        delay: any;
+        after: any;
+        essential: any;
+    }): any;
+    /** `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's. */
+    function cancel({ id, all }?: {
+        id: any;
+        all: any;
+    }): {
+        type: string;
+        id: any;
+        all?: undefined;
+    } | {
+        type: string;
+        all: boolean;
+        id?: undefined;
+    } | {
+        type: string;
+        id?: undefined;
+        all?: undefined;
+    };
+    /** `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's. */
+    function cancel({ id, all }?: {
+        id: any;
+        all: any;
+    }): {
+        type: string;
+        id: any;
+        all?: undefined;
+    } | {
+        type: string;
+        all: boolean;
+        id?: undefined;
+    } | {
+        type: string;
+        id?: undefined;
+        all?: undefined;
+    };
+    function gesture(g: any): {
+        type: string;
+        kind: any;
+    };
+    function gesture(g: any): {
+        type: string;
+        kind: any;
+    };
+    /** Enables/disables default gesture actions for this client (not a batch of gestures). */
+    function gestures({ disable, enable }?: {
+        disable: any;
+        enable: any;
+    }): {
+        type: string;
+    };
+    /** Enables/disables default gesture actions for this client (not a batch of gestures). */
+    function gestures({ disable, enable }?: {
+        disable: any;
+        enable: any;
+    }): {
+        type: string;
+    };
+    function viewport(width: any, height: any): {
+        type: string;
+        width: any;
+        height: any;
+    };
+    function viewport(width: any, height: any): {
+        type: string;
+        width: any;
+        height: any;
+    };
+    function limits(limits: any): any;
+    function limits(limits: any): any;
+    function track({ mode, location }?: {
+        mode: any;
+        location: any;
+    }): {
+        type: string;
+    };
+    function track({ mode, location }?: {
+        mode: any;
+        location: any;
+    }): {
+        type: string;
+    };
+    /** The room's route: `route(points)` replaces it ([] clears it), `route(points, {append: true})` extends it. */
+    function route(points: any, { append }?: {
+        append?: boolean;
+    }): {
+        type: string;
+        points: any;
+    };
+    /** The room's route: `route(points)` replaces it ([] clears it), `route(points, {append: true})` extends it. */
+    function route(points: any, { append }?: {
+        append?: boolean;
+    }): {
+        type: string;
+        points: any;
+    };
+    /** `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?}. */
+    function query(id: any, what: any, params?: {}): {
+        type: string;
+        id: any;
+        what: any;
+    };
+    /** `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?}. */
+    function query(id: any, what: any, params?: {}): {
+        type: string;
+        id: any;
+        what: any;
+    };
+    function ping(t: any): {
+        type: string;
+        t: any;
+    };
+    function ping(t: any): {
+        type: string;
+        t: any;
+    };
+    /** A new signed token for the session (answered with tokenRefreshed, or error code token). */
+    function refresh(token: any): {
+        type: string;
+        token: any;
+    };
+    /** A new signed token for the session (answered with tokenRefreshed, or error code token). */
+    function refresh(token: any): {
+        type: string;
+        token: any;
+    };
+    /** Shows this page's pointer at {lat, lon} (`pointer(null)` hides it). */
+    function pointer(lat: any, lon: any): {
+        type: string;
+        lat: any;
+        lon?: undefined;
+    } | {
+        type: string;
+        lat: any;
+        lon: any;
+    };
+    /** Shows this page's pointer at {lat, lon} (`pointer(null)` hides it). */
+    function pointer(lat: any, lon: any): {
+        type: string;
+        lat: any;
+        lon?: undefined;
+    } | {
+        type: string;
+        lat: any;
+        lon: any;
+    };
+    /** This page's own follow state. */
+    function follow(state: any): {
+        type: string;
+        state: any;
+    };
+    /** This page's own follow state. */
+    function follow(state: any): {
+        type: string;
+        state: any;
+    };
+    /** Presenter: calls back everyone who explores or is away (answered with a `result` of `what` summon). */
+    function summon(id: any): {
+        type: string;
+        id?: undefined;
+    } | {
+        type: string;
+        id: any;
+    };
+    /** Presenter: calls back everyone who explores or is away (answered with a `result` of `what` summon). */
+    function summon(id: any): {
+        type: string;
+        id?: undefined;
+    } | {
+        type: string;
+        id: any;
+    };
+    /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */
+    function followPolicy(explore: any): {
+        type: string;
+        explore: any;
+    };
+    /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */
+    function followPolicy(explore: any): {
+        type: string;
+        explore: any;
+    };
+}
