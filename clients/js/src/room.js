@@ -213,7 +213,10 @@ export class Room {
     return this.animation('animate', to, options ?? {});
   }
 
-  /** `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's (presenter). */
+  /**
+   * `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's (presenter).
+   * @param {{id?: string, all?: boolean}} [options]
+   */
   cancel(options = {}) {
     this.send(build.cancel(options));
   }

@@ -73,7 +73,10 @@ export class Room {
     get roster(): {
         client: string;
         name: string;
-        role: string;
+        role: string; /**
+         * Asks the hub to compute against the room's camera and this client's viewport: `query('project',
+         * {points})`, `'unproject'`, `'bounds'`, `'fit'` {bounds, padding}. Resolves with the `result`.
+         */
         follow: string;
     }[];
     /** The room's followers by follow state {following, exploring, away}, or null before the hub counted them. */
@@ -119,8 +122,14 @@ export class Room {
     fly(camera: any, options?: {}): Promise<any>;
     /** Animates to `to` over `options.duration` s ({curve, delay, after, essential, id}); resolves with the final report. */
     animate(to: any, options: any): Promise<any>;
-    /** `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's (presenter). */
-    cancel(options?: {}): void;
+    /**
+     * `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's (presenter).
+     * @param {{id?: string, all?: boolean}} [options]
+     */
+    cancel(options?: {
+        id?: string;
+        all?: boolean;
+    }): void;
     /** Tracking: `track({mode, location})` (docs/PROTOCOL.md, Tracking). */
     track(options: any): void;
     /** The room's route: `route(points)` replaces it ([] clears it), `route(points, {append: true})` extends it. */
@@ -153,7 +162,7 @@ export class Room {
     /** The hello for each connect: what the session asks for, this client's screen, the role's events. */
     hello(): {
         type: string;
-        room: any;
+        room: string;
         role: string;
     };
     newId(prefix: any): string;

@@ -20,6 +20,7 @@ export class InputCapture {
    * @param {() => boolean} o.canDrive  true when local input should become gestures
    * @param {(g: object) => void} o.onGesture   each gesture, in order
    * @param {(what: string) => void} o.onAttempt   local input while not driving
+   * @param {object} [o.recognizerOptions]   the GestureRecognizer's options
    */
   constructor(el, o) {
     this.el = el;

@@ -80,7 +80,7 @@ export function carriesChange(m) {
 
 export class Predictor {
   /**
-   * @param {object} [o]
+   * @param {object} o
    * @param {{width: number, height: number}} [o.viewport]   the page's viewport (gesture coordinates are in it)
    * @param {boolean} [o.enabled]          show predictions (false: only number gestures and measure)
    * @param {number} [o.blendMs]           how long a correction takes to fade out

@@ -22,6 +22,7 @@ export const BACK_MAX_MS = 1500;
 /** The shortest one (ms): even a small step back is seen as a move, not a jump. */
 export const BACK_MIN_MS = 300;
 /** The glide's easing (CSS `ease`). */
+/** @type {[number, number, number, number]} */
 const BACK_CURVE = [0.25, 0.1, 0.25, 1];
 
 /**
@@ -37,7 +38,7 @@ export function backDuration(from, to, viewport) {
 
 export class Explorer {
   /**
-   * @param {object} [o]
+   * @param {object} o
    * @param {{width: number, height: number}} [o.viewport]   the page's viewport (gesture coordinates are in it)
    * @param {object} [o.settings]          the gesture rules' settings (default: the hub's, GESTURE_SETTINGS)
    */

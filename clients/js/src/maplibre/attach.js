@@ -41,6 +41,11 @@ export function attachMapLibre(map, room, options = {}) {
 }
 
 export class MapLibreAttachment {
+  /**
+   * @param {any} map a MapLibre map
+   * @param {import('../room.js').Room} room
+   * @param {{mode?: 'follow'|'drive', fit?: 'same'|'cover', reducedMotion?: boolean}} options
+   */
   constructor(map, room, { mode = 'follow', fit, reducedMotion } = {}) {
     if (mode !== 'follow' && mode !== 'drive') throw new TypeError(`attachMapLibre: mode must be 'follow' or 'drive' (got ${mode})`);
     if (!map || typeof map.jumpTo !== 'function') throw new TypeError('attachMapLibre: map must be a MapLibre map');

@@ -62,7 +62,8 @@ export class Connection {
    */
   constructor(o) {
     this.o = { ...DEFAULTS, ...o };
-    this.WebSocket = o.WebSocket ?? globalThis.WebSocket;
+    /** @type {typeof WebSocket} */
+    this.WebSocket = /** @type {any} */ (o.WebSocket ?? globalThis.WebSocket);
     this.now = o.now ?? (() => performance.timeOrigin + performance.now());
     this.timers = o.timers ?? globalThis;
     this.random = o.random ?? Math.random;

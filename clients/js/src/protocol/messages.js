@@ -59,6 +59,10 @@
 import { FIT_MODES } from '../geo/fit.js';
 
 export class ProtocolError extends Error {
+  /**
+   * @param {string} message
+   * @param {{code?: string, raw?: string}} options
+   */
   constructor(message, { code = 'invalid', raw } = {}) {
     super(message);
     this.name = 'ProtocolError';
@@ -119,7 +123,7 @@ const isFiniteNumber = (v) => typeof v === 'number' && Number.isFinite(v);
  * @param {string} where
  * @param {any} obj
  * @param {string} key
- * @param {{required?: boolean, min?: number, max?: number, below?: number, integer?: boolean, above?: number}} [options]
+ * @param {{required?: boolean, min?: number, max?: number, below?: number, integer?: boolean, above?: number}} options
  */
 function num(where, obj, key, { required = true, min = -Infinity, max = Infinity, below, integer = false, above } = {}) {
   const v = obj[key];
@@ -135,7 +139,7 @@ function num(where, obj, key, { required = true, min = -Infinity, max = Infinity
  * @param {string} where
  * @param {any} obj
  * @param {string} key
- * @param {{required?: boolean, nullable?: boolean, oneOf?: readonly string[], maxLength?: number}} [options]
+ * @param {{required?: boolean, nullable?: boolean, oneOf?: readonly string[], maxLength?: number}} options
  */
 function str(where, obj, key, { required = true, nullable = false, oneOf, maxLength } = {}) {
   const v = obj[key];
@@ -150,7 +154,7 @@ function str(where, obj, key, { required = true, nullable = false, oneOf, maxLen
  * @param {string} where
  * @param {any} obj
  * @param {string} key
- * @param {{required?: boolean}} [options]
+ * @param {{required?: boolean}} options
  */
 function bool(where, obj, key, { required = true } = {}) {
   const v = obj[key];
@@ -162,7 +166,7 @@ function bool(where, obj, key, { required = true } = {}) {
  * @param {string} where
  * @param {any} obj
  * @param {string} key
- * @param {{required?: boolean, each?: (v: any, i: number) => void}} [options]
+ * @param {{required?: boolean, each?: (v: any, where: string) => void}} options
  */
 function arr(where, obj, key, { required = true, each } = {}) {
   const v = obj[key];
@@ -175,7 +179,7 @@ function arr(where, obj, key, { required = true, each } = {}) {
  * @param {string} where
  * @param {any} o
  * @param {string} key
- * @param {{required?: boolean, nullable?: boolean}} [options]
+ * @param {{required?: boolean, nullable?: boolean}} options
  */
 function obj(where, o, key, { required = true, nullable = false } = {}) {
   const v = o[key];
@@ -531,7 +535,11 @@ function withEssential(where, m, essential) {
 }
 
 export const build = {
-  hello({ room, role = 'driver', name, token, rate, viewport, events, fit } = {}) {
+  /**
+   * @param {{room: string, role?: string, name?: string, token?: string, rate?: number,
+   *   viewport?: {width: number, height: number}, events?: string[], fit?: string}} options
+   */
+  hello({ room, role = 'driver', name, token, rate, viewport, events, fit } = /** @type {any} */ ({})) {
     str('hello', { room }, 'room', { maxLength: MAX_NAME_LENGTH });
     if (room.length === 0) fail('hello', 'room', 'a non-empty string', room);
     str('hello', { role }, 'role', { oneOf: ROLES });
@@ -570,6 +578,11 @@ export const build = {
   set(camera) {
     return { type: 'set', camera: cameraFields(camera, 'set.camera') };
   },
+  /**
+   * @param {object} camera
+   * @param {{id?: string, duration?: number, curve?: string|number[], around?: {x: number, y: number},
+   *   essential?: boolean}} options
+   */
   ease(camera, { id, duration, curve, around, essential } = {}) {
     const m = { type: 'ease' };
     if (id !== undefined) m.id = idField('ease', id);
@@ -587,6 +600,11 @@ export const build = {
     }
     return withEssential('ease', m, essential);
   },
+  /**
+   * @param {object} camera
+   * @param {{id?: string, duration?: number, speed?: number, curve?: number, minZoom?: number,
+   *   essential?: boolean}} options
+   */
   fly(camera, { id, duration, speed, curve, minZoom, essential } = {}) {
     const m = { type: 'fly' };
     if (id !== undefined) m.id = idField('fly', id);
@@ -599,7 +617,12 @@ export const build = {
       minZoom: (w, v) => num(w, { minZoom: v }, 'minZoom', { min: 0, max: 24 }),
     });
   },
-  animate(to, { id, duration, curve, delay, after, essential } = {}) {
+  /**
+   * @param {object} to
+   * @param {{id?: string, duration: number, curve?: string|number[], delay?: number, after?: string,
+   *   essential?: boolean}} options
+   */
+  animate(to, { id, duration, curve, delay, after, essential } = /** @type {any} */ ({})) {
     const m = { type: 'animate' };
     if (id !== undefined) m.id = idField('animate', id);
     m.to = cameraFields(to, 'animate.to');
@@ -617,6 +640,7 @@ export const build = {
     return withEssential('animate', m, essential);
   },
   /** `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's. */
+  /** @param {{id?: string, all?: boolean}} options */
   cancel({ id, all } = {}) {
     if (id !== undefined && all) throw new ProtocolError('cancel: "id" and "all" cannot be combined');
     if (id !== undefined) return { type: 'cancel', id: idField('cancel', id) };
@@ -627,6 +651,7 @@ export const build = {
     return validateGesture(g);
   },
   /** Enables/disables default gesture actions for this client (not a batch of gestures). */
+  /** @param {{disable?: string[], enable?: string[]}} options */
   gestures({ disable, enable } = {}) {
     const m = { type: 'gestures' };
     for (const [k, list] of Object.entries({ disable, enable })) {
@@ -648,6 +673,7 @@ export const build = {
     if (!isObject(limits) || Object.keys(limits).length === 0) fail('limits', 'limits', 'a non-empty object', limits);
     return { type: 'limits', ...limits };
   },
+  /** @param {{mode?: string, location?: {lat: number, lon: number, heading?: number}}} options */
   track({ mode, location } = {}) {
     const m = { type: 'track' };
     if (mode !== undefined) {

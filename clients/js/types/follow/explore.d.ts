@@ -10,7 +10,7 @@ export const BACK_MAX_MS: 1500;
 export const BACK_MIN_MS: 300;
 export class Explorer {
     /**
-     * @param {object} [o]
+     * @param {object} o
      * @param {{width: number, height: number}} [o.viewport]   the page's viewport (gesture coordinates are in it)
      * @param {object} [o.settings]          the gesture rules' settings (default: the hub's, GESTURE_SETTINGS)
      */

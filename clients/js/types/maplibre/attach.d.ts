@@ -13,14 +13,19 @@ export function attachMapLibre(map: object, room: import('../room.js').Room, opt
     reducedMotion?: boolean;
 }): MapLibreAttachment;
 export class MapLibreAttachment {
-    constructor(map: any, room: any, { mode, fit, reducedMotion }?: {
-        mode?: string;
-        fit: any;
-        reducedMotion: any;
+    /**
+     * @param {any} map a MapLibre map
+     * @param {import('../room.js').Room} room
+     * @param {{mode?: 'follow'|'drive', fit?: 'same'|'cover', reducedMotion?: boolean}} options
+     */
+    constructor(map: any, room: import('../room.js').Room, { mode, fit, reducedMotion }?: {
+        mode?: 'follow' | 'drive';
+        fit?: 'same' | 'cover';
+        reducedMotion?: boolean;
     });
     map: any;
-    room: any;
-    mode: string;
+    room: import("../room.js").Room;
+    mode: "follow" | "drive";
     now: () => number;
     container: any;
     viewport: {
@@ -52,7 +57,7 @@ export class MapLibreAttachment {
     detach(): void;
     detached: boolean;
     /** True when local input drives the room (drive mode, in a role that may). */
-    get drives(): any;
+    get drives(): boolean;
     gesture(g: any): void;
     receive(m: any, receivedAt: any, changes: any): boolean | void;
     welcomed(m: any, receivedAt: any): void;

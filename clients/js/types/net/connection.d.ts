@@ -41,16 +41,18 @@ export class Connection {
         pingIntervalMs: number;
         backoffMs: number[];
         welcomeTimeoutMs: number;
+        openTimeoutMs: number;
         jitter: number;
     };
-    WebSocket: Function;
+    /** @type {typeof WebSocket} */
+    WebSocket: typeof WebSocket;
     now: () => number;
     timers: any;
     random: () => number;
     latency: LatencyEstimator;
     state: string;
     detail: string;
-    ws: any;
+    ws: WebSocket;
     attempt: number;
     retryTimer: any;
     pingTimer: any;
@@ -58,6 +60,7 @@ export class Connection {
     received: number;
     nextRetryAt: number;
     welcomeTimer: any;
+    openTimer: any;
     /** Why the hub refused the last hello: its error {code, message, ref} or {close, reason}; null otherwise. */
     refusal: any;
     /**
@@ -76,6 +79,7 @@ export class Connection {
     refuse(refusal: any): void;
     /** Forgets `ws` (its events are ignored from now on) and closes it. */
     drop(ws: any): void;
+    clearOpenTimer(): void;
     clearWelcomeTimer(): void;
     /** An open connection ended: that is the reason shown until the page is back. */
     retryLost(why: any): void;

@@ -26,12 +26,16 @@ export function validateGesture(g: any, where?: string): {
 /** JSON text for a message object. */
 export function encode(message: any): string;
 export class ProtocolError extends Error {
-    constructor(message: any, { code, raw }?: {
+    /**
+     * @param {string} message
+     * @param {{code?: string, raw?: string}} options
+     */
+    constructor(message: string, { code, raw }?: {
         code?: string;
-        raw: any;
+        raw?: string;
     });
     code: string;
-    raw: any;
+    raw: string;
 }
 export const SERVER_MESSAGE_TYPES: string[];
 export const ROLES: string[];
@@ -56,32 +60,46 @@ export const QUERY_KINDS: string[];
 export const MAX_NAME_LENGTH: 64;
 export const SUBSCRIPTIONS: string[];
 export namespace build {
+    /**
+     * @param {{room: string, role?: string, name?: string, token?: string, rate?: number,
+     *   viewport?: {width: number, height: number}, events?: string[], fit?: string}} options
+     */
     function hello({ room, role, name, token, rate, viewport, events, fit }?: {
-        room: any;
+        room: string;
         role?: string;
-        name: any;
-        token: any;
-        rate: any;
-        viewport: any;
-        events: any;
-        fit: any;
+        name?: string;
+        token?: string;
+        rate?: number;
+        viewport?: {
+            width: number;
+            height: number;
+        };
+        events?: string[];
+        fit?: string;
     }): {
         type: string;
-        room: any;
+        room: string;
         role: string;
     };
+    /**
+     * @param {{room: string, role?: string, name?: string, token?: string, rate?: number,
+     *   viewport?: {width: number, height: number}, events?: string[], fit?: string}} options
+     */
     function hello({ room, role, name, token, rate, viewport, events, fit }?: {
-        room: any;
+        room: string;
         role?: string;
-        name: any;
-        token: any;
-        rate: any;
-        viewport: any;
-        events: any;
-        fit: any;
+        name?: string;
+        token?: string;
+        rate?: number;
+        viewport?: {
+            width: number;
+            height: number;
+        };
+        events?: string[];
+        fit?: string;
     }): {
         type: string;
-        room: any;
+        room: string;
         role: string;
     };
     /** How this page fits the room's camera to its screen from now on (`same` or `cover`). */
@@ -122,56 +140,93 @@ export namespace build {
             padding: any;
         };
     };
+    /**
+     * @param {object} camera
+     * @param {{id?: string, duration?: number, curve?: string|number[], around?: {x: number, y: number},
+     *   essential?: boolean}} options
+     */
     function ease(camera: any, { id, duration, curve, around, essential }?: {
-        id: any;
-        duration: any;
-        curve: any;
-        around: any;
-        essential: any;
+        id?: string;
+        duration?: number;
+        curve?: string | number[];
+        around?: {
+            x: number;
+            y: number;
+        };
+        essential?: boolean;
     }): any;
+    /**
+     * @param {object} camera
+     * @param {{id?: string, duration?: number, curve?: string|number[], around?: {x: number, y: number},
+     *   essential?: boolean}} options
+     */
     function ease(camera: any, { id, duration, curve, around, essential }?: {
-        id: any;
-        duration: any;
-        curve: any;
-        around: any;
-        essential: any;
+        id?: string;
+        duration?: number;
+        curve?: string | number[];
+        around?: {
+            x: number;
+            y: number;
+        };
+        essential?: boolean;
     }): any;
+    /**
+     * @param {object} camera
+     * @param {{id?: string, duration?: number, speed?: number, curve?: number, minZoom?: number,
+     *   essential?: boolean}} options
+     */
     function fly(camera: any, { id, duration, speed, curve, minZoom, essential }?: {
-        id: any;
-        duration: any;
-        speed: any;
-        curve: any;
-        minZoom: any;
-        essential: any;
+        id?: string;
+        duration?: number;
+        speed?: number;
+        curve?: number;
+        minZoom?: number;
+        essential?: boolean;
     }): any;
+    /**
+     * @param {object} camera
+     * @param {{id?: string, duration?: number, speed?: number, curve?: number, minZoom?: number,
+     *   essential?: boolean}} options
+     */
     function fly(camera: any, { id, duration, speed, curve, minZoom, essential }?: {
-        id: any;
-        duration: any;
-        speed: any;
-        curve: any;
-        minZoom: any;
-        essential: any;
+        id?: string;
+        duration?: number;
+        speed?: number;
+        curve?: number;
+        minZoom?: number;
+        essential?: boolean;
     }): any;
+    /**
+     * @param {object} to
+     * @param {{id?: string, duration: number, curve?: string|number[], delay?: number, after?: string,
+     *   essential?: boolean}} options
+     */
     function animate(to: any, { id, duration, curve, delay, after, essential }?: {
-        id: any;
-        duration: any;
-        curve: any;
-        delay: any;
-        after: any;
-        essential: any;
+        id?: string;
+        duration: number;
+        curve?: string | number[];
+        delay?: number;
+        after?: string;
+        essential?: boolean;
     }): any;
+    /**
+     * @param {object} to
+     * @param {{id?: string, duration: number, curve?: string|number[], delay?: number, after?: string,
+     *   essential?: boolean}} options
+     */
     function animate(to: any, { id, duration, curve, delay, after, essential }?: {
-        id: any;
-        duration: any;
-        curve: any;
-        delay: any;
-        after: any;
-        essential: any;
+        id?: string;
+        duration: number;
+        curve?: string | number[];
+        delay?: number;
+        after?: string;
+        essential?: boolean;
     }): any;
     /** `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's. */
+    /** @param {{id?: string, all?: boolean}} options */
     function cancel({ id, all }?: {
-        id: any;
-        all: any;
+        id?: string;
+        all?: boolean;
     }): {
         type: string;
         id: any;
@@ -186,9 +241,10 @@ export namespace build {
         all?: undefined;
     };
     /** `cancel()`: this client's animations; `cancel({id})`: one; `cancel({all: true})`: the room's. */
+    /** @param {{id?: string, all?: boolean}} options */
     function cancel({ id, all }?: {
-        id: any;
-        all: any;
+        id?: string;
+        all?: boolean;
     }): {
         type: string;
         id: any;
@@ -211,16 +267,18 @@ export namespace build {
         kind: any;
     };
     /** Enables/disables default gesture actions for this client (not a batch of gestures). */
+    /** @param {{disable?: string[], enable?: string[]}} options */
     function gestures({ disable, enable }?: {
-        disable: any;
-        enable: any;
+        disable?: string[];
+        enable?: string[];
     }): {
         type: string;
     };
     /** Enables/disables default gesture actions for this client (not a batch of gestures). */
+    /** @param {{disable?: string[], enable?: string[]}} options */
     function gestures({ disable, enable }?: {
-        disable: any;
-        enable: any;
+        disable?: string[];
+        enable?: string[];
     }): {
         type: string;
     };
@@ -236,15 +294,25 @@ export namespace build {
     };
     function limits(limits: any): any;
     function limits(limits: any): any;
+    /** @param {{mode?: string, location?: {lat: number, lon: number, heading?: number}}} options */
     function track({ mode, location }?: {
-        mode: any;
-        location: any;
+        mode?: string;
+        location?: {
+            lat: number;
+            lon: number;
+            heading?: number;
+        };
     }): {
         type: string;
     };
+    /** @param {{mode?: string, location?: {lat: number, lon: number, heading?: number}}} options */
     function track({ mode, location }?: {
-        mode: any;
-        location: any;
+        mode?: string;
+        location?: {
+            lat: number;
+            lon: number;
+            heading?: number;
+        };
     }): {
         type: string;
     };
