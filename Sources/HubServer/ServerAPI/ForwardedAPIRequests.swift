@@ -91,7 +91,8 @@ final class ForwardedAPIRequests {
             let waited = now - request.since
             if let hub = request.runningOn {
                 if isSilent(hub) {
-                    finish(id, with: ServerAPI.response(Self.unavailable("cluster: hub '\(hub)', which ran the command, went silent before its animation ended")))
+                    finish(
+                        id, with: ServerAPI.response(Self.unavailable("cluster: hub '\(hub)', which ran the command, went silent before its animation ended")))
                 } else if waited >= Self.longestWait {
                     let failure = APIFailure(status: 504, code: "timeout", "wait: the animation did not end within \(Int(APIAnswers.longestWait)) s")
                     finish(id, with: ServerAPI.response(failure))
