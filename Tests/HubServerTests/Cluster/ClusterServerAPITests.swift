@@ -1,7 +1,9 @@
+import CamHubClient
 import Foundation
 import HubCluster
 import HubCore
 import SocketTestSupport
+import Synchronization
 import Testing
 
 /// The server API on any hub of a cluster: what a hub cannot answer alone it
@@ -59,20 +61,27 @@ extension HubServerTests {
         try keys.write("keys", ServerAPIWire.key + "\n")
         let owner = try ServeProcess(camhubPath, ["--redis", redis.url, "--api-key-file", keys.path + "/keys"])
         defer { owner.stop(SIGKILL) }
-        _ = try HubClients(port: owner.port).join(role: "presenter")
+        let follower = try HubClients(port: owner.port).join(role: "follower")
         let hub = try TestCluster.hub(on: redis, apiKeys: [ServerAPIWire.key])
         defer { hub.shutdown() }
         let set = #"{"type":"set","camera":{"zoom":5}}"#
         #expect(try Self.api(hub, "POST", "/api/v1/rooms/demo/commands", body: set).status == 200, "the owner answers while it runs")
 
+        // A command waited for until its animation ends, then the owner stalls mid-animation.
+        let waiting = BackgroundAPICall(
+            port: hub.port, path: "/api/v1/rooms/demo/commands?wait=finished", body: #"{"type":"ease","camera":{"zoom":9},"duration":20}"#)
+        #expect(waitUntil { follower.frames.last?.json["moving"]?.bool == true }, "the owner runs it")
         kill(owner.process.processIdentifier, SIGSTOP)
         defer { kill(owner.process.processIdentifier, SIGCONT) }
-        let asked = ContinuousClock.now
+        let stopped = ContinuousClock.now
         let stalled = try Self.api(hub, "POST", "/api/v1/rooms/demo/commands", body: set)
         #expect(stalled.status == 503 && stalled.json?["code"]?.string == "unavailable")
         #expect(stalled.json?["message"]?.string?.contains("did not answer within 2 s") == true, "\(String(describing: stalled.json))")
         // 2 s, checked every engine tick (0.2 s here); a loaded machine gets some slack.
-        #expect(ContinuousClock.now - asked < .seconds(5), "answered within the bound")
+        #expect(ContinuousClock.now - stopped < .seconds(5), "answered within the bound")
+        let waited = try #require(waiting.answer(within: .seconds(10)), "the waiting command is answered too")
+        #expect(waited.status == 503 && waited.body.contains("went silent before its animation ended"), "\(waited.body)")
+        #expect(ContinuousClock.now - stopped < .seconds(8), "once the owner has been silent for 3 s")
     }
 
     /// A server API call to `hub`, recorded for the check against docs/openapi.yaml.
@@ -92,5 +101,31 @@ extension TestCluster {
         }
         #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.string) == "up" })
         return hub
+    }
+}
+
+/// A server API POST made on a thread of its own (it waits long), recorded like the others.
+final class BackgroundAPICall: Sendable {
+    private let result = Mutex<(status: Int, body: String)?>(nil)
+
+    init(port: Int, path: String, body: String) {
+        let thread = Thread { [self] in
+            let response = try? RawHTTP.request(
+                port: port, path: path, method: "POST",
+                extraHeaders: ["Authorization: Bearer \(HubServerTests.ServerAPIWire.key)", "Content-Type: application/json"],
+                body: Array(body.utf8), timeoutSeconds: 30)
+            let status = response?.status ?? 0
+            let text = response.map { String(decoding: $0.body, as: UTF8.self) } ?? ""
+            let parts = path.split(separator: "?", maxSplits: 1).map(String.init)
+            WireCapture.recordAPI(method: "POST", path: parts[0], query: parts.count > 1 ? parts[1] : "", status: status, request: body, response: text)
+            self.result.withLock { $0 = (status, text) }
+        }
+        thread.start()
+    }
+
+    /// The answer, once it came (nil: not within `timeout`).
+    func answer(within timeout: Duration) -> (status: Int, body: String)? {
+        waitUntil(timeout) { result.withLock { $0 != nil } }
+        return result.withLock { $0 }
     }
 }
