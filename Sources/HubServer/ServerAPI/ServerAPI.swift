@@ -9,6 +9,8 @@ import WebSocketTransport
 /// - `DELETE /api/v1/rooms/{room}/clients/{client}`.
 /// Described in docs/openapi.yaml. Authorized and rate-limited on the loop
 /// that took the request (`APIAccess`); the work runs on loop 0 with the hub.
+/// In a cluster any hub answers for the whole cluster: what it cannot answer
+/// alone it asks the other hubs over Redis (`ServerAPI+Cluster`, `ForwardedAPIRequests`).
 struct ServerAPI: Sendable {
     static let prefix = "/api/v1/"
     let access: APIAccess
