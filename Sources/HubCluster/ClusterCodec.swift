@@ -29,6 +29,14 @@ enum ClusterMessage: Hashable, Sendable {
     case heartbeat(hub: String)
     /// A hub → `hubs`, when it shuts down cleanly: it gave up its rooms and lease.
     case goodbye(hub: String)
+    /// A hub → `hubs`, `{room}:cmd` or `hub:{id}`: a server API request it took over HTTP.
+    case apiRequest(ClusterAPIRequest)
+    /// → `hub:{replyTo}`: the answer to API request `id` (HTTP status, JSON body).
+    case apiAnswer(id: UInt64, status: Int, body: [UInt8])
+    /// → `hub:{replyTo}`: hub `hub` runs API command `id` and answers when its animation ends.
+    case apiWaiting(id: UInt64, hub: String)
+    /// → `hub:{replyTo}`: hub `hub`'s rooms, for API request `id`.
+    case apiRooms(id: UInt64, hub: String, [APIRoomEntry])
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
@@ -126,6 +134,8 @@ enum ClusterMessage: Hashable, Sendable {
         case .goodbye(let hub):
             w.byte(UInt8(ascii: "G"))
             w.string(hub)
+        case .apiRequest, .apiAnswer, .apiWaiting, .apiRooms:
+            encodeAPI(into: &w)
         case .route(let points, let epoch):
             w.byte(UInt8(ascii: "T"))
             w.u64(epoch)
@@ -252,7 +262,8 @@ enum ClusterMessage: Hashable, Sendable {
             guard let kind = r.u64(), kind <= UInt64(UInt32.max), let message = r.bytes() else { return nil }
             self = .event(kind: UInt32(kind), message: message)
         default:
-            return nil
+            guard let api = Self.decodeAPI(kind, &r) else { return nil }
+            self = api
         }
     }
 }

@@ -59,6 +59,8 @@ public final class ClusterEngine {
         case presence(RoomName)
         /// A mirror catching up with the owner's last published frame.
         case checkpoint(RoomName)
+        /// How many hubs got server API request `id` (SPUBLISH's count).
+        case apiDelivered(UInt64)
         case ignore
     }
 
@@ -107,6 +109,10 @@ public final class ClusterEngine {
     var awaiting = AwaitedAnswers(timeout: 1)
     /// Commands forwarded that no owner acknowledged in time (answered `unavailable`), since start.
     public internal(set) var unanswered: UInt64 = 0
+    /// The server API's requests and answers that came, for the server (`takeAPIArrivals`).
+    var apiArrivals: [ClusterAPIArrival] = []
+    /// The number of the last server API request this hub asked.
+    var lastAPIRequest: UInt64 = 0
     /// Part of the lease an owner does not count on (its clock and Redis's may drift).
     static let leaseMargin = 0.1
 
@@ -252,6 +258,9 @@ public final class ClusterEngine {
                 preparing[room]?.frame = .some(nil)
             }
             finishPreparing(room, hub: &hub, at: time, sink: sink)
+        case .apiDelivered(let id):
+            let receivers: Int? = if case .integer(let n) = reply { Int(n) } else { nil }
+            apiArrivals.append(.delivered(id: id, receivers: receivers))
         case .leases(let rooms, let sentAt):
             for (room, answer) in zip(rooms, leaseAnswers(reply, count: rooms.count, sentAt: sentAt)) {
                 leaseInFlight.remove(room)
@@ -325,6 +334,8 @@ public final class ClusterEngine {
         case .route(let points, let epoch):
             guard let room = roomOf(channel) else { return }
             hub.applyRemoteRoute(points, epoch: epoch, in: room)
+        case .apiRequest, .apiAnswer, .apiWaiting, .apiRooms:
+            receivedAPI(message, hub: hub, at: time)
         }
     }
 

@@ -1,6 +1,7 @@
 import HubCluster
 import HubCore
 import Logging
+import WebSocketTransport
 
 extension HubServer.State {
     /// Makes this hub a member of the cluster sharing `endpoint` (`--redis`):
@@ -20,12 +21,13 @@ extension HubServer.State {
         return engine
     }
 
-    /// Loop 0: one event from the Redis thread.
-    func clusterEvent(_ event: ClusterEngine.Event) {
+    /// Loop 0: one event from the Redis thread (`bound`: this state, for the server API's later answers).
+    func clusterEvent(_ event: ClusterEngine.Event, bound: LoopBound<HubServer.State>) {
         guard let cluster else { return }
         let before = cluster.link
         cluster.handle(event, hub: &hub, at: now(), sink: sink)
         if cluster.link != before { logLink(cluster) }
+        takeClusterAPI(bound)
         sink.flush()
     }
 
@@ -45,7 +47,9 @@ extension HubServer.State {
     /// Loop 0, every lease renewal interval: leases and presence.
     func clusterTick() {
         guard let cluster else { return }
-        cluster.tick(hub: &hub, at: now(), sink: sink)
+        let time = now()
+        cluster.tick(hub: &hub, at: time, sink: sink)
+        forwarded.expire(at: time.seconds) { cluster.isSilent(hub: $0, at: time.seconds) }
         sink.flush()
     }
 }

@@ -45,6 +45,8 @@ public final class HubServer: Sendable {
         var sink: TransportSink
         /// The server API's answers in waiting (`--api-key-file`).
         let api = APIAnswers()
+        /// The server API's requests asked of other hubs, until they answer (`--redis`).
+        let forwarded = ForwardedAPIRequests()
         /// Frames the next tick or send slice may write, sized from the measured
         /// cost of the last ones, so the 60 Hz clock never waits long for a slice.
         var sliceBudget: SendSliceBudget
@@ -130,7 +132,7 @@ public final class HubServer: Sendable {
             let hubLoop = loops.hub
             // Nothing runs on loop 0 yet: the engine is set up here, its events go there.
             let engine = try state.joinCluster(endpoint, leaseMilliseconds: configuration.leaseMilliseconds) { event in
-                _ = hubLoop.execute { bound.value.clusterEvent(event) }
+                _ = hubLoop.execute { bound.value.clusterEvent(event, bound: bound) }
             }
             clusterHubID = engine.hubID
             clusterRenewInterval = engine.renewInterval

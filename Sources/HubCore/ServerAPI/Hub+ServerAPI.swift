@@ -4,6 +4,21 @@ import CameraCore
 /// commands to, above the keys of other hubs' clients (`remoteConnectionBase`).
 public let apiConnectionBase: ConnectionKey = remoteConnectionBase + (1 << 60)
 
+/// One room of the server API's room list: its JSON object, and whether the
+/// hub that wrote it runs the room's camera (owns it) or mirrors it.
+public struct APIRoomEntry: Hashable, Sendable {
+    public var name: RoomName
+    public var owned: Bool
+    /// `{"name","clients","followers","presenter","moving"}`.
+    public var json: [UInt8]
+
+    public init(name: RoomName, owned: Bool, json: [UInt8]) {
+        self.name = name
+        self.owned = owned
+        self.json = json
+    }
+}
+
 /// Why the server API could not do what it was asked: the HTTP status, a
 /// code (the protocol's error codes, and `not_found`, `unauthorized`,
 /// `method_not_allowed`, `rate_limited`, `timeout` for what only HTTP has),
@@ -63,13 +78,15 @@ extension Hub {
     ]
 
     /// `{"rooms":[{"name","clients","followers","presenter","moving"}…]}`, by name.
-    public func apiRoomList() -> [UInt8] {
-        var w = JSONWriter(capacity: 64 + 96 * rooms.count)
-        w.raw("{\"rooms\":[")
-        for (i, name) in rooms.keys.sorted(by: { $0.value < $1.value }).enumerated() {
+    public func apiRoomList() -> [UInt8] { Self.apiRoomList(apiRoomEntries()) }
+
+    /// This hub's rooms as the room list has them, by name, each marked
+    /// whether this hub runs its camera (in a cluster: whose entry wins, `mergedRoomEntries`).
+    public func apiRoomEntries() -> [APIRoomEntry] {
+        rooms.keys.sorted(by: { $0.value < $1.value }).map { name in
             let room = rooms[name]!
             let audience = room.audience
-            if i > 0 { w.raw(",") }
+            var w = JSONWriter(capacity: 96)
             w.raw("{\"name\":")
             w.string(name.value)
             w.raw(",\"clients\":")
@@ -81,9 +98,41 @@ extension Hub {
             w.raw(",\"moving\":")
             w.bool(room.mirror?.moving ?? room.frameMoving)
             w.raw("}")
+            return APIRoomEntry(name: name, owned: room.mirror == nil, json: w.bytes)
         }
-        w.raw("]}")
+    }
+
+    /// `{"rooms":[…]}` of `entries` in their order; with `"unanswered":N` when
+    /// N hubs of a cluster did not say their rooms in time (never on one hub).
+    public static func apiRoomList(_ entries: [APIRoomEntry], unanswered: Int = 0) -> [UInt8] {
+        var w = JSONWriter(capacity: 64 + entries.reduce(0) { $0 + $1.json.count + 1 })
+        w.raw("{\"rooms\":[")
+        for (i, entry) in entries.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.encoded(entry.json)
+        }
+        w.raw("]")
+        if unanswered > 0 {
+            w.raw(",\"unanswered\":")
+            w.integer(UInt64(unanswered))
+        }
+        w.raw("}")
         return w.bytes
+    }
+
+    /// The rooms of several hubs as one list, by name: a room several hubs
+    /// have appears once, as its owner tells it (else as the first hub that has it).
+    /// Head counts are the cluster's on every hub, so the entries differ only in freshness.
+    public static func mergedRoomEntries(_ lists: [[APIRoomEntry]]) -> [APIRoomEntry] {
+        var byName: [RoomName: APIRoomEntry] = [:]
+        for entry in lists.joined() {
+            guard let known = byName[entry.name] else {
+                byName[entry.name] = entry
+                continue
+            }
+            if entry.owned && !known.owned { byName[entry.name] = entry }
+        }
+        return byName.values.sorted { $0.name.value < $1.name.value }
     }
 
     /// `{"name":…,"seq":…,"camera":…,…}`: the room's state as a joiner is

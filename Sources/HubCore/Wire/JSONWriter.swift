@@ -20,6 +20,9 @@ public struct JSONWriter: Sendable {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends a JSON value encoded before (e.g. another writer's `bytes`).
+    public mutating func encoded(_ json: [UInt8]) { bytes.append(contentsOf: json) }
+
     public mutating func null() { raw("null") }
 
     public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }

@@ -9,6 +9,8 @@ import WebSocketTransport
 /// - `DELETE /api/v1/rooms/{room}/clients/{client}`.
 /// Described in docs/openapi.yaml. Authorized and rate-limited on the loop
 /// that took the request (`APIAccess`); the work runs on loop 0 with the hub.
+/// In a cluster any hub answers for the whole cluster: what it cannot answer
+/// alone it asks the other hubs over Redis (`ServerAPI+Cluster`, `ForwardedAPIRequests`).
 struct ServerAPI: Sendable {
     static let prefix = "/api/v1/"
     let access: APIAccess
@@ -42,12 +44,12 @@ struct ServerAPI: Sendable {
         switch parts.count {
         case 1 where parts[0] == "rooms":
             guard read else { throw methodNotAllowed("GET") }
-            return { s, r in r.respond(.json(String(decoding: s.hub.apiRoomList(), as: UTF8.self))) }
+            return { s, r in listRooms(s, r) }
         case 2 where parts[0] == "rooms":
             guard read else { throw methodNotAllowed("GET") }
             let room = try roomName(parts[1])
             return { s, r in
-                guard let json = s.hub.apiRoom(room, at: s.now()) else { return r.respond(response(APIFailure.noRoom(room))) }
+                guard let json = s.hub.apiRoom(room, at: s.now()) else { return askOwner(.room(room), of: room, s, r) }
                 r.respond(.json(String(decoding: json, as: UTF8.self)))
             }
         case 3 where parts[0] == "rooms" && parts[2] == "commands":
@@ -55,12 +57,19 @@ struct ServerAPI: Sendable {
             let room = try roomName(parts[1])
             let wait = try waitsUntilFinished(request)
             let body = request.body
-            return { s, r in command(body, in: room, untilFinished: wait, s, r) }
+            return { s, r in
+                // In a cluster, a room this hub does not run goes to the hub that does.
+                guard s.cluster == nil || s.hub.owns(room) == true else {
+                    return askOwner(.command(room, body: body, untilFinished: wait), of: room, s, r)
+                }
+                command(body, in: room, untilFinished: wait, s, r)
+            }
         case 4 where parts[0] == "rooms" && parts[2] == "clients" && !parts[3].isEmpty:
             guard request.method == .delete else { throw methodNotAllowed("DELETE") }
             let room = try roomName(parts[1])
             let client = parts[3]
             return { s, r in
+                if let hub = s.cluster?.hub(ofClient: client), hub != s.cluster?.hubID { return askHub(hub, toRemove: client, from: room, s, r) }
                 guard s.hub.apiRemove(client: client, from: room, at: s.now(), sink: s.sink) else {
                     let failure = APIFailure(status: 404, code: "not_found", "client: no client '\(client)' in room '\(room.value)' on this hub")
                     return r.respond(response(failure))
@@ -76,7 +85,7 @@ struct ServerAPI: Sendable {
     /// Runs a command; answers with the error, the animation's report (its
     /// first, or its last with `?wait=finished`), the `result` (summon) or
     /// `clamped` event the hub gave, or `{"type":"done"}`.
-    private static func command(_ body: [UInt8], in room: RoomName, untilFinished: Bool, _ s: HubServer.State, _ r: HTTPResponder) {
+    static func command(_ body: [UInt8], in room: RoomName, untilFinished: Bool, _ s: HubServer.State, _ r: HTTPResponder) {
         let (bytes, animationID) = withAnimationID(body)
         let now = s.now()
         var ran: (key: ConnectionKey, client: String, message: ClientMessage)?

@@ -13,10 +13,10 @@ final class TestCluster {
     let redis: RedisServer
     var hubs: [RunningHub] = []
 
-    /// `loops`: event loops per hub (`--loops`).
-    init(hubs count: Int, lease: Int = 600, loops: Int = 1) throws {
+    /// `loops`: event loops per hub (`--loops`); `apiKeys`: the server API's keys (none: off).
+    init(hubs count: Int, lease: Int = 600, loops: Int = 1, apiKeys: [String] = []) throws {
         redis = try RedisServer()
-        for _ in 0..<count { try addHub(lease: lease, loops: loops) }
+        for _ in 0..<count { try addHub(lease: lease, loops: loops, apiKeys: apiKeys) }
         #expect(
             waitUntil { self.hubs.allSatisfy { (try? $0.health()["redis"]?["state"]?.string) == "up" } },
             "every hub links to Redis")
@@ -26,13 +26,16 @@ final class TestCluster {
     /// `record`: the hub's `--record` folder (nil: it records nothing).
     /// `maxClientsPerRoom`: the hub's cap on a room's clients (counted across the cluster).
     @discardableResult
-    func addHub(lease: Int = 600, loops: Int = 1, record: String? = nil, maxClientsPerRoom: Int? = nil) throws -> RunningHub {
+    func addHub(
+        lease: Int = 600, loops: Int = 1, record: String? = nil, maxClientsPerRoom: Int? = nil, apiKeys: [String] = []
+    ) throws -> RunningHub {
         let endpoint = try RedisEndpoint(url: redis.url)
         let hub = try RunningHub {
             $0.redis = endpoint
             $0.leaseMilliseconds = lease
             $0.loops = loops
             $0.recordDirectory = record
+            $0.apiKeys = apiKeys
             if let maxClientsPerRoom { $0.hub.maxClientsPerRoom = maxClientsPerRoom }
         }
         hubs.append(hub)
