@@ -14,6 +14,10 @@ extension HubServerTests {
         presenter.send(#"{"type":"animate","id":"long","to":{"zoom":12},"duration":20}"#)
         #expect(presenter.next("animation")?["status"]?.string == "started")
         let onOwner = onA.join(role: "follower").messages("welcome").first?.json["animations"]?.array ?? []
+        // The owner stores the room's frame, with its animations, at its next tick after the start: a
+        // mirror welcomes from that frame, so the joiner below waits for it (one tick could pass first).
+        let stored = waitUntil { ((try? cluster.redis.lines("GET {demo}:frame")) ?? []).joined().contains("long") }
+        #expect(stored, "the owner stored a frame listing the animation")
 
         let onMirror = try HubClients(port: b.port).join(role: "follower")
         #expect(b.owns("demo") == false)
