@@ -22,13 +22,13 @@ def wait_map_on(browser, camera: dict, what: str):
     wait_until(there, 15, what)
 
 
-def open_embed(hub, browser, clients, room: str):
-    """A presenter (Python) with the room at PARIS, and the embed page following it."""
+def open_embed(hub, browser, clients, room: str, role: str = "follower"):
+    """A presenter (Python) with the room at PARIS, and the embed page following it (or driving, as a driver)."""
     presenter = clients(room, "presenter", name="Pat")
     mark = presenter.mark()
     presenter.send({"type": "set", "camera": PARIS})
     presenter.wait_rest(10, mark, "the presenter's set")
-    browser.get(f"{hub.url}/examples/embed/?room={room}")
+    browser.get(f"{hub.url}/examples/embed/?room={room}&role={role}")
     wait_until(lambda: js(browser, "!!window.embed && window.embed.room.joined"), 20, "the embed page to join")
     return presenter
 
@@ -62,3 +62,14 @@ def test_a_drag_on_the_embed_map_explores_and_back_returns_it_to_the_room(hub, b
     presenter.wait_for(lambda m: m["type"] == "event" and m["event"] == "followChanged" and m["client"] == me
                        and m["state"] == "following", 10, "the room to hear the page follows again", mark)
     wait_map_on(browser, PARIS, "the map to glide back to the room's camera")
+
+
+def test_a_drivers_drag_on_the_embed_map_moves_the_room_and_the_map_lands_on_the_hubs_camera(hub, browser, clients):
+    presenter = open_embed(hub, browser, clients, "embed-drive", role="driver")
+    wait_map_on(browser, PARIS, "the map to show the room's camera")
+    assert js(browser, "window.embed.room.role") == "driver"
+    mark = presenter.mark()
+    drag(browser, (640, 360), (340, 200), steps=10)
+    rest = presenter.wait_quiet(0.5, 15, mark)  # the pan and its momentum over
+    assert rest["lon"] > PARIS["lon"] and rest["lat"] < PARIS["lat"], rest
+    wait_map_on(browser, rest, "the driver's map to land on the hub's camera (prediction reconciled)")

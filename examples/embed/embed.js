@@ -1,7 +1,9 @@
-// A plain MapLibre map that follows a room of this hub: connect, attach, done.
+// A plain MapLibre map that follows (or, with ?role=driver, drives) a room of this hub.
 import { connect, attachMapLibre } from '/clients/js/src/index.js';
 
-const room = new URLSearchParams(location.search).get('room') ?? 'demo';
+const params = new URLSearchParams(location.search);
+const room = params.get('room') ?? 'demo';
+const role = params.get('role') ?? 'follower'; // a driver or presenter drives the room with this map
 const map = new maplibregl.Map({
   container: 'map',
   style: {
@@ -13,7 +15,7 @@ const map = new maplibregl.Map({
     ],
   },
 });
-const hub = connect({ url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/hub`, room, role: 'follower' });
-const attached = attachMapLibre(map, hub, { mode: 'follow' });
+const hub = connect({ url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/hub`, room, role });
+const attached = attachMapLibre(map, hub, { mode: role === 'follower' ? 'follow' : 'drive' });
 // For the tests, and for anyone curious in the console.
 window.embed = { room: hub, attached, map };
