@@ -16,8 +16,11 @@ import PackageDescription
 ///   swift-crypto). Pure: no sockets, no clock.
 /// - `WebSocketTransport` → `CLWS`, `CURing`: the one small libwebsockets wrapper (server and
 ///   client, each on its own loop thread). Knows nothing about cameras or rooms.
-/// - `CamHubClient` → HubCore, WebSocketTransport: scripted clients (presenter
-///   scripts, followers) and the load tester behind `camhub present|follow|bench`.
+/// - `CamHubClient` → HubCore, WebSocketTransport: the client library (a hub connection,
+///   presenter scripts, followers) behind `camhub present|follow|replay`.
+/// - `CamHubBench` → CamHubClient, `CEpoll`, `CPerfEvents`: the load tester behind `camhub bench`
+///   (epoll follower sockets, perf counters, latency histograms), apart so that users of the
+///   client library do not carry it.
 /// - `HubCluster` → HubCore, `CHiredis`: the Redis engine (`camhub serve --redis`): one room
 ///   across hubs; hiredis driven from a thread of its own (Debian `libhiredis-dev`).
 /// - `HubServer` → HubCore, HubCluster, WebSocketTransport: the hub on the wire; `camhub` is the CLI.
@@ -34,6 +37,7 @@ let package = Package(
         .library(name: "HubCore", targets: ["HubCore"]),
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
         .library(name: "CamHubClient", targets: ["CamHubClient"]),
+        .library(name: "CamHubBench", targets: ["CamHubBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -91,24 +95,30 @@ let package = Package(
         /// `camhub serve --record` and `camhub replay`: gzip JSON-lines recordings of rooms.
         .target(name: "HubRecording", dependencies: ["HubCore", "CameraCore", "CZlib"]),
         .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
-        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "HubCore", "SocketTestSupport", "CamHubClient",
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "HubCore", "SocketTestSupport", "CamHubClient", "CamHubBench",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         /// Linux perf events (`linux/perf_event.h`): `camhub bench` counts a local hub's send syscalls.
         .systemLibrary(name: "CPerfEvents", path: "Sources/CPerfEvents"),
         /// epoll and eventfd for the bench's follower sockets (header-only; Glibc's module leaves them out).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "CamHubClient", dependencies: [
-            "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport", "CPerfEvents", "CEpoll",
+            "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport", .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ]),
+        .target(name: "CamHubBench", dependencies: [
+            "CamHubClient", "CameraCore", "HubCore", "WebSocketTransport", "CPerfEvents", "CEpoll",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(
+            name: "CamHubBenchTests",
+            dependencies: ["CamHubBench", "CamHubClient", "HubServer", "SocketTestSupport", "WebSocketTransport"]),
+        .testTarget(
             name: "CamHubClientTests",
-            dependencies: ["CamHubClient", "CameraCore", "HubCore", "HubServer", "SocketTestSupport", "WebSocketTransport"]),
+            dependencies: ["CamHubClient", "CamHubBench", "CameraCore", "HubCore", "HubServer", "SocketTestSupport", "WebSocketTransport"]),
         /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).
         .testTarget(name: "CamHubCLITests", dependencies: ["HubServer", "HubCore", "HubRecording", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
-            "CameraCore", "HubCore", "HubServer", "HubCluster", "CamHubClient", "WebSocketTransport", "HubRecording",
+            "CameraCore", "HubCore", "HubServer", "HubCluster", "CamHubClient", "CamHubBench", "WebSocketTransport", "HubRecording",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

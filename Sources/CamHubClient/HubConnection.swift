@@ -234,7 +234,7 @@ public final class HubConnection: @unchecked Sendable {
 }
 
 /// "closed 1001", "refused: connection refused", … for people.
-func describe(_ event: ClientCloseEvent) -> String {
+package func describe(_ event: ClientCloseEvent) -> String {
     if !event.wasOpen { return event.error ?? "connection failed" }
     if let code = event.code { return "closed \(code.rawValue)" }
     return "connection dropped"

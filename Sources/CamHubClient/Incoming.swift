@@ -183,7 +183,7 @@ public enum Incoming: Sendable {
 }
 
 /// `value` with `digits` decimals (no Foundation formatting on the hot path).
-func fixed(_ value: Double, _ digits: Int) -> String {
+package func fixed(_ value: Double, _ digits: Int) -> String {
     guard value.isFinite else { return value.description }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CamHubBench
 import CamHubClient
 import Foundation
 

@@ -4,6 +4,7 @@ import SocketTestSupport
 import Testing
 import WebSocketTransport
 
+@testable import CamHubBench
 @testable import CamHubClient
 
 /// A real hub on 127.0.0.1, port 0, in this process.

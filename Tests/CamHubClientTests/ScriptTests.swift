@@ -3,6 +3,7 @@ import Foundation
 import HubCore
 import Testing
 
+@testable import CamHubBench
 @testable import CamHubClient
 
 /// The script's error, or a test failure when it parsed.

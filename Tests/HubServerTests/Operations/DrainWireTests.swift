@@ -4,6 +4,7 @@ import SocketTestSupport
 import Testing
 import WebSocketTransport
 
+@testable import CamHubBench
 @testable import CamHubClient
 
 extension HubServerTests {

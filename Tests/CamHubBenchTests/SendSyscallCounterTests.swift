@@ -1,4 +1,4 @@
-import CamHubClient
+import CamHubBench
 import Foundation
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import CamHubClient
 import Foundation
 import Synchronization
 import WebSocketTransport

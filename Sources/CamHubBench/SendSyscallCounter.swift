@@ -1,4 +1,5 @@
 import CPerfEvents
+import CamHubClient
 import Foundation
 
 /// Counts the sends a local process makes: its send syscalls (`sendto`,

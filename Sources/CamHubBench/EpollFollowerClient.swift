@@ -1,4 +1,5 @@
 import CEpoll
+import CamHubClient
 import Crypto
 import Foundation
 import Synchronization

@@ -1,10 +1,11 @@
+import CamHubClient
 import Foundation
 import HubServer
 import SocketTestSupport
 import Testing
 import WebSocketTransport
 
-@testable import CamHubClient
+@testable import CamHubBench
 
 /// The bench's own follower sockets against a real hub on 127.0.0.1.
 @Suite(.serialized, .timeLimit(.minutes(1)), SocketSuiteLock())

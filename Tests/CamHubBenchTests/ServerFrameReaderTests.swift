@@ -1,6 +1,7 @@
+import CamHubClient
 import Testing
 
-@testable import CamHubClient
+@testable import CamHubBench
 
 /// The bench's follower sockets read a server's frames from whatever pieces
 /// `recv` hands over.

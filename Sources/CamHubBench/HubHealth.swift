@@ -1,3 +1,4 @@
+import CamHubClient
 import HubCore
 
 /// What a camhub hub's `/healthz` says about its own pace, sampled once a

@@ -1,4 +1,5 @@
 import CEpoll
+import CamHubClient
 import Foundation
 import WebSocketTransport
 

@@ -1,3 +1,4 @@
+import CamHubClient
 import Foundation
 
 /// Reading a local process's CPU time and memory from /proc (Linux).
