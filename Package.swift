@@ -23,7 +23,10 @@ import PackageDescription
 ///   client library do not carry it.
 /// - `HubCluster` → HubCore, `CHiredis`: the Redis engine (`camhub serve --redis`): one room
 ///   across hubs; hiredis driven from a thread of its own (Debian `libhiredis-dev`).
-/// - `HubServer` → HubCore, HubCluster, WebSocketTransport: the hub on the wire; `camhub` is the CLI.
+/// - `HubServer` → HubCore, HubCluster, WebSocketTransport, TileServer, HubRecording: the hub on the
+///   wire; `camhub` is the CLI.
+/// - `TileServer` → Gzip, WebSocketTransport, GRDB: map serving (tile archives, the style, the map endpoints).
+/// - `Gzip` → `CZlib`: gzip through zlib, the one wrapper (recordings, PMTiles directories).
 /// - `CLWS`: system library module for libwebsockets 4.1 (Debian `libwebsockets-dev`) and
 ///   libev, the event loop lws runs on (`libev-dev`, `libwebsockets-evlib-ev`)
 ///   plus a tiny header of static inline helpers for macro-only APIs.
@@ -84,18 +87,25 @@ let package = Package(
         /// The Redis engine: one room across many hubs (`camhub serve --redis`).
         .target(name: "HubCluster", dependencies: ["CHiredis", "HubCore", "CameraCore", "CameraMotion"]),
         .target(name: "HubServer", dependencies: [
-            "HubCore", "HubCluster", "WebSocketTransport", "CZlib", "HubRecording",
+            "HubCore", "HubCluster", "WebSocketTransport", "HubRecording", "TileServer",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        /// zlib (Debian `zlib1g-dev`): compressed recordings, and PMTiles directories (gzip).
+        /// Map serving: MBTiles (GRDB) and PMTiles archives, the map style and the map endpoints
+        /// (`/tiles/…`, `/tiles.json`, `/map/…`) on the transport's HTTP handlers.
+        .target(name: "TileServer", dependencies: [
+            "Gzip", "WebSocketTransport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        /// gzip through zlib, the one wrapper: recordings written and read, PMTiles directories.
+        .target(name: "Gzip", dependencies: ["CZlib"]),
+        /// zlib (Debian `zlib1g-dev`), under `Gzip`.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         /// `camhub serve --record` and `camhub replay`: gzip JSON-lines recordings of rooms.
-        .target(name: "HubRecording", dependencies: ["HubCore", "CameraCore", "CZlib"]),
-        .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
-        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "HubCore", "SocketTestSupport", "CamHubClient", "CamHubBench",
+        .target(name: "HubRecording", dependencies: ["HubCore", "CameraCore", "Gzip"]),
+        .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "Gzip", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "HubCore", "SocketTestSupport", "CamHubClient", "CamHubBench", "TileServer",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         /// Linux perf events (`linux/perf_event.h`): `camhub bench` counts a local hub's send syscalls.
         .systemLibrary(name: "CPerfEvents", path: "Sources/CPerfEvents"),
@@ -116,9 +126,9 @@ let package = Package(
             name: "CamHubClientTests",
             dependencies: ["CamHubClient", "CamHubBench", "CameraCore", "HubCore", "HubServer", "SocketTestSupport", "WebSocketTransport"]),
         /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).
-        .testTarget(name: "CamHubCLITests", dependencies: ["HubServer", "HubCore", "HubRecording", "SocketTestSupport"]),
+        .testTarget(name: "CamHubCLITests", dependencies: ["Gzip", "HubServer", "HubCore", "HubRecording", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
-            "CameraCore", "HubCore", "HubServer", "HubCluster", "CamHubClient", "CamHubBench", "WebSocketTransport", "HubRecording",
+            "CameraCore", "HubCore", "HubServer", "HubCluster", "CamHubClient", "CamHubBench", "WebSocketTransport", "HubRecording", "TileServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,4 +1,5 @@
 import Foundation
+import Gzip
 import HubCore
 
 /// The open recording files of `camhub serve --record DIR`, one per room:

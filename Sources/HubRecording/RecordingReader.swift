@@ -1,5 +1,6 @@
 import CameraCore
 import Foundation
+import Gzip
 import HubCore
 
 /// A recording read back (`camhub replay`): one room's entries from one or

@@ -5,6 +5,7 @@ import HubRecording
 import Logging
 import Prometheus
 import Synchronization
+import TileServer
 import WebSocketTransport
 
 /// The hub on the wire: `configuration.loops` libwebsockets servers sharing
@@ -173,7 +174,7 @@ public final class HubServer: Sendable {
         transport.contentSecurityPolicy = configuration.contentSecurityPolicy
         try MapEndpoints.install(
             tiles: configuration.tiles, style: configuration.style, tls: configuration.tls != nil,
-            recordings: configuration.recordDirectory != nil, on: &transport)
+            recordings: configuration.recordDirectory == nil ? nil : RecordingsEndpoint.path, on: &transport)
         if let directory = configuration.recordDirectory {
             RecordingsEndpoint.install(directory: directory, tokens: configuration.hub.tokens, on: &transport)
         }

@@ -2,6 +2,7 @@ import HubCluster
 import HubCore
 import HubRecording
 import Logging
+import TileServer
 import WebSocketTransport
 
 /// Everything `camhub serve` can set.

@@ -9,6 +9,7 @@ import HubRecording
 import HubServer
 import Logging
 import Metrics
+import TileServer
 import WebSocketTransport
 
 struct Serve: ParsableCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import Gzip
 import HubCore
 import HubRecording
 import SocketTestSupport

@@ -1,6 +1,7 @@
 import CameraCore
 import CameraMotion
 import Foundation
+import Gzip
 import HubCore
 import SocketTestSupport
 import Testing

@@ -72,6 +72,10 @@ extension HubServerTests {
         defer { other.shutdown() }
         let driver = try HubClients(port: other.port).join(role: "driver")
         #expect(other.owns("demo") == false)
+        // Stall the owner just after it renewed its lease: a hub starved by a loaded machine can let
+        // it lapse, and the other hub would then own the room (and run the command) before the stall.
+        // (The other hub's lease is 600 ms: the longest lease left is the owner's, 1,500 ms when renewed.)
+        #expect(waitUntil { Self.longestLeaseLeft(redis) >= 1000 }, "the owner's lease just renewed")
 
         kill(owner.process.processIdentifier, SIGSTOP)
         defer { kill(owner.process.processIdentifier, SIGCONT) }
@@ -162,5 +166,14 @@ extension RunningHub {
     /// Whether `/healthz` says this hub owns `room` but runs nothing until its lease is renewed.
     func fenced(_ room: String) -> Bool? {
         (try? health()["rooms"]?.array?.first { $0["name"]?.string == room }?["fenced"])??.bool
+    }
+}
+
+extension HubServerTests {
+    /// Milliseconds left on the longest of the hubs' leases (`hub:{id}:alive`), 0 when none is held.
+    static func longestLeaseLeft(_ redis: RedisServer) -> Int {
+        let keys = ((try? redis.lines("KEYS hub:*:alive")) ?? []).filter { $0.hasPrefix("hub:") }
+        let left = keys.compactMap { key in (try? redis.command("PTTL \(key)")).flatMap { Int($0.dropFirst()) } }
+        return left.max() ?? 0
     }
 }

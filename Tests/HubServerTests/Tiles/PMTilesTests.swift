@@ -3,6 +3,7 @@ import SocketTestSupport
 import Testing
 
 @testable import HubServer
+@testable import TileServer
 
 extension HubServerTests {
     @Test func pmtilesTileIDsFollowTheSpecsHilbertOrder() {

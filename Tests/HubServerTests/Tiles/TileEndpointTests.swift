@@ -2,6 +2,7 @@ import Foundation
 import HubServer
 import SocketTestSupport
 import Testing
+import TileServer
 import WebSocketTransport
 
 extension HubServerTests {

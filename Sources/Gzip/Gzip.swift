@@ -1,24 +1,28 @@
 import CZlib
 import Foundation
 
+// gzip through zlib, the one wrapper: recordings are written with
+// `GzipFileWriter` and read back with `Gzip.decompress`, which also inflates
+// PMTiles directories.
+
 /// Appends gzip-compressed bytes to a file (zlib's deflate with the gzip
 /// wrapper). Not thread-safe: one owner. `flush` makes everything written so
 /// far readable (`Z_SYNC_FLUSH`) without ending the stream; `finish` writes the
 /// gzip trailer and closes the file. A file cut short by a crash still reads
 /// back up to its last flush (`Gzip.decompress` tolerates the missing trailer).
-final class GzipFileWriter {
+public final class GzipFileWriter {
     let path: String
     /// Compressed bytes written to the file so far (for rotation by size).
-    private(set) var compressedBytes = 0
+    public private(set) var compressedBytes = 0
     private var stream = z_stream()
     private let file: UnsafeMutablePointer<FILE>
     private var open = true
     private var output = [UInt8](repeating: 0, count: 64 << 10)
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
 
     /// Creates `path` (it must not exist: a recording is never overwritten).
-    init(path: String, level: Int32 = 6) throws {
+    public init(path: String, level: Int32 = 6) throws {
         self.path = path
         guard let file = fopen(path, "wx") else {
             throw Failure(description: "cannot create \(path): \(String(cString: strerror(errno)))")
@@ -32,16 +36,16 @@ final class GzipFileWriter {
 
     deinit { if open { _ = try? finish() } }
 
-    func write(_ bytes: [UInt8]) throws { try deflate(bytes, mode: Z_NO_FLUSH) }
+    public func write(_ bytes: [UInt8]) throws { try deflate(bytes, mode: Z_NO_FLUSH) }
 
     /// Everything written so far reaches the file in a form a reader can decompress.
-    func flush() throws {
+    public func flush() throws {
         try deflate([], mode: Z_SYNC_FLUSH)
         fflush(file)
     }
 
     /// Ends the gzip stream and closes the file.
-    func finish() throws {
+    public func finish() throws {
         guard open else { return }
         defer {
             deflateEnd(&stream)
@@ -81,7 +85,7 @@ final class GzipFileWriter {
     }
 }
 
-/// Whole-buffer decompression for reading recordings back.
+/// Whole-buffer decompression: recordings read back, PMTiles directories.
 public enum Gzip {
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
@@ -90,8 +94,9 @@ public enum Gzip {
 
     /// The decompressed bytes of one or more gzip members. A stream cut short
     /// (a hub killed mid-recording) yields what it holds up to the cut, with
-    /// `truncated` set; corrupt data is a `Failure`.
-    public static func decompress(_ data: [UInt8]) throws(Failure) -> (bytes: [UInt8], truncated: Bool) {
+    /// `truncated` set; corrupt data is a `Failure`, and so is output beyond
+    /// `limit` bytes (a bomb).
+    public static func decompress(_ data: [UInt8], limit: Int = .max) throws(Failure) -> (bytes: [UInt8], truncated: Bool) {
         var result: [UInt8] = []
         var offset = 0
         var output = [UInt8](repeating: 0, count: 256 << 10)
@@ -111,9 +116,10 @@ public enum Gzip {
                         status = inflate(&stream, Z_NO_FLUSH)
                         result.append(contentsOf: outBuffer[0..<(outBuffer.count - Int(stream.avail_out))])
                     }
-                } while status == Z_OK && !(stream.avail_in == 0 && stream.avail_out != 0)
+                } while status == Z_OK && !(stream.avail_in == 0 && stream.avail_out != 0) && result.count <= limit
                 return inBuffer.count - Int(stream.avail_in)
             }
+            if result.count > limit { throw Failure(description: "more than \(limit) bytes once inflated") }
             switch status {
             case Z_STREAM_END:
                 offset += consumed

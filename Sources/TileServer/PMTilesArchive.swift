@@ -1,5 +1,5 @@
-import CZlib
 import Foundation
+import Gzip
 
 #if canImport(Glibc)
     import Glibc
@@ -100,32 +100,15 @@ public final class PMTilesArchive: TileArchive {
         }
     }
 
+    /// A gzip directory or metadata, inflated (256 MiB at most: a directory is never that large).
     static func gunzip(_ input: [UInt8], path: String) throws -> [UInt8] {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw TileArchiveError(path: path, problem: "zlib could not start")
+        do {
+            let (bytes, truncated) = try Gzip.decompress(input, limit: 256 << 20)
+            if truncated { throw TileArchiveError(path: path, problem: "a gzip directory ends inside its stream") }
+            return bytes
+        } catch let error as Gzip.Failure {
+            throw TileArchiveError(path: path, problem: "a gzip directory does not inflate (\(error.description))")
         }
-        defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var input = input
-        let status: Int32 = input.withUnsafeMutableBufferPointer { inBuf in
-            stream.next_in = inBuf.baseAddress
-            stream.avail_in = uInt(inBuf.count)
-            while true {
-                let rc = chunk.withUnsafeMutableBufferPointer { outBuf -> Int32 in
-                    stream.next_out = outBuf.baseAddress
-                    stream.avail_out = uInt(outBuf.count)
-                    let rc = CZlib.inflate(&stream, Z_NO_FLUSH)
-                    output.append(contentsOf: outBuf[0..<(outBuf.count - Int(stream.avail_out))])
-                    return rc
-                }
-                if rc == Z_STREAM_END { return Z_OK }
-                if rc != Z_OK || output.count > 256 << 20 { return rc == Z_OK ? Z_MEM_ERROR : rc }
-            }
-        }
-        guard status == Z_OK else { throw TileArchiveError(path: path, problem: "a gzip directory does not inflate (zlib \(status))") }
-        return output
     }
 }
 

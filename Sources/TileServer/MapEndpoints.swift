@@ -8,15 +8,16 @@ public enum MapEndpoints {
     public static let configPath = "/map/config.json"
     public static let stylePath = "/map/style.json"
 
-    public static func config(style: MapStyle?, hasTiles: Bool, hasRecordings: Bool = false) -> String {
+    /// `recordings`: where the hub lists its recordings (nil: it records none).
+    public static func config(style: MapStyle?, hasTiles: Bool, recordings: String? = nil) -> String {
         let styleText: String
         switch style {
         case .url(let url): styleText = TileArchiveMetadata.quoted(url)
         case .file: styleText = "\"\(stylePath)\""
         case nil: styleText = "null"
         }
-        let recordings = hasRecordings ? "\"\(RecordingsEndpoint.path)\"" : "null"
-        return "{\"style\":\(styleText),\"tiles\":\(hasTiles ? "\"\(TileEndpoint.tileJSONPath)\"" : "null"),\"recordings\":\(recordings)}"
+        let recordingsText = recordings.map { TileArchiveMetadata.quoted($0) } ?? "null"
+        return "{\"style\":\(styleText),\"tiles\":\(hasTiles ? "\"\(TileEndpoint.tileJSONPath)\"" : "null"),\"recordings\":\(recordingsText)}"
     }
 
     public static func styleFile(_ bytes: [UInt8]) -> HTTPResponse {
@@ -27,10 +28,10 @@ public enum MapEndpoints {
 extension MapEndpoints {
     /// Adds the map's HTTP endpoints to `transport`: the tile archive (opened
     /// and checked now: a missing or broken one throws `TileArchiveError`),
-    /// the `--style` file, `/map/config.json` (which also says whether
-    /// `/recordings` is served); and lets the page's Content-Security-Policy
+    /// the `--style` file, `/map/config.json` (which also says where the
+    /// recordings are listed, when `recordings` is given); and lets the page's Content-Security-Policy
     /// load a `--style` URL's origin.
-    static func install(tiles: String?, style: MapStyle?, tls: Bool, recordings: Bool, on transport: inout ServerConfiguration) throws {
+    public static func install(tiles: String?, style: MapStyle?, tls: Bool, recordings: String?, on transport: inout ServerConfiguration) throws {
         if let tiles {
             let endpoint = TileEndpoint(archive: try TileArchives.open(tiles), scheme: tls ? "https" : "http")
             transport.httpPrefixHandlers[TileEndpoint.prefix] = { endpoint.respond($0) }
@@ -39,7 +40,7 @@ extension MapEndpoints {
         if case .file(_, let bytes) = style {
             transport.httpHandlers[stylePath] = { _ in styleFile(bytes) }
         }
-        let config = Self.config(style: style, hasTiles: tiles != nil, hasRecordings: recordings)
+        let config = Self.config(style: style, hasTiles: tiles != nil, recordings: recordings)
         transport.httpHandlers[configPath] = { _ in .json(config) }
         if let origin = style?.origin, let csp = transport.contentSecurityPolicy {
             transport.contentSecurityPolicy =
