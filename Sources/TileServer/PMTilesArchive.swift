@@ -13,15 +13,17 @@ import Gzip
 /// read with `pread` and inflated when gzip-compressed; tiles are returned
 /// as stored (often gzip: `TileBytes.isGzip`).
 ///
-/// Thread-safe: the file descriptor is only read with `pread` and the root
-/// directory is parsed once at open. Leaf directories are read and parsed
-/// per lookup (no cache).
+/// Thread-safe: the file descriptor is only read with `pread`, the root
+/// directory is parsed once at open, and the leaf directories parsed lately
+/// are kept (`LeafDirectories`, 64 of them, behind a `Mutex`).
 public final class PMTilesArchive: TileArchive {
     public let path: String
     public let metadata: TileArchiveMetadata
     private let fd: Int32
     private let header: PMTilesHeader
     private let root: [PMTilesEntry]
+    /// Leaf directories parsed lately, so that neighbouring tiles do not read and inflate theirs again.
+    let leaves = LeafDirectories(capacity: 64)
 
     /// Opens and checks the archive; `TileArchiveError` naming the problem.
     public init(path: String) throws {
@@ -72,8 +74,13 @@ public final class PMTilesArchive: TileArchive {
                 guard id - entry.tileID < UInt64(entry.runLength) else { return nil }
                 return try Self.read(fd, offset: header.tileDataOffset + entry.offset, count: Int(entry.length), path: path)
             }
+            if let kept = leaves.directory(at: entry.offset) {
+                directory = kept
+                continue
+            }
             let raw = try Self.read(fd, offset: header.leafOffset + entry.offset, count: Int(entry.length), path: path)
             directory = try PMTilesEntry.directory(Self.inflate(raw, compression: header.internalCompression, path: path), path: path)
+            leaves.keep(directory, at: entry.offset)
         }
         return nil
     }

@@ -38,4 +38,29 @@ extension HubServerTests {
         let error = try #require(throws: TileArchiveError.self) { try RunningHub { $0.tiles = path } }
         #expect(error.problem.contains("truncated"), "\(error)")
     }
+
+    @Test func tilesBehindALeafDirectoryAreFoundAndTheLeafIsReadOnceForItsNeighbours() throws {
+        let archive = try PMTilesArchive(path: TileFixtures.pmtiles([(0, [0x1A, 0]), (3, [0x1A, 3]), (4, [0x1A, 4])], leaf: true))
+        #expect(try archive.tile(z: 0, x: 0, y: 0) == [0x1A, 0])
+        #expect(try archive.tile(z: 1, x: 1, y: 1) == [0x1A, 3])
+        #expect(try archive.tile(z: 1, x: 1, y: 0) == [0x1A, 4])
+        #expect(try archive.tile(z: 1, x: 0, y: 0) == nil, "a tile the leaf does not list")
+        #expect(archive.leaves.misses == 1, "one read of the leaf for four lookups")
+        #expect(archive.leaves.count == 1)
+    }
+
+    @Test func theLeafDirectoriesKeptForgetTheLeastRecentlyUsedFirst() {
+        let leaves = LeafDirectories(capacity: 2)
+        let a = [PMTilesEntry(tileID: 1, offset: 0, length: 1, runLength: 1)]
+        let b = [PMTilesEntry(tileID: 2, offset: 0, length: 1, runLength: 1)]
+        let c = [PMTilesEntry(tileID: 3, offset: 0, length: 1, runLength: 1)]
+        leaves.keep(a, at: 10)
+        leaves.keep(b, at: 20)
+        #expect(leaves.directory(at: 10) == a, "a is used: b is now the least recent")
+        leaves.keep(c, at: 30)
+        #expect(leaves.directory(at: 20) == nil, "b was forgotten")
+        #expect(leaves.directory(at: 10) == a)
+        #expect(leaves.directory(at: 30) == c)
+        #expect(leaves.count == 2)
+    }
 }

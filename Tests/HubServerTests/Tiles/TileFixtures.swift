@@ -46,31 +46,18 @@ enum TileFixtures {
 }
 
 extension TileFixtures {
-    /// A PMTiles v3 file with uncompressed directories (internal compression 1),
-    /// one root directory entry per tile (`tiles` sorted by tile id), vector tiles.
-    static func pmtiles(_ tiles: [(id: UInt64, bytes: [UInt8])], minZoom: UInt8 = 0, maxZoom: UInt8 = 2) throws -> String {
-        func varint(_ value: UInt64, into out: inout [UInt8]) {
-            var v = value
-            while v >= 0x80 {
-                out.append(UInt8(v & 0x7F) | 0x80)
-                v >>= 7
-            }
-            out.append(UInt8(v))
-        }
-        var directory: [UInt8] = []
-        varint(UInt64(tiles.count), into: &directory)
-        var last: UInt64 = 0
-        for t in tiles {
-            varint(t.id - last, into: &directory)
-            last = t.id
-        }
-        for _ in tiles { varint(1, into: &directory) }
-        for t in tiles { varint(UInt64(t.bytes.count), into: &directory) }
+    /// A PMTiles v3 file with uncompressed directories (internal compression 1) and vector tiles:
+    /// one directory entry per tile (`tiles` sorted by tile id), in the root directory, or with
+    /// `leaf` in one leaf directory that the root's only entry points to.
+    static func pmtiles(_ tiles: [(id: UInt64, bytes: [UInt8])], minZoom: UInt8 = 0, maxZoom: UInt8 = 2, leaf: Bool = false) throws -> String {
         var offset: UInt64 = 0
-        for t in tiles {
-            varint(offset + 1, into: &directory)
-            offset += UInt64(t.bytes.count)
+        let entries = tiles.map { t -> PMTilesDirectoryEntry in
+            defer { offset += UInt64(t.bytes.count) }
+            return PMTilesDirectoryEntry(id: t.id, offset: offset, length: UInt64(t.bytes.count), runLength: 1)
         }
+        let tileDirectory = directory(entries)
+        let leaves = leaf ? tileDirectory : []
+        let root = leaf ? directory([PMTilesDirectoryEntry(id: tiles[0].id, offset: 0, length: UInt64(leaves.count), runLength: 0)]) : tileDirectory
         let metadata = Array(#"{"name":"pm test"}"#.utf8)
         let data = tiles.flatMap(\.bytes)
         var header = [UInt8](repeating: 0, count: 127)
@@ -78,14 +65,15 @@ extension TileFixtures {
         header[7] = 3
         func put(_ value: UInt64, at: Int) { for i in 0..<8 { header[at + i] = UInt8((value >> (8 * UInt64(i))) & 0xFF) } }
         let rootOffset: UInt64 = 127
-        let metadataOffset = rootOffset + UInt64(directory.count)
-        let dataOffset = metadataOffset + UInt64(metadata.count)
+        let metadataOffset = rootOffset + UInt64(root.count)
+        let leafOffset = metadataOffset + UInt64(metadata.count)
+        let dataOffset = leafOffset + UInt64(leaves.count)
         put(rootOffset, at: 8)
-        put(UInt64(directory.count), at: 16)
+        put(UInt64(root.count), at: 16)
         put(metadataOffset, at: 24)
         put(UInt64(metadata.count), at: 32)
-        put(dataOffset, at: 40)
-        put(0, at: 48)
+        put(leafOffset, at: 40)
+        put(UInt64(leaves.count), at: 48)
         put(dataOffset, at: 56)
         put(UInt64(data.count), at: 64)
         header[97] = 1
@@ -94,7 +82,34 @@ extension TileFixtures {
         header[100] = minZoom
         header[101] = maxZoom
         let path = try folder() + "/test.pmtiles"
-        try Data(header + directory + metadata + data).write(to: URL(fileURLWithPath: path))
+        try Data(header + root + metadata + leaves + data).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    struct PMTilesDirectoryEntry {
+        var id: UInt64, offset: UInt64, length: UInt64, runLength: UInt64
+    }
+
+    /// A serialized directory: count, id deltas, run lengths, lengths, offsets + 1 (varints).
+    static func directory(_ entries: [PMTilesDirectoryEntry]) -> [UInt8] {
+        func varint(_ value: UInt64, into out: inout [UInt8]) {
+            var v = value
+            while v >= 0x80 {
+                out.append(UInt8(v & 0x7F) | 0x80)
+                v >>= 7
+            }
+            out.append(UInt8(v))
+        }
+        var out: [UInt8] = []
+        varint(UInt64(entries.count), into: &out)
+        var last: UInt64 = 0
+        for e in entries {
+            varint(e.id - last, into: &out)
+            last = e.id
+        }
+        for e in entries { varint(e.runLength, into: &out) }
+        for e in entries { varint(e.length, into: &out) }
+        for e in entries { varint(e.offset + 1, into: &out) }
+        return out
     }
 }
