@@ -242,7 +242,7 @@ public final class HubServer: Sendable {
         handlers.onRefused = { remote, status, reason in
             onHub { s in s.log.refused(remote: remote, status: status, reason: reason) }
         }
-        handlers.http = httpHandlers(loop: index)
+        (handlers.http, handlers.api) = hubEndpoints(loop: index)
         if !configuration.apiKeys.isEmpty {
             handlers.api[ServerAPI.prefix] = ServerAPI(access: apiAccess).handler(onHub: { work in
                 onHub { s in
@@ -264,14 +264,16 @@ public final class HubServer: Sendable {
         s.log.received(on: id.rawValue, hub: s.hub)
     }
 
-    /// `/healthz` and `/metrics`: answered on loop 0; a request that reached
-    /// another loop waits there for loop 0's answer (503 if it has none within 2 s).
-    private func httpHandlers(loop index: Int) -> [String: HTTPHandler] {
+    /// `/healthz` and `/metrics` (GET or HEAD), answered with loop 0's state:
+    /// on loop 0 at once; a request that reached another loop is handed to
+    /// loop 0 and answered when loop 0 answers, so its own loop goes on
+    /// serving its sockets meanwhile (503 when loop 0 has not answered within 2 s).
+    private func hubEndpoints(loop index: Int) -> (http: [String: HTTPHandler], api: [String: HTTPAPIHandler]) {
         let state = self.state
         let loops = self.loops
         let endpoint = MetricsEndpoint(token: configuration.metricsToken)
         let draining = self.draining
-        let health: @Sendable () -> HTTPResponse = {
+        let health: @Sendable (HTTPRequest) -> HTTPResponse = { _ in
             let s = state.value
             let isDraining = draining.isRaised
             let report = HealthReport.json(
@@ -285,14 +287,14 @@ public final class HubServer: Sendable {
                 return s.metrics.exposition()
             }
         }
-        if index == 0 {
-            return ["/healthz": { _ in health() }, MetricsEndpoint.path: metrics]
-        }
-        let busy = HTTPResponse.text("the hub's loop did not answer in time; try again\n", status: 503)
-        return [
-            "/healthz": { _ in loops.answerOnHubLoop(health) ?? busy },
-            MetricsEndpoint.path: { request in loops.answerOnHubLoop { metrics(request) } ?? busy },
-        ]
+        if index == 0 { return (["/healthz": health, MetricsEndpoint.path: metrics], [:]) }
+        return (
+            [:],
+            [
+                "/healthz": loops.answeredOnHubLoop("/healthz", from: index, health),
+                MetricsEndpoint.path: loops.answeredOnHubLoop(MetricsEndpoint.path, from: index, metrics),
+            ]
+        )
     }
 
     private func startTimers() {

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import WebSocketTransport
 
@@ -30,20 +29,24 @@ struct HubLoops: Sendable {
     /// Frames replaced before being written, over every loop (any thread).
     var framesReplaced: Int { servers.reduce(0) { $0 + $1.framesReplaced } }
 
-    /// Runs `body` on the hub's loop and waits for its answer, for at most
-    /// `timeout` seconds (nil when the loop is stopping or too slow). For an
-    /// HTTP request about the hub that arrived on another loop: that loop
-    /// waits, never the hub's.
-    func answerOnHubLoop<T: Sendable>(timeout: Double = 2, _ body: @escaping @Sendable () -> T) -> T? {
-        let answer = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let posted = hub.execute {
-            let value = body()
-            answer.withLock { $0 = value }
-            done.signal()
+    /// An HTTP request about the hub (`path`, GET or HEAD) that arrived on loop
+    /// `index` (not 0): `answer` runs on the hub's loop and its response goes
+    /// back to the request whenever it comes, so loop `index` never waits;
+    /// 503 when the hub's loop has not answered within `timeout`.
+    func answeredOnHubLoop(
+        _ path: String, from index: Int, timeout: Duration = .seconds(2), _ answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) -> HTTPAPIHandler {
+        let hubLoop = hub.loop
+        let here = servers[index].loop
+        let busy = HTTPResponse.text("the hub's loop did not answer in time; try again\n", status: 503)
+        return { request, responder in
+            guard request.path == path else { return responder.respond(.text("not found\n", status: 404)) }
+            guard request.method == .get || request.method == .head else {
+                return responder.respond(.text("method not allowed\n", status: 405))
+            }
+            here.schedule(after: timeout) { responder.respond(busy) }  // the first answer wins
+            guard hubLoop.execute({ responder.respond(answer(request)) }) else { return responder.respond(busy) }
         }
-        guard posted, done.wait(timeout: .now() + timeout) == .success else { return nil }
-        return answer.withLock { $0 }
     }
 }
 
