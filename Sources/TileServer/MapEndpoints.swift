@@ -27,14 +27,15 @@ public enum MapEndpoints {
 
 extension MapEndpoints {
     /// Adds the map's HTTP endpoints to `transport`: the tile archive (opened
-    /// and checked now: a missing or broken one throws `TileArchiveError`),
+    /// and checked now: a missing or broken one throws `TileArchiveError`;
+    /// its tiles read on worker threads, `TileReads`),
     /// the `--style` file, `/map/config.json` (which also says where the
     /// recordings are listed, when `recordings` is given); and lets the page's Content-Security-Policy
     /// load a `--style` URL's origin.
     public static func install(tiles: String?, style: MapStyle?, tls: Bool, recordings: String?, on transport: inout ServerConfiguration) throws {
         if let tiles {
             let endpoint = TileEndpoint(archive: try TileArchives.open(tiles), scheme: tls ? "https" : "http")
-            transport.httpPrefixHandlers[TileEndpoint.prefix] = { endpoint.respond($0) }
+            transport.httpAPIHandlers[TileEndpoint.prefix] = TileReads().handler(endpoint)
             transport.httpHandlers[TileEndpoint.tileJSONPath] = { endpoint.tileJSON($0) }
         }
         if case .file(_, let bytes) = style {
