@@ -28,14 +28,14 @@ public enum MapEndpoints {
 extension MapEndpoints {
     /// Adds the map's HTTP endpoints to `transport`: the tile archive (opened
     /// and checked now: a missing or broken one throws `TileArchiveError`;
-    /// its tiles read on worker threads, `TileReads`),
+    /// its tiles read on worker threads, `OffLoopReads`),
     /// the `--style` file, `/map/config.json` (which also says where the
     /// recordings are listed, when `recordings` is given); and lets the page's Content-Security-Policy
     /// load a `--style` URL's origin.
     public static func install(tiles: String?, style: MapStyle?, tls: Bool, recordings: String?, on transport: inout ServerConfiguration) throws {
         if let tiles {
             let endpoint = TileEndpoint(archive: try TileArchives.open(tiles), scheme: tls ? "https" : "http")
-            transport.httpAPIHandlers[TileEndpoint.prefix] = TileReads().handler(endpoint)
+            transport.httpAPIHandlers[TileEndpoint.prefix] = OffLoopReads("tile").handler(endpoint.respond)
             transport.httpHandlers[TileEndpoint.tileJSONPath] = { endpoint.tileJSON($0) }
         }
         if case .file(_, let bytes) = style {

@@ -9,7 +9,7 @@ import WebSocketTransport
 /// lacks with 204 (MapLibre draws nothing there, no error); a path that is not
 /// a tile address with 404; a read failure with 500 naming it.
 ///
-/// `respond` reads the archive: it runs on a worker thread (`TileReads`), never
+/// `respond` reads the archive: it runs on a worker thread (`OffLoopReads`), never
 /// on an event loop; a read is one indexed SQLite lookup in a memory-mapped
 /// file, or a PMTiles directory walk (docs/ARCHITECTURE.md, "Tiles").
 public struct TileEndpoint: Sendable {

@@ -117,10 +117,11 @@ public struct RecordingsEndpoint: Sendable {
 }
 
 extension RecordingsEndpoint {
-    /// Adds `/recordings` and `/recordings/…` to `transport` (any loop may answer: they read only files).
+    /// Adds `/recordings` and `/recordings/…` to `transport`: any loop takes the
+    /// request, a worker thread reads the files (`OffLoopReads`), never a loop.
     static func install(directory: String, tokens: TokenPolicy, on transport: inout ServerConfiguration) {
         let endpoint = RecordingsEndpoint(directory: directory, tokens: tokens)
-        transport.httpHandlers[path] = { endpoint.respond($0) }
-        transport.httpPrefixHandlers[prefix] = { endpoint.respond($0) }
+        let reads = OffLoopReads("recording", limit: 16).handler { endpoint.respond($0) }
+        transport.httpAPIHandlers[path] = reads  // `/recordings` and, as its prefix, `/recordings/…`
     }
 }

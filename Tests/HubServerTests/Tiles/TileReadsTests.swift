@@ -6,7 +6,7 @@ import WebSocketTransport
 
 @testable import TileServer
 
-/// Tile reads run on worker threads, never on an event loop, and at most `limit` at once.
+/// Tile reads run on worker threads (`OffLoopReads`), never on an event loop, and at most `limit` at once.
 @Suite struct TileReadsTests {
     /// An archive whose every read waits until the test lets it go.
     final class GatedArchive: TileArchive {
@@ -22,8 +22,8 @@ import WebSocketTransport
 
     @Test func readsBeyondTheLimitAreAnsweredBusyAtOnceAndTheOthersWhenTheirReadEnds() throws {
         let archive = try GatedArchive()
-        let reads = TileReads(limit: 2)
-        let handle = reads.handler(TileEndpoint(archive: archive, scheme: "http"))
+        let reads = OffLoopReads("tile", limit: 2)
+        let handle = reads.handler(TileEndpoint(archive: archive, scheme: "http").respond)
         let statuses = Mutex<[Int]>([])
         let responder = HTTPResponder { response in statuses.withLock { $0.append(response.status) } }
         for _ in 0..<3 { handle(HTTPRequest(method: .get, path: "/tiles/1/0/0.pbf"), responder) }
@@ -37,7 +37,7 @@ import WebSocketTransport
     }
 
     @Test func onlyGetAndHeadReadTiles() throws {
-        let handle = TileReads(limit: 1).handler(TileEndpoint(archive: try GatedArchive(), scheme: "http"))
+        let handle = OffLoopReads("tile", limit: 1).handler(TileEndpoint(archive: try GatedArchive(), scheme: "http").respond)
         let status = Mutex<Int?>(nil)
         handle(HTTPRequest(method: .post, path: "/tiles/1/0/0.pbf"), HTTPResponder { r in status.withLock { $0 = r.status } })
         #expect(status.withLock { $0 } == 405)
