@@ -94,11 +94,7 @@ struct BenchTally {
         perSecond = Array(repeating: 0, count: seconds)
         for s in shards {
             let r = s.results(expectedPerFollower: expectedPerFollower)
-            expected += r.expected
-            counted += r.counted
-            excess += r.excess
-            short += r.short
-            silent += r.silent
+            count(owed: r.expected, counted: r.counted, excess: r.excess, short: r.short, silent: r.silent)
             histogram.add(r.histogram)
             for (i, v) in r.perSecond.enumerated() where i < perSecond.count { perSecond[i] += v }
             counters.add(r.counters)
@@ -110,11 +106,15 @@ struct BenchTally {
         (expected, counted, excess, short, silent) = (0, 0, 0, 0, 0)
         for s in shards {
             let r = s.results(expectedPerFollower: expectedPerFollower)
-            expected += r.expected
-            counted += r.counted
-            excess += r.excess
-            short += r.short
-            silent += r.silent
+            count(owed: r.expected, counted: r.counted, excess: r.excess, short: r.short, silent: r.silent)
         }
+    }
+
+    private mutating func count(owed: Int, counted: Int, excess: Int, short: Int, silent: Int) {
+        self.expected += owed
+        self.counted += counted
+        self.excess += excess
+        self.short += short
+        self.silent += silent
     }
 }
