@@ -121,7 +121,11 @@ extension RecordingsEndpoint {
     /// request, a worker thread reads the files (`OffLoopReads`), never a loop.
     static func install(directory: String, tokens: TokenPolicy, on transport: inout ServerConfiguration) {
         let endpoint = RecordingsEndpoint(directory: directory, tokens: tokens)
-        let reads = OffLoopReads("recording", limit: 16).handler { endpoint.respond($0) }
-        transport.httpAPIHandlers[path] = reads  // `/recordings` and, as its prefix, `/recordings/…`
+        let reads = OffLoopReads("recording", limit: 16).handler { request in
+            // The handler's key is a prefix: `/recordingsX` is not ours.
+            guard request.path == path || request.path.hasPrefix(prefix) else { return .text("not found\n", status: 404) }
+            return endpoint.respond(request)
+        }
+        transport.httpAPIHandlers[path] = reads  // `/recordings` and `/recordings/…`
     }
 }

@@ -375,10 +375,9 @@ export class Room {
   /** The token expires within a minute: with `getToken`, a new one is fetched and sent. */
   refreshSoon() {
     if (!this.options.getToken) return;
-    this.fetchToken().then(
-      (token) => this.refresh(token),
-      (e) => this.events.emit('tokenRefreshFailed', e),
-    ).catch((e) => this.events.emit('tokenRefreshFailed', e));
+    this.fetchToken()
+      .then((token) => this.refresh(token))
+      .catch((e) => this.events.emit('tokenRefreshFailed', e)); // no token, or not sent (not joined)
   }
 
   async fetchToken() {

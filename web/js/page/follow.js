@@ -68,24 +68,20 @@ export class FollowMode {
     return `${who} keeps everyone on the presenter's view (following is locked)`;
   }
 
-  /** Glides back to the room's camera and follows again (`by`: who summoned, for the toast). */
-  back(by = null) {
-    if (by) {
-      this.summonedBy = by;
-      this.page.toast(`${by.name ?? by.client} brought everyone back`, 'info', 3000);
-    }
+  /** Glides back to the room's camera and follows again. */
+  back() {
     this.control.back();
     this.update();
   }
 
   /** The hub's answer to something follow mode shows (a welcome, a summons, the policy, people). */
   changed(changes) {
-    if (changes.has('summoned')) {
-      this.summonedBy = changes.summonedBy;
-      const by = changes.summonedBy;
-      if (by) this.page.toast(`${by.name ?? by.client} brought everyone back`, 'info', 3000);
+    const by = changes.has('summoned') ? changes.summonedBy : null;
+    if (by) {
+      this.summonedBy = by;
+      this.page.toast(`${by.name ?? by.client} brought everyone back`, 'info', 3000);
     }
-    this.control.changed(changes, document.hidden);
+    this.control.changed(changes, document.hidden); // a summons glides back
     this.update();
   }
 

@@ -69,7 +69,8 @@ export class MapLibreAttachment {
       shown: () => this.rendered, roomCamera: () => this.lastSample?.camera ?? null });
     if (fit) this.setFit(fit);
     this.offs = [];
-    this.timers = [];
+    /** The pending `viewport` message of a resize, or null. */
+    this.viewportTimer = null;
   }
 
   /** True while the map shows its own camera (the person explores, or it glides back). */
@@ -122,7 +123,7 @@ export class MapLibreAttachment {
     cancelAnimationFrame(this.raf);
     this.input.detach();
     for (const off of this.offs) off();
-    for (const t of this.timers) clearTimeout(t);
+    clearTimeout(this.viewportTimer);
     for (const h of this.handlers) this.map[h].enable();
   }
 
@@ -200,7 +201,6 @@ export class MapLibreAttachment {
   /** The container's size: the input, prediction and explorer follow at once, the hub once it settles. */
   watchSize() {
     if (typeof ResizeObserver === 'undefined') return;
-    let timer = null;
     const observer = new ResizeObserver(() => {
       const { width, height } = this.size();
       if (width === this.viewport.width && height === this.viewport.height) return;
@@ -208,9 +208,8 @@ export class MapLibreAttachment {
       this.input.setViewport(width, height);
       this.prediction?.setViewport(this.viewport);
       this.explorer.setViewport(this.viewport);
-      clearTimeout(timer);
-      timer = setTimeout(() => this.room.conn.send(build.viewport(width, height)), VIEWPORT_SETTLE_MS);
-      this.timers = [timer];
+      clearTimeout(this.viewportTimer);
+      this.viewportTimer = setTimeout(() => this.room.conn.send(build.viewport(width, height)), VIEWPORT_SETTLE_MS);
     });
     observer.observe(this.container);
     this.offs.push(() => observer.disconnect());

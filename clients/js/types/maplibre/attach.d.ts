@@ -42,7 +42,8 @@ export class MapLibreAttachment {
     lastSample: any;
     follow: FollowControl;
     offs: any[];
-    timers: any[];
+    /** The pending `viewport` message of a resize, or null. */
+    viewportTimer: number;
     /** True while the map shows its own camera (the person explores, or it glides back). */
     get exploring(): boolean;
     /** Glides the map back to the room's camera and follows again. */
