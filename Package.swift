@@ -14,7 +14,7 @@ import PackageDescription
 ///   messages, hand-written encoders of hub messages) and per-client policy
 ///   (follower throttle, command rate limiter, roster, signed room tokens: HMAC from
 ///   swift-crypto). Pure: no sockets, no clock.
-/// - `WebSocketTransport` → `CLWS`, `CURing`: the one small libwebsockets wrapper (server and
+/// - `WebSocketTransport` → `CLWS`, `CURing`, `CTCPProgress`: the one small libwebsockets wrapper (server and
 ///   client, each on its own loop thread). Knows nothing about cameras or rooms.
 /// - `CamHubClient` → HubCore, WebSocketTransport: the client library (a hub connection,
 ///   presenter scripts, followers) behind `camhub present|follow|replay`.
@@ -32,6 +32,8 @@ import PackageDescription
 ///   plus a tiny header of static inline helpers for macro-only APIs.
 /// - `CURing`: a small C target over liburing (Debian `liburing-dev`): one io_uring
 ///   submission for many non-blocking sends (the server's batched frame fan-out).
+/// - `CTCPProgress`: a small C target reading Linux's TCP_INFO (what a peer acknowledged, what
+///   waits for it), so the server can tell a client that stopped reading.
 let package = Package(
     name: "CameraHub",
     products: [
@@ -74,11 +76,16 @@ let package = Package(
         ),
         .target(
             name: "WebSocketTransport",
-            dependencies: ["CLWS", "CURing", "SharedBytes", .product(name: "DequeModule", package: "swift-collections")]),
+            dependencies: [
+                "CLWS", "CURing", "CTCPProgress", "SharedBytes", .product(name: "DequeModule", package: "swift-collections"),
+            ]),
         /// liburing (Debian `liburing-dev`): the server's batched frame sends. A C target, not a
         /// system module: its header names no liburing type, so no second copy of the system
         /// headers meets libwebsockets' in the same Swift module.
         .target(name: "CURing", path: "Sources/CURing", linkerSettings: [.linkedLibrary("uring")]),
+        /// A TCP peer's progress (Linux TCP_INFO: bytes acknowledged, bytes waiting) and SO_SNDBUF,
+        /// for judging a client that stopped reading. A C target for the same reason as CURing.
+        .target(name: "CTCPProgress", path: "Sources/CTCPProgress"),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "SharedBytes", "SocketTestSupport"]),
         /// Test-only: keeps the suites that open real sockets from running at the same time.
         .target(name: "SocketTestSupport", dependencies: ["CamHubClient"], path: "Tests/Support"),

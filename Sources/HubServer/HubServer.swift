@@ -283,7 +283,7 @@ public final class HubServer: Sendable {
         let metrics: @Sendable (HTTPRequest) -> HTTPResponse = { request in
             endpoint.respond(request) {
                 let s = state.value
-                s.metrics.flush(hub: s.hub, framesReplaced: loops.framesReplaced, now: s.now().seconds)
+                s.metrics.flush(hub: s.hub, transport: loops.transportTotals, now: s.now().seconds)
                 return s.metrics.exposition()
             }
         }
@@ -312,7 +312,7 @@ public final class HubServer: Sendable {
         }
         let metrics = loops.hub.loop.scheduleRepeating(every: .seconds(1)) {
             let s = state.value
-            s.metrics.flush(hub: s.hub, framesReplaced: loops.framesReplaced, now: s.now().seconds)
+            s.metrics.flush(hub: s.hub, transport: loops.transportTotals, now: s.now().seconds)
             s.api.expire(at: s.now().seconds)
             s.persistence?.flush(&s.hub)
             s.recorder?.flush()

@@ -26,8 +26,12 @@ struct HubLoops: Sendable {
         connection.loop(among: servers.count)
     }
 
-    /// Frames replaced before being written, over every loop (any thread).
-    var framesReplaced: Int { servers.reduce(0) { $0 + $1.framesReplaced } }
+    /// The transport's running totals over every loop, for the metrics (any thread).
+    var transportTotals: TransportTotals {
+        TransportTotals(
+            framesReplaced: servers.reduce(0) { $0 + $1.framesReplaced },
+            slowCloses: servers.reduce(SlowCloses()) { $0 + $1.slowCloses })
+    }
 
     /// An HTTP request about the hub (`path`, GET or HEAD) that arrived on loop
     /// `index` (not 0): `answer` runs on the hub's loop and its response goes

@@ -1,6 +1,7 @@
 import HubCore
 import Metrics
 import Prometheus
+import WebSocketTransport
 
 /// The hub's metrics in swift-metrics, kept in a Prometheus registry of this
 /// server's own (so several servers in one process, as in tests, never mix).
@@ -16,12 +17,13 @@ final class HubMetrics {
 
     private let framesSent, bytesSent, rateLimited: Metrics.Counter
     private let framesThrottled, framesCoalesced: Metrics.Counter
+    private let slowUnacknowledged, slowUndrained: Metrics.Counter
     private let tickDuration, sendPassDuration: Metrics.Timer
     private let rooms, awakeRooms, members, ticksPerSecond: Metrics.Gauge
     private var connections: [String: Metrics.Gauge] = [:]
     private var labelled: [String: [String: Metrics.Counter]] = [:]
     private var roomTicks: [String: Metrics.Gauge] = [:]
-    private var lastFramesReplaced = 0
+    private var lastTransport = TransportTotals()
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -40,6 +42,9 @@ final class HubMetrics {
         rateLimited = Metrics.Counter(label: "camhub_rate_limited_total", factory: factory)
         framesThrottled = Metrics.Counter(label: "camhub_frames_skipped_total", dimensions: [("reason", "throttle")], factory: factory)
         framesCoalesced = Metrics.Counter(label: "camhub_frames_skipped_total", dimensions: [("reason", "coalesced")], factory: factory)
+        slowUnacknowledged = Metrics.Counter(
+            label: "camhub_slow_client_closes_total", dimensions: [("reason", "unacknowledged")], factory: factory)
+        slowUndrained = Metrics.Counter(label: "camhub_slow_client_closes_total", dimensions: [("reason", "undrained")], factory: factory)
         tickDuration = Metrics.Timer(label: "camhub_tick_duration_seconds", factory: factory)
         sendPassDuration = Metrics.Timer(label: "camhub_send_pass_duration_seconds", factory: factory)
         rooms = Metrics.Gauge(label: "camhub_rooms", factory: factory)
@@ -54,15 +59,18 @@ final class HubMetrics {
     /// `none`: connected, not joined yet.
     static let roleLabels = Role.allCases.map(\.rawValue) + ["none"]
 
-    /// Moves the tally into the metrics and reads the gauges. `framesReplaced`
-    /// is the transport's running total of coalesced frames; `now` the hub's clock.
-    func flush(hub: Hub, framesReplaced: Int, now: Double) {
+    /// Moves the tally into the metrics and reads the gauges. `transport` holds
+    /// the transport's running totals (coalesced frames, slow clients closed);
+    /// `now` is the hub's clock.
+    func flush(hub: Hub, transport: TransportTotals, now: Double) {
         framesSent.increment(by: tally.framesSent)
         bytesSent.increment(by: tally.frameBytes + tally.messageBytes)
         rateLimited.increment(by: tally.rateLimited)
         framesThrottled.increment(by: tally.framesThrottled)
-        framesCoalesced.increment(by: framesReplaced - lastFramesReplaced)
-        lastFramesReplaced = framesReplaced
+        framesCoalesced.increment(by: transport.framesReplaced - lastTransport.framesReplaced)
+        slowUnacknowledged.increment(by: transport.slowCloses.unacknowledged - lastTransport.slowCloses.unacknowledged)
+        slowUndrained.increment(by: transport.slowCloses.undrained - lastTransport.slowCloses.undrained)
+        lastTransport = transport
         add(tally.messagesByType, to: "camhub_messages_sent_total", label: "type")
         if tally.framesSent > 0 { counter("camhub_messages_sent_total", "type", "frame").increment(by: tally.framesSent) }
         add(tally.commandsByType, to: "camhub_commands_received_total", label: "type")
@@ -119,4 +127,12 @@ final class HubMetrics {
 
     /// The Prometheus text exposition of everything recorded so far.
     func exposition() -> [UInt8] { registry.emitToBuffer() }
+}
+
+/// The transport's running totals over every loop, read by the metrics' flush.
+struct TransportTotals {
+    /// Frames replaced in a latest slot before being written.
+    var framesReplaced = 0
+    /// Clients closed 1008 "too slow", by what showed they stopped reading.
+    var slowCloses = SlowCloses()
 }

@@ -257,11 +257,22 @@ public struct ServerConfiguration: Sendable {
     /// small (a command is ~100–250 B); bigger ones arrive in several
     /// callbacks and are reassembled, up to `maxMessageSize`.
     public var receiveBufferSize = 128
-    /// Seconds a connection's socket may stay undrained (data waiting for it
-    /// to become writable) before it is closed with 1008 "too slow"; checked
-    /// once a second; 0 never closes. Meanwhile it holds at most its newest
-    /// frame and `sendQueueLimits` of control messages.
+    /// Seconds a client may stop reading before it is closed with 1008 "too
+    /// slow"; checked once a second; 0 never closes. Stopped reading means
+    /// either: bytes wait in the kernel for it and it acknowledged none of them
+    /// since the last check (TCP_INFO; the kernel's buffers may still be taking
+    /// our writes), or its socket has not drained (a write waits for it to
+    /// become writable). Meanwhile it holds at most its newest frame and
+    /// `sendQueueLimits` of control messages.
     public var slowClientTimeout: Double = 10
+    /// SO_SNDBUF set on each accepted WebSocket, in bytes (the kernel doubles
+    /// it); 0 leaves the kernel's autotuning, which lets one socket grow to
+    /// `tcp_wmem`'s maximum (4 MiB by default). The bound is what a client that
+    /// stopped reading can pin of kernel memory until `slowClientTimeout`
+    /// closes it: 10,000 of them ~1.3 GB at 64 KiB, ~40 GB unbounded. A frame
+    /// is a few hundred bytes, so followers lose nothing by it; plain HTTP
+    /// (tiles) keeps the autotuning.
+    public var socketSendBuffer = 64 * 1024
     /// Sent as `Content-Security-Policy` with every static file (nil: none).
     public var contentSecurityPolicy: String?
     /// Largest message `/echo` accepts (nil: `maxMessageSize`).

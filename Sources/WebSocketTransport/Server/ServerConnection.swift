@@ -34,10 +34,15 @@ final class ServerConnection {
     var writeWaitSinceUS: Int64 = 0
     /// When the peer last sent anything (a message or a pong), lws_now_usecs.
     var lastHeardUS: Int64
-    var messagesWritten = 0
     var pendingClose: PendingClose?
+    /// Messages handed to lws so far (both lanes; wraps after 2³² of them).
+    /// 32 bits, beside the 32-bit fields below, so that the object fits its
+    /// malloc size class (`written()` counts one).
+    private(set) var messagesWritten: UInt32 = 0
     /// The code to report on close: the peer's, or ours if we closed first.
     var closeCode: CloseCode?
+    /// What the sweep last saw of the peer's acknowledgements (`ServerCore.sweepIdle`).
+    var ackWatch = AckWatch()
     /// An `/echo` connection (handled inside the server, never reported to the handlers).
     let isEcho: Bool
     /// The per-connection flags below, in one byte.
@@ -69,6 +74,11 @@ final class ServerConnection {
         get { flags.contains(.inBatch) }
         set { flags.set(.inBatch, newValue) }
     }
+    /// A message was written to it since the last sweep looked at its acknowledgements.
+    var wroteSinceSweep: Bool {
+        get { flags.contains(.wroteSinceSweep) }
+        set { flags.set(.wroteSinceSweep, newValue) }
+    }
 
     private struct Flags: OptionSet {
         let rawValue: UInt8
@@ -77,6 +87,7 @@ final class ServerConnection {
         static let pingDue = Flags(rawValue: 1 << 2)
         static let pingSent = Flags(rawValue: 1 << 3)
         static let inBatch = Flags(rawValue: 1 << 4)
+        static let wroteSinceSweep = Flags(rawValue: 1 << 5)
 
         mutating func set(_ flag: Flags, _ on: Bool) {
             if on { insert(flag) } else { remove(flag) }
@@ -94,6 +105,12 @@ final class ServerConnection {
 
     /// Accepts no more outbound work once a close is pending or under way.
     var acceptsSends: Bool { !closing && pendingClose == nil }
+
+    /// Loop thread: a message was handed to lws for this connection.
+    func written() {
+        messagesWritten &+= 1
+        wroteSinceSweep = true
+    }
 
     /// The peer showed it is alive (loop thread).
     func heard() {
@@ -116,10 +133,10 @@ final class ServerConnection {
         lws_callback_on_writable(wsi)
     }
 
-    /// Loop thread: closes a peer whose socket has not drained for too long.
-    /// It reads nothing, so no close handshake can complete: the close frame
-    /// (1008 "too slow") is attempted and the socket closed at once; the
-    /// handler's close reports 1008.
+    /// Loop thread: closes a peer that stopped reading (its socket has not
+    /// drained, or it acknowledged nothing, for too long). It reads nothing, so
+    /// no close handshake can complete: the close frame (1008 "too slow") is
+    /// attempted and the socket closed at once; the handler's close reports 1008.
     func closeSlow() {
         closing = true
         closeCode = .policyViolation
@@ -127,6 +144,18 @@ final class ServerConnection {
         LWS.setCloseReason(wsi, .policyViolation, "too slow")
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
     }
+}
+
+/// The sweep's view of a peer's TCP acknowledgements: whether they advanced
+/// between two sweeps while bytes waited for the peer. Five bytes, because
+/// one lives in every connection.
+struct AckWatch {
+    /// The peer's acknowledged byte count at the last look (low 32 bits: only
+    /// compared for change, and 4 GiB between two sweeps a second apart is
+    /// beyond any follower).
+    var acknowledged: UInt32 = 0
+    /// Consecutive sweeps that found bytes waiting and none acknowledged since the one before.
+    var stalledSweeps: UInt8 = 0
 }
 
 /// A snapshot of one connection's send lanes (loop thread).

@@ -38,6 +38,8 @@ final class ServerCore: @unchecked Sendable {
     /// Frames replaced in a latest slot before being written, all connections
     /// (written on the loop thread, read from any).
     let framesReplaced = Atomic<Int>(0)
+    /// Clients closed for having stopped reading, by what showed it.
+    let slowCloses = SlowCloseCounts()
     /// WebSockets open on this loop (written on the loop thread, read from any).
     let openConnections = Atomic<Int>(0)
     /// The keepalive PING payload, with lws headroom. One per server: lws writes
@@ -167,7 +169,7 @@ final class ServerCore: @unchecked Sendable {
                 wsi, frame.payloadForWrite, frame.count,
                 LWS.writeProtocol(frame.kind))
             if written < 0 { return -1 }
-            conn.messagesWritten += 1
+            conn.written()
         }
         if !conn.slots.isEmpty || conn.pendingClose != nil { conn.requestWrite() }
         return 0
@@ -249,7 +251,7 @@ final class ServerCore: @unchecked Sendable {
             conn.drop()  // the socket is gone
             return true
         }
-        if !ping { conn.messagesWritten += 1 }
+        if !ping { conn.written() }
         return true
     }
 
@@ -276,9 +278,9 @@ final class ServerCore: @unchecked Sendable {
             batchedSendCounts.count(outcome)
             switch outcome {
             case .sent:
-                conn.messagesWritten += 1
+                conn.written()
             case .partial(let sentBytes, let wire):
-                conn.messagesWritten += 1
+                conn.written()
                 let rest = UnsafeMutableRawPointer(mutating: wire.baseAddress! + sentBytes)
                 if lws_write(conn.wsi, rest.assumingMemoryBound(to: UInt8.self), wire.count - sentBytes, LWS_WRITE_HTTP) < 0 {
                     conn.drop()
@@ -330,7 +332,7 @@ final class ServerCore: @unchecked Sendable {
             queuedControlBytes: conn.slots.controlBytes,
             hasPendingFrame: conn.slots.latest != nil,
             framesReplaced: conn.slots.framesReplaced,
-            messagesWritten: conn.messagesWritten)
+            messagesWritten: Int(conn.messagesWritten))
     }
 
     // MARK: shutdown

@@ -1,4 +1,5 @@
 import CLWS
+import CTCPProgress
 
 /// Why a WebSocket upgrade was refused: the HTTP status and a plain-text
 /// message naming the problem (the response body).
@@ -142,6 +143,9 @@ extension ServerCore {
             WebSocketTransportSettings.setNotSentLowWatermark(
                 fd: lws_get_socket_fd(wsi),
                 bytes: config.notSentLowWatermark)
+        }
+        if config.socketSendBuffer > 0 {
+            _ = ctcp_set_send_buffer(lws_get_socket_fd(wsi), Int32(clamping: config.socketSendBuffer))
         }
         let info = ConnectionInfo(
             id: ConnectionID(rawValue: id), path: path,

@@ -72,7 +72,7 @@ public final class WebSocketServer: Sendable {
             }
             throw error
         }
-        loop.scheduleRepeating(every: .seconds(1)) { core.sweepIdle() }
+        loop.scheduleRepeating(every: .seconds(ServerCore.sweepInterval)) { core.sweepIdle() }
         let port = core.boundPort  // written before the start handshake completed
         let batches = core.batchedSends != nil  // likewise
         state.withLock {
@@ -166,6 +166,9 @@ public final class WebSocketServer: Sendable {
     /// Any thread: frames dropped so far, over all connections, because a
     /// newer frame replaced them in the latest slot before they were written.
     public var framesReplaced: Int { core.framesReplaced.load(ordering: .relaxed) }
+
+    /// Any thread: clients closed 1008 "too slow" so far, by what showed they stopped reading.
+    public var slowCloses: SlowCloses { core.slowCloses.snapshot }
 
     /// Any thread, after `start`: whether frames written straight from the
     /// loop go out in io_uring batches (`ServerConfiguration.batchedSends`
