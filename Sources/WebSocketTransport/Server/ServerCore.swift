@@ -38,6 +38,8 @@ final class ServerCore: @unchecked Sendable {
     /// Frames replaced in a latest slot before being written, all connections
     /// (written on the loop thread, read from any).
     let framesReplaced = Atomic<Int>(0)
+    /// The slice of connections the next keepalive sweep looks at (`sweepIdle`).
+    var sweepSlice: UInt64 = 0
     /// Clients closed for having stopped reading, by what showed it.
     let slowCloses = SlowCloseCounts()
     /// WebSockets open on this loop (written on the loop thread, read from any).

@@ -72,7 +72,7 @@ public final class WebSocketServer: Sendable {
             }
             throw error
         }
-        loop.scheduleRepeating(every: .seconds(ServerCore.sweepInterval)) { core.sweepIdle() }
+        loop.scheduleRepeating(every: .seconds(ServerCore.sweepInterval) / Int(ServerCore.sweepSlices)) { core.sweepIdle() }
         let port = core.boundPort  // written before the start handshake completed
         let batches = core.batchedSends != nil  // likewise
         state.withLock {
