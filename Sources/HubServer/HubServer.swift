@@ -57,6 +57,14 @@ public final class HubServer: Sendable {
         /// 38–52 ticks a second at 10,000 followers.)
         var sliceScheduled = false
 
+        /// Loop 0: moves what the hub, the loops and the queues counted into the metrics.
+        func flushMetrics(_ loops: HubLoops) {
+            let queues = QueueFigures(
+                loopBatches: loops.queuedBatches, roomStore: persistence?.depth ?? 0,
+                recorder: recorder?.depth ?? 0, recordingsDropped: recorder?.dropped ?? 0)
+            metrics.flush(hub: hub, transport: loops.transportTotals, queues: queues, now: now().seconds)
+        }
+
         init(hub: Hub, logger: Logger, loops: HubLoops, recorder: Recorder?) {
             self.hub = hub
             log = ConnectionLog(logger: logger)
@@ -115,7 +123,7 @@ public final class HubServer: Sendable {
         var recorder: Recorder?
         if let directory = configuration.recordDirectory {
             let logger = configuration.logger
-            recorder = try Recorder(directory: directory, maxBytes: configuration.recordMaxBytes) { problem in
+            recorder = try Recorder(directory: directory, maxBytes: configuration.recordMaxBytes, queueLimit: configuration.recordQueue) { problem in
                 logger.error("recording failed", metadata: ["problem": "\(problem)"])
             }
         }
@@ -168,6 +176,7 @@ public final class HubServer: Sendable {
         transport.tls = configuration.tls
         transport.limits = configuration.limits
         transport.slowClientTimeout = configuration.slowClientTimeout
+        transport.maxQueuedBatches = configuration.loopQueue
         transport.drainSpread = .milliseconds(Int64(configuration.drainSpread * 1000))
         transport.drainTimeout = .milliseconds(Int64(configuration.drainTimeout * 1000))
         transport.echoMaxMessageSize = configuration.echoMaxMessage
@@ -283,7 +292,7 @@ public final class HubServer: Sendable {
         let metrics: @Sendable (HTTPRequest) -> HTTPResponse = { request in
             endpoint.respond(request) {
                 let s = state.value
-                s.metrics.flush(hub: s.hub, transport: loops.transportTotals, now: s.now().seconds)
+                s.flushMetrics(loops)
                 return s.metrics.exposition()
             }
         }
@@ -312,7 +321,7 @@ public final class HubServer: Sendable {
         }
         let metrics = loops.hub.loop.scheduleRepeating(every: .seconds(1)) {
             let s = state.value
-            s.metrics.flush(hub: s.hub, transport: loops.transportTotals, now: s.now().seconds)
+            s.flushMetrics(loops)
             s.api.expire(at: s.now().seconds)
             s.persistence?.flush(&s.hub)
             s.recorder?.flush()

@@ -61,6 +61,12 @@ public struct HubServerConfiguration: Sendable {
     public var recordDirectory: String?
     /// A recording file is rotated once it holds this many compressed bytes.
     public var recordMaxBytes = Recorder.defaultMaxBytes
+    /// Recording entries that may wait for the writer; more are dropped and
+    /// counted (`camhub_recording_dropped_total`), so a stalled disk never stalls the hub.
+    public var recordQueue = Recorder.defaultQueueLimit
+    /// Frame batches from the hub's loop that may wait for another loop before
+    /// they are merged (newest frame per follower, messages kept in order).
+    public var loopQueue = ServerConfiguration().maxQueuedBatches
     /// Joins the cluster of hubs sharing this Redis (`--redis`); nil: the in-memory engine, one hub alone.
     public var redis: RedisEndpoint?
     /// The Redis engine's lease on a room, in milliseconds (renewed every third of it).

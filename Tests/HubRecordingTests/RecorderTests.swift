@@ -4,6 +4,7 @@ import Foundation
 import Gzip
 import HubCore
 import SocketTestSupport
+import Synchronization
 import Testing
 
 @testable import HubRecording
@@ -127,5 +128,46 @@ import Testing
         } catch let failure as Recorder.Failure {
             #expect(failure.description.hasPrefix("--record \(dir.path)/file/sub: cannot create the folder"))
         }
+    }
+}
+
+/// A sink whose first `append` waits until the test lets it go: a writer
+/// stuck on a stalled disk.
+final class HeldSink: RecordSink, Sendable {
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    private let taken = Mutex(0)
+
+    var appended: Int { taken.withLock { $0 } }
+
+    func append(_ entry: RecordEntry) {
+        let first = taken.withLock {
+            $0 += 1
+            return $0 == 1
+        }
+        if first {
+            entered.signal()
+            release.wait()
+        }
+    }
+    func flush() {}
+    func finish() {}
+}
+
+extension RecorderTests {
+    /// While the writer is stuck, `append` never waits: the hand-over keeps
+    /// `queueLimit` entries, drops the rest whole and counts them, and the
+    /// writer gets the kept ones once it goes on.
+    @Test func aStuckWriterMakesTheRecorderDropAndCountWholeEntriesWithoutBlocking() async throws {
+        let sink = HeldSink()
+        let recorder = Recorder(directory: "unused", maxBytes: 1 << 20, queueLimit: 8) { sink }
+        recorder.append(Self.command(0))
+        sink.entered.wait()  // the writer holds entry 0 and is stuck in it
+        for n in 1..<100 { recorder.append(Self.command(n)) }
+        #expect(recorder.depth == 8, "8 entries wait for the writer")
+        #expect(recorder.dropped == 91, "the other 91 were dropped")
+        sink.release.signal()
+        await recorder.finish()
+        #expect(sink.appended == 9, "the writer got the entry it held and the 8 kept")
     }
 }

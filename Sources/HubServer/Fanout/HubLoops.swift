@@ -26,6 +26,9 @@ struct HubLoops: Sendable {
         connection.loop(among: servers.count)
     }
 
+    /// Batches from the hub's loop waiting for the other loops, over all of them (any thread).
+    var queuedBatches: Int { servers.reduce(0) { $0 + $1.queuedBatchCount } }
+
     /// The transport's running totals over every loop, for the metrics (any thread).
     var transportTotals: TransportTotals {
         TransportTotals(

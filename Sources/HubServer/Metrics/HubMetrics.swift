@@ -18,12 +18,15 @@ final class HubMetrics {
     private let framesSent, bytesSent, rateLimited: Metrics.Counter
     private let framesThrottled, framesCoalesced: Metrics.Counter
     private let slowUnacknowledged, slowUndrained: Metrics.Counter
+    private let recordingsDropped: Metrics.Counter
+    private let loopBatchesDepth, roomStoreDepth, recorderDepth: Metrics.Gauge
     private let tickDuration, sendPassDuration: Metrics.Timer
     private let rooms, awakeRooms, members, ticksPerSecond: Metrics.Gauge
     private var connections: [String: Metrics.Gauge] = [:]
     private var labelled: [String: [String: Metrics.Counter]] = [:]
     private var roomTicks: [String: Metrics.Gauge] = [:]
     private var lastTransport = TransportTotals()
+    private var lastRecordingsDropped = 0
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -45,6 +48,10 @@ final class HubMetrics {
         slowUnacknowledged = Metrics.Counter(
             label: "camhub_slow_client_closes_total", dimensions: [("reason", "unacknowledged")], factory: factory)
         slowUndrained = Metrics.Counter(label: "camhub_slow_client_closes_total", dimensions: [("reason", "undrained")], factory: factory)
+        recordingsDropped = Metrics.Counter(label: "camhub_recording_dropped_total", factory: factory)
+        loopBatchesDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "loop_batches")], factory: factory)
+        roomStoreDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "room_store")], factory: factory)
+        recorderDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "recorder")], factory: factory)
         tickDuration = Metrics.Timer(label: "camhub_tick_duration_seconds", factory: factory)
         sendPassDuration = Metrics.Timer(label: "camhub_send_pass_duration_seconds", factory: factory)
         rooms = Metrics.Gauge(label: "camhub_rooms", factory: factory)
@@ -60,9 +67,9 @@ final class HubMetrics {
     static let roleLabels = Role.allCases.map(\.rawValue) + ["none"]
 
     /// Moves the tally into the metrics and reads the gauges. `transport` holds
-    /// the transport's running totals (coalesced frames, slow clients closed);
-    /// `now` is the hub's clock.
-    func flush(hub: Hub, transport: TransportTotals, now: Double) {
+    /// the transport's running totals (coalesced frames, slow clients closed),
+    /// `queues` what waits in the hand-overs; `now` is the hub's clock.
+    func flush(hub: Hub, transport: TransportTotals, queues: QueueFigures, now: Double) {
         framesSent.increment(by: tally.framesSent)
         bytesSent.increment(by: tally.frameBytes + tally.messageBytes)
         rateLimited.increment(by: tally.rateLimited)
@@ -71,6 +78,11 @@ final class HubMetrics {
         slowUnacknowledged.increment(by: transport.slowCloses.unacknowledged - lastTransport.slowCloses.unacknowledged)
         slowUndrained.increment(by: transport.slowCloses.undrained - lastTransport.slowCloses.undrained)
         lastTransport = transport
+        recordingsDropped.increment(by: queues.recordingsDropped - lastRecordingsDropped)
+        lastRecordingsDropped = queues.recordingsDropped
+        loopBatchesDepth.record(queues.loopBatches)
+        roomStoreDepth.record(queues.roomStore)
+        recorderDepth.record(queues.recorder)
         add(tally.messagesByType, to: "camhub_messages_sent_total", label: "type")
         if tally.framesSent > 0 { counter("camhub_messages_sent_total", "type", "frame").increment(by: tally.framesSent) }
         add(tally.commandsByType, to: "camhub_commands_received_total", label: "type")
@@ -135,4 +147,16 @@ struct TransportTotals {
     var framesReplaced = 0
     /// Clients closed 1008 "too slow", by what showed they stopped reading.
     var slowCloses = SlowCloses()
+}
+
+/// What waits in the hub's hand-overs to other threads, and what they dropped.
+struct QueueFigures {
+    /// Batches from the hub's loop not yet applied by the other loops (each at most `maxQueuedBatches`).
+    var loopBatches = 0
+    /// Rooms waiting for the room store's writer (at most one write per room).
+    var roomStore = 0
+    /// Entries waiting for the recorder's writer (at most `Recorder.queueLimit`).
+    var recorder = 0
+    /// Entries the recorder dropped so far because its writer was that far behind.
+    var recordingsDropped = 0
 }

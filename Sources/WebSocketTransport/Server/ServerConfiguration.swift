@@ -211,6 +211,10 @@ public struct ServerConfiguration: Sendable {
     public var idle = IdlePolicy()
     /// Bounds of each connection's control lane; overflow closes with 1008.
     public var sendQueueLimits = SendQueueLimits()
+    /// Batches from another thread (`WebSocketServer.apply`) that may wait for
+    /// this loop before they are merged into one (newest frame per connection,
+    /// ordered messages kept): 16 is about a quarter second of 60 Hz ticks.
+    public var maxQueuedBatches = 16
     /// TCP_NOTSENT_LOWAT set on each accepted WebSocket (Linux); 0 leaves it unset.
     public var notSentLowWatermark = 16 * 1024
     /// When true, `/echo` (no subprotocol) echoes every message back whole,

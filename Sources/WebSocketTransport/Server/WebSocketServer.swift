@@ -125,7 +125,11 @@ public final class WebSocketServer: Sendable {
     /// frame for a connection that a newer waiting batch also has a frame for
     /// is then skipped (counted as replaced): each follower gets its newest
     /// frame once, not a backlog of stale ones (the latest-frame lane's rule,
-    /// across batches). Everything else is applied in order.
+    /// across batches). Everything else is applied in order. More than
+    /// `maxQueuedBatches` waiting are merged into one by the same rule
+    /// (`OutboundBatch.merging`), so what waits stays one frame per follower
+    /// plus the ordered messages; a connection with more of those than its
+    /// control lane holds is closed 1013 instead.
     public func apply(_ batch: OutboundBatch) {
         guard !batch.isEmpty else { return }
         let core = self.core
@@ -134,13 +138,27 @@ public final class WebSocketServer: Sendable {
             return
         }
         let queued = queuedBatches
-        queued.withLock { $0.append(batch) }
+        let bound = configuration.maxQueuedBatches
+        let controlLimit = configuration.sendQueueLimits.maxMessages
+        let replaced = queued.withLock { waiting in
+            waiting.append(batch)
+            guard waiting.count > bound else { return 0 }
+            let (merged, replaced) = OutboundBatch.merging(waiting, controlLimit: controlLimit)
+            waiting = [merged]
+            return replaced
+        }
+        core.framesReplaced.add(replaced, ordering: .relaxed)
         let posted = loop.execute {
-            let (mine, newer) = queued.withLock { waiting in (waiting.removeFirst(), waiting) }
+            // A job whose batch was merged into an earlier one finds nothing left to apply.
+            guard let (mine, newer) = queued.withLock({ waiting in waiting.isEmpty ? nil : (waiting.removeFirst(), waiting) }) else { return }
             core.apply(mine, before: newer)
         }
         if !posted { queued.withLock { _ = $0.popLast() } }  // the loop has stopped: nothing will take it
     }
+
+    /// Any thread: batches handed to this loop and not yet applied (at most
+    /// `ServerConfiguration.maxQueuedBatches`).
+    public var queuedBatchCount: Int { queuedBatches.withLock { $0.count } }
 
     /// Any thread: serve `socket`, a TCP connection another server accepted
     /// (`ServerConfiguration.handOff`), as if this server had accepted it:

@@ -19,6 +19,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let messageTooBig = CloseCode(1009)
     public static let internalError = CloseCode(1011)
     public static let serviceRestart = CloseCode(1012)
+    /// "Try again later": the server is overloaded.
+    public static let tryAgainLater = CloseCode(1013)
 
     public var description: String { String(rawValue) }
 

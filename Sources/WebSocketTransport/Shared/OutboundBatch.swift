@@ -41,4 +41,47 @@ public struct OutboundBatch: Sendable {
     public mutating func close(_ connection: ConnectionID, code: CloseCode, reason: String) {
         operations.append(.close(connection, code, reason))
     }
+
+    /// `batches` as one, for a loop that fell behind: everything in order,
+    /// except that each connection keeps only its newest latest-slot frame (the
+    /// others count in `replaced`), and a connection with more than
+    /// `controlLimit` ordered messages waiting loses them and is closed 1013
+    /// (they cannot be dropped, and the loop cannot keep up with it).
+    static func merging(_ batches: [OutboundBatch], controlLimit: Int) -> (merged: OutboundBatch, replaced: Int) {
+        var newestFrame: [UInt64: (batch: Int, operation: Int)] = [:]
+        var controls: [UInt64: Int] = [:]
+        for (b, batch) in batches.enumerated() {
+            for (o, operation) in batch.operations.enumerated() {
+                switch operation {
+                case .latest(_, let ids): for id in ids { newestFrame[id.rawValue] = (b, o) }
+                case .send(_, let id): controls[id.rawValue, default: 0] += 1
+                case .close: break
+                }
+            }
+        }
+        let overflowed = Set(controls.filter { $0.value > controlLimit }.keys)
+        var merged = OutboundBatch()
+        var replaced = 0
+        for (b, batch) in batches.enumerated() {
+            for (o, operation) in batch.operations.enumerated() {
+                switch operation {
+                case .latest(let frame, let ids):
+                    let kept = ids.filter { id in
+                        guard let newest = newestFrame[id.rawValue], !overflowed.contains(id.rawValue) else { return false }
+                        return newest == (b, o)
+                    }
+                    replaced += ids.count - kept.count
+                    if !kept.isEmpty { merged.operations.append(.latest(frame, kept)) }
+                case .send(_, let id):
+                    if !overflowed.contains(id.rawValue) { merged.operations.append(operation) }
+                case .close(let id, _, _):
+                    if !overflowed.contains(id.rawValue) { merged.operations.append(operation) }
+                }
+            }
+        }
+        for id in overflowed.sorted() {
+            merged.operations.append(.close(ConnectionID(rawValue: id), .tryAgainLater, "too far behind"))
+        }
+        return (merged, replaced)
+    }
 }
