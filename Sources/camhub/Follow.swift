@@ -52,14 +52,7 @@ struct Follow: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
     enum Clock: String, ExpressibleByArgument, CaseIterable { case auto, local, pong }
 
-    @Option(help: "Hub WebSocket URL: ws://HOST:PORT/hub, or wss://… for a hub with TLS.")
-    var url = "ws://127.0.0.1:8080/hub"
-
-    @OptionGroup(title: "TLS (wss:// URLs)")
-    var tls: TLSClientOptions
-
-    @Option(help: "Room to follow.")
-    var room = "demo"
+    @OptionGroup var roomConnection: RoomConnectionOptions<Purpose>
 
     @Option(help: "Frames per second to ask for (1…the hub's tick).")
     var rate = 30.0
@@ -79,9 +72,6 @@ struct Follow: ParsableCommand {
     @Option(help: "Display name.")
     var name = "camhub-follow"
 
-    @Option(help: "Token, when the hub requires one of followers (a signed room token).")
-    var token: String?
-
     @Option(help: "How to fit the room's camera to this screen: same (as it is) or cover (at least what the presenter sees).")
     var fit = FitMode.same
 
@@ -94,7 +84,7 @@ struct Follow: ParsableCommand {
 
     var hello: HelloOptions {
         var options = HelloOptions(
-            room: room, role: "follower", name: name, token: token, rate: rate, viewport: viewport?.viewport,
+            room: roomConnection.room, role: "follower", name: name, token: roomConnection.token, rate: rate, viewport: viewport?.viewport,
             events: events.map(Self.eventList))
         options.fit = fit == .same ? nil : fit.rawValue
         return options
@@ -116,8 +106,7 @@ struct Follow: ParsableCommand {
     }
 
     func run() throws {
-        let hubURL: HubURL
-        hubURL = try tls.hubURL(url)
+        let hubURL = try roomConnection.hubURL
         let mode: LatencyClock =
             switch clock {
             case .auto: hubURL.isLoopback ? .local : .pong
@@ -183,6 +172,13 @@ struct Follow: ParsableCommand {
 }
 
 extension Follow {
+    /// A follower's room and token.
+    enum Purpose: DefaultRoomPurpose {
+        static let room = "demo"
+        static let roomHelp = "Room to follow."
+        static let tokenHelp = "Token, when the hub requires one of followers (a signed room token)."
+    }
+
     /// What a screen of `--viewport` shows with `--fit cover` for the frame `seq` (or the welcome's).
     func shownLine(seq: UInt64, camera: WireCamera, json: Bool) -> String {
         json ? "{\"type\":\"shown\",\"seq\":\(seq),\"camera\":\(camera.json)}" : "  shows \(camera)"

@@ -42,20 +42,10 @@ struct Present: ParsableCommand {
             """
     )
 
-    @Option(help: "Hub WebSocket URL: ws://HOST:PORT/hub, or wss://… for a hub with TLS.")
-    var url = "ws://127.0.0.1:8080/hub"
-
-    @OptionGroup(title: "TLS (wss:// URLs)")
-    var tls: TLSClientOptions
-
-    @Option(help: "Room to present in.")
-    var room = "demo"
+    @OptionGroup var roomConnection: RoomConnectionOptions<Purpose>
 
     @Option(help: ArgumentHelp("The presenter script (JSON).", valueName: "file"))
     var script: String
-
-    @Option(help: "Presenter token, when the hub requires one.")
-    var token: String?
 
     @Option(help: "Display name.")
     var name = "camhub-present"
@@ -72,7 +62,7 @@ struct Present: ParsableCommand {
     @Flag(help: "Plain output (no progress bars redrawn in place), also when writing to a terminal.")
     var plain = false
 
-    var hello: HelloOptions { HelloOptions(room: room, role: role, name: name, token: token) }
+    var hello: HelloOptions { HelloOptions(room: roomConnection.room, role: role, name: name, token: roomConnection.token) }
 
     func validate() throws {
         guard ["presenter", "driver"].contains(role) else { throw ValidationError("--role must be presenter or driver (got \(role))") }
@@ -95,8 +85,7 @@ struct Present: ParsableCommand {
                     + ", at least \(JSONText.number((parsed.plannedSeconds * 10).rounded() / 10)) s of waits and strokes")
             return
         }
-        let hubURL: HubURL
-        hubURL = try tls.hubURL(url)
+        let hubURL = try roomConnection.hubURL
         let connection: HubConnection
         do {
             connection = try HubConnection.join(hubURL, hello: hello)
@@ -119,6 +108,15 @@ struct Present: ParsableCommand {
         if !report.succeeded && !(report.interrupted && report.errors.isEmpty && report.problems.isEmpty) {
             throw ExitCode(1)
         }
+    }
+}
+
+extension Present {
+    /// A presenter's room and token.
+    enum Purpose: DefaultRoomPurpose {
+        static let room = "demo"
+        static let roomHelp = "Room to present in."
+        static let tokenHelp = "Presenter token, when the hub requires one."
     }
 }
 

@@ -32,23 +32,13 @@ struct Replay: ParsableCommand {
     @Argument(help: ArgumentHelp("Recording file(s), in order (gzip or plain JSON lines).", valueName: "file"))
     var files: [String]
 
-    @Option(help: "Hub WebSocket URL: ws://HOST:PORT/hub, or wss://… for a hub with TLS.")
-    var url = "ws://127.0.0.1:8080/hub"
-
-    @OptionGroup(title: "TLS (wss:// URLs)")
-    var tls: TLSClientOptions
-
-    @Option(help: "Room to play into (default: the recorded room).")
-    var room: String?
+    @OptionGroup var roomConnection: RoomConnectionOptions<Purpose>
 
     @Option(help: "Playback speed: 2 plays the waits between commands twice as fast (animations keep their own durations).")
     var speed = 1.0
 
     @Option(help: ArgumentHelp("Start this many seconds into the recording.", valueName: "seconds"))
     var from = 0.0
-
-    @Option(help: "Presenter token, when the hub requires one.")
-    var token: String?
 
     @Option(help: "Display name.")
     var name = "camhub-replay"
@@ -57,7 +47,7 @@ struct Replay: ParsableCommand {
         guard !files.isEmpty else { throw ValidationError("give at least one recording file") }
         guard speed.isFinite, speed > 0, speed <= 1000 else { throw ValidationError("--speed must be above 0 and at most 1000 (got \(speed))") }
         guard from.isFinite, from >= 0 else { throw ValidationError("--from must be seconds ≥ 0 (got \(from))") }
-        if let room { do { _ = try RoomName(validating: room) } catch { throw ValidationError("--room: \(error)") } }
+        if let room = roomConnection.givenRoom { do { _ = try RoomName(validating: room) } catch { throw ValidationError("--room: \(error)") } }
     }
 
     func run() throws {
@@ -67,9 +57,9 @@ struct Replay: ParsableCommand {
             throw ExitCode(2)
         }
         if recording.truncated { printErr("camhub replay: note: the recording ends mid-file (the hub was stopped hard); playing what it holds") }
-        let target = room ?? recording.room
-        let hubURL = try tls.hubURL(url)
-        let hello = HelloOptions(room: target, role: "presenter", name: name, token: token, rate: 1, events: ["animation"])
+        let target = roomConnection.givenRoom ?? recording.room
+        let hubURL = try roomConnection.hubURL
+        let hello = HelloOptions(room: target, role: "presenter", name: name, token: roomConnection.token, rate: 1, events: ["animation"])
         let connection: HubConnection
         do { connection = try HubConnection.join(hubURL, hello: hello) } catch {
             printErr("camhub replay: \(error)")
@@ -88,5 +78,14 @@ struct Replay: ParsableCommand {
         if let closed = outcome.closed { summary += "; the hub ended the connection early (\(closed))" }
         say(summary)
         if !outcome.refused.isEmpty || outcome.closed != nil { throw ExitCode(1) }
+    }
+}
+
+extension Replay {
+    /// A replay's room (the recorded one unless --room) and its presenter token.
+    enum Purpose: RoomConnectionPurpose {
+        static let roomHelp = "Room to play into (default: the recorded room)."
+        static let tokenHelp = "Presenter token, when the hub requires one."
+        static let defaultRoom: String? = nil
     }
 }

@@ -237,6 +237,9 @@ struct Serve: ParsableCommand {
     @Flag(help: "Print the effective settings (file, environment and flags merged; secrets not shown) as TOML and exit.")
     var printConfig = false
 
+    @Flag(help: "Print camhub.example.toml: every setting with its built-in default, as TOML with comments, and exit.")
+    var printExampleConfig = false
+
     /// This command with `--config` and the `CAMHUB_*` secrets applied under the flags given.
     func effective() throws -> Serve {
         try ServeConfig.effective(
@@ -265,6 +268,7 @@ struct Serve: ParsableCommand {
     }
 
     func validate() throws {
+        if printExampleConfig { return try ExampleConfig.checkAlone(Array(CommandLine.arguments.dropFirst())) }
         try effective().check()
     }
 
@@ -303,9 +307,10 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        if printExampleConfig { return say(ExampleConfig.text(defaults: self)) }
         let settings = try effective()
         if printConfig {
-            say(ServeConfig.text(settings))
+            say(ServeConfig.text(settings, environment: ProcessInfo.processInfo.environment))
             return
         }
         try settings.start()
