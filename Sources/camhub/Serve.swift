@@ -120,7 +120,10 @@ struct Serve: ParsableCommand {
     @Option(help: "Clients in one room; one more gets error full and close 1013.")
     var maxClientsPerRoom = HubConfiguration().maxClientsPerRoom
 
-    @Option(help: "Seconds a client's socket may stay undrained (it stopped reading) before it is closed with 1008 \"too slow\"; 0: never.")
+    @Option(
+        help:
+            "Seconds a client may stop reading (acknowledge none of the bytes waiting for it, or leave its socket undrained) before it is closed with 1008 \"too slow\"; 0: never."
+    )
     var slowClientTimeout = 10.0
 
     @Option(help: "On SIGTERM/SIGINT: seconds over which each loop closes its clients (1012/1001), so they do not all reconnect at once; 0: all at once.")
@@ -132,12 +135,19 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Largest message /echo accepts, in bytes (/hub keeps 8 KiB).", valueName: "bytes"))
     var echoMaxMessage = HubServerConfiguration().echoMaxMessage
 
+    @Option(
+        help: ArgumentHelp(
+            "Frame batches for another loop that may wait while it is busy; more are merged (the newest frame per follower, messages kept in order).",
+            valueName: "batches"))
+    var loopQueue = HubServerConfiguration().loopQueue
+
     func validateCaps() throws {
         guard (1...(1 << 30)).contains(echoMaxMessage) else { throw ValidationError("--echo-max-message must be 1…1073741824 bytes (got \(echoMaxMessage))") }
         guard drainSpread.isFinite, drainSpread >= 0, drainTimeout.isFinite, drainTimeout > drainSpread else {
             throw ValidationError(
                 "--drain-spread must be ≥ 0 and --drain-timeout longer than it, in seconds (got \(drainSpread) and \(drainTimeout))")
         }
+        guard loopQueue >= 1 else { throw ValidationError("--loop-queue must be at least 1 (got \(loopQueue))") }
         guard slowClientTimeout.isFinite, slowClientTimeout >= 0 else {
             throw ValidationError("--slow-client-timeout must be a number of seconds ≥ 0 (got \(slowClientTimeout))")
         }
@@ -161,6 +171,7 @@ struct Serve: ParsableCommand {
         configuration.drainSpread = drainSpread
         configuration.drainTimeout = drainTimeout
         configuration.echoMaxMessage = echoMaxMessage
+        configuration.loopQueue = loopQueue
         configuration.hub.maxRooms = maxRooms
         configuration.hub.maxClientsPerRoom = maxClientsPerRoom
     }
@@ -222,6 +233,12 @@ struct Serve: ParsableCommand {
 
     @Option(help: ArgumentHelp("A recording file is rotated (the next part begins) once it holds this many compressed bytes.", valueName: "bytes"))
     var recordMaxBytes = Recorder.defaultMaxBytes
+
+    @Option(
+        help: ArgumentHelp(
+            "Recording entries that may wait for the disk; more are dropped and counted (camhub_recording_dropped_total), so a stalled disk never stalls the hub.",
+            valueName: "entries"))
+    var recordQueue = Recorder.defaultQueueLimit
     @Option(
         help: ArgumentHelp(
             "Join the cluster of hubs sharing this Redis (7.0 or later): one room across hubs, each room's camera run by one of them (default: this hub alone, in memory). redis+sentinel://HOST:PORT[,HOST:PORT…]/MASTER finds the master through Redis Sentinel and follows its failovers. Also $CAMHUB_REDIS.",
@@ -282,6 +299,7 @@ struct Serve: ParsableCommand {
         try validateSecurity()
         try validateCaps()
         guard recordMaxBytes >= 1024 else { throw ValidationError("--record-max-bytes must be at least 1024 (got \(recordMaxBytes))") }
+        guard recordQueue >= 1 else { throw ValidationError("--record-queue must be at least 1 (got \(recordQueue))") }
         guard roomTTL.isFinite, roomTTL >= 0 else { throw ValidationError("--room-ttl must be a number of seconds ≥ 0") }
         if let redis {
             do { _ = try RedisEndpoint(url: redis) } catch { throw ValidationError(error.description) }
@@ -356,6 +374,7 @@ struct Serve: ParsableCommand {
         }
         configuration.recordDirectory = record
         configuration.recordMaxBytes = recordMaxBytes
+        configuration.recordQueue = recordQueue
         configuration.redis = try redis.map { try RedisEndpoint(url: $0) }
         let server: HubServer
         let bound: Int

@@ -97,7 +97,9 @@ extension ServeSetting {
         .value("max_clients_per_room", \.maxClientsPerRoom, about: "Clients in one room; one more gets error full and close 1013."),
         .value(
             "slow_client_timeout", \.slowClientTimeout,
-            about: "Seconds a client's socket may stay undrained before close 1008 \"too slow\"; 0: never."),
+            about:
+                "Seconds a client may stop reading (acknowledge none of the bytes waiting for it, or leave its socket undrained) before close 1008 \"too slow\"; 0: never."
+        ),
         .value(
             "drain_spread", \.drainSpread,
             about:
@@ -107,6 +109,11 @@ extension ServeSetting {
             "drain_timeout", \.drainTimeout,
             about: "Shutdown: the most seconds the hub waits for its clients' closes to be acknowledged."),
         .value("echo_max_message", \.echoMaxMessage, about: "Largest message /echo accepts, in bytes (/hub keeps 8 KiB)."),
+        .value(
+            "loop_queue", \.loopQueue,
+            about:
+                "Frame batches from the hub's loop that may wait for another loop while it is busy; more are merged (the newest frame per follower, messages kept in order; a client owed more messages than its lane holds is closed 1013)."
+        ),
     ]
 
     private static let operations: [ServeSetting] = [
@@ -118,6 +125,11 @@ extension ServeSetting {
         .value(
             "record_max_bytes", \.recordMaxBytes,
             about: "A recording file is rotated (its next part begins) once it holds this many compressed bytes (at least 1024)."),
+        .value(
+            "record_queue", \.recordQueue,
+            about:
+                "Recording entries that may wait for the disk; more are dropped whole and counted (camhub_recording_dropped_total), so a stalled or full disk never stalls the hub."
+        ),
         .optional(
             "redis", \.redis, unset: .meaning("the in-memory engine: one hub alone"), hidden: .whenItHoldsAPassword,
             environment: "CAMHUB_REDIS", sample: "redis://127.0.0.1:6379/0",
