@@ -29,7 +29,8 @@ final class EpollFollowerClient: Sendable {
     struct Handlers: Sendable {
         var onOpen: @Sendable (ConnectionID) -> Void
         /// A whole text message; the bytes are valid during the call only.
-        var onText: @Sendable (ConnectionID, UnsafeBufferPointer<UInt8>) -> Void
+        /// A whole message, text or binary (a binary frame starts with `BinaryFrame.kind`, JSON with `{`).
+        var onMessage: @Sendable (ConnectionID, UnsafeBufferPointer<UInt8>) -> Void
         /// Once per `connect`, except for connections still open at `shutdown`.
         var onClose: @Sendable (ConnectionID, ClientCloseEvent) -> Void
     }

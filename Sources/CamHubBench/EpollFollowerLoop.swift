@@ -202,10 +202,10 @@ final class EpollFollowerLoop {
             try reader.consume(bytes) { frame in
                 guard closing == nil else { return }
                 switch frame {
-                case .text(let text): handlers.onText(id, text)
+                case .text(let payload), .binary(let payload): handlers.onMessage(id, payload)
                 case .ping(let payload): write(ClientFrame.encode(opcode: 0xA, payload: payload), to: id)
                 case .close(let code, let reason): closing = (code, String(decoding: reason, as: UTF8.self))
-                case .binary, .pong: break
+                case .pong: break
                 }
             }
         } catch {

@@ -1,5 +1,6 @@
 import CamHubClient
 import Foundation
+import HubCore
 import Synchronization
 import WebSocketTransport
 
@@ -46,13 +47,19 @@ struct WindowCounter: Sendable {
     }
 }
 
-/// A frame's `seq` and `time` read straight from the hub's bytes
-/// (`{"type":"frame","seq":N,"time":T,...`); nil for other messages.
+/// A frame's `seq` and `time` read straight from the hub's bytes: a binary
+/// frame's fixed fields (`BinaryFrame`: seq at offset 2, time at 10), or the
+/// JSON frame's first two (`{"type":"frame","seq":N,"time":T,...`); nil for
+/// other messages.
 enum FrameScan {
     private static let prefix = Array(#"{"type":"frame","seq":"#.utf8)
     private static let timeKey = Array(#","time":"#.utf8)
+    /// Bytes up to the end of a binary frame's `time`.
+    private static let binaryHead = 18
 
-    static func isFrame(_ b: UnsafeBufferPointer<UInt8>) -> Bool { hasPrefix(b, prefix) && b.count > prefix.count }
+    static func isFrame(_ b: UnsafeBufferPointer<UInt8>) -> Bool { isBinaryFrame(b) || (hasPrefix(b, prefix) && b.count > prefix.count) }
+
+    static func isBinaryFrame(_ b: UnsafeBufferPointer<UInt8>) -> Bool { b.count >= binaryHead && b[0] == BinaryFrame.kind }
 
     static func hasPrefix(_ b: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
         guard b.count >= prefix.count else { return false }
@@ -61,6 +68,12 @@ enum FrameScan {
     }
 
     static func scan(_ b: UnsafeBufferPointer<UInt8>) -> (seq: UInt64, time: Double)? {
+        if isBinaryFrame(b) {
+            let raw = UnsafeRawBufferPointer(b)
+            let seq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 2, as: UInt64.self))
+            let time = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 10, as: UInt64.self)))
+            return (seq, time)
+        }
         guard isFrame(b) else { return nil }
         var i = prefix.count
         var seq: UInt64 = 0
@@ -189,7 +202,7 @@ final class FollowerShard: Sendable {
             client.start(
                 EpollFollowerClient.Handlers(
                     onOpen: { [unowned self] id in self.opened(id) },
-                    onText: { [unowned self] id, bytes in self.received(id, bytes) },
+                    onMessage: { [unowned self] id, bytes in self.received(id, bytes) },
                     onClose: { [unowned self] id, event in self.closed(id, event) }))
         case .lws(let client):
             try client.start(
@@ -241,7 +254,7 @@ final class FollowerShard: Sendable {
         send(hello, to: id)
     }
 
-    /// Loop thread: one whole text message.
+    /// Loop thread: one whole message (JSON text, or a binary frame).
     private func received(_ id: ConnectionID, _ b: UnsafeBufferPointer<UInt8>) {
         let now = wallClockMilliseconds() + clockOffset
         let i = index(id)

@@ -29,6 +29,8 @@ public struct HelloOptions: Sendable, Hashable {
     public var events: [String]?
     /// How the client fits the room's camera to its screen (`hello.fit`); nil: the hub's default, same.
     public var fit: String?
+    /// How frames come (`hello.encoding`): binary by default, a third of the bytes of JSON.
+    public var encoding = FrameEncoding.binary
 
     public init(
         room: String, role: String, name: String? = nil, token: String? = nil,
@@ -59,6 +61,7 @@ public struct HelloOptions: Sendable, Hashable {
         if let viewport { o["viewport"] = .object(["width": .number(viewport.width), "height": .number(viewport.height)]) }
         if let events { o["events"] = .array(events.map { .string($0) }) }
         if let fit { o["fit"] = .string(fit) }
+        if encoding != .json { o["encoding"] = .string(encoding.rawValue) }
         return JSONText.encode(.object(o))
     }
 }
@@ -69,6 +72,7 @@ public struct HelloOptions: Sendable, Hashable {
 /// loop thread as they arrive (for latency).
 public final class HubConnection: @unchecked Sendable {
     public struct Received: Sendable {
+        /// The message's JSON text (a binary frame as the JSON frame that says the same).
         public let text: String
         public let message: Incoming
         /// Local wall clock (ms since the epoch) when the message arrived.
@@ -149,9 +153,16 @@ public final class HubConnection: @unchecked Sendable {
                     self.condition.unlock()
                 },
                 onMessage: { [weak self] _, message in
-                    guard let self, case .text(let text) = message else { return }
+                    guard let self else { return }
                     let now = wallClockMilliseconds()
-                    let received = Received(text: text, message: Incoming.decode(text) ?? .other(type: nil, raw: .null), localTime: now)
+                    let received: Received
+                    switch message {
+                    case .text(let text):
+                        received = Received(text: text, message: Incoming.decode(text) ?? .other(type: nil, raw: .null), localTime: now)
+                    case .binary(let bytes):
+                        let (message, text) = Incoming.decode(binary: bytes)
+                        received = Received(text: text, message: message, localTime: now)
+                    }
                     self.condition.lock()
                     self.items.append(.message(received))
                     self.condition.broadcast()

@@ -123,6 +123,27 @@ public enum Incoming: Sendable {
         public var ref: String?
     }
 
+    /// A binary message: a binary frame (`BinaryFrame`), with the JSON text of
+    /// the frame that says the same; anything else is `.other`, its text the reason.
+    public static func decode(binary bytes: [UInt8]) -> (Incoming, text: String) {
+        do {
+            let f = try BinaryFrame.decode(bytes)
+            let anchor = f.anchor.map { WireCamera.Anchor(x: $0.x, y: $0.y) }
+            var frame = Frame(
+                seq: f.seq, time: f.time,
+                camera: WireCamera(lat: f.latitude, lon: f.longitude, zoom: f.zoom, bearing: f.bearing, tilt: f.tilt, anchor: anchor),
+                moving: f.moving, by: f.by)
+            switch f.pointer {
+            case .none: break
+            case .hidden: frame.pointerHidden = true
+            case .shown(let lat, let lon, let by): frame.pointer = Pointer(lat: lat, lon: lon, by: by)
+            }
+            return (.frame(frame), String(decoding: f.json, as: UTF8.self))
+        } catch {
+            return (.other(type: nil, raw: .null), error.description)
+        }
+    }
+
     public static func decode(_ text: String) -> Incoming? {
         guard let json = try? JSONParser.parse(text) else { return nil }
         return decode(json)

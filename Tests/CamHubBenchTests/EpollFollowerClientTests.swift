@@ -19,7 +19,7 @@ struct EpollFollowerClientTests {
         var handlers: EpollFollowerClient.Handlers {
             EpollFollowerClient.Handlers(
                 onOpen: { id in self.opened.withLock { $0.append(id) } },
-                onText: { id, bytes in self.texts.withLock { $0.append((id, String(decoding: bytes, as: UTF8.self))) } },
+                onMessage: { id, bytes in self.texts.withLock { $0.append((id, String(decoding: bytes, as: UTF8.self))) } },
                 onClose: { id, event in self.closes.withLock { $0.append((id, event)) } })
         }
 

@@ -292,7 +292,7 @@ extension Hub {
         _ command: ForwardedCommand, as connection: ConnectionKey, at time: HubTime,
         sink: some HubSink
     ) -> Bool {
-        guard connection >= remoteConnectionBase, let room = rooms[command.room], runsCamera(command.room, at: time.seconds) else {
+        guard connection >= remoteConnectionBase, rooms[command.room] != nil, runsCamera(command.room, at: time.seconds) else {
             return false
         }
         remoteSession(connection, for: command)

@@ -329,7 +329,7 @@ public struct Hub {
         // On the tick grid, as every later frame time: its frames then fall due on ticks.
         throttle.didSend(seq: rooms[hello.room]!.seq, now: gridTime(time.seconds))
         let events = hello.events ?? EventSubscriptions.defaults(for: hello.role)
-        session.member = UInt32(rooms[hello.room]!.addMember(connection, throttle: throttle, events: events))
+        session.member = UInt32(rooms[hello.room]!.addMember(connection, throttle: throttle, events: events, encoding: hello.encoding))
         rooms[hello.room]!.emptySince = nil
         if hello.role != .follower { connectionOfClient[client] = connection }
         if outcome.presenterChange != nil { rooms[hello.room]!.presenterSince = time.epochMilliseconds }

@@ -9,9 +9,12 @@ public typealias ConnectionKey = UInt64
 public final class EncodedFrame: Sendable {
     public let seq: UInt64
     public let payload: SharedBytes
-    public init(seq: UInt64, payload: SharedBytes) {
+    /// JSON text, or binary (`BinaryFrame`): the WebSocket message kind to send it as.
+    public let encoding: FrameEncoding
+    public init(seq: UInt64, payload: SharedBytes, encoding: FrameEncoding = .json) {
         self.seq = seq
         self.payload = payload
+        self.encoding = encoding
     }
     /// The frame's bytes (a copy: for tests and tools).
     public var bytes: [UInt8] { payload.array }

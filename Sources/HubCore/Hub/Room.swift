@@ -31,6 +31,8 @@ struct Room {
         /// What the member says its map does (`follow`). Between the
         /// throttle and the subscriptions, in bytes the layout leaves free.
         var follow = FollowState.following
+        /// How its frames are encoded (`hello.encoding`), beside `follow` in the same spare bytes.
+        let encoding: FrameEncoding
         /// What the member gets besides frames (`hello.events`, `subscribe`).
         var events: EventSubscriptions
     }
@@ -76,6 +78,8 @@ struct Room {
     var promptSeq: UInt64 = 0
     /// `seq`'s frame, encoded at most once, when the first follower is due it.
     var frame: EncodedFrame?
+    /// The same frame in the binary encoding, for members that asked for it.
+    var binaryFrame: EncodedFrame?
     /// When the last member left (the room is removed `roomTTL` later).
     var emptySince: Double?
     /// The head count changed since the last `audience` event, sent at `audienceSentAt`.
@@ -228,8 +232,10 @@ struct Room {
     }
 
     /// Adds a connection with its throttle (O(1)); returns its position in `members`.
-    mutating func addMember(_ connection: ConnectionKey, throttle: FollowerThrottle, events: EventSubscriptions) -> Int {
-        members.append(Member(connection: connection, throttle: throttle, events: events))
+    mutating func addMember(
+        _ connection: ConnectionKey, throttle: FollowerThrottle, events: EventSubscriptions, encoding: FrameEncoding = .json
+    ) -> Int {
+        members.append(Member(connection: connection, throttle: throttle, encoding: encoding, events: events))
         if events.contains(.roomAnimations) { roomAnimationWatchers += 1 }
         return members.count - 1
     }
@@ -371,7 +377,8 @@ struct Room {
                 return .unfinished
             }
             if members[i].throttle.take(roomSeq: seq, promptSeq: promptSeq, now: tickTime, staggering: staggering) {
-                sink.sendFrame(currentFrame(time: epochMilliseconds, headroom: headroom), to: members[i].connection)
+                let frame = currentFrame(time: epochMilliseconds, headroom: headroom, encoding: members[i].encoding)
+                sink.sendFrame(frame, to: members[i].connection)
                 budget -= 1
             } else if (members[i].throttle.lastSeq ?? 0) < seq {
                 throttled += 1  // owed the newest frame, held back by its rate
@@ -418,28 +425,42 @@ struct Room {
         return earliest.isFinite ? .at(earliest) : .never
     }
 
-    /// Frees what only a moving room needs (the encoded frame) when it goes to rest.
+    /// Frees what only a moving room needs (the encoded frames) when it goes to rest.
     mutating func rest() {
         frame = nil
+        binaryFrame = nil
     }
 
-    /// The frame for `seq`, encoded on first use (with `headroom` bytes in front for the transport).
-    mutating func currentFrame(time: Double, headroom: Int) -> EncodedFrame {
-        if let frame, frame.seq == seq { return frame }
-        if let mirror {
-            let bytes = HubMessage.frame(
-                seq: seq, time: mirror.time, camera: mirror.camera, moving: mirror.moving, by: mirror.by, corner: mirror.corner,
-                velocity: mirror.velocity, pointer: mirror.pointer, epoch: mirror.epoch)
-            let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
+    /// The frame for `seq` in `encoding`, encoded on first use (with `headroom`
+    /// bytes in front for the transport): once per room, tick and encoding.
+    mutating func currentFrame(time: Double, headroom: Int, encoding: FrameEncoding = .json) -> EncodedFrame {
+        switch encoding {
+        case .json:
+            if let frame, frame.seq == seq { return frame }
+            let encoded = encodeFrame(time: time, headroom: headroom, encoding: .json)
             frame = encoded
             return encoded
+        case .binary:
+            if let binaryFrame, binaryFrame.seq == seq { return binaryFrame }
+            let encoded = encodeFrame(time: time, headroom: headroom, encoding: .binary)
+            binaryFrame = encoded
+            return encoded
         }
-        let bytes = HubMessage.frame(
-            seq: seq, time: time, camera: manager.camera, moving: frameMoving, by: manager.lastMovedBy, corner: frameCorner,
-            velocity: frameMoving ? manager.velocity(at: manager.time) : nil, pointer: framePointer, epoch: epoch)
-        let encoded = EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom))
-        frame = encoded
-        return encoded
+    }
+
+    /// The frame for `seq`: a mirror's as its owner published it, else this room's camera at `time`.
+    private func encodeFrame(time: Double, headroom: Int, encoding: FrameEncoding) -> EncodedFrame {
+        let encode = encoding == .json ? HubMessage.frame : BinaryFrame.encode
+        let bytes =
+            if let mirror {
+                encode(
+                    seq, mirror.time, mirror.camera, mirror.moving, mirror.by, mirror.corner, mirror.velocity, mirror.pointer, mirror.epoch)
+            } else {
+                encode(
+                    seq, time, manager.camera, frameMoving, manager.lastMovedBy, frameCorner,
+                    frameMoving ? manager.velocity(at: manager.time) : nil, framePointer, epoch)
+            }
+        return EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom), encoding: encoding)
     }
 }
 

@@ -131,6 +131,8 @@ public struct Hello: Hashable, Sendable {
     public var events: EventSubscriptions?
     /// How the client fits the room's camera to its screen (echoed in `welcome.fit`).
     public var fit = FitMode.same
+    /// How its frames come: JSON text (the default) or binary (`BinaryFrame`).
+    public var encoding = FrameEncoding.json
 
     public init(
         room: RoomName, role: Role, name: String? = nil, token: String? = nil,

@@ -104,6 +104,7 @@ extension ClientMessage {
             room: room, role: role, name: name, token: token, rate: rate, viewport: viewport,
             events: try decodeEvents(f))
         hello.fit = try f.enumeration("fit", FitMode.self, what: "fit") ?? .same
+        hello.encoding = try f.enumeration("encoding", FrameEncoding.self, what: "encoding") ?? .json
         return hello
     }
 

@@ -78,7 +78,7 @@ struct TransportSink: HubSink {
         let id = ConnectionID(rawValue: connection)
         let loop = loops.index(of: id)
         if loop == 0 {
-            loops.hub.sendLatest(SharedFrame(kind: .text, payload: frame.payload), to: id)
+            loops.hub.sendLatest(SharedFrame(kind: frame.messageKind, payload: frame.payload), to: id)
         } else {
             batches.batches[loop].sendLatest(batches.copy(of: frame, for: loop), to: id)
         }
@@ -114,28 +114,35 @@ struct TransportSink: HubSink {
 /// flush (index 0 unused). Hub loop only.
 final class OutboundBatches {
     var batches: [OutboundBatch]
-    /// Per loop, the last frame copied for it and its copy: a room's frame is
-    /// handed to its followers one after the other, so one entry per loop
-    /// makes one copy per room, tick and loop. Cleared with the batch.
-    private var copies: [(frame: EncodedFrame, copy: SharedFrame)?]
+    /// Per loop and encoding, the last frame copied for it and its copy: a
+    /// room's frame is handed to its followers one after the other, so one
+    /// entry per loop and encoding makes one copy per room, tick, encoding and
+    /// loop, however the room's JSON and binary followers interleave. Cleared with the batch.
+    private var copies: [[(frame: EncodedFrame, copy: SharedFrame)?]]
 
     init(loops: Int) {
         batches = Array(repeating: OutboundBatch(), count: loops)
-        copies = Array(repeating: nil, count: loops)
+        copies = Array(repeating: Array(repeating: nil, count: FrameEncoding.allCases.count), count: loops)
     }
 
     func copy(of frame: EncodedFrame, for loop: Int) -> SharedFrame {
-        if let last = copies[loop], last.frame === frame { return last.copy }
-        let copy = SharedFrame(kind: .text, count: frame.payload.count) { bytes in
+        let slot = frame.encoding == .json ? 0 : 1
+        if let last = copies[loop][slot], last.frame === frame { return last.copy }
+        let copy = SharedFrame(kind: frame.messageKind, count: frame.payload.count) { bytes in
             frame.payload.withUnsafeBytes { bytes.copyMemory(from: $0) }
         }
-        copies[loop] = (frame, copy)
+        copies[loop][slot] = (frame, copy)
         return copy
     }
 
     func take(_ loop: Int) -> OutboundBatch {
-        copies[loop] = nil
+        copies[loop] = Array(repeating: nil, count: FrameEncoding.allCases.count)
         defer { batches[loop] = OutboundBatch() }
         return batches[loop]
     }
+}
+
+extension EncodedFrame {
+    /// The WebSocket message it goes in: text for JSON, binary for `BinaryFrame`.
+    var messageKind: MessageKind { encoding == .json ? .text : .binary }
 }

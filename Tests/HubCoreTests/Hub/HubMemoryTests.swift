@@ -24,7 +24,8 @@ struct HubMemoryTests {
 @Suite("Hub: memory per room")
 struct RoomMemoryTests {
     @Test func aRoomStaysInline() {
-        // Rooms are stored inline in the hub's table: each byte here is a byte per room at rest.
-        #expect(MemoryLayout<Room>.stride <= 704, "\(MemoryLayout<Room>.stride) bytes")
+        // Rooms are stored inline in the hub's table: each byte here is a byte per room at rest
+        // (the current frame in its two encodings, JSON and binary, is two references of them).
+        #expect(MemoryLayout<Room>.stride <= 712, "\(MemoryLayout<Room>.stride) bytes")
     }
 }

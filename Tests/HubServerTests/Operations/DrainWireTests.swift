@@ -26,7 +26,7 @@ extension HubServerTests {
                 client.start(
                     EpollFollowerClient.Handlers(
                         onOpen: { _ in },
-                        onText: { [welcomed] _, bytes in
+                        onMessage: { [welcomed] _, bytes in
                             if bytes.starts(with: Array(#"{"type":"welcome""#.utf8)) { welcomed.withLock { $0 += 1 } }
                         },
                         onClose: { [closes] id, event in closes.withLock { $0[id] = (event.code?.rawValue, .now) } }))

@@ -49,6 +49,7 @@ export class CamHubError extends Error {
  * @property {number} [rate] frames per second wanted (the hub grants at most its tick)
  * @property {string[]} [events] subscriptions (default: the role's, `eventsFor`)
  * @property {'same'|'cover'} [fit] how a follower fits the room's camera to its screen
+ * @property {'binary'|'json'} [encoding] how frames come: 'binary' (default: a third of the bytes) or 'json' text
  * @property {() => ({width: number, height: number})} [viewport] this client's screen in px, read at each hello
  * @property {RoomState} [state] the state to keep (a subclass, e.g. the viewer's page state); its `session`
  *   holds room, role, name, token, rate and fit
@@ -301,7 +302,8 @@ export class Room {
     const { session } = this.state;
     const viewport = this.options.viewport?.();
     return build.hello({ room: session.room, role: session.role, name: session.name, token: session.token,
-      rate: session.rate, viewport, events: this.options.events ?? this.state.helloEvents, fit: this.state.fit });
+      rate: session.rate, viewport, events: this.options.events ?? this.state.helloEvents, fit: this.state.fit,
+      encoding: this.options.encoding ?? 'binary' });
   }
 
   newId(prefix) {

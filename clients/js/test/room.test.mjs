@@ -135,3 +135,54 @@ test('bad arguments throw before anything is sent, naming the field', () => {
     return assert.rejects(r.fly({ zoom: 3 }, { duration: -1 }), /duration/);
   });
 });
+
+/** A WebSocket that counts the kinds of messages it receives. */
+function countingWebSocket(counts) {
+  return class extends WebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (ev) => {
+        const kind = typeof ev.data === 'string' ? 'text' : 'binary';
+        counts[kind] = (counts[kind] ?? 0) + 1;
+      });
+    }
+  };
+}
+
+test('frames come binary by default and say to the bit what the JSON frames say', async () => {
+  const name = roomName();
+  const presenter = await join(name, 'presenter');
+  const binaryCounts = {};
+  const jsonCounts = {};
+  const binary = await join(name, 'follower', { WebSocket: countingWebSocket(binaryCounts) });
+  const json = await join(name, 'follower', { encoding: 'json', WebSocket: countingWebSocket(jsonCounts) });
+  const framesOf = (r) => {
+    const frames = [];
+    r.on('frame', (f) => frames.push(f));
+    return frames;
+  };
+  const [binaryFrames, jsonFrames] = [framesOf(binary), framesOf(json)];
+  const target = { lat: 48.8566, lon: 2.3522, zoom: 11.123456789, bearing: 33.3, tilt: 20 };
+  await presenter.fly(target, { duration: 0.4 });
+  const resting = (f) => !f.moving && f.camera.zoom === target.zoom;
+  for (let waited = 0; !(binaryFrames.some(resting) && jsonFrames.some(resting)); waited += 20) {
+    assert.ok(waited < 10000, 'both followers get the resting frame within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.ok(binaryCounts.binary > 5, `binary frames: ${JSON.stringify(binaryCounts)}`);
+  assert.equal(jsonCounts.binary ?? 0, 0, 'a follower that asked for JSON gets text frames only');
+  const bySeq = new Map(jsonFrames.map((f) => [f.seq, f]));
+  const both = binaryFrames.filter((f) => bySeq.has(f.seq));
+  assert.ok(both.length > 5);
+  for (const f of both) {
+    const j = bySeq.get(f.seq);
+    assert.deepEqual(f.camera, j.camera, `seq ${f.seq}: the same camera to the bit`);
+    assert.equal(f.time, j.time);
+    assert.equal(f.moving, j.moving);
+    assert.equal(f.by, j.by);
+    if (j.velocity) {
+      for (const k of ['lat', 'lon', 'zoom', 'bearing', 'tilt']) assert.equal(f.velocity[k], Math.fround(j.velocity[k]));
+    }
+  }
+  assert.deepEqual(binary.camera, json.camera, 'both land on the hub camera');
+});

@@ -29,6 +29,7 @@ export class CamHubError extends Error {
  * @property {number} [rate] frames per second wanted (the hub grants at most its tick)
  * @property {string[]} [events] subscriptions (default: the role's, `eventsFor`)
  * @property {'same'|'cover'} [fit] how a follower fits the room's camera to its screen
+ * @property {'binary'|'json'} [encoding] how frames come: 'binary' (default: a third of the bytes) or 'json' text
  * @property {() => ({width: number, height: number})} [viewport] this client's screen in px, read at each hello
  * @property {RoomState} [state] the state to keep (a subclass, e.g. the viewer's page state); its `session`
  *   holds room, role, name, token, rate and fit
@@ -73,10 +74,7 @@ export class Room {
     get roster(): {
         client: string;
         name: string;
-        role: string; /**
-         * Asks the hub to compute against the room's camera and this client's viewport: `query('project',
-         * {points})`, `'unproject'`, `'bounds'`, `'fit'` {bounds, padding}. Resolves with the `result`.
-         */
+        role: string;
         follow: string;
     }[];
     /** The room's followers by follow state {following, exploring, away}, or null before the hub counted them. */
@@ -223,6 +221,10 @@ export type ConnectOptions = {
      * how a follower fits the room's camera to its screen
      */
     fit?: 'same' | 'cover';
+    /**
+     * how frames come: 'binary' (default: a third of the bytes) or 'json' text
+     */
+    encoding?: 'binary' | 'json';
     /**
      * this client's screen in px, read at each hello
      */

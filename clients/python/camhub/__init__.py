@@ -12,11 +12,12 @@
 The protocol is docs/PROTOCOL.md (and docs/asyncapi.yaml) in the CameraHub repository.
 """
 
-from .errors import CamHubError, ConnectionLost, HubError, Refused
+from .binary_frame import decode_frame
+from .errors import CamHubError, ConnectionLost, HubError, ProtocolError, Refused
 from .room import Room, backoff, connect
 from .types import Anchor, AnimationResult, Camera, FollowCounts, Frame, Padding, RosterEntry
 
 __all__ = [
     "Anchor", "AnimationResult", "CamHubError", "Camera", "ConnectionLost", "FollowCounts", "Frame", "HubError",
-    "Padding", "Refused", "Room", "RosterEntry", "backoff", "connect",
+    "Padding", "ProtocolError", "Refused", "Room", "RosterEntry", "backoff", "connect", "decode_frame",
 ]

@@ -28,5 +28,9 @@ class Refused(HubError):
     """The hub refused the `hello` (a wrong token, a full room, a bad field)."""
 
 
+class ProtocolError(CamHubError):
+    """A hub message that is not what docs/PROTOCOL.md says (a malformed binary frame)."""
+
+
 class ConnectionLost(CamHubError):
     """The connection ended (and was not, or could not be, resumed) while waiting for an answer."""

@@ -17,6 +17,7 @@ from typing import Any, Optional, Union
 import websockets
 from websockets.exceptions import ConnectionClosed
 
+from .binary_frame import decode_frame
 from .errors import ConnectionLost, HubError, Refused
 from .types import AnimationResult, Camera, FollowCounts, Frame, RosterEntry
 
@@ -27,7 +28,7 @@ RETRY_CODES = {1001, 1012, 1006}
 ENDED = {"finished", "cancelled", "superseded"}
 
 Handler = Callable[[dict[str, Any]], Any]
-WireTap = Callable[[str, str], None]
+WireTap = Callable[[str, Union[str, bytes]], None]
 #: Returns a fresh signed token (a coroutine function or a plain one).
 TokenSource = Callable[[], Union[str, Awaitable[str]]]
 #: Close codes of a token that expired unrefreshed (4001) or was revoked (4003): with `get_token`, the
@@ -91,9 +92,9 @@ class Room:
                                             max_size=2 ** 20)
         await self._send_raw(self.hello)
         while True:
-            text = await asyncio.wait_for(self._ws.recv(), self.open_timeout)
-            self._tap("received", text)
-            m = json.loads(text)
+            data = await asyncio.wait_for(self._ws.recv(), self.open_timeout)
+            self._tap("received", data)
+            m = _parse(data)
             if m["type"] == "error":
                 await self._ws.close()
                 raise Refused(m.get("code", "?"), m.get("message", ""), m.get("ref"))
@@ -120,9 +121,9 @@ class Room:
     async def _read(self) -> None:
         while True:
             try:
-                async for text in self._ws:
-                    self._tap("received", text)
-                    self._dispatch(json.loads(text))
+                async for data in self._ws:
+                    self._tap("received", data)
+                    self._dispatch(_parse(data))
                 code = self._ws.close_code
             except ConnectionClosed as e:
                 code = e.rcvd.code if e.rcvd is not None else 1006
@@ -264,7 +265,7 @@ class Room:
 
     # -- sending --------------------------------------------------------------------------------------------------
 
-    def _tap(self, direction: str, text: str) -> None:
+    def _tap(self, direction: str, text: Union[str, bytes]) -> None:
         if self.on_wire is not None:
             self.on_wire(direction, text)
 
@@ -426,6 +427,11 @@ class Room:
         await self.send({"type": "pointer", "lat": None} if lat is None else {"type": "pointer", "lat": lat, "lon": lon})
 
 
+def _parse(data: Union[str, bytes]) -> dict[str, Any]:
+    """One hub message: JSON text, or a binary frame's bytes (hello `encoding` "binary")."""
+    return decode_frame(data) if isinstance(data, bytes) else json.loads(data)
+
+
 def _fields(m: dict[str, Any]) -> dict[str, Any]:
     """`m` without the fields that are None."""
     return {k: v for k, v in m.items() if v is not None}
@@ -440,14 +446,15 @@ class connect:
     `get_token()` (a function or coroutine function) returns a fresh signed token: the client
     refreshes its token when the hub says it expires soon (`tokenExpiring`), and joins again with
     a new one after a close for an expired (4001) or revoked (4003) token.
-    `on_wire(direction, text)` sees every message sent and received."""
+    `encoding` is how frames come: "binary" (the default, a third of the bytes) or "json".
+    `on_wire(direction, data)` sees every message sent and received (text, or bytes for a binary frame)."""
 
     def __init__(self, url: str, room: str, role: str = "follower", *, name: Optional[str] = None,
                  token: Optional[str] = None, rate: Optional[float] = None, events: Optional[list[str]] = None,
                  fit: Optional[str] = None, viewport: Optional[tuple[float, float]] = None, reconnect: bool = True,
-                 on_wire: Optional[WireTap] = None, get_token: Optional[TokenSource] = None):
+                 on_wire: Optional[WireTap] = None, get_token: Optional[TokenSource] = None, encoding: str = "binary"):
         hello = _fields({"type": "hello", "room": room, "role": role, "name": name, "token": token, "rate": rate,
-                         "events": events, "fit": fit})
+                         "events": events, "fit": fit, "encoding": None if encoding == "json" else encoding})
         if viewport is not None:
             hello["viewport"] = {"width": viewport[0], "height": viewport[1]}
         self.room = Room(url, hello, reconnect=reconnect, on_wire=on_wire, get_token=get_token)

@@ -3,6 +3,7 @@ client sent and received in the test checked against docs/asyncapi.yaml afterwar
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -14,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+import camhub
 
 ROOT = Path(__file__).resolve().parents[3]
 LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)")
@@ -69,7 +72,9 @@ def wire():
     sent: list[str] = []
     received: list[str] = []
 
-    def tap(direction: str, text: str) -> None:
+    def tap(direction: str, data) -> None:
+        # A binary frame is checked as what it decodes to (the schema describes the frame's fields).
+        text = json.dumps(camhub.decode_frame(data)) if isinstance(data, bytes) else data
         (sent if direction == "sent" else received).append(text)
 
     yield tap

@@ -151,3 +151,50 @@ def test_the_example_tour_runs_against_a_hub(hub, monkeypatch, capsys):
     asyncio.run(tour.tour(hub.url, "example"))
     assert capsys.readouterr().out.splitlines() == [
         "Paris: finished", "0 followers called back; FollowCounts(following=0, exploring=0, away=0)"]
+
+
+def test_frames_come_binary_by_default_and_say_to_the_bit_what_the_json_frames_say(hub, wire):
+    async def main():
+        binary_kinds: list[type] = []
+        json_kinds: list[type] = []
+
+        def tap(kinds):
+            def record(direction, data):
+                wire(direction, data)
+                if direction == "received":
+                    kinds.append(type(data))
+            return record
+
+        async with camhub.connect(hub.url, "bits", role="presenter", on_wire=wire) as presenter, \
+                camhub.connect(hub.url, "bits", rate=60, on_wire=tap(binary_kinds)) as binary, \
+                camhub.connect(hub.url, "bits", rate=60, encoding="json", on_wire=tap(json_kinds)) as text:
+            seen: dict[str, dict[int, camhub.Frame]] = {"binary": {}, "json": {}}
+
+            async def collect(room, into):
+                async for frame in room.frames():
+                    into[frame.seq] = frame
+                    if not frame.moving:
+                        return
+
+            tasks = [asyncio.create_task(collect(binary, seen["binary"])), asyncio.create_task(collect(text, seen["json"]))]
+            result = await presenter.fly(camhub.Camera(lat=48.8566, lon=2.3522, zoom=11.123456789, bearing=33.3), duration=0.5)
+            await asyncio.wait_for(asyncio.gather(*tasks), 10)
+            assert bytes in binary_kinds and bytes not in json_kinds
+            both = set(seen["binary"]) & set(seen["json"])
+            assert len(both) > 5
+            for seq in both:
+                b, j = seen["binary"][seq], seen["json"][seq]
+                assert b.camera == j.camera and b.time == j.time and b.moving == j.moving and b.by == j.by
+            assert binary.camera == text.camera == result.camera
+
+    asyncio.run(main())
+
+
+def test_a_malformed_binary_frame_is_refused_naming_the_field():
+    frame = bytes([1, 0x01]) + (42).to_bytes(8, "little") + bytes(8 + 16)
+    try:
+        camhub.decode_frame(frame)
+    except camhub.ProtocolError as e:
+        assert str(e) == "binary frame: camera.zoom needs 8 bytes at offset 34, 0 left"
+    else:
+        raise AssertionError("a truncated frame decoded")

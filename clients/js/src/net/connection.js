@@ -113,6 +113,7 @@ export class Connection {
       this.retryUnopened(`cannot open ${this.o.url}: ${e.message}`);
       return;
     }
+    ws.binaryType = 'arraybuffer'; // binary frames (hello.encoding) arrive as ArrayBuffers
     this.ws = ws;
     this.setState('connecting');
     let opened = false;
@@ -141,7 +142,7 @@ export class Connection {
       this.received++;
       let m;
       try {
-        m = parseMessage(typeof ev.data === 'string' ? ev.data : String(ev.data));
+        m = parseMessage(ev.data);
       } catch (e) {
         if (e instanceof ProtocolError) {
           this.o.onProtocolError?.(e);

@@ -36,7 +36,7 @@
 //         gesture {by, kind, phase|null, disabled, x?, y?, lat?, lon?} (every gesture of the room, opt-in)
 //
 // Viewer -> hub (builders return plain objects; encode() makes the JSON text):
-//   hello     {room, role, name?, token?, rate?, viewport?}        first message
+//   hello     {room, role, name?, token?, rate?, viewport?, events?, fit?, encoding?}   first message
 //   set       {camera}                               camera may be partial
 //   ease      {camera, id?, duration?, curve?, around?}
 //   fly       {camera, id?, duration?, speed?, curve?, minZoom?}
@@ -57,23 +57,16 @@
 //   followPolicy {explore}                       presenter: false locks following, true unlocks
 
 import { FIT_MODES } from '../geo/fit.js';
+import { ProtocolError } from './protocol_error.js';
+import { decodeBinaryFrame } from './binary_frame.js';
 
-export class ProtocolError extends Error {
-  /**
-   * @param {string} message
-   * @param {{code?: string, raw?: string}} options
-   */
-  constructor(message, { code = 'invalid', raw } = {}) {
-    super(message);
-    this.name = 'ProtocolError';
-    this.code = code; // 'json' | 'invalid' | 'unknown-type'
-    this.raw = raw;
-  }
-}
+export { ProtocolError };
 
 export const SERVER_MESSAGE_TYPES = ['welcome', 'frame', 'animation', 'event', 'result', 'error', 'pong', 'gestures', 'gestureAck',
   'tokenExpiring', 'tokenRefreshed'];
 export const ROLES = ['presenter', 'driver', 'follower'];
+/** How frames come (`hello.encoding`): JSON text, or binary (protocol/binary_frame.js). */
+export const FRAME_ENCODINGS = ['json', 'binary'];
 export const GESTURE_KINDS = ['pan', 'pinch', 'tilt', 'rotate', 'doubleTap', 'twoFingerTap', 'scroll', 'tap', 'longPress'];
 /** Kinds that happen at an instant: sent without a phase. */
 export const INSTANT_GESTURE_KINDS = ['doubleTap', 'twoFingerTap', 'scroll', 'tap', 'longPress'];
@@ -398,13 +391,15 @@ const serverValidators = {
 };
 
 /**
- * Parses and validates one hub message (JSON text or an already parsed object).
+ * Parses and validates one hub message (JSON text, a binary frame's bytes, or an already parsed object).
  * Returns the message object; throws ProtocolError with a clear reason
  * (code 'json', 'invalid' or 'unknown-type').
  */
 export function parseMessage(input) {
   let m = input;
-  if (typeof input === 'string') {
+  if (input instanceof ArrayBuffer || ArrayBuffer.isView(input)) {
+    m = decodeBinaryFrame(input);
+  } else if (typeof input === 'string') {
     try {
       m = JSON.parse(input);
     } catch (e) {
@@ -537,9 +532,9 @@ function withEssential(where, m, essential) {
 export const build = {
   /**
    * @param {{room: string, role?: string, name?: string, token?: string, rate?: number,
-   *   viewport?: {width: number, height: number}, events?: string[], fit?: string}} options
+   *   viewport?: {width: number, height: number}, events?: string[], fit?: string, encoding?: string}} options
    */
-  hello({ room, role = 'driver', name, token, rate, viewport, events, fit } = /** @type {any} */ ({})) {
+  hello({ room, role = 'driver', name, token, rate, viewport, events, fit, encoding } = /** @type {any} */ ({})) {
     str('hello', { room }, 'room', { maxLength: MAX_NAME_LENGTH });
     if (room.length === 0) fail('hello', 'room', 'a non-empty string', room);
     str('hello', { role }, 'role', { oneOf: ROLES });
@@ -564,6 +559,10 @@ export const build = {
     if (fit !== undefined && fit !== 'same') {
       str('hello', { fit }, 'fit', { oneOf: FIT_MODES });
       m.fit = fit;
+    }
+    if (encoding !== undefined && encoding !== 'json') {
+      str('hello', { encoding }, 'encoding', { oneOf: FRAME_ENCODINGS });
+      m.encoding = encoding;
     }
     return m;
   },

@@ -8,7 +8,7 @@ export function validateCamera(camera: any, where?: string, { partial, wire }?: 
     wire?: boolean;
 }): any;
 /**
- * Parses and validates one hub message (JSON text or an already parsed object).
+ * Parses and validates one hub message (JSON text, a binary frame's bytes, or an already parsed object).
  * Returns the message object; throws ProtocolError with a clear reason
  * (code 'json', 'invalid' or 'unknown-type').
  */
@@ -25,20 +25,11 @@ export function validateGesture(g: any, where?: string): {
 };
 /** JSON text for a message object. */
 export function encode(message: any): string;
-export class ProtocolError extends Error {
-    /**
-     * @param {string} message
-     * @param {{code?: string, raw?: string}} options
-     */
-    constructor(message: string, { code, raw }?: {
-        code?: string;
-        raw?: string;
-    });
-    code: string;
-    raw: string;
-}
+export { ProtocolError };
 export const SERVER_MESSAGE_TYPES: string[];
 export const ROLES: string[];
+/** How frames come (`hello.encoding`): JSON text, or binary (protocol/binary_frame.js). */
+export const FRAME_ENCODINGS: string[];
 export const GESTURE_KINDS: string[];
 /** Kinds that happen at an instant: sent without a phase. */
 export const INSTANT_GESTURE_KINDS: string[];
@@ -62,9 +53,9 @@ export const SUBSCRIPTIONS: string[];
 export namespace build {
     /**
      * @param {{room: string, role?: string, name?: string, token?: string, rate?: number,
-     *   viewport?: {width: number, height: number}, events?: string[], fit?: string}} options
+     *   viewport?: {width: number, height: number}, events?: string[], fit?: string, encoding?: string}} options
      */
-    function hello({ room, role, name, token, rate, viewport, events, fit }?: {
+    function hello({ room, role, name, token, rate, viewport, events, fit, encoding }?: {
         room: string;
         role?: string;
         name?: string;
@@ -76,6 +67,7 @@ export namespace build {
         };
         events?: string[];
         fit?: string;
+        encoding?: string;
     }): {
         type: string;
         room: string;
@@ -83,9 +75,9 @@ export namespace build {
     };
     /**
      * @param {{room: string, role?: string, name?: string, token?: string, rate?: number,
-     *   viewport?: {width: number, height: number}, events?: string[], fit?: string}} options
+     *   viewport?: {width: number, height: number}, events?: string[], fit?: string, encoding?: string}} options
      */
-    function hello({ room, role, name, token, rate, viewport, events, fit }?: {
+    function hello({ room, role, name, token, rate, viewport, events, fit, encoding }?: {
         room: string;
         role?: string;
         name?: string;
@@ -97,6 +89,7 @@ export namespace build {
         };
         events?: string[];
         fit?: string;
+        encoding?: string;
     }): {
         type: string;
         room: string;
@@ -417,3 +410,4 @@ export namespace build {
         explore: any;
     };
 }
+import { ProtocolError } from "./protocol_error.js";

@@ -1,0 +1,9 @@
+/**
+ * Reads one binary frame into the object the JSON frame parses to
+ * (`{type: 'frame', seq, time, camera, moving, by, corner?, epoch?, velocity?, pointer?}`).
+ * Throws a ProtocolError (code 'binary') naming the field that does not fit.
+ * @param {ArrayBuffer|ArrayBufferView} data
+ * @returns {any}
+ */
+export function decodeBinaryFrame(data: ArrayBuffer | ArrayBufferView): any;
+export const BINARY_FRAME_KIND: 1;
