@@ -154,8 +154,10 @@ test('frames come binary by default and say to the bit what the JSON frames say'
   const presenter = await join(name, 'presenter');
   const binaryCounts = {};
   const jsonCounts = {};
-  const binary = await join(name, 'follower', { WebSocket: countingWebSocket(binaryCounts) });
-  const json = await join(name, 'follower', { encoding: 'json', WebSocket: countingWebSocket(jsonCounts) });
+  // At the tick rate both get every frame: at 30 Hz each would get every other tick's,
+  // the same ones or not depending on the ticks they joined on.
+  const binary = await join(name, 'follower', { rate: 60, WebSocket: countingWebSocket(binaryCounts) });
+  const json = await join(name, 'follower', { rate: 60, encoding: 'json', WebSocket: countingWebSocket(jsonCounts) });
   const framesOf = (r) => {
     const frames = [];
     r.on('frame', (f) => frames.push(f));
