@@ -9,8 +9,9 @@ script calls `app.loop.uv_loop.run()` instead.)
 
 It speaks exactly what scripts/bench_peer_picows.py speaks: it answers `hello`
 with a `welcome` of the same shape and sends every joined client a moving camera
-`frame` at --rate Hz (the same JSON shape and size as the hub's), one shared
-payload per tick; app-level `ping` gets a `pong`. Fan-out uses uWS's pub/sub,
+`frame` at --rate Hz (the same JSON shape and size as the hub's, or with
+`"encoding":"binary"` in the hello the hub's binary frame layout, docs/PROTOCOL.md),
+one shared payload per tick and encoding; app-level `ping` gets a `pong`. Fan-out uses uWS's pub/sub,
 its idiomatic fast path: each joined client is `ws.subscribe("frames")`d and
 every tick does one `app.publish("frames", payload)`; uWS's topic tree hands the
 one payload to every subscriber's socket (what a socket has pending goes out in
@@ -41,6 +42,7 @@ import json
 import math
 import os
 import signal
+import struct
 import sys
 import time
 
@@ -61,10 +63,12 @@ def libuv_pointer(p):
     return uvffi.cast("void *", int(ffi.cast("uintptr_t", p)))
 
 TOPIC = "frames"
+BINARY_TOPIC = "frames-binary"
 RATE = 30.0
 
 next_client = 0
 joined: set = set()  # raw uws_websocket_t* addresses of clients that said hello
+binary_joined: set = set()  # those of them that asked for binary frames
 stats = {"ticks": 0, "messages": 0, "failed_publishes": 0, "peak_joined": 0}
 
 
@@ -76,6 +80,13 @@ def camera_at(t: float) -> dict:
 def velocity_at(t: float) -> dict:
     """camera_at's slope per second, rounded to 1e-7 as the hub writes a moving frame's `velocity`."""
     return {"lat": round(10 / 7 * math.cos(t / 7), 7), "lon": 15.0, "zoom": 0.0, "bearing": 45.0, "tilt": round(10 * math.cos(t), 7)}
+
+
+def binary_frame(seq: int, time_ms: float, camera: dict, velocity: dict) -> bytes:
+    """The hub's binary frame (docs/PROTOCOL.md, Binary frames): moving, with its velocity, by "c1"."""
+    order = ("lat", "lon", "zoom", "bearing", "tilt")
+    return (struct.pack("<BBQd", 1, 0x01 | 0x04, seq, time_ms) + struct.pack("<5d", *(camera[k] for k in order))
+            + struct.pack("<5f", *(velocity[k] for k in order)) + struct.pack("<H", 2) + b"c1")
 
 
 def key_of(ws) -> int:
@@ -107,7 +118,11 @@ def message(ws, data, opcode):
                    "role": msg.get("role", "follower"), "rate": RATE, "tick": RATE, "time": now, "seq": 0,
                    "camera": camera_at(time.monotonic()), "presenter": None, "roster": [], "gestures": []}
         ws.send(json.dumps(welcome, separators=(",", ":")).encode(), OpCode.TEXT)
-        ws.subscribe(TOPIC)
+        if msg.get("encoding") == "binary":
+            ws.subscribe(BINARY_TOPIC)
+            binary_joined.add(key_of(ws))
+        else:
+            ws.subscribe(TOPIC)
         joined.add(key_of(ws))
         stats["peak_joined"] = max(stats["peak_joined"], len(joined))
     elif kind == "ping":
@@ -119,6 +134,7 @@ def message(ws, data, opcode):
 
 def close(ws, code, data):
     joined.discard(key_of(ws))
+    binary_joined.discard(key_of(ws))
 
 
 def buffered_bytes() -> tuple:
@@ -188,9 +204,16 @@ def main(args):
         state["seq"] += 1
         frame = {"type": "frame", "seq": state["seq"], "time": time.time() * 1000, "camera": camera_at(now),
                  "moving": True, "by": "c1", "velocity": velocity_at(now)}
-        if joined:
+        text_joined = len(joined) - len(binary_joined)
+        if text_joined:
             if app.publish(TOPIC, json.dumps(frame, separators=(",", ":")).encode(), OpCode.TEXT):
-                stats["messages"] += len(joined)
+                stats["messages"] += text_joined
+            else:
+                stats["failed_publishes"] += 1
+        if binary_joined:
+            payload = binary_frame(frame["seq"], frame["time"], frame["camera"], frame["velocity"])
+            if app.publish(BINARY_TOPIC, payload, OpCode.BINARY):
+                stats["messages"] += len(binary_joined)
             else:
                 stats["failed_publishes"] += 1
         stats["ticks"] += 1

@@ -1,5 +1,6 @@
 import CamHubClient
 import Foundation
+import HubCore
 import WebSocketTransport
 
 /// What `camhub bench` does.
@@ -28,6 +29,8 @@ public struct BenchOptions: Sendable {
     public var followers = 1000
     /// Frames per second each follower asks for.
     public var rate = 30.0
+    /// How the followers' frames come (`hello.encoding`).
+    public var encoding = FrameEncoding.binary
     /// Seconds measured (the window), after connecting and warming up.
     public var duration = 30.0
     public var presenter = Presenter.spin
@@ -156,6 +159,8 @@ public struct BenchReport: Codable, Sendable {
     public var failed: Int
     public var connectSeconds: Double
     public var rate: Double
+    /// The followers' frame encoding, `json` or `binary` (nil in reports from before binary frames).
+    public var encoding: String?
     public var durationSeconds: Double
     public var threads: Int
     /// The followers' WebSocket client (`BenchOptions.FollowerClient`; nil in reports before it was chosen).
@@ -213,7 +218,7 @@ public struct BenchReport: Codable, Sendable {
             if let m = movingRooms, m < n { rooms += " (\(m) moving)" }
         }
         l.append(
-            "camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")\(clientNote)"
+            "camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz\(encoding.map { " (\($0) frames)" } ?? "") for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")\(clientNote)"
         )
         l.append(
             "connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")

@@ -110,7 +110,11 @@ public final class BenchRunner {
     /// The followers' client loops (one per thread), none connected yet.
     private func startFollowers(clockOffset: Double) throws(ClientError) -> BenchFollowers {
         let o = options
-        let hellos = o.roomNames.map { HelloOptions(room: $0, role: "follower", token: o.token, rate: o.rate).json }
+        let hellos = o.roomNames.map { room in
+            var hello = HelloOptions(room: room, role: "follower", token: o.token, rate: o.rate)
+            hello.encoding = o.encoding
+            return hello.json
+        }
         let threads = o.threadCount
         var shards: [FollowerShard] = []
         for i in 0..<threads {
@@ -387,7 +391,7 @@ public final class BenchRunner {
             url: o.followerURLs.map(\.description).joined(separator: " + "), room: o.room, rooms: o.rooms, movingRooms: o.movingRooms,
             idleSeconds: hub.idleCores == nil ? nil : o.idleSeconds, restingPresenters: o.restingPresenters, presenter: presenterNote,
             followersRequested: o.followers,
-            connected: window.joined, failed: failed, connectSeconds: connectSeconds, rate: o.rate,
+            connected: window.joined, failed: failed, connectSeconds: connectSeconds, rate: o.rate, encoding: o.encoding.rawValue,
             durationSeconds: window.length.rounded() / 1000, threads: followers.shards.count,
             followerClient: o.usesEpollClient ? "epoll" : "libwebsockets",
             readPauseMs: o.usesEpollClient ? o.readPauseMilliseconds : nil, clock: clock,

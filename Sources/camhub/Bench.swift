@@ -2,6 +2,7 @@ import ArgumentParser
 import CamHubBench
 import CamHubClient
 import Foundation
+import HubCore
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -92,6 +93,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Frames per second each follower asks for.")
     var rate = 30.0
 
+    @Option(help: ArgumentHelp("How the followers' frames come: binary (a third of the bytes) or json text.", valueName: "binary|json"))
+    var encoding = "binary"
+
     @Option(help: "Seconds to measure (after connecting and warming up).")
     var duration = 30.0
 
@@ -166,6 +170,10 @@ struct Bench: ParsableCommand {
         options.restingPresenters = !noRestingPresenters
         options.followers = followers
         options.rate = rate
+        guard let frameEncoding = FrameEncoding(rawValue: encoding) else {
+            throw ValidationError("--encoding \(encoding): expected binary or json")
+        }
+        options.encoding = frameEncoding
         options.duration = duration
         options.connectRate = connectRate
         options.threads = threads
