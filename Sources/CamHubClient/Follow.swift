@@ -211,6 +211,21 @@ public enum Reconnect {
         return [CloseCode.goingAway, .serviceRestart, .protocolError].contains(code) || code.rawValue == 1006
     }
 
+    /// The hub is draining (going away, restarting: 1001, 1012, and 1002 for
+    /// 1012 as libwebsockets' client reports it): its whole audience comes back at once.
+    public static func isDrain(_ event: ClientCloseEvent) -> Bool {
+        guard event.wasOpen, let code = event.code else { return false }
+        return [CloseCode.goingAway, .serviceRestart, .protocolError].contains(code)
+    }
+
+    /// Seconds to wait before the first return after a drain: a random time
+    /// (`random` in 0…1) within a window that grows with the room's audience,
+    /// 1 ms per client, from 0.25 s up to 10 s, so that a room of 10,000 comes
+    /// back at ~1,000 joins a second (the hub spreads its closes too: `--drain-spread`).
+    public static func drainWait(audience: Int, random: Double = Double.random(in: 0...1)) -> Double {
+        random * min(10, max(0.25, Double(audience) / 1000))
+    }
+
     /// Exponential backoff with jitter: 0.25 s doubling per attempt up to 8 s,
     /// each ±25 %, so that many clients of one hub do not come back at once.
     public static func delay(attempt: Int, random: Double = Double.random(in: -1...1)) -> Double {

@@ -137,7 +137,13 @@ struct Follow: ParsableCommand {
         let out = LineWriter()
         let runner = FollowRunner(connection: connection, clock: mode)
         var fitting = FollowFit(mode: fit, own: viewport?.viewport ?? Viewport(width: 1280, height: 720))
-        if let text = connection.welcomeText, let welcome = try? JSONParser.parse(text) { fitting.note(welcome) }
+        /// Clients in the room as the hub last said (welcome, `audience` events): how widely to spread a return after a drain.
+        var audience = 0
+        func note(_ message: JSONValue) {
+            fitting.note(message)
+            if let clients = message["clients"]?.numberValue { audience = Int(clients) }
+        }
+        if let text = connection.welcomeText, let welcome = try? JSONParser.parse(text) { note(welcome) }
         if fit == .cover, !quiet { out.line(shownLine(seq: w.seq, camera: fitting.shown(w.camera), json: json)) }
         let end = duration.map { monotonicSeconds() + $0 }
         var summary: FollowSummary
@@ -145,7 +151,7 @@ struct Follow: ParsableCommand {
             summary = runner.run(
                 duration: end.map { max(0, $0 - monotonicSeconds()) }, shouldStop: { stop.isSet },
                 output: { received, latency in
-                    if case .event(let e) = received.message { fitting.note(e.raw) }
+                    if case .event(let e) = received.message { note(e.raw) }
                     guard !quiet else { return }
                     var shows: WireCamera?
                     if fit == .cover, case .frame(let f) = received.message { shows = fitting.shown(f.camera) }
@@ -154,10 +160,12 @@ struct Follow: ParsableCommand {
                     if let shows, case .frame(let f) = received.message { out.line(shownLine(seq: f.seq, camera: shows, json: true)) }
                 })
             guard let close = summary.lastClose, Reconnect.worthRetrying(close),
-                let again = rejoin(hubURL, after: summary.disconnected ?? "closed", until: end, stop: stop)
+                let again = rejoin(
+                    hubURL, after: summary.disconnected ?? "closed", drainedAudience: Reconnect.isDrain(close) ? audience : nil, until: end,
+                    stop: stop)
             else { break }
             runner.resume(with: again)
-            if let text = again.welcomeText, let welcome = try? JSONParser.parse(text) { fitting.note(welcome) }
+            if let text = again.welcomeText, let welcome = try? JSONParser.parse(text) { note(welcome) }
             if !quiet {
                 say(
                     json
@@ -186,10 +194,11 @@ extension Follow {
 
     /// After the hub closed with 1001/1012 or the connection dropped: joins the
     /// same room again, waiting `Reconnect.delay` between attempts (backoff with
-    /// jitter), until `end`, a stop signal, a refused hello, or 10 failed attempts.
-    func rejoin(_ url: HubURL, after why: String, until end: Double?, stop: StopFlag) -> HubConnection? {
+    /// jitter; the first after a drain spread over the room's audience,
+    /// `drainedAudience`), until `end`, a stop signal, a refused hello, or 10 failed attempts.
+    func rejoin(_ url: HubURL, after why: String, drainedAudience: Int?, until end: Double?, stop: StopFlag) -> HubConnection? {
         for attempt in 0..<10 {
-            let wait = Reconnect.delay(attempt: attempt)
+            let wait = attempt == 0 && drainedAudience != nil ? Reconnect.drainWait(audience: drainedAudience ?? 0) : Reconnect.delay(attempt: attempt)
             if let end, monotonicSeconds() + wait >= end { return nil }
             printErr("camhub follow: \(why); reconnecting in \(String(format: "%.2f", wait)) s (attempt \(attempt + 1) of 10)")
             let until = monotonicSeconds() + wait

@@ -63,6 +63,14 @@ test('messages each way wait half the lag, in order', () => {
   assert.deepEqual(got, ['x', 'y']);
 });
 
+test('binary frames arrive as the page asked: binaryType is the real socket\'s', () => {
+  const Lagged = laggedWebSocket(FakeSocket, 100, manualTimers());
+  const ws = new Lagged('ws://hub', 'camhub.v1');
+  ws.binaryType = 'arraybuffer';
+  assert.equal(FakeSocket.last.binaryType, 'arraybuffer');
+  assert.equal(ws.binaryType, 'arraybuffer');
+});
+
 test('no lag is the plain WebSocket', () => {
   assert.equal(laggedWebSocket(FakeSocket, 0), FakeSocket);
 });

@@ -247,15 +247,8 @@ extension BinaryFrame.Decoded {
             w.raw(",\"padding\":")
             fields([("top", padding.top), ("left", padding.left), ("bottom", padding.bottom), ("right", padding.right)], into: &w)
         }
-        w.raw("},\"moving\":")
-        w.bool(moving)
-        w.raw(",\"by\":")
-        w.string(by)
-        if corner { w.raw(",\"corner\":true") }
-        if epoch > 0 {
-            w.raw(",\"epoch\":")
-            w.integer(epoch)
-        }
+        w.raw("}")
+        HubMessage.frameState(moving: moving, by: by, corner: corner, epoch: epoch, into: &w)
         if let velocity, velocity.count == 5 {
             w.raw(",\"velocity\":")
             fields(zip(["lat", "lon", "zoom", "bearing", "tilt"], velocity).map { ($0, $1) }, into: &w)

@@ -270,15 +270,7 @@ public enum HubMessage {
         w.number(time)
         w.raw(",\"camera\":")
         w.camera(camera)
-        w.raw(",\"moving\":")
-        w.bool(moving)
-        w.raw(",\"by\":")
-        w.string(by)
-        if corner { w.raw(",\"corner\":true") }
-        if epoch > 0 {
-            w.raw(",\"epoch\":")
-            w.integer(epoch)
-        }
+        frameState(moving: moving, by: by, corner: corner, epoch: epoch, into: &w)
         if let velocity {
             w.raw(",\"velocity\":")
             w.velocity(velocity)
@@ -299,6 +291,20 @@ public enum HubMessage {
         }
         w.raw("}")
         return w.bytes
+    }
+
+    /// A frame's fields between its camera and its velocity:
+    /// `,"moving":…,"by":…` and, when they apply, `,"corner":true` and `,"epoch":…`.
+    static func frameState(moving: Bool, by: String?, corner: Bool, epoch: UInt64, into w: inout JSONWriter) {
+        w.raw(",\"moving\":")
+        w.bool(moving)
+        w.raw(",\"by\":")
+        w.string(by)
+        if corner { w.raw(",\"corner\":true") }
+        if epoch > 0 {
+            w.raw(",\"epoch\":")
+            w.integer(epoch)
+        }
     }
 
     public static func welcome(_ m: Welcome, time: Double) -> [UInt8] {

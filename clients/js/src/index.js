@@ -16,7 +16,7 @@ export { Emitter } from './events.js';
 export { build, encode, parseMessage, validateCamera, validateGesture, ProtocolError, ROLES, FOLLOW_STATES, FRAME_ENCODINGS,
   EVENT_NAMES, ERROR_CODES, ANIMATION_STATUSES, SUBSCRIPTIONS } from './protocol/messages.js';
 export { decodeBinaryFrame, BINARY_FRAME_KIND } from './protocol/binary_frame.js';
-export { Connection, SUBPROTOCOL, FINAL_CLOSE_CODES } from './net/connection.js';
+export { Connection, SUBPROTOCOL, FINAL_CLOSE_CODES, DRAIN_CLOSE_CODES } from './net/connection.js';
 export { tokenFromUrl } from './net/token_refresh.js';
 export { LatencyEstimator } from './net/clock.js';
 export { RoomState, Changes } from './state/room_state.js';

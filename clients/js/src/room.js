@@ -88,6 +88,7 @@ export class Room {
       now: options.now,
       timers: options.timers,
       random: options.random,
+      audience: () => this.state.clients ?? 0,
     });
     let settle;
     /** Resolves with the first `welcome`; rejects with a CamHubError when the hub refuses the hello. */

@@ -50,7 +50,7 @@ function fakeTimers() {
 const camera = { lat: 1, lon: 2, zoom: 3, bearing: 0, tilt: 0 };
 const welcome = { type: 'welcome', client: 'c1', room: 'demo', role: 'driver', rate: 30, tick: 30, time: 1000, seq: 0, camera, limits: {}, presenter: null, roster: [], gestures: [] };
 
-function setup(random = () => 0.5) {
+function setup(random = () => 0.5, audience = () => 0) {
   FakeSocket.all = [];
   const timers = fakeTimers();
   let clock = 5000;
@@ -67,6 +67,7 @@ function setup(random = () => 0.5) {
     now: () => clock,
     timers,
     random,
+    audience,
   });
   return { conn, timers, got, states, bad, advance: (ms) => (clock += ms), socket: () => FakeSocket.all.at(-1) };
 }
@@ -127,21 +128,37 @@ test('reconnects with growing backoff and says hello again', () => {
   socket().open();
   assert.equal(socket().sent[0].type, 'hello');
   socket().receive(welcome);
-  socket().close(1001);
+  socket().close(1006);
   assert.deepEqual([...timers.timers.values()].map((t) => t.ms), [500], 'a welcome resets the backoff');
   assert.ok(states.includes('closed'));
 });
 
-test('a restart (close 1012) is retried, each wait jittered by ±25 %', () => {
+test('a drop (1006) is retried, each wait jittered by ±25 %', () => {
   for (const [r, ms] of [[0, 375], [0.999999, 625]]) {
     const { conn, socket, timers } = setup(() => r);
     conn.start();
     socket().open();
     socket().receive(welcome);
-    socket().close(1012, 'service restart');
+    socket().close(1006);
     assert.equal(conn.state, 'closed');
-    assert.match(conn.detail, /1012/);
     assert.deepEqual([...timers.timers.values()].filter((t) => !t.repeat).map((t) => t.ms), [ms]);
+  }
+});
+
+test('after a drain (1012, 1001) the first retry is spread over a window that grows with the audience', () => {
+  for (const [code, audience, r, ms] of [[1012, 10, 0.5, 250], [1012, 10000, 0.5, 5000], [1001, 10000, 0.999, 9990],
+    [1012, 50000, 0.5, 5000], [1012, 2000, 0, 0]]) {
+    const { conn, socket, timers } = setup(() => r, () => audience);
+    conn.start();
+    socket().open();
+    socket().receive(welcome);
+    socket().close(code, 'service restart');
+    assert.equal(conn.state, 'closed');
+    assert.deepEqual([...timers.timers.values()].filter((t) => !t.repeat).map((t) => t.ms), [ms], `${code}, ${audience} clients`);
+    timers.fire((t) => !t.repeat);
+    socket().close(1006); // the hub is not back yet: the backoff goes on as usual
+    assert.deepEqual([...timers.timers.values()].filter((t) => !t.repeat).map((t) => t.ms),
+      [Math.round(1000 * (1 + 0.25 * (2 * r - 1)))]);
   }
 });
 

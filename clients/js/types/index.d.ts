@@ -11,7 +11,7 @@ export { ReducedMotion } from "./follow/reduced_motion.js";
 export { connect, Room, CamHubError, ENDED_STATUSES } from "./room.js";
 export { build, encode, parseMessage, validateCamera, validateGesture, ProtocolError, ROLES, FOLLOW_STATES, FRAME_ENCODINGS, EVENT_NAMES, ERROR_CODES, ANIMATION_STATUSES, SUBSCRIPTIONS } from "./protocol/messages.js";
 export { decodeBinaryFrame, BINARY_FRAME_KIND } from "./protocol/binary_frame.js";
-export { Connection, SUBPROTOCOL, FINAL_CLOSE_CODES } from "./net/connection.js";
+export { Connection, SUBPROTOCOL, FINAL_CLOSE_CODES, DRAIN_CLOSE_CODES } from "./net/connection.js";
 export { RoomState, Changes } from "./state/room_state.js";
 export { eventsFor, FOLLOWER_EVENTS, DRIVER_EVENTS } from "./state/subscriptions.js";
 export { SnapshotBuffer, hermiteCamera, interpolateCamera } from "./follow/interpolation.js";

@@ -41,11 +41,22 @@ def backoff(attempt: int, rng: random.Random = random.Random()) -> float:
     return min(8.0, 0.25 * 2 ** min(attempt, 10)) * (1 + 0.25 * rng.uniform(-1, 1))
 
 
+#: Closes that mean the hub is draining (1001 going away, 1012 restart): its whole audience comes back.
+DRAIN_CODES = {1001, 1012}
+
+
+def drain_wait(audience: int, rng: random.Random = random.Random()) -> float:
+    """Seconds to wait before the first return after a drain: a random time within a window that
+    grows with the room's audience, 1 ms per client, from 0.25 s up to 10 s, so that a room of
+    10,000 comes back at ~1,000 joins a second (the hub spreads its closes too: --drain-spread)."""
+    return rng.uniform(0, min(10.0, max(0.25, audience / 1000)))
+
+
 class Room:
     """A joined room. Make one with `connect` (an async context manager).
 
     State (as the hub last said it): `client`, `role`, `camera`, `limits`,
-    `presenter`, `roster`, `follow_counts`, `explore_allowed`, `view`, `seq`.
+    `presenter`, `roster`, `follow_counts`, `clients`, `explore_allowed`, `view`, `seq`.
     """
 
     def __init__(self, url: str, hello: dict[str, Any], *, reconnect: bool = True, attempts: int = 10,
@@ -68,6 +79,8 @@ class Room:
         self.presenter: Optional[str] = None
         self.roster: dict[str, RosterEntry] = {}
         self.follow_counts = FollowCounts()
+        #: Clients in the room as the hub last said it (welcome, audience events).
+        self.clients = 0
         self.explore_allowed = True
         self.view: Optional[dict[str, Any]] = None
         self.seq = 0
@@ -129,13 +142,16 @@ class Room:
                 code = e.rcvd.code if e.rcvd is not None else 1006
             self._fail_waiters(ConnectionLost(f"connection closed ({code})"))
             retry = code in RETRY_CODES or (code in TOKEN_CODES and self.get_token is not None)
-            if self._closed or not self.reconnect or not retry or not await self._rejoin(fresh_token=code in TOKEN_CODES):
+            drained = code in DRAIN_CODES
+            if self._closed or not self.reconnect or not retry or \
+                    not await self._rejoin(fresh_token=code in TOKEN_CODES, drained=drained):
                 self._finish(ConnectionLost(f"connection closed ({code})"))
                 return
 
-    async def _rejoin(self, fresh_token: bool = False) -> bool:
+    async def _rejoin(self, fresh_token: bool = False, drained: bool = False) -> bool:
+        """Joins again, after a wait spread over the audience when the hub drained, then with backoff."""
         for attempt in range(self.attempts):
-            await asyncio.sleep(backoff(attempt))
+            await asyncio.sleep(drain_wait(self.clients) if drained and attempt == 0 else backoff(attempt))
             if self._closed:
                 return False
             try:
@@ -173,6 +189,7 @@ class Room:
         self.roster = {e["client"]: RosterEntry(e["client"], e["name"], e["role"], e.get("follow", "following"))
                        for e in m.get("roster", [])}
         self.follow_counts = FollowCounts(m.get("following", 0), m.get("exploring", 0), m.get("away", 0))
+        self.clients = m.get("clients", 0)
         self.explore_allowed = m.get("followPolicy", {}).get("explore", True)
         self.view = m.get("view")
         self.seq = m["seq"]
@@ -218,6 +235,7 @@ class Room:
             self.presenter = m.get("client")
         elif name == "audience":
             self.follow_counts = FollowCounts(m.get("following", 0), m.get("exploring", 0), m.get("away", 0))
+            self.clients = m.get("clients", self.clients)
         elif name == "limitsChanged":
             self.limits = m["limits"]
         elif name == "followPolicyChanged":

@@ -198,3 +198,14 @@ def test_a_malformed_binary_frame_is_refused_naming_the_field():
         assert str(e) == "binary frame: camera.zoom needs 8 bytes at offset 34, 0 left"
     else:
         raise AssertionError("a truncated frame decoded")
+
+
+def test_after_a_drain_the_first_return_is_spread_over_a_window_that_grows_with_the_audience():
+    class Widest:
+        """An rng that always picks the window's far end."""
+
+        def uniform(self, a, b):
+            return b
+
+    from camhub.room import drain_wait
+    assert [drain_wait(n, Widest()) for n in (0, 10, 5000, 50000)] == [0.25, 0.25, 5.0, 10.0]

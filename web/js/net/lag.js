@@ -42,6 +42,15 @@ export function laggedWebSocket(Base, lagMs, timers = globalThis) {
       return this.ws.bufferedAmount;
     }
 
+    /** How binary messages (binary frames) arrive: set on the real socket. */
+    get binaryType() {
+      return this.ws.binaryType;
+    }
+
+    set binaryType(type) {
+      this.ws.binaryType = type;
+    }
+
     send(data) {
       this.pendingSends++;
       timers.setTimeout(() => {

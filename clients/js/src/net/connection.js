@@ -45,7 +45,17 @@ const DEFAULTS = {
   // Each retry waits its backoff ±25 %, so that the viewers of a hub that
   // restarts (close 1012) do not all come back in the same instant.
   jitter: 0.25,
+  // After a drain (1012 restart, 1001 going away) the first retry waits a
+  // random time within a window that grows with the room's audience, 1 ms per
+  // client, from the first backoff up to 10 s: a room of 10,000 comes back at
+  // ~1,000 joins a second, not in the same backoff window. The hub spreads
+  // its closes too (--drain-spread); this spreads the returns.
+  drainWindowPerClientMs: 1,
+  drainWindowMaxMs: 10000,
 };
+
+/** Closes that mean the hub is draining (it restarts or goes away): the whole audience comes back. */
+export const DRAIN_CLOSE_CODES = [1001, 1012];
 
 export class Connection {
   /**
@@ -59,6 +69,7 @@ export class Connection {
    * @param {() => number} [o.now]      local clock in ms
    * @param {object} [o.timers]         {setTimeout, clearTimeout, setInterval, clearInterval}
    * @param {() => number} [o.random]   0 ≤ x < 1 for the retry jitter (default Math.random)
+   * @param {() => number} [o.audience] clients in the room as last known, for the wait after a drain (default 0)
    */
   constructor(o) {
     this.o = { ...DEFAULTS, ...o };
@@ -184,7 +195,7 @@ export class Connection {
         this.refuse({ close: ev.code, reason: ev.reason ?? '' });
         return;
       }
-      if (opened) this.retryLost(why);
+      if (opened) this.retryLost(why, this.state === 'joined' && DRAIN_CLOSE_CODES.includes(ev?.code));
       else this.retryUnopened(why);
     };
     ws.onerror = () => {
@@ -223,11 +234,20 @@ export class Connection {
     this.welcomeTimer = null;
   }
 
-  /** An open connection ended: that is the reason shown until the page is back. */
-  retryLost(why) {
+  /**
+   * An open connection ended: that is the reason shown until the page is back.
+   * After a drain the first retry waits within the audience's window (`drainWindow`).
+   */
+  retryLost(why, drained = false) {
     this.lostBecause = why;
     this.failedAttempts = 0;
-    this.scheduleRetry(why);
+    this.scheduleRetry(why, drained ? Math.round(this.random() * this.drainWindow()) : undefined);
+  }
+
+  /** How long (ms) a drained room's clients spread their first return over: grows with the audience. */
+  drainWindow() {
+    const audience = Math.max(0, this.o.audience?.() ?? 0);
+    return Math.min(this.o.drainWindowMaxMs, Math.max(this.o.backoffMs[0], audience * this.o.drainWindowPerClientMs));
   }
 
   /** A socket ended before it opened: counted against the reason the connection was lost, if any. */
@@ -237,10 +257,13 @@ export class Connection {
     this.scheduleRetry(`${this.lostBecause} · ${n} failed ${n === 1 ? 'attempt' : 'attempts'}`);
   }
 
-  scheduleRetry(why) {
-    const delays = this.o.backoffMs;
-    const base = delays[Math.min(this.attempt, delays.length - 1)];
-    const delay = Math.round(base * (1 + this.o.jitter * (2 * this.random() - 1)));
+  /** Retries after `delay` ms, or after the attempt's backoff, jittered. */
+  scheduleRetry(why, delay = undefined) {
+    if (delay === undefined) {
+      const delays = this.o.backoffMs;
+      const base = delays[Math.min(this.attempt, delays.length - 1)];
+      delay = Math.round(base * (1 + this.o.jitter * (2 * this.random() - 1)));
+    }
     this.attempt++;
     this.nextRetryAt = this.now() + delay;
     this.setState('closed', why);

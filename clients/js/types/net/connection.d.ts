@@ -4,6 +4,8 @@ export const SUBPROTOCOL: "camhub.v1";
  * the server API, 4001 token expired, 4003 token revoked (docs/PROTOCOL.md).
  */
 export const FINAL_CLOSE_CODES: number[];
+/** Closes that mean the hub is draining (it restarts or goes away): the whole audience comes back. */
+export const DRAIN_CLOSE_CODES: number[];
 export class Connection {
     /**
      * @param {object} o
@@ -16,6 +18,7 @@ export class Connection {
      * @param {() => number} [o.now]      local clock in ms
      * @param {object} [o.timers]         {setTimeout, clearTimeout, setInterval, clearInterval}
      * @param {() => number} [o.random]   0 ≤ x < 1 for the retry jitter (default Math.random)
+     * @param {() => number} [o.audience] clients in the room as last known, for the wait after a drain (default 0)
      */
     constructor(o: {
         url: string;
@@ -27,6 +30,7 @@ export class Connection {
         now?: () => number;
         timers?: object;
         random?: () => number;
+        audience?: () => number;
     });
     o: {
         url: string;
@@ -38,11 +42,14 @@ export class Connection {
         now?: () => number;
         timers?: object;
         random?: () => number;
+        audience?: () => number;
         pingIntervalMs: number;
         backoffMs: number[];
         welcomeTimeoutMs: number;
         openTimeoutMs: number;
         jitter: number;
+        drainWindowPerClientMs: number;
+        drainWindowMaxMs: number;
     };
     /** @type {typeof WebSocket} */
     WebSocket: typeof WebSocket;
@@ -58,7 +65,7 @@ export class Connection {
     pingTimer: any;
     sent: number;
     received: number;
-    nextRetryAt: number;
+    nextRetryAt: any;
     welcomeTimer: any;
     openTimer: any;
     /** Why the hub refused the last hello: its error {code, message, ref} or {close, reason}; null otherwise. */
@@ -81,11 +88,17 @@ export class Connection {
     drop(ws: any): void;
     clearOpenTimer(): void;
     clearWelcomeTimer(): void;
-    /** An open connection ended: that is the reason shown until the page is back. */
-    retryLost(why: any): void;
+    /**
+     * An open connection ended: that is the reason shown until the page is back.
+     * After a drain the first retry waits within the audience's window (`drainWindow`).
+     */
+    retryLost(why: any, drained?: boolean): void;
+    /** How long (ms) a drained room's clients spread their first return over: grows with the audience. */
+    drainWindow(): number;
     /** A socket ended before it opened: counted against the reason the connection was lost, if any. */
     retryUnopened(why: any): void;
-    scheduleRetry(why: any): void;
+    /** Retries after `delay` ms, or after the attempt's backoff, jittered. */
+    scheduleRetry(why: any, delay?: any): void;
     clearRetry(): void;
     startPings(): void;
     stopPings(): void;
