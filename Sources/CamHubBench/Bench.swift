@@ -176,6 +176,9 @@ public struct BenchReport: Codable, Sendable {
     /// Frames beyond `expected` for a follower (the hub sent more than the rate).
     public var excessFrames: Int
     public var deliveredPercent: Double
+    /// What a follower receives per frame of the window: payload and WebSocket header, bytes
+    /// (nil in reports from before it was counted). × rate: its bytes per second while moving.
+    public var bytesPerFrame: Double?
     public var shortFollowers: Int
     public var silentFollowers: Int
     /// Window frames the presenter's own connection received (it asks for the same
@@ -226,6 +229,10 @@ public struct BenchReport: Codable, Sendable {
             "frames: \(receivedFrames)/\(expectedFrames) expected = \(fixed(deliveredPercent, 3)) % delivered; excess \(excessFrames); followers short: \(shortFollowers), silent: \(silentFollowers)"
         )
         l.append("reference (the presenter's own connection at the same rate): \(referenceFrames)/\(expectedPerFollower) frames of the window")
+        if let bytesPerFrame {
+            l.append(
+                "bytes per frame on the wire: \(fixed(bytesPerFrame, 1)) = \(fixed(bytesPerFrame * rate, 0)) B/s per follower at \(JSONText.number(rate)) Hz")
+        }
         l.append("latency hub→follower (\(latencyMs.count) frames): \(latencyMs.text)")
         l.append("  clock: \(clock)")
         if latencyMs.negative > 0 { l.append("  \(latencyMs.negative) samples negative (clocks disagree), counted as 0") }

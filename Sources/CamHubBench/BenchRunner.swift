@@ -396,6 +396,7 @@ public final class BenchRunner {
             followerClient: o.usesEpollClient ? "epoll" : "libwebsockets",
             readPauseMs: o.usesEpollClient ? o.readPauseMilliseconds : nil, clock: clock,
             expectedFrames: tally.expected, receivedFrames: tally.counted, excessFrames: tally.excess, deliveredPercent: delivered,
+            bytesPerFrame: counters.windowFrames > 0 ? Double(counters.windowFrameBytes) / Double(counters.windowFrames) : nil,
             shortFollowers: tally.short, silentFollowers: tally.silent, referenceFrames: referenceFrames,
             expectedPerFollower: perFollower, perSecond: timeline, latencyMs: tally.histogram.summary,
             hub: hub, loadGeneratorCores: windowRan ? window.selfStart.flatMap { a in window.selfEnd.map { a.until($0).cores } } : nil,

@@ -115,6 +115,8 @@ struct ShardCounters: Sendable {
     var disconnects = 0
     var framesTotal = 0
     var windowFrames = 0
+    /// Bytes on the wire of the window's frames: payload and WebSocket header (2 bytes up to 125 of payload, else 4).
+    var windowFrameBytes = 0
     var otherMessages = 0
     var errorMessages = 0
     var bytes = 0
@@ -132,6 +134,7 @@ struct ShardCounters: Sendable {
         disconnects += o.disconnects
         framesTotal += o.framesTotal
         windowFrames += o.windowFrames
+        windowFrameBytes += o.windowFrameBytes
         otherMessages += o.otherMessages
         errorMessages += o.errorMessages
         bytes += o.bytes
@@ -266,6 +269,7 @@ final class FollowerShard: Sendable {
                 guard let w = g.window, !g.frozen, i < g.windows.count, g.eligible[i] else { return }
                 if g.windows[i].admit(frame.time, w) {
                     g.counters.windowFrames += 1
+                    g.counters.windowFrameBytes += b.count + (b.count < 126 ? 2 : 4)
                     let latency = now - frame.time
                     g.histogram.record(milliseconds: latency)
                     g.interval.record(milliseconds: latency)
