@@ -15,7 +15,8 @@ import WebSocketTransport
 /// access; the other loops only own their sockets.
 public final class HubServer: Sendable {
     public let configuration: HubServerConfiguration
-    private let loops: HubLoops
+    /// The servers of the hub, one per loop (internal: tests hold a loop up through it).
+    let loops: HubLoops
     private let state: LoopBound<State>
     /// The swift-metrics factory behind `/metrics` (this server's own Prometheus
     /// registry): bootstrap `MetricsSystem` with it to put other metrics there too.
@@ -60,7 +61,7 @@ public final class HubServer: Sendable {
         /// Loop 0: moves what the hub, the loops and the queues counted into the metrics.
         func flushMetrics(_ loops: HubLoops) {
             let queues = QueueFigures(
-                loopBatches: loops.queuedBatches, roomStore: persistence?.depth ?? 0,
+                loopBatches: loops.queuedBatches, hubMailbox: loops.mailboxDepth, roomStore: persistence?.depth ?? 0,
                 recorder: recorder?.depth ?? 0, recordingsDropped: recorder?.dropped ?? 0)
             metrics.flush(hub: hub, transport: loops.transportTotals, queues: queues, now: now().seconds)
         }
@@ -116,7 +117,7 @@ public final class HubServer: Sendable {
         }
         var first = loopTransport(0)
         if !others.isEmpty { first.handOff = AcceptSpread(others: others).handOff }
-        loops = HubLoops(servers: [try WebSocketServer(configuration: first)] + others)
+        loops = HubLoops(servers: [try WebSocketServer(configuration: first)] + others, hubQueue: configuration.hubQueue)
         var hubConfiguration = configuration.hub
         hubConfiguration.frameHeadroom = SharedFrame.headroom
         hubConfiguration.tracksChangedRooms = configuration.dataDirectory != nil
@@ -225,6 +226,8 @@ public final class HubServer: Sendable {
         } else {
             onHub = { work in hubLoop.execute { work(state.value) } }
         }
+        let gate = loops.mailboxGates[index]
+        let server = loops.servers[index]
         var handlers = ServerHandlers(
             onOpen: { info in
                 onHub { s in
@@ -234,7 +237,11 @@ public final class HubServer: Sendable {
                 }
             },
             onMessage: { id, message in
+                guard gate?.admit() ?? true else {
+                    return server.close(id, code: .tryAgainLater, reason: "the hub is behind; try again later")
+                }
                 onHub { s in
+                    gate?.done()
                     Self.receive(message, from: id, s)
                     s.sink.flush()
                 }

@@ -67,6 +67,9 @@ public struct HubServerConfiguration: Sendable {
     /// Frame batches from the hub's loop that may wait for another loop before
     /// they are merged (newest frame per follower, messages kept in order).
     public var loopQueue = ServerConfiguration().maxQueuedBatches
+    /// Client messages one loop may have waiting for the hub's loop (loop 0); the
+    /// client whose message finds the queue full is closed 1013 instead.
+    public var hubQueue = 65_536
     /// Joins the cluster of hubs sharing this Redis (`--redis`); nil: the in-memory engine, one hub alone.
     public var redis: RedisEndpoint?
     /// The Redis engine's lease on a room, in milliseconds (renewed every third of it).

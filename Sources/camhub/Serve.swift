@@ -141,6 +141,12 @@ struct Serve: ParsableCommand {
             valueName: "batches"))
     var loopQueue = HubServerConfiguration().loopQueue
 
+    @Option(
+        help: ArgumentHelp(
+            "Client messages one loop may have waiting for the hub's loop; the client whose message finds it full is closed 1013 (try again later).",
+            valueName: "messages"))
+    var hubQueue = HubServerConfiguration().hubQueue
+
     func validateCaps() throws {
         guard (1...(1 << 30)).contains(echoMaxMessage) else { throw ValidationError("--echo-max-message must be 1…1073741824 bytes (got \(echoMaxMessage))") }
         guard drainSpread.isFinite, drainSpread >= 0, drainTimeout.isFinite, drainTimeout > drainSpread else {
@@ -148,6 +154,7 @@ struct Serve: ParsableCommand {
                 "--drain-spread must be ≥ 0 and --drain-timeout longer than it, in seconds (got \(drainSpread) and \(drainTimeout))")
         }
         guard loopQueue >= 1 else { throw ValidationError("--loop-queue must be at least 1 (got \(loopQueue))") }
+        guard hubQueue >= 1 else { throw ValidationError("--hub-queue must be at least 1 (got \(hubQueue))") }
         guard slowClientTimeout.isFinite, slowClientTimeout >= 0 else {
             throw ValidationError("--slow-client-timeout must be a number of seconds ≥ 0 (got \(slowClientTimeout))")
         }
@@ -172,6 +179,7 @@ struct Serve: ParsableCommand {
         configuration.drainTimeout = drainTimeout
         configuration.echoMaxMessage = echoMaxMessage
         configuration.loopQueue = loopQueue
+        configuration.hubQueue = hubQueue
         configuration.hub.maxRooms = maxRooms
         configuration.hub.maxClientsPerRoom = maxClientsPerRoom
     }

@@ -114,6 +114,11 @@ extension ServeSetting {
             about:
                 "Frame batches from the hub's loop that may wait for another loop while it is busy; more are merged (the newest frame per follower, messages kept in order; a client owed more messages than its lane holds is closed 1013)."
         ),
+        .value(
+            "hub_queue", \.hubQueue,
+            about:
+                "Client messages one loop may have waiting for the hub's loop (loop 0) while it is busy; the client whose message finds the queue full is closed 1013 (try again later), so nothing it sent is lost silently."
+        ),
     ]
 
     private static let operations: [ServeSetting] = [

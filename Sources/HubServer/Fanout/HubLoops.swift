@@ -16,6 +16,17 @@ import WebSocketTransport
 ///   `ConnectionAdmission` (behind its lock).
 struct HubLoops: Sendable {
     let servers: [WebSocketServer]
+    /// Per loop, the bound on its clients' messages waiting for loop 0 (nil for loop 0 itself).
+    let mailboxGates: [HubMailboxGate?]
+
+    /// `hubQueue`: messages each loop but 0 may have waiting for loop 0.
+    init(servers: [WebSocketServer], hubQueue: Int) {
+        self.servers = servers
+        mailboxGates = servers.indices.map { $0 == 0 ? nil : HubMailboxGate(limit: hubQueue) }
+    }
+
+    /// Client messages of the other loops waiting for loop 0, over all of them (any thread).
+    var mailboxDepth: Int { mailboxGates.reduce(0) { $0 + ($1?.depth ?? 0) } }
 
     var count: Int { servers.count }
     /// Loop 0: the hub's own loop.

@@ -19,7 +19,7 @@ final class HubMetrics {
     private let framesThrottled, framesCoalesced: Metrics.Counter
     private let slowUnacknowledged, slowUndrained: Metrics.Counter
     private let recordingsDropped: Metrics.Counter
-    private let loopBatchesDepth, roomStoreDepth, recorderDepth: Metrics.Gauge
+    private let loopBatchesDepth, hubMailboxDepth, roomStoreDepth, recorderDepth: Metrics.Gauge
     private let tickDuration, sendPassDuration: Metrics.Timer
     private let rooms, awakeRooms, members, ticksPerSecond: Metrics.Gauge
     private var connections: [String: Metrics.Gauge] = [:]
@@ -50,6 +50,7 @@ final class HubMetrics {
         slowUndrained = Metrics.Counter(label: "camhub_slow_client_closes_total", dimensions: [("reason", "undrained")], factory: factory)
         recordingsDropped = Metrics.Counter(label: "camhub_recording_dropped_total", factory: factory)
         loopBatchesDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "loop_batches")], factory: factory)
+        hubMailboxDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "hub_mailbox")], factory: factory)
         roomStoreDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "room_store")], factory: factory)
         recorderDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "recorder")], factory: factory)
         tickDuration = Metrics.Timer(label: "camhub_tick_duration_seconds", factory: factory)
@@ -81,6 +82,7 @@ final class HubMetrics {
         recordingsDropped.increment(by: queues.recordingsDropped - lastRecordingsDropped)
         lastRecordingsDropped = queues.recordingsDropped
         loopBatchesDepth.record(queues.loopBatches)
+        hubMailboxDepth.record(queues.hubMailbox)
         roomStoreDepth.record(queues.roomStore)
         recorderDepth.record(queues.recorder)
         add(tally.messagesByType, to: "camhub_messages_sent_total", label: "type")
@@ -153,6 +155,8 @@ struct TransportTotals {
 struct QueueFigures {
     /// Batches from the hub's loop not yet applied by the other loops (each at most `maxQueuedBatches`).
     var loopBatches = 0
+    /// Client messages of the other loops waiting for the hub's loop (each loop at most `hubQueue`).
+    var hubMailbox = 0
     /// Rooms waiting for the room store's writer (at most one write per room).
     var roomStore = 0
     /// Entries waiting for the recorder's writer (at most `Recorder.queueLimit`).

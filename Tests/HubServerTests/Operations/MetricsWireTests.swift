@@ -40,7 +40,7 @@ extension HubServerTests {
         let before = try hub.scrape()
         #expect(before["camhub_frames_sent_total"] == 0)
         #expect(before.text.contains("camhub_tick_duration_seconds_bucket"))
-        for queue in ["loop_batches", "room_store", "recorder"] {
+        for queue in ["loop_batches", "hub_mailbox", "room_store", "recorder"] {
             #expect(before.text.contains("camhub_queue_depth{queue=\"\(queue)\"} 0"), "the \(queue) queue's depth is reported")
         }
         #expect(before.text.contains("camhub_recording_dropped_total 0"))
