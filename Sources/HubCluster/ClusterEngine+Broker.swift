@@ -6,7 +6,8 @@ import HubCore
 extension ClusterEngine: RoomBroker {
     public func publish(_ frame: RoomFrame, in room: RoomName) {
         published += 1
-        storeAndPublish(ClusterMessage.frame(frame).encoded(), as: "frame", epoch: frame.epoch, in: room)
+        // A moving frame may be shed by a slow Redis (the next one supersedes it); the resting one never.
+        storeAndPublish(ClusterMessage.frame(frame).encoded(), as: "frame", epoch: frame.epoch, in: room, sheddable: frame.moving)
     }
 
     public func forward(_ command: ForwardedCommand) {
@@ -39,14 +40,15 @@ extension ClusterEngine: RoomBroker {
 
     /// Owner: writes `bytes` to the room's key `kind` unless a newer epoch exists
     /// (`LeaseScripts.checkpoint`), and publishes them on the room's channel.
-    func storeAndPublish(_ bytes: [UInt8], as kind: String, epoch: UInt64, in room: RoomName) {
+    func storeAndPublish(_ bytes: [UInt8], as kind: String, epoch: UInt64, in room: RoomName, sheddable: Bool = false) {
         redis.command(
             bytes: [
                 Array("EVAL".utf8), Array(LeaseScripts.checkpoint.utf8), Array("2".utf8), Array(key(room, kind).utf8),
                 Array(key(room, "epoch").utf8), Array("\(epoch)".utf8), bytes,
             ],
-            token: token(.ignore))
-        redis.command(bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore))
+            token: token(.ignore), sheddable: sheddable)
+        redis.command(
+            bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore), sheddable: sheddable)
     }
 
     public func roomRemoved(_ room: RoomName) {

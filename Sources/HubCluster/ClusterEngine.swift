@@ -119,7 +119,7 @@ public final class ClusterEngine {
     /// `post` hands an event to the hub's loop thread (the server wraps its loop's `execute`).
     public init(
         endpoint: RedisEndpoint, hubID: String = ClusterEngine.randomID(), leaseMilliseconds: Int = 1500,
-        post: @escaping @Sendable (Event) -> Void
+        redisQueue: Int = 10_000, post: @escaping @Sendable (Event) -> Void
     ) throws {
         self.hubID = hubID
         self.leaseMilliseconds = leaseMilliseconds
@@ -128,7 +128,7 @@ public final class ClusterEngine {
             handlers: .init(
                 reply: { post(.reply(token: $0, $1)) },
                 message: { post(.message(channel: $0, payload: $1)) },
-                state: { post(.link($0, reason: $1)) }))
+                state: { post(.link($0, reason: $1)) }), sheddingFrom: redisQueue)
         redis.subscribe("hub:{\(hubID)}")
         redis.subscribe("hubs")
     }

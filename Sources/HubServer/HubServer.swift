@@ -62,7 +62,8 @@ public final class HubServer: Sendable {
         func flushMetrics(_ loops: HubLoops) {
             let queues = QueueFigures(
                 loopBatches: loops.queuedBatches, hubMailbox: loops.mailboxDepth, roomStore: persistence?.depth ?? 0,
-                recorder: recorder?.depth ?? 0, recordingsDropped: recorder?.dropped ?? 0)
+                recorder: recorder?.depth ?? 0, recordingsDropped: recorder?.dropped ?? 0,
+                redis: cluster?.redis.commandsInFlight ?? 0, redisFramesShed: cluster?.redis.shed ?? 0)
             metrics.flush(hub: hub, transport: loops.transportTotals, queues: queues, now: now().seconds)
         }
 
@@ -141,7 +142,9 @@ public final class HubServer: Sendable {
         if let endpoint = configuration.redis {
             let hubLoop = loops.hub
             // Nothing runs on loop 0 yet: the engine is set up here, its events go there.
-            let engine = try state.joinCluster(endpoint, leaseMilliseconds: configuration.leaseMilliseconds) { event in
+            let engine = try state.joinCluster(
+                endpoint, leaseMilliseconds: configuration.leaseMilliseconds, redisQueue: configuration.redisQueue
+            ) { event in
                 _ = hubLoop.execute { bound.value.clusterEvent(event, bound: bound) }
             }
             clusterHubID = engine.hubID

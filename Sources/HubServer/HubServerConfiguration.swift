@@ -70,6 +70,10 @@ public struct HubServerConfiguration: Sendable {
     /// Client messages one loop may have waiting for the hub's loop (loop 0); the
     /// client whose message finds the queue full is closed 1013 instead.
     public var hubQueue = 65_536
+    /// Redis commands in flight (queued or unanswered) from which the owner's
+    /// moving frames are shed instead of queued (the next frame supersedes one;
+    /// a resting frame and every other command still go).
+    public var redisQueue = 10_000
     /// Joins the cluster of hubs sharing this Redis (`--redis`); nil: the in-memory engine, one hub alone.
     public var redis: RedisEndpoint?
     /// The Redis engine's lease on a room, in milliseconds (renewed every third of it).

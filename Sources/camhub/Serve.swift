@@ -147,6 +147,12 @@ struct Serve: ParsableCommand {
             valueName: "messages"))
     var hubQueue = HubServerConfiguration().hubQueue
 
+    @Option(
+        help: ArgumentHelp(
+            "With --redis: Redis commands in flight from which moving frames are shed instead of queued (camhub_redis_frames_shed_total); resting frames and other commands still go.",
+            valueName: "commands"))
+    var redisQueue = HubServerConfiguration().redisQueue
+
     func validateCaps() throws {
         guard (1...(1 << 30)).contains(echoMaxMessage) else { throw ValidationError("--echo-max-message must be 1…1073741824 bytes (got \(echoMaxMessage))") }
         guard drainSpread.isFinite, drainSpread >= 0, drainTimeout.isFinite, drainTimeout > drainSpread else {
@@ -155,6 +161,7 @@ struct Serve: ParsableCommand {
         }
         guard loopQueue >= 1 else { throw ValidationError("--loop-queue must be at least 1 (got \(loopQueue))") }
         guard hubQueue >= 1 else { throw ValidationError("--hub-queue must be at least 1 (got \(hubQueue))") }
+        guard redisQueue >= 1 else { throw ValidationError("--redis-queue must be at least 1 (got \(redisQueue))") }
         guard slowClientTimeout.isFinite, slowClientTimeout >= 0 else {
             throw ValidationError("--slow-client-timeout must be a number of seconds ≥ 0 (got \(slowClientTimeout))")
         }
@@ -180,6 +187,7 @@ struct Serve: ParsableCommand {
         configuration.echoMaxMessage = echoMaxMessage
         configuration.loopQueue = loopQueue
         configuration.hubQueue = hubQueue
+        configuration.redisQueue = redisQueue
         configuration.hub.maxRooms = maxRooms
         configuration.hub.maxClientsPerRoom = maxClientsPerRoom
     }

@@ -119,6 +119,11 @@ extension ServeSetting {
             about:
                 "Client messages one loop may have waiting for the hub's loop (loop 0) while it is busy; the client whose message finds the queue full is closed 1013 (try again later), so nothing it sent is lost silently."
         ),
+        .value(
+            "redis_queue", \.redisQueue,
+            about:
+                "With redis: Redis commands in flight (queued or unanswered) from which this hub's moving frames are shed instead of queued (counted in camhub_redis_frames_shed_total); resting frames and every other command still go."
+        ),
     ]
 
     private static let operations: [ServeSetting] = [

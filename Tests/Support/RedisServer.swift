@@ -36,6 +36,12 @@ public final class RedisServer {
     /// Stops it (SIGTERM, then SIGKILL after 2 s) and waits until it has exited.
     public func stop() { ChildProcess.stop(process) }
 
+    /// Freezes it (SIGSTOP): connections stay open, nothing is answered.
+    public func pause() { kill(process.processIdentifier, SIGSTOP) }
+
+    /// Thaws it after `pause` (SIGCONT).
+    public func resume() { kill(process.processIdentifier, SIGCONT) }
+
     /// Kills it with signal 9 (a crash: nothing is flushed, no client is told) and waits for the exit.
     public func kill9() {
         guard process.isRunning else { return }

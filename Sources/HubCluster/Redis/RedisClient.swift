@@ -43,6 +43,12 @@ public final class RedisClient: Sendable {
 
     public let endpoint: RedisEndpoint
     let handlers: Handlers
+    /// Commands queued or sent and not yet answered, at most `sheddingFrom` of
+    /// them before sheddable ones are dropped (any thread).
+    private let inFlight = Atomic<Int>(0)
+    private let shedCount = Atomic<Int>(0)
+    /// Commands in flight from which `sheddable` commands are dropped instead of queued.
+    public let sheddingFrom: Int
     /// Work for the I/O thread, in order; a byte on the wake pipe says there is some.
     let inbox = Mutex<[Work]>([])
     let wakeRead: Int32
@@ -51,7 +57,10 @@ public final class RedisClient: Sendable {
     let finished = DispatchSemaphore(value: 0)
     private let started = Mutex(false)
 
-    public init(endpoint: RedisEndpoint, handlers: Handlers) throws {
+    /// `sheddingFrom`: commands in flight (queued, or sent and not answered)
+    /// from which a command marked `sheddable` is dropped instead of queued.
+    public init(endpoint: RedisEndpoint, handlers: Handlers, sheddingFrom: Int = 10_000) throws {
+        self.sheddingFrom = sheddingFrom
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0, fcntl(fds[0], F_SETFL, O_NONBLOCK) == 0, fcntl(fds[1], F_SETFL, O_NONBLOCK) == 0 else {
             throw RedisURLError("cannot make the Redis thread's wake pipe: errno \(errno)")
@@ -90,9 +99,29 @@ public final class RedisClient: Sendable {
         post(.command(args.map { Array($0.utf8) }, token: token))
     }
 
-    /// Queues a command whose arguments are bytes.
-    public func command(bytes args: [[UInt8]], token: Int) {
+    /// Queues a command whose arguments are bytes. A `sheddable` one (a moving
+    /// frame: the next supersedes it) is dropped and counted instead when
+    /// `sheddingFrom` commands are in flight, so a slow Redis sheds frames
+    /// before anything else and the queue stays bounded by what is not
+    /// sheddable; its reply never comes (give it a token whose reply is not awaited).
+    public func command(bytes args: [[UInt8]], token: Int, sheddable: Bool = false) {
+        if sheddable && inFlight.load(ordering: .relaxed) >= sheddingFrom {
+            shedCount.add(1, ordering: .relaxed)
+            return
+        }
         post(.command(args, token: token))
+    }
+
+    /// Commands queued or sent and not answered yet (any thread).
+    public var commandsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Sheddable commands dropped so far because `sheddingFrom` were in flight (any thread).
+    public var shed: Int { shedCount.load(ordering: .relaxed) }
+
+    /// I/O thread: a command's answer (a reply, or `.disconnected`); it is no longer in flight.
+    func answer(_ token: Int, _ reply: RedisReply) {
+        inFlight.subtract(1, ordering: .relaxed)
+        handlers.reply(token, reply)
     }
 
     /// Subscribes to a sharded channel (and again after every reconnect).
@@ -110,6 +139,7 @@ public final class RedisClient: Sendable {
     }
 
     private func post(_ work: Work) {
+        if case .command = work { inFlight.add(1, ordering: .relaxed) }
         inbox.withLock { $0.append(work) }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)  // a full pipe already says "wake up"

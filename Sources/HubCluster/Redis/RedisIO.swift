@@ -75,7 +75,7 @@ final class RedisIO {
 
     private func send(_ args: [[UInt8]], token: Int) {
         guard let commands, commandsUp else {
-            client.handlers.reply(token, .disconnected)
+            client.answer(token, .disconnected)
             return
         }
         Self.issue(commands, args, to: .commands, token: token)
@@ -286,7 +286,7 @@ private func commandReply(
         if case .error(let message) = value { io.client.handlers.state(.down, message) }
         return
     }
-    io.client.handlers.reply(Int(bitPattern: UInt(bitPattern: privdata) &- 1), value)
+    io.client.answer(Int(bitPattern: UInt(bitPattern: privdata) &- 1), value)
 }
 
 /// Every reply on the subscriber connection: `smessage` pushes become messages; the rest

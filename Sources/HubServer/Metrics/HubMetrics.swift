@@ -18,8 +18,8 @@ final class HubMetrics {
     private let framesSent, bytesSent, rateLimited: Metrics.Counter
     private let framesThrottled, framesCoalesced: Metrics.Counter
     private let slowUnacknowledged, slowUndrained: Metrics.Counter
-    private let recordingsDropped: Metrics.Counter
-    private let loopBatchesDepth, hubMailboxDepth, roomStoreDepth, recorderDepth: Metrics.Gauge
+    private let recordingsDropped, redisFramesShed: Metrics.Counter
+    private let loopBatchesDepth, hubMailboxDepth, roomStoreDepth, recorderDepth, redisDepth: Metrics.Gauge
     private let tickDuration, sendPassDuration: Metrics.Timer
     private let rooms, awakeRooms, members, ticksPerSecond: Metrics.Gauge
     private var connections: [String: Metrics.Gauge] = [:]
@@ -27,6 +27,7 @@ final class HubMetrics {
     private var roomTicks: [String: Metrics.Gauge] = [:]
     private var lastTransport = TransportTotals()
     private var lastRecordingsDropped = 0
+    private var lastRedisFramesShed = 0
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -49,6 +50,8 @@ final class HubMetrics {
             label: "camhub_slow_client_closes_total", dimensions: [("reason", "unacknowledged")], factory: factory)
         slowUndrained = Metrics.Counter(label: "camhub_slow_client_closes_total", dimensions: [("reason", "undrained")], factory: factory)
         recordingsDropped = Metrics.Counter(label: "camhub_recording_dropped_total", factory: factory)
+        redisFramesShed = Metrics.Counter(label: "camhub_redis_frames_shed_total", factory: factory)
+        redisDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "redis")], factory: factory)
         loopBatchesDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "loop_batches")], factory: factory)
         hubMailboxDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "hub_mailbox")], factory: factory)
         roomStoreDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "room_store")], factory: factory)
@@ -81,6 +84,9 @@ final class HubMetrics {
         lastTransport = transport
         recordingsDropped.increment(by: queues.recordingsDropped - lastRecordingsDropped)
         lastRecordingsDropped = queues.recordingsDropped
+        redisFramesShed.increment(by: queues.redisFramesShed - lastRedisFramesShed)
+        lastRedisFramesShed = queues.redisFramesShed
+        redisDepth.record(queues.redis)
         loopBatchesDepth.record(queues.loopBatches)
         hubMailboxDepth.record(queues.hubMailbox)
         roomStoreDepth.record(queues.roomStore)
@@ -163,4 +169,8 @@ struct QueueFigures {
     var recorder = 0
     /// Entries the recorder dropped so far because its writer was that far behind.
     var recordingsDropped = 0
+    /// Redis commands in flight (queued or unanswered; 0 without Redis).
+    var redis = 0
+    /// Moving frames shed so far because `redisQueue` commands were in flight.
+    var redisFramesShed = 0
 }
