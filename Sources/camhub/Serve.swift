@@ -159,15 +159,13 @@ struct Serve: ParsableCommand {
             throw ValidationError(
                 "--drain-spread must be ≥ 0 and --drain-timeout longer than it, in seconds (got \(drainSpread) and \(drainTimeout))")
         }
-        guard loopQueue >= 1 else { throw ValidationError("--loop-queue must be at least 1 (got \(loopQueue))") }
-        guard hubQueue >= 1 else { throw ValidationError("--hub-queue must be at least 1 (got \(hubQueue))") }
-        guard redisQueue >= 1 else { throw ValidationError("--redis-queue must be at least 1 (got \(redisQueue))") }
         guard slowClientTimeout.isFinite, slowClientTimeout >= 0 else {
             throw ValidationError("--slow-client-timeout must be a number of seconds ≥ 0 (got \(slowClientTimeout))")
         }
         for (flag, value) in [
             ("--max-connections", maxConnections), ("--max-connections-per-ip", maxConnectionsPerIp),
             ("--max-rooms", maxRooms), ("--max-clients-per-room", maxClientsPerRoom),
+            ("--loop-queue", loopQueue), ("--hub-queue", hubQueue), ("--redis-queue", redisQueue),
         ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1 (got \(value))")
         }
