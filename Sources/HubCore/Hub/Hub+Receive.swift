@@ -45,18 +45,7 @@ extension Hub {
         try message.authorize(role)
         let now = time.seconds
         let ref = message.ref
-        if message.runsOnOwner {
-            switch rooms.read(existing: roomName, \.authority) {
-            case .owned:  // a fenced owner runs nothing: another hub may own the room by now
-                guard runsCamera(roomName, at: now) else { throw .unavailable(ref: ref) }
-            case .mirrored:  // the owner runs it
-                guard let broker else { throw .unavailable(ref: ref) }
-                var command = ForwardedCommand(room: roomName, client: owner.client, role: role, viewport: session.viewport, message: bytes)
-                command.ref = ref
-                broker.forward(command)
-                return
-            }
-        }
+        if try forwardedToOwner(message, bytes: bytes, session: session, role: role, owner: owner, in: roomName, at: now) { return }
         switch message {
         case .hello:
             break
@@ -66,36 +55,8 @@ extension Hub {
             if !accepted.clamped.isEmpty {
                 send(.clamped(properties: accepted.clamped, camera: accepted.camera), to: connection, in: roomName, at: time, sink: sink)
             }
-        case .ease(let command):
-            try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
-            var request = EaseRequest(
-                update: command.camera, duration: command.duration, curve: command.curve,
-                around: command.around, viewport: session.viewport)
-            request.essential = command.essential
-            _ = try Self.check(rooms.update(existing: roomName) { $0.manager.ease(request, id: command.id, owner: owner, at: now) }, ref: ref)
-        case .fly(let command):
-            try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
-            var request = FlyRequest(
-                update: command.camera, duration: command.duration, speed: command.speed, rho: command.curve,
-                minZoom: command.minZoom, viewport: session.viewport)
-            request.essential = command.essential
-            _ = try Self.check(rooms.update(existing: roomName) { $0.manager.fly(request, id: command.id, owner: owner, at: now) }, ref: ref)
-        case .animate(let command):
-            try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
-            var request = EaseRequest(
-                update: command.to, duration: command.duration, curve: command.curve,
-                viewport: session.viewport, delay: command.delay, after: command.after, from: command.from)
-            request.essential = command.essential
-            _ = try Self.check(rooms.update(existing: roomName) { $0.manager.animate(request, id: command.id, owner: owner, at: now) }, ref: ref)
-        case .cancel(let scope):
-            switch scope {
-            case .id(let id):
-                _ = try Self.check(rooms.update(existing: roomName) { $0.manager.cancel(id: id, owner: owner, at: now) }, ref: ref)
-            case .own:
-                rooms.update(existing: roomName) { $0.manager.cancelAnimations(of: owner.client, by: owner.client, at: now) }
-            case .all:  // presenter only (`ClientMessage.requiredRole`)
-                rooms.update(existing: roomName) { $0.manager.cancelAnimations(of: nil, by: owner.client, at: now) }
-            }
+        case .ease, .fly, .animate, .cancel:
+            try handleAnimation(message, owner: owner, viewport: session.viewport, in: roomName, at: now)
         case .gesture(let gesture):
             try handleGesture(gesture, from: connection, session: session, owner: owner, room: roomName, at: time, sink: sink)
         case .gestures(let toggle):
@@ -104,27 +65,8 @@ extension Hub {
             sink.send(HubMessage.gestures(disabled: disabled), to: connection)
         case .viewport(let viewport):
             sessions[connection]?.viewport = viewport
-        case .limits(let change):
-            // presenter only (`ClientMessage.requiredRole`)
-            let limits = try Self.check(rooms.update(existing: roomName) { $0.manager.setLimits(change, by: owner.client, at: now) }, ref: ref)
-            if broker != nil {  // mirrors have the new limits before the event announcing them
-                rooms.update(existing: roomName) { $0.updateFrameState() }
-                publishFrame(of: roomName, at: time)
-            }
-            broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
-        case .track(let track):
-            let result = rooms.update(existing: roomName) { room in
-                room.manager.track(
-                    track.mode ?? room.manager.trackingMode, location: track.location, owner: owner, viewport: session.viewport, at: now)
-            }
-            _ = try Self.check(result, ref: ref)
-        case .route(let route):
-            let (result, epoch) = rooms.update(existing: roomName) { ($0.manager.setRoute(route.points, append: route.append, at: now), $0.epoch) }
-            let updated = try Self.check(result, ref: ref)
-            broker?.routeChanged(updated?.points ?? [], epoch: epoch, in: roomName)
-            broadcast(
-                .routeChanged(by: owner.client, points: route.points, append: route.append, total: updated?.points.count ?? 0),
-                in: roomName, at: time, sink: sink)
+        case .limits, .track, .route:
+            try handleCameraSettings(message, owner: owner, viewport: session.viewport, in: roomName, at: time, sink: sink)
         case .query(let query):
             let answer = try rooms.read(existing: roomName) { room throws(ProtocolError) in
                 try query.answer(camera: room.camera, viewport: session.viewport, limits: room.limits)
@@ -155,6 +97,103 @@ extension Hub {
         }
         deliverMotionEvents(in: roomName, at: time, sink: sink)
         wake(roomName)
+    }
+
+    /// Hands a command that runs where the room's camera runs to the room's
+    /// owner when that is another hub (true: forwarded). Throws `unavailable`
+    /// when no hub can run it now: this hub is a fenced owner (another hub may
+    /// own the room by now), or a mirror without a broker. False: it runs here.
+    private func forwardedToOwner(
+        _ message: ClientMessage, bytes: [UInt8], session: Session, role: Role, owner: Owner, in roomName: RoomName, at now: Double
+    ) throws(ProtocolError) -> Bool {
+        guard message.runsOnOwner else { return false }
+        switch rooms.read(existing: roomName, \.authority) {
+        case .owned:
+            guard runsCamera(roomName, at: now) else { throw .unavailable(ref: message.ref) }
+            return false
+        case .mirrored:
+            guard let broker else { throw .unavailable(ref: message.ref) }
+            var command = ForwardedCommand(room: roomName, client: owner.client, role: role, viewport: session.viewport, message: bytes)
+            command.ref = message.ref
+            broker.forward(command)
+            return true
+        }
+    }
+
+    /// `limits`, `track` and `route`: the room's camera limits, tracking mode
+    /// and route, announced to the room (and handed to the broker) when they change.
+    private mutating func handleCameraSettings(
+        _ message: ClientMessage, owner: Owner, viewport: Viewport, in roomName: RoomName, at time: HubTime, sink: some HubSink
+    ) throws(ProtocolError) {
+        let now = time.seconds
+        let ref = message.ref
+        switch message {
+        case .limits(let change):
+            // presenter only (`ClientMessage.requiredRole`)
+            let limits = try Self.check(rooms.update(existing: roomName) { $0.manager.setLimits(change, by: owner.client, at: now) }, ref: ref)
+            if broker != nil {  // mirrors have the new limits before the event announcing them
+                rooms.update(existing: roomName) { $0.updateFrameState() }
+                publishFrame(of: roomName, at: time)
+            }
+            broadcast(.limitsChanged(limits: limits, by: owner.client), in: roomName, at: time, sink: sink)
+        case .track(let track):
+            let result = rooms.update(existing: roomName) { room in
+                room.manager.track(
+                    track.mode ?? room.manager.trackingMode, location: track.location, owner: owner, viewport: viewport, at: now)
+            }
+            _ = try Self.check(result, ref: ref)
+        case .route(let route):
+            let (result, epoch) = rooms.update(existing: roomName) { ($0.manager.setRoute(route.points, append: route.append, at: now), $0.epoch) }
+            let updated = try Self.check(result, ref: ref)
+            broker?.routeChanged(updated?.points ?? [], epoch: epoch, in: roomName)
+            broadcast(
+                .routeChanged(by: owner.client, points: route.points, append: route.append, total: updated?.points.count ?? 0),
+                in: roomName, at: time, sink: sink)
+        default:
+            break
+        }
+    }
+
+    /// `ease`, `fly`, `animate` and `cancel`: the room's animator manager starts
+    /// or ends animations for `owner` (the other messages are not its to handle).
+    private mutating func handleAnimation(
+        _ message: ClientMessage, owner: Owner, viewport: Viewport, in roomName: RoomName, at now: Double
+    ) throws(ProtocolError) {
+        let ref = message.ref
+        switch message {
+        case .ease(let command):
+            try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
+            var request = EaseRequest(
+                update: command.camera, duration: command.duration, curve: command.curve,
+                around: command.around, viewport: viewport)
+            request.essential = command.essential
+            _ = try Self.check(rooms.update(existing: roomName) { $0.manager.ease(request, id: command.id, owner: owner, at: now) }, ref: ref)
+        case .fly(let command):
+            try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
+            var request = FlyRequest(
+                update: command.camera, duration: command.duration, speed: command.speed, rho: command.curve,
+                minZoom: command.minZoom, viewport: viewport)
+            request.essential = command.essential
+            _ = try Self.check(rooms.update(existing: roomName) { $0.manager.fly(request, id: command.id, owner: owner, at: now) }, ref: ref)
+        case .animate(let command):
+            try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
+            var request = EaseRequest(
+                update: command.to, duration: command.duration, curve: command.curve,
+                viewport: viewport, delay: command.delay, after: command.after, from: command.from)
+            request.essential = command.essential
+            _ = try Self.check(rooms.update(existing: roomName) { $0.manager.animate(request, id: command.id, owner: owner, at: now) }, ref: ref)
+        case .cancel(let scope):
+            switch scope {
+            case .id(let id):
+                _ = try Self.check(rooms.update(existing: roomName) { $0.manager.cancel(id: id, owner: owner, at: now) }, ref: ref)
+            case .own:
+                rooms.update(existing: roomName) { $0.manager.cancelAnimations(of: owner.client, by: owner.client, at: now) }
+            case .all:  // presenter only (`ClientMessage.requiredRole`)
+                rooms.update(existing: roomName) { $0.manager.cancelAnimations(of: nil, by: owner.client, at: now) }
+            }
+        default:
+            break
+        }
     }
 
     /// Hands an accepted command to the recording sink (`RecordEntry.recordedTypes` only).
