@@ -100,10 +100,10 @@ final class EpollFollowerLoop {
         case .connect(let id): open(id)
         case .send(let id, let text):
             guard let index = slot(id) else { return }
-            if case .open = connections[index]!.phase {
+            if case .open? = connections[index]?.phase {
                 write(ClientFrame.encode(opcode: 0x1, payload: text), to: id)
             } else {
-                connections[index]!.waiting.append(text)
+                connections[index]?.waiting.append(text)
             }
         case .stop: running = false
         }
@@ -132,13 +132,13 @@ final class EpollFollowerLoop {
     }
 
     private func connected(_ id: ConnectionID, index: Int) {
-        let fd = connections[index]!.fd
+        guard let fd = connections[index]?.fd else { return }
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
         guard error == 0 else { return failed(id, fd: fd, "connect: \(String(cString: strerror(error)))") }
         let handshake = UpgradeHandshake()
-        connections[index]!.phase = .upgrading(handshake, [])
+        connections[index]?.phase = .upgrading(handshake, [])
         rewatch(fd, key: id.rawValue, events: Self.readable)
         write(handshake.request(head: target.requestHead), to: id)
     }
@@ -148,16 +148,16 @@ final class EpollFollowerLoop {
         var head = head
         head.append(contentsOf: bytes)
         guard let end = Self.endOfHead(head) else {
-            guard head.count < 16 << 10 else { return failed(id, fd: connections[index]!.fd, "an upgrade response head over 16 KiB") }
-            connections[index]!.phase = .upgrading(handshake, head)
+            guard head.count < 16 << 10 else { return failed(id, fd: connections[index]?.fd, "an upgrade response head over 16 KiB") }
+            connections[index]?.phase = .upgrading(handshake, head)
             return
         }
         let text = String(decoding: head[..<end], as: UTF8.self)
         if let refusal = handshake.check(responseHead: text) {
             let body = String(decoding: head[(end + 4)...], as: UTF8.self)
-            return failed(id, fd: connections[index]!.fd, refusal.error + (body.isEmpty ? "" : ": " + body), status: refusal.status)
+            return failed(id, fd: connections[index]?.fd, refusal.error + (body.isEmpty ? "" : ": " + body), status: refusal.status)
         }
-        connections[index]!.phase = .open
+        connections[index]?.phase = .open
         handlers.onOpen(id)
         for text in connections[index]?.waiting ?? [] { write(ClientFrame.encode(opcode: 0x1, payload: text), to: id) }
         connections[index]?.waiting = []
@@ -175,16 +175,15 @@ final class EpollFollowerLoop {
 
     private func handle(_ id: ConnectionID, events: UInt32) {
         guard let index = slot(id) else { return }
-        if case .connecting = connections[index]!.phase {
+        if case .connecting? = connections[index]?.phase {
             return connected(id, index: index)
         }
         if events & Self.writable != 0 { flush(id, index: index) }
-        guard slot(id) != nil, events & (Self.readable | Self.hungUp) != 0 else { return }
-        let fd = connections[index]!.fd
+        guard slot(id) != nil, let fd = connections[index]?.fd, events & (Self.readable | Self.hungUp) != 0 else { return }
         let n = recv(fd, scratch.baseAddress, scratch.count, 0)
         if n > 0 {
             let bytes = UnsafeBufferPointer(rebasing: scratch[..<n])
-            if case .upgrading(let handshake, let head) = connections[index]!.phase {
+            if case .upgrading(let handshake, let head)? = connections[index]?.phase {
                 upgrading(id, index: index, handshake, head, bytes)
             } else {
                 received(id, index: index, bytes)
@@ -196,7 +195,7 @@ final class EpollFollowerLoop {
     }
 
     private func received(_ id: ConnectionID, index: Int, _ bytes: UnsafeBufferPointer<UInt8>) {
-        var reader = connections[index]!.reader
+        guard var reader = connections[index]?.reader else { return }
         var closing: (code: UInt16?, reason: String)?
         do {
             try reader.consume(bytes) { frame in
@@ -213,7 +212,7 @@ final class EpollFollowerLoop {
             return ended(id, index: index, code: 1002, error: "\(error)")
         }
         guard slot(id) != nil else { return }
-        connections[index]!.reader = reader
+        connections[index]?.reader = reader
         if let closing {
             // Echo the code (RFC 6455 §5.5.1), then let the socket go.
             let echo: [UInt8] = closing.code.map { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } ?? []
@@ -224,26 +223,25 @@ final class EpollFollowerLoop {
 
     /// Writes what the socket takes now; the rest waits for EPOLLOUT.
     private func write(_ bytes: [UInt8], to id: ConnectionID) {
-        guard let index = slot(id) else { return }
-        if connections[index]!.outbox.isEmpty {
-            let fd = connections[index]!.fd
+        guard let index = slot(id), let c = connections[index] else { return }
+        if c.outbox.isEmpty {
+            let fd = c.fd
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n == bytes.count { return }
             guard n >= 0 || errno == EAGAIN || errno == EWOULDBLOCK else { return }  // the read side reports the failure
-            connections[index]!.outbox = Array(bytes[max(0, n)...])
+            connections[index]?.outbox = Array(bytes[max(0, n)...])
             rewatch(fd, key: id.rawValue, events: Self.readable | Self.writable)
         } else {
-            connections[index]!.outbox += bytes
+            connections[index]?.outbox += bytes
         }
     }
 
     private func flush(_ id: ConnectionID, index: Int) {
-        let c = connections[index]!
-        guard !c.outbox.isEmpty else { return }
+        guard let c = connections[index], !c.outbox.isEmpty else { return }
         let n = c.outbox.withUnsafeBytes { Glibc.send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard n > 0 else { return }
-        connections[index]!.outbox.removeFirst(n)
-        if connections[index]!.outbox.isEmpty { rewatch(c.fd, key: id.rawValue, events: Self.readable) }
+        connections[index]?.outbox.removeFirst(n)
+        if connections[index]?.outbox.isEmpty == true { rewatch(c.fd, key: id.rawValue, events: Self.readable) }
     }
 
     // MARK: Ending

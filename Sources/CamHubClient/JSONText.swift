@@ -27,16 +27,16 @@ public enum JSONText {
             out += "]"
         case .object(let object):
             out += "{"
-            let keys = object.keys.sorted { a, b in
-                if a == "type" { return b != "type" }
-                if b == "type" { return false }
-                return a < b
+            let members = object.sorted { a, b in
+                if a.key == "type" { return b.key != "type" }
+                if b.key == "type" { return false }
+                return a.key < b.key
             }
-            for (i, key) in keys.enumerated() {
+            for (i, (key, value)) in members.enumerated() {
                 if i > 0 { out += "," }
                 out += JSONWriter.quoted(key)
                 out += ":"
-                write(object[key]!, into: &out)
+                write(value, into: &out)
             }
             out += "}"
         }

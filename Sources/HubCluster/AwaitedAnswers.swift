@@ -36,7 +36,7 @@ struct AwaitedAnswers {
         var expired: [Entry] = []
         for (id, entry) in entries {
             guard let since = entry.since else {
-                entries[id]!.since = now
+                entries[id]?.since = now
                 continue
             }
             if now - since >= timeout {

@@ -175,10 +175,7 @@ public final class ClusterEngine {
         let others = preparing.count - (preparing[hello.room] == nil ? 0 : 1)
         guard (try? hub.admit(hello, preparing: others, at: time)) != nil else { return false }
         heldConnections[connection] = hello.room
-        if preparing[hello.room] != nil {
-            preparing[hello.room]!.held.append((connection, bytes))
-            return true
-        }
+        if preparing[hello.room]?.held.append((connection, bytes)) != nil { return true }  // the room is on its way already
         preparing[hello.room] = Preparation(held: [(connection, bytes)])
         subscribe(hello.room)
         requestLeases([(hello.room, 0)], as: .claim(hello.room, sentAt: time.seconds))

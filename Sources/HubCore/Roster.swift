@@ -204,7 +204,12 @@ public struct Roster: Hashable, Sendable {
     }
 
     /// The listed clients in join order.
-    public var entries: [RosterEntry] { listedOrder.map { listed[$0]! } }
+    public var entries: [RosterEntry] {
+        listedOrder.map { client in
+            guard let entry = listed[client] else { preconditionFailure("\(client) is in join order but not listed: join and leave change both") }
+            return entry
+        }
+    }
     /// Everyone in the room, listed or counted.
     public var count: Int { listed.count + Int(unlistedFollowers) }
     public var isEmpty: Bool { count == 0 }

@@ -34,11 +34,11 @@ final class RecordingFiles {
         let room = entry.room
         guard !broken.contains(room) else { return }
         do {
-            if rooms[room] == nil { rooms[room] = try open(room, startedAt: entry.time) }
-            let t = entry.time.seconds - rooms[room]!.startSeconds
-            try rooms[room]!.writer.write(RecordingLine.encode(entry, t: t))
-            rooms[room]!.unflushed = true
-            if rooms[room]!.writer.compressedBytes >= maxBytes { try rotate(room) }
+            var file = try rooms[room] ?? open(room, startedAt: entry.time)
+            try file.writer.write(RecordingLine.encode(entry, t: entry.time.seconds - file.startSeconds))
+            file.unflushed = true
+            rooms[room] = file
+            if file.writer.compressedBytes >= maxBytes { try rotate(file, of: room) }
         } catch {
             broken.insert(room)
             rooms[room] = nil
@@ -48,11 +48,12 @@ final class RecordingFiles {
 
     /// Makes every entry so far readable from the files (called about once a second).
     func flush() {
-        for (room, file) in rooms where file.unflushed {
+        for (room, var file) in rooms where file.unflushed {
             do {
                 try file.writer.flush()
-                rooms[room]!.unflushed = false
-                if file.writer.compressedBytes >= maxBytes { try rotate(room) }
+                file.unflushed = false
+                rooms[room] = file
+                if file.writer.compressedBytes >= maxBytes { try rotate(file, of: room) }
             } catch {
                 broken.insert(room)
                 rooms[room] = nil
@@ -79,8 +80,9 @@ final class RecordingFiles {
             stamp: stamp, unflushed: true)
     }
 
-    private func rotate(_ room: String) throws {
-        var file = rooms[room]!
+    /// Ends `room`'s `file` and goes on in its next part.
+    private func rotate(_ file: RoomFile, of room: String) throws {
+        var file = file
         try file.writer.finish()
         file.part += 1
         file.writer = try newPart(room, stamp: file.stamp, part: file.part, startedEpochMilliseconds: file.startEpochMilliseconds)

@@ -343,7 +343,10 @@ private struct Builder {
 
     mutating func command(_ type: String, _ object: [String: JSONValue], _ n: Int) throws(ScriptError) -> ScriptStep.Action {
         var object = object
-        try rejectUnknown(object, PresenterScript.commandKeys[type]!, n, type)
+        guard let keys = PresenterScript.commandKeys[type] else {
+            preconditionFailure("'\(type)' is not a command: a step is made a command only when `commandKeys` has its type")
+        }
+        try rejectUnknown(object, keys, n, type)
         var animationID: String?
         if ["fly", "ease", "animate"].contains(type) {
             if case .string(let id)? = object["id"] {

@@ -302,10 +302,10 @@ private func subscriberReply(
         if case .error(let message) = RedisReply(r) { io.client.handlers.state(.down, message) }
         return
     }
-    let kind = RedisReply(r.pointee.element[0]!)
-    guard case .data(let name) = kind, name == Array("smessage".utf8),
-        case .data(let channel) = RedisReply(r.pointee.element[1]!),
-        case .data(let payload) = RedisReply(r.pointee.element[2]!)
+    guard let elements = r.pointee.element, let kindReply = elements[0], let channelReply = elements[1], let payloadReply = elements[2],
+        case .data(let name) = RedisReply(kindReply), name == Array("smessage".utf8),
+        case .data(let channel) = RedisReply(channelReply),
+        case .data(let payload) = RedisReply(payloadReply)
     else { return }
     io.client.handlers.message(String(decoding: channel, as: UTF8.self), payload)
 }

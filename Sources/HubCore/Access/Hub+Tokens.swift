@@ -42,11 +42,13 @@ extension Hub {
                 closeSession(connection, code: .tokenExpired, reason: "token expired", at: time, sink: sink)
                 continue
             }
+            var lease = lease
             if now >= lease.due {
-                tokenLeases[connection]!.warned = true
+                lease.warned = true
+                tokenLeases[connection] = lease
                 sink.send(HubMessage.tokenExpiring(exp: lease.exp), to: connection)
             }
-            next = min(next, tokenLeases[connection]!.due)
+            next = min(next, lease.due)
         }
         tokenDue = next
     }

@@ -1,20 +1,20 @@
 import CameraCore
 import CameraMotion
 
-/// The hub's side of the engine seam (`RoomBroker`): rooms owned here or
+/// The hub's side of the broker seam (`RoomBroker`): rooms owned here or
 /// mirrored from another hub, and commands run for clients of other hubs.
 /// All of it is called by the broker's owner on the hub's thread.
 extension Hub {
     /// Whether this hub runs `room`'s camera (nil: no such room here).
     public func owns(_ room: RoomName) -> Bool? {
-        rooms[room].map { !$0.isMirror }
+        rooms.read(room) { $0.authority == .owned }
     }
 
     /// What the broker needs of a room at each lease renewal (nil: no such
     /// room). Read in place: it is asked for every room twice a second, and
     /// reading through `rooms[room]` would copy the whole room each time.
-    public mutating func leaseState(of room: RoomName) -> RoomLeaseState? {
-        withRoom(room) { RoomLeaseState(owned: !$0.isMirror, hasMembers: !$0.members.isEmpty, epoch: $0.epoch) }
+    public func leaseState(of room: RoomName) -> RoomLeaseState? {
+        rooms.read(room) { RoomLeaseState(owned: $0.authority == .owned, hasMembers: !$0.members.isEmpty, epoch: $0.epoch) }
     }
 
     /// Creates `name` before its first local join, as the cluster has it:
@@ -26,7 +26,7 @@ extension Hub {
     public mutating func prepareRoom(
         _ name: RoomName, owned: Bool, lease: ClusterLease?, frame: RoomFrame?, route: [GeoCoordinate] = [], at time: HubTime
     ) {
-        guard rooms[name] == nil else { return }
+        guard !rooms.contains(name) else { return }
         var room = newRoom(name, at: time.seconds)
         room.emptySince = time.seconds
         if let frame {
@@ -50,15 +50,17 @@ extension Hub {
                     limits: room.manager.limits, moving: false, by: nil)
             room.mirrorStale = frame == nil
         }
-        rooms[name] = room
+        rooms.insert(room)
         wake(name)
     }
 
     /// Mirror: the owner's route changed (to `points`, all of it; empty: none),
     /// as the owner of lease `epoch` has it. Dropped if that epoch is older than this hub's.
     public mutating func applyRemoteRoute(_ points: [GeoCoordinate], epoch: UInt64, in name: RoomName) {
-        guard let room = rooms[name], room.mirror != nil, epoch >= room.epoch else { return }
-        rooms[name]!.mirrorRoute = points
+        rooms.update(name) { room in
+            guard room.authority == .mirrored, epoch >= room.epoch else { return }
+            room.mirrorRoute = points
+        }
     }
 
     /// Whether this hub runs `name`'s camera at hub second `now`: it owns the
@@ -66,13 +68,15 @@ extension Hub {
     /// Redis confirmed the room (`HubLease`). A fenced owner neither moves,
     /// shows nor publishes the camera until a renewal succeeds: another hub
     /// may own the room by now.
-    mutating func runsCamera(_ name: RoomName, at now: Double) -> Bool {
-        guard withRoom(name, { !$0.isMirror }) == true else { return false }
-        return lease?.holds(name, at: now) ?? true
+    func runsCamera(_ name: RoomName, at now: Double) -> Bool {
+        switch rooms.read(name, \.authority) {
+        case .owned: lease?.holds(name, at: now) ?? true
+        case .mirrored, nil: false
+        }
     }
 
     /// The lease epoch this hub knows for `room` (0: none, or no such room).
-    public func epoch(of room: RoomName) -> UInt64 { rooms[room]?.epoch ?? 0 }
+    public func epoch(of room: RoomName) -> UInt64 { rooms.read(room, \.epoch) ?? 0 }
 
     /// Whether this hub owns `room` but may no longer act as its owner: its
     /// lease may have run out by its own clock, and no renewal has succeeded since.
@@ -92,7 +96,7 @@ extension Hub {
         guard let owned = leaseState(of: name)?.owned else { return }
         let resumes = !owned || !runsCamera(name, at: time.seconds)
         if !owned { adopt(name, at: time, sink: sink) }
-        withRoom(name) { room in
+        rooms.update(name) { room in
             if room.epoch < lease.epoch { room.epoch = lease.epoch }  // the cluster box changes only when the epoch does
         }
         confirm(name, lease)
@@ -134,21 +138,23 @@ extension Hub {
     }
 
     private mutating func confirm(_ name: RoomName, _ held: ClusterLease) {
-        if lease == nil { lease = HubLease() }
-        lease!.until = max(lease!.until, held.until)
-        lease!.unconfirmed.remove(name)
+        var hubLease = lease ?? HubLease()
+        hubLease.until = max(hubLease.until, held.until)
+        hubLease.unconfirmed.remove(name)
+        lease = hubLease
     }
 
     private mutating func unconfirm(_ name: RoomName) {
-        if lease == nil { lease = HubLease() }
-        lease!.unconfirmed.insert(name)
+        var hubLease = lease ?? HubLease()
+        hubLease.unconfirmed.insert(name)
+        lease = hubLease
     }
 
     /// An owner that was fenced (its camera stood still) does not jump ahead
     /// along its animations' paths: they end where the camera stood.
     private mutating func resume(_ name: RoomName, at time: HubTime, sink: some HubSink) {
-        guard let stoodSince = withRoom(name, { $0.manager.time }), time.seconds - stoodSince > 2 / configuration.tick else { return }
-        withRoom(name) { room in
+        guard let stoodSince = rooms.read(name, \.manager.time), time.seconds - stoodSince > 2 / configuration.tick else { return }
+        rooms.update(name) { room in
             room.manager.cancelAnimations(of: nil, by: nil, reason: "failover", at: room.manager.time)
         }
         deliverMotionEvents(in: name, at: time, sink: sink)
@@ -157,7 +163,7 @@ extension Hub {
     /// Another hub holds `name`'s lease, of `epoch`: an owner becomes a mirror.
     public mutating func leaseLost(_ name: RoomName, epoch: UInt64) {
         demote(name)
-        withRoom(name) { room in room.epoch = max(room.epoch, epoch) }
+        rooms.update(name) { room in room.epoch = max(room.epoch, epoch) }
     }
 
     /// Mirror: the owner's newest frame. Its `seq` is kept (plus an offset
@@ -170,28 +176,34 @@ extension Hub {
     /// epoch on a room this hub believes it owns means another hub took it
     /// over, and this hub becomes a mirror at once.
     public mutating func applyRemoteFrame(_ frame: RoomFrame, in name: RoomName) {
-        guard let known = rooms[name]?.epoch, frame.epoch >= known else { return }
-        if rooms[name]?.mirror == nil {
+        guard let (known, authority) = rooms.read(name, { ($0.epoch, $0.authority) }), frame.epoch >= known else { return }
+        switch authority {
+        case .owned:  // another hub took the room over if the frame is of a newer epoch
             guard frame.epoch > known else { return }
             leaseLost(name, epoch: frame.epoch)
+        case .mirrored:
+            break
         }
-        guard let room = rooms[name], let mirror = room.mirror else { return }
-        // An older frame of the same owner (a checkpoint read that crossed newer frames) is dropped.
-        if frame.epoch == known && !room.mirrorStale && frame.seq < mirror.seq { return }
-        rooms[name]!.epoch = frame.epoch
-        if frame.seq == mirror.seq && !room.mirrorStale {
-            rooms[name]!.mirror = frame  // the same frame again, with new limits
-            return
+        let applied = rooms.update(name) { room in
+            guard let mirror = room.mirror else { return false }
+            // An older frame of the same owner (a checkpoint read that crossed newer frames) is dropped.
+            if frame.epoch == known && !room.mirrorStale && frame.seq < mirror.seq { return false }
+            room.epoch = frame.epoch
+            if frame.seq == mirror.seq && !room.mirrorStale {
+                room.mirror = frame  // the same frame again, with new limits
+                return false
+            }
+            if frame.seq &+ room.mirrorSeqOffset <= room.seq { room.mirrorSeqOffset = room.seq + 1 - frame.seq }
+            room.mirror = frame
+            room.mirrorStale = false
+            room.seq = frame.seq &+ room.mirrorSeqOffset
+            room.frameMoving = frame.moving
+            room.frameCorner = frame.corner
+            if frame.prompt { room.promptSeq = room.seq }
+            room.frame = nil
+            return true
         }
-        if frame.seq &+ room.mirrorSeqOffset <= room.seq { rooms[name]!.mirrorSeqOffset = room.seq + 1 - frame.seq }
-        rooms[name]!.mirror = frame
-        rooms[name]!.mirrorStale = false
-        rooms[name]!.seq = frame.seq &+ rooms[name]!.mirrorSeqOffset
-        rooms[name]!.frameMoving = frame.moving
-        rooms[name]!.frameCorner = frame.corner
-        if frame.prompt { rooms[name]!.promptSeq = rooms[name]!.seq }
-        rooms[name]!.frame = nil
-        wake(name)
+        if applied == true { wake(name) }
     }
 
     /// This hub became the room's owner (it took the lease): the camera goes
@@ -199,52 +211,67 @@ extension Hub {
     /// that was moving is followed by a resting one (the old owner's
     /// animations ended with it).
     public mutating func adopt(_ name: RoomName, at time: HubTime, sink: some HubSink) {
-        guard let frame = rooms[name]?.mirror else { return }
+        guard let frame = rooms.read(name, \.mirror) ?? nil else { return }
         reportFailover(of: frame, at: time, sink: sink)
-        rooms[name]!.manager = AnimatorManager(camera: frame.camera, limits: frame.limits, time: time.seconds)
-        let route = rooms[name]!.mirrorRoute
-        if !route.isEmpty { _ = rooms[name]!.manager.setRoute(route, append: false, at: time.seconds) }  // route modes go on
-        rooms[name]!.mirrorRoute = []
-        if frame.trackingMode != .none, let owner = frame.trackingOwner {
-            // The mode goes on (its owner, if it was on the dead hub, leaves with that hub's presence).
-            _ = rooms[name]!.manager.resumeTracking(frame.trackingMode, location: frame.trackedLocation, owner: owner, at: time.seconds)
+        rooms.update(existing: name) { room in
+            room.manager = AnimatorManager(camera: frame.camera, limits: frame.limits, time: time.seconds)
+            let route = room.mirrorRoute
+            if !route.isEmpty { _ = room.manager.setRoute(route, append: false, at: time.seconds) }  // route modes go on
+            room.mirrorRoute = []
+            if frame.trackingMode != .none, let owner = frame.trackingOwner {
+                // The mode goes on (its owner, if it was on the dead hub, leaves with that hub's presence).
+                _ = room.manager.resumeTracking(frame.trackingMode, location: frame.trackedLocation, owner: owner, at: time.seconds)
+            }
+            room.frameRevision = room.manager.revision
+            room.frameMoving = frame.moving
+            room.publishedSeq = room.seq
+            room.mirror = nil
+            room.view = frame.view
+            room.mirrorSeqOffset = 0
+            room.frame = nil
         }
-        rooms[name]!.frameRevision = rooms[name]!.manager.revision
-        rooms[name]!.frameMoving = frame.moving
-        rooms[name]!.publishedSeq = rooms[name]!.seq
-        rooms[name]!.mirror = nil
         unconfirm(name)  // until the caller confirms the lease it took
-        rooms[name]!.view = frame.view
-        rooms[name]!.mirrorSeqOffset = 0
-        rooms[name]!.frame = nil
         wake(name)
     }
 
     /// Another hub owns the room now (this one lost its lease): stop running
     /// the camera and serve the owner's frames from here on.
     public mutating func demote(_ name: RoomName) {
-        guard let room = rooms[name], room.mirror == nil else { return }
-        var frame = RoomFrame(
-            seq: room.seq, time: 0, camera: room.manager.camera, limits: room.manager.limits,
-            moving: false, by: room.manager.lastMovedBy)
-        frame.view = room.view
-        rooms[name]!.mirror = frame
-        rooms[name]!.mirrorStale = true
+        let demoted = rooms.update(name) { room in
+            guard room.authority == .owned else { return false }
+            var frame = RoomFrame(
+                seq: room.seq, time: 0, camera: room.manager.camera, limits: room.manager.limits,
+                moving: false, by: room.manager.lastMovedBy)
+            frame.view = room.view
+            room.mirror = frame
+            room.mirrorStale = true
+            room.mirrorRoute = room.manager.route?.points ?? []
+            return true
+        }
+        guard demoted == true else { return }
         lease?.unconfirmed.remove(name)
-        rooms[name]!.mirrorRoute = room.manager.route?.points ?? []
         wake(name)
     }
 
     /// Owner: hands a changed frame to the broker, once per `seq`.
     mutating func publishFrame(of name: RoomName, at time: HubTime) {
-        guard let broker, let room = rooms[name], runsCamera(name, at: time.seconds),
-            room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
-                || room.publishedTracking != room.manager.trackingMode || room.publishedView != room.view
-        else { return }
-        rooms[name]!.publishedSeq = room.seq
-        rooms[name]!.publishedLimits = room.manager.limits
-        rooms[name]!.publishedTracking = room.manager.trackingMode
-        rooms[name]!.publishedView = room.view
+        guard let broker, runsCamera(name, at: time.seconds) else { return }
+        let changed = rooms.update(name) { room -> RoomFrame? in
+            guard
+                room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
+                    || room.publishedTracking != room.manager.trackingMode || room.publishedView != room.view
+            else { return nil }
+            room.publishedSeq = room.seq
+            room.publishedLimits = room.manager.limits
+            room.publishedTracking = room.manager.trackingMode
+            room.publishedView = room.view
+            return Self.frame(of: room, at: time)
+        }
+        if let frame = changed ?? nil { broker.publish(frame, in: name) }
+    }
+
+    /// The frame an owner publishes of `room`'s state at `time`.
+    private static func frame(of room: Room, at time: HubTime) -> RoomFrame {
         var frame = RoomFrame(
             seq: room.seq, time: time.epochMilliseconds, camera: room.manager.camera, limits: room.manager.limits,
             moving: room.frameMoving, by: room.manager.lastMovedBy)
@@ -260,7 +287,7 @@ extension Hub {
         if room.frameMoving || room.manager.due != .never {
             frame.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) }
         }
-        broker.publish(frame, in: name)
+        return frame
     }
 
     /// The animations of an owner that died ended with it: each is reported
@@ -292,7 +319,7 @@ extension Hub {
         _ command: ForwardedCommand, as connection: ConnectionKey, at time: HubTime,
         sink: some HubSink
     ) -> Bool {
-        guard connection >= remoteConnectionBase, rooms[command.room] != nil, runsCamera(command.room, at: time.seconds) else {
+        guard connection >= remoteConnectionBase, runsCamera(command.room, at: time.seconds) else {
             return false
         }
         remoteSession(connection, for: command)
@@ -318,8 +345,12 @@ extension Hub {
         } else if connectionOfClient[client] != nil {
             return  // a client of this hub: its own close ends what it ran
         }
-        guard rooms[name]?.mirror == nil, rooms[name] != nil else { return }
-        rooms[name]!.clientLeft(client, at: time.seconds)
+        let ended = rooms.update(name) { room in
+            guard room.authority == .owned else { return false }  // a mirror's owner ends it
+            room.clientLeft(client, at: time.seconds)
+            return true
+        }
+        guard ended == true else { return }
         deliverMotionEvents(in: name, at: time, sink: sink)
         wake(name)
     }
@@ -331,27 +362,29 @@ extension Hub {
     }
 
     private mutating func remoteSession(_ key: ConnectionKey, for command: ForwardedCommand) {
-        if sessions[key] == nil {
-            var session = Session()
+        var session: Session
+        if let known = sessions[key] {
+            session = known
+        } else {
+            session = Session()
             session.client = command.client
             session.room = command.room
-            sessions[key] = session
             remoteConnections[command.client] = key
             connectionOfClient[command.client] = key
         }
-        sessions[key]!.viewport = command.viewport
-        sessions[key]!.remoteRole = command.role
+        session.viewport = command.viewport
+        session.remoteRole = command.role
+        sessions[key] = session
     }
 }
 
 extension Hub {
     /// The rooms this hub has (owned or mirrored), in no particular order.
-    public var roomNames: [RoomName] { Array(rooms.keys) }
+    public var roomNames: [RoomName] { Array(rooms.names) }
 
     /// Whether `room` has members on this hub.
     public func hasMembers(_ room: RoomName) -> Bool {
-        guard let i = rooms.index(forKey: room) else { return false }
-        return !rooms.values[i].members.isEmpty
+        rooms.read(room) { !$0.members.isEmpty } ?? false
     }
 
     /// Gives this hub's client ids a suffix (a cluster hub's id: ids unique across hubs).
@@ -370,7 +403,7 @@ extension EventSubscriptions {
 extension Hub {
     /// Mirror: a room event the owner relayed, for the members subscribed to `kind`.
     public func applyRemoteEvent(_ event: [UInt8], kind: EventSubscriptions, in name: RoomName, sink: some HubSink) {
-        guard let room = rooms[name], room.mirror != nil else { return }
+        guard let room = rooms[name], room.authority == .mirrored else { return }
         let recipients = room.members.lazy.filter { $0.events.contains(kind) }.map(\.connection)
         guard !recipients.isEmpty else { return }
         sink.send(event, to: recipients)

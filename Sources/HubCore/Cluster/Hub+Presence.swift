@@ -27,7 +27,7 @@ public struct HubPresence: Hashable, Sendable {
 extension Hub {
     /// This hub's own members of `room`, to announce (nil: no such room here).
     public func localPresence(of room: RoomName) -> HubPresence? {
-        rooms[room].map {
+        rooms.read(room) {
             HubPresence(
                 entries: $0.roster.entries, audience: $0.roster.audience,
                 presenterSince: $0.roster.presenter == nil ? nil : $0.presenterSince, followPolicy: $0.followPolicy)
@@ -41,25 +41,32 @@ extension Hub {
         _ presence: HubPresence, from hub: String, in name: RoomName, at time: HubTime,
         sink: some HubSink
     ) {
-        guard rooms[name] != nil else { return }
-        let before = rooms[name]!.remote[hub]?.entries ?? []
-        let audienceBefore = rooms[name]!.audience
-        rooms[name]!.remote[hub] = presence.isEmpty ? nil : presence
+        let known = rooms.update(name) { room in
+            defer { room.remote[hub] = presence.isEmpty ? nil : presence }
+            return (before: room.remote[hub]?.entries ?? [], audience: room.audience)
+        }
+        guard let (before, audienceBefore) = known else { return }
         announceChanges(from: before, to: presence.entries, in: name, at: time, sink: sink)
         if let remotePresenter = presence.entries.first(where: { $0.role == .presenter }),
-            let since = presence.presenterSince, rooms[name]!.roster.presenter != nil, since > rooms[name]!.presenterSince,
-            let demoted = changeRoster(in: name, { $0.demotePresenter() })!
+            let since = presence.presenterSince,
+            rooms.read(existing: name, { $0.roster.presenter != nil && since > $0.presenterSince }),
+            let demoted = changeRoster(existing: name, { $0.demotePresenter() })
         {
-            if rooms[name]!.mirror == nil { rooms[name]!.manager.setRank(Role.driver.rank, of: demoted) }
+            rooms.update(existing: name) { room in
+                // Its animations and gestures run at a driver's rank from now on (a mirror runs none).
+                if room.authority == .owned { room.manager.setRank(Role.driver.rank, of: demoted) }
+            }
             broadcast(
                 .presenterChanged(
                     PresenterChange(previous: demoted, current: remotePresenter.client, demoted: demoted),
                     by: remotePresenter.client), in: name, at: time, sink: sink)
         }
-        if presence.followPolicy.since > rooms[name]!.followPolicy.since {
+        if presence.followPolicy.since > rooms.read(existing: name, \.followPolicy.since) {
             applyFollowPolicy(presence.followPolicy, in: name, at: time, sink: sink)
         }
-        if rooms[name]!.audience != audienceBefore { rooms[name]!.audienceChanged = true }
+        rooms.update(name) { room in
+            if room.audience != audienceBefore { room.audienceChanged = true }
+        }
         wake(name)
     }
 
@@ -69,18 +76,22 @@ extension Hub {
     /// what it kept of them.
     @discardableResult
     public mutating func dropRemotePresence(of hub: String, in name: RoomName, at time: HubTime, sink: some HubSink) -> [String] {
-        guard let presence = rooms[name]?.remote[hub] else { return [] }
-        rooms[name]!.remote[hub] = nil
+        let dropped = rooms.update(name) { room -> HubPresence? in
+            guard let presence = room.remote[hub] else { return nil }  // unchanged: no cluster state made for nothing
+            room.remote[hub] = nil
+            return presence
+        }
+        guard let presence = dropped ?? nil else { return [] }
         announceChanges(from: presence.entries, to: [], in: name, at: time, sink: sink)
         for entry in presence.entries { remoteClientLeft(entry.client, in: name, at: time, sink: sink) }
-        rooms[name]!.audienceChanged = true
+        rooms.update(name) { $0.audienceChanged = true }
         wake(name)
         return presence.entries.map(\.client)
     }
 
     /// Marks `room`'s own members to be announced again (after messages may have been lost).
     public mutating func presenceNeedsAnnouncing(_ room: RoomName) {
-        if rooms[room] != nil { presenceChanged.insert(room) }
+        if rooms.contains(room) { presenceChanged.insert(room) }
     }
 
     /// The rooms whose own members changed since the last call (with a broker only).

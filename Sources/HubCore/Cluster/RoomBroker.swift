@@ -1,10 +1,12 @@
 import CameraCore
 import CameraMotion
 
-/// The engine seam (Centrifugo's "engine"): where a room's traffic goes beyond
-/// this hub. With no broker (`Hub.broker == nil`, the default) the hub is the
-/// in-memory engine of one process: it owns every room and nothing leaves it.
-/// With a broker (the Redis engine, module `HubCluster`) a room is *owned* by
+/// The broker seam: where a room's traffic goes beyond this hub. The hub
+/// calls the broker; an *engine* implements it (Centrifugo's word), and the
+/// hub's code names only the broker. With no broker (`Hub.broker == nil`, the
+/// default) the hub is the in-memory engine of one process: it owns every room
+/// and nothing leaves it. With a broker (the Redis engine, `ClusterEngine` in
+/// module `HubCluster`) a room is *owned* by
 /// one hub of the cluster, which runs its camera and publishes each changed
 /// frame; on the other hubs the room is a *mirror* fed with those frames
 /// (`Hub.applyRemoteFrame`), whose driving messages go to the owner.

@@ -12,13 +12,14 @@ extension Hub {
         _ state: FollowState, session: Session, role: Role, in name: RoomName, at time: HubTime, sink: some HubSink
     ) throws(ProtocolError) {
         guard let member = session.member, let client = session.client else { return }
-        if state == .exploring, !rooms[name]!.followPolicy.explore {
+        if state == .exploring, !rooms.read(existing: name, \.followPolicy.explore) {
             throw ProtocolError(.policy, "state: the presenter has locked following, so exploring is not allowed", ref: "follow")
         }
-        guard let old = withRoom(name, { $0.setFollow(state, at: Int(member)) }), old != state else { return }
-        let entry = changeRoster(in: name) { $0.setFollow(of: client, from: old, to: state, isFollower: role == .follower) }!
+        let old = rooms.update(existing: name) { $0.setFollow(state, at: Int(member)) }
+        guard old != state else { return }
+        let entry = changeRoster(existing: name) { $0.setFollow(of: client, from: old, to: state, isFollower: role == .follower) }
         if let entry { broadcast(.followChanged(entry), in: name, at: time, sink: sink) }
-        if role == .follower { rooms[name]!.audienceChanged = true }
+        if role == .follower { rooms.update(existing: name) { $0.audienceChanged = true } }
     }
 
     /// `summon`: every client of the room that is not following (here and on
@@ -27,20 +28,20 @@ extension Hub {
         let by = displayName(of: client, in: name)
         let here = summonHere(by: client, name: by, reaching: { $0.isSummonable }, except: connection, in: name, at: time, sink: sink)
         broker?.summon(by: client, name: by, in: name)
-        let elsewhere = rooms[name]!.remote.values.reduce(0) { $0 + $1.audience.follow.exploring + $1.audience.follow.away }
+        let elsewhere = rooms.read(existing: name) { $0.remote.values.reduce(0) { $0 + $1.audience.follow.exploring + $1.audience.follow.away } }
         sink.send(HubMessage.summonResult(id: id, summoned: here + elsewhere), to: connection)
     }
 
     /// `followPolicy`: locks or unlocks exploring (nothing happens when it is
     /// already so).
     mutating func setFollowPolicy(explore: Bool, by client: String, in name: RoomName, at time: HubTime, sink: some HubSink) {
-        guard rooms[name]!.followPolicy.explore != explore else { return }
+        guard rooms.read(existing: name, \.followPolicy.explore) != explore else { return }
         applyFollowPolicy(FollowPolicy(explore: explore, by: client, since: time.epochMilliseconds), in: name, at: time, sink: sink)
     }
 
     /// Another hub's presenter summoned the room: this hub's clients that are not following hear it.
     public mutating func applyRemoteSummon(by client: String, name: String, in room: RoomName, at time: HubTime, sink: some HubSink) {
-        guard rooms[room] != nil else { return }
+        guard rooms.contains(room) else { return }
         _ = summonHere(by: client, name: name, reaching: { $0.isSummonable }, except: nil, in: room, at: time, sink: sink)
     }
 
@@ -48,7 +49,7 @@ extension Hub {
     /// or another hub's through presence): the room hears
     /// `followPolicyChanged`, and a lock summons whoever explores here.
     mutating func applyFollowPolicy(_ policy: FollowPolicy, in name: RoomName, at time: HubTime, sink: some HubSink) {
-        rooms[name]!.followPolicy = policy
+        rooms.update(existing: name) { $0.followPolicy = policy }
         if broker != nil { presenceChanged.insert(name) }
         broadcast(.followPolicyChanged(policy), in: name, at: time, sink: sink)
         guard !policy.explore, let by = policy.by else { return }
@@ -63,7 +64,7 @@ extension Hub {
         by client: String, name: String, reaching: (FollowState) -> Bool, except: ConnectionKey?, in room: RoomName,
         at time: HubTime, sink: some HubSink
     ) -> Int {
-        guard let members = rooms[room]?.members else { return 0 }
+        guard let members = rooms.read(room, \.members) else { return 0 }
         var picked = 0
         var recipients: [ConnectionKey] = []
         for member in members where reaching(member.follow) && member.connection != except {
@@ -80,11 +81,15 @@ extension Hub {
     /// camera (`viewport`, and the camera's padding now); the room hears
     /// `viewChanged` when the area it shows changed, not with every command.
     mutating func noteView(by client: String, viewport: Viewport, in name: RoomName, at time: HubTime, sink: some HubSink) {
-        guard rooms[name]!.mirror == nil else { return }
-        let view = RoomView(by: client, viewport: viewport, padding: rooms[name]!.manager.camera.padding)
-        let old = rooms[name]!.view
-        guard view != old else { return }
-        rooms[name]!.view = view
+        let noted = rooms.update(existing: name) { room -> (view: RoomView, old: RoomView?)? in
+            guard room.authority == .owned else { return nil }  // a mirror has the owner's view
+            let view = RoomView(by: client, viewport: viewport, padding: room.manager.camera.padding)
+            let old = room.view
+            guard view != old else { return nil }
+            room.view = view
+            return (view, old)
+        }
+        guard let (view, old) = noted else { return }
         if !view.showsTheSameArea(as: old) { broadcast(.viewChanged(view), in: name, at: time, sink: sink) }
     }
 

@@ -13,8 +13,7 @@ extension Hub {
     /// room's clients on every hub of the cluster, as their presence says).
     /// Nobody already joined is affected.
     func checkCaps(joining room: RoomName, preparing: Int = 0) throws(ProtocolError) {
-        if let existing = rooms[room] {
-            let clients = existing.remote.values.reduce(existing.members.count) { $0 + $1.audience.clients }
+        if let clients = rooms.read(room, { $0.remote.values.reduce($0.members.count) { $0 + $1.audience.clients } }) {
             guard clients < configuration.maxClientsPerRoom else {
                 throw ProtocolError(
                     .full, "room: \(room) is full (\(configuration.maxClientsPerRoom) clients); try again later",

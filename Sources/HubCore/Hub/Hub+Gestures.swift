@@ -12,7 +12,7 @@ extension Hub {
         at time: HubTime, sink: some HubSink
     ) throws(ProtocolError) {
         let client = GestureClient(owner: owner, viewport: session.viewport, disabled: session.disabledGestures)
-        let result = rooms[room]!.gesture(gesture, client: client, at: time.seconds)
+        let result = rooms.update(existing: room) { $0.gesture(gesture, client: client, at: time.seconds) }
         let outcome = try Self.check(result, ref: "gesture")
         if let seq = gesture.seq { acknowledge(gesture, seq: seq, effect: outcome.effect, to: connection, owner: owner, room: room, at: time, sink: sink) }
         guard let event = outcome.event else { return }
@@ -39,7 +39,7 @@ extension Hub {
         _ gesture: GestureMessage, seq: Int, effect: GestureEffect, to connection: ConnectionKey, owner: Owner, room: RoomName,
         at time: HubTime, sink: some HubSink
     ) {
-        let manager = rooms[room]!.manager
+        let manager = rooms.read(existing: room, \.manager)
         var animationID: String?
         switch effect {
         case .ended(let momentum?): animationID = momentum

@@ -27,7 +27,7 @@ extension Hub {
     /// Names that are not valid room names are ignored.
     public mutating func restore(_ states: [RoomState]) {
         for state in states {
-            guard let name = try? RoomName(validating: state.name), rooms[name] == nil else { continue }
+            guard let name = try? RoomName(validating: state.name), !rooms.contains(name) else { continue }
             restorable[name] = state
         }
     }
@@ -36,9 +36,9 @@ extension Hub {
     /// (sorted by name). O(rooms): meant for once a second.
     public var roomStates: [RoomState] {
         var states = restorable
-        for (name, room) in rooms {
-            states[name] = RoomState(
-                name: name.value, camera: room.manager.camera, limits: room.manager.limits,
+        for room in rooms.values {
+            states[room.name] = RoomState(
+                name: room.name.value, camera: room.manager.camera, limits: room.manager.limits,
                 trackingMode: room.manager.trackingMode, seq: room.seq)
         }
         return states.values.sorted { $0.name < $1.name }

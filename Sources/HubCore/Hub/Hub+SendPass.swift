@@ -19,7 +19,7 @@ extension Hub {
         while budget > 0, let name = unfinishedPasses.first {
             let headroom = configuration.frameHeadroom
             let tickCapacity = tickCapacity
-            let sent = withRoom(name) { room in
+            let sent = rooms.update(name) { room in
                 room.sendDueFrames(
                     tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, headroom: headroom, budget: &budget,
                     tickCapacity: tickCapacity, sink: sink)

@@ -8,7 +8,8 @@ import CameraMotion
 public struct Hub {
     public let configuration: HubConfiguration
     var sessions: [ConnectionKey: Session] = [:]
-    var rooms: [RoomName: Room] = [:]
+    /// Every room here, owned or mirrored: reached only through `RoomTable`.
+    var rooms = RoomTable()
     /// Client id → connection of every client something is addressed to by
     /// id: drivers and presenters (an animation's reports go to its owner) and
     /// clients of other hubs (`receiveForwarded`). Not followers: they own no
@@ -91,7 +92,7 @@ public struct Hub {
     /// Per room: how many ticks visited it in the last whole second before
     /// `seconds` (the configured tick rate while it moves, 0 at rest).
     public func roomTicksPerSecond(at seconds: Double) -> [String: Int] {
-        rooms.reduce(into: [:]) { $0[$1.key.value] = $1.value.visits.perSecond(at: seconds) }
+        rooms.values.reduce(into: [:]) { $0[$1.name.value] = $1.visits.perSecond(at: seconds) }
     }
 
     /// `roomTicksPerSecond` for the rooms visited lately only (the others' rate
@@ -99,10 +100,8 @@ public struct Hub {
     /// thousands of rooms at rest.
     public func busyRoomTicksPerSecond(at seconds: Double) -> [String: Int] {
         recentVisits.rooms(at: seconds).reduce(into: [:]) { rates, name in
-            // Through the index: `rooms[name]?` would copy the whole room.
-            guard let index = rooms.index(forKey: name) else { return }
-            let rate = rooms.values[index].visits.perSecond(at: seconds)
-            if rate > 0 { rates[name.value] = rate }
+            // In place: `rooms[name]?` would copy the whole room.
+            if let rate = rooms.read(name, { $0.visits.perSecond(at: seconds) }), rate > 0 { rates[name.value] = rate }
         }
     }
 
@@ -161,7 +160,7 @@ public struct Hub {
         let tickTime = gridTime(time.seconds)
         // Wake times are compared on the tick grid, as the throttles compare frame times.
         for entry in wakeQueue.takeDue(at: tickTime) {
-            let current = withRoom(entry.room) { room in
+            let current = rooms.update(entry.room) { room in
                 guard room.scheduledWake == entry.time else { return false }
                 room.scheduledWake = nil
                 return true
@@ -184,10 +183,14 @@ public struct Hub {
     /// One awake room's tick; then it stays awake, sleeps until a time, or rests.
     private mutating func visit(_ name: RoomName, at time: HubTime, tickTime: Double, budget: inout Int, sink: some HubSink) {
         let leaseHolds = lease?.holds(name, at: time.seconds) ?? true
-        let visited = withRoom(name) { room in
+        let visited = rooms.update(name) { room in
             let firstThisSecond = room.visits.record(at: time.seconds)
             room.visitCount += 1
-            let runs = leaseHolds && !room.isMirror  // not a mirror, nor a fenced owner
+            let runs: Bool
+            switch room.authority {
+            case .owned: runs = leaseHolds  // not fenced
+            case .mirrored: runs = false  // the owner's frames move it
+            }
             if runs { room.manager.advance(to: time.seconds) }
             return (runs: runs, firstThisSecond: firstThisSecond)
         }
@@ -200,7 +203,7 @@ public struct Hub {
         if runsCamera {
             deliverMotionEvents(in: name, at: time, sink: sink)
             let nextTick = time.seconds + 1 / configuration.tick
-            withRoom(name) { room in
+            rooms.update(name) { room in
                 room.updateFrameState()
                 room.notePromptIfCourseChangesBy(nextTick)
             }
@@ -208,7 +211,7 @@ public struct Hub {
         }
         let configuration = configuration
         let tickCapacity = tickCapacity
-        let (pass, audience, expired) = withRoom(name) { room in
+        let (pass, audience, expired) = rooms.update(existing: name) { room in
             let pass = room.sendDueFrames(
                 tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, headroom: configuration.frameHeadroom, budget: &budget,
                 tickCapacity: tickCapacity, sink: sink)
@@ -220,13 +223,10 @@ public struct Hub {
             }
             let expired = room.emptySince.map { time.seconds - $0 >= configuration.roomTTL } ?? false
             return (pass, audience, expired)
-        }!
+        }
         if let audience { broadcast(.audience(audience), in: name, at: time, sink: sink) }
         if expired {
-            if let index = rooms.index(forKey: name) {
-                rosterTotals.remove(rooms.values[index].roster)
-                rooms.remove(at: index)
-            }
+            if let room = rooms.remove(name) { rosterTotals.remove(room.roster) }
             lease?.unconfirmed.remove(name)
             if !apiSessions.isEmpty { forgetAPISession(in: name) }
             awake.remove(name)
@@ -244,7 +244,7 @@ public struct Hub {
     /// After a room's send pass finished: it stays awake, sleeps until a time, or rests.
     private mutating func settle(_ name: RoomName, memberDue: Double?, tickTime: Double) {
         let configuration = configuration
-        switch withRoom(name, { $0.nextWake(memberDue: memberDue, configuration: configuration) })! {
+        switch rooms.read(existing: name, { $0.nextWake(memberDue: memberDue, configuration: configuration) }) {
         case .everyTick:
             return
         case .at(let when) where when <= tickTime:  // on the grid, as the throttles decide
@@ -252,24 +252,14 @@ public struct Hub {
         case .at(let when):
             awake.remove(name)
             wakeQueue.insert(name, at: when)
-            withRoom(name) { room in
+            rooms.update(name) { room in
                 room.scheduledWake = when
                 room.rest()
             }
         case .never:
             awake.remove(name)
-            withRoom(name) { $0.rest() }
+            rooms.update(name) { $0.rest() }
         }
-    }
-
-    /// Runs `body` on `name`'s room in place (nil: no such room). The hot
-    /// paths use this instead of `rooms[name]!.…`: a dictionary's key subscript
-    /// moves the whole room (~700 bytes) out and back on every mutation, and
-    /// its getter copies it with a retain of every reference it holds.
-    @discardableResult
-    mutating func withRoom<R, E: Error>(_ name: RoomName, _ body: (inout Room) throws(E) -> R) throws(E) -> R? {
-        guard let index = rooms.index(forKey: name) else { return nil }
-        return try body(&rooms.values[index])
     }
 
     /// Changes `name`'s roster in place (nil: no such room), keeping
@@ -277,11 +267,23 @@ public struct Hub {
     /// and put back after it, whether it returns or throws.
     @discardableResult
     mutating func changeRoster<R, E: Error>(in name: RoomName, _ body: (inout Roster) throws(E) -> R) throws(E) -> R? {
-        guard let index = rooms.index(forKey: name) else { return nil }
+        guard rooms.contains(name) else { return nil }
         if broker != nil { presenceChanged.insert(name) }
-        rosterTotals.remove(rooms.values[index].roster)
-        defer { rosterTotals.add(rooms.values[index].roster) }
-        return try body(&rooms.values[index].roster)
+        var totals = rosterTotals
+        defer { rosterTotals = totals }
+        return try rooms.update(name) { room throws(E) in
+            totals.remove(room.roster)
+            defer { totals.add(room.roster) }
+            return try body(&room.roster)
+        }
+    }
+
+    /// `changeRoster` of a room the caller found or made while handling the
+    /// same message or event (see `RoomTable.update(existing:_:)`).
+    @discardableResult
+    mutating func changeRoster<R, E: Error>(existing name: RoomName, _ body: (inout Roster) throws(E) -> R) throws(E) -> R {
+        guard let result = try changeRoster(in: name, body) else { preconditionFailure(RoomTable.gone(name)) }
+        return result
     }
 
     /// `seconds` on the tick grid (the nearest multiple of 1/tick): the time
@@ -304,43 +306,46 @@ public struct Hub {
         let grant = try tokenPolicy.authorize(hello, now: time.epochMilliseconds / 1000)
         try checkCaps(joining: hello.room)
         let client = ids.next()
-        if rooms[hello.room] == nil { rooms[hello.room] = newRoom(hello.room, at: time.seconds) }
-        let remotePresenter = rooms[hello.room]!.roster.presenter == nil ? rooms[hello.room]!.clusterPresenter : nil
-        var outcome = try changeRoster(in: hello.room) { roster throws(ProtocolError) in
+        if !rooms.contains(hello.room) { rooms.insert(newRoom(hello.room, at: time.seconds)) }
+        // Another hub's presenter, whom a presenter joining here takes over from.
+        let remotePresenter = rooms.read(hello.room) { $0.roster.presenter == nil ? $0.clusterPresenter : nil } ?? nil
+        var outcome = try changeRoster(existing: hello.room) { roster throws(ProtocolError) in
             try roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
-        }!
+        }
         if outcome.presenterChange != nil, outcome.presenterChange?.previous == nil, let remotePresenter {
             outcome.presenterChange?.previous = remotePresenter  // taken over from another hub's presenter
         }
         session.client = client
-        session.room = rooms[hello.room]!.name  // the room's own string: a long name is not stored again per member
         session.viewport = hello.viewport
         session.fit = hello.fit
         // Bring the room up to now so the welcome carries the current camera
         // and seq. Before the joiner becomes a member: what happened until now
         // (steady, significantChange) is for those already in the room, and
         // must not reach the joiner ahead of its welcome.
-        if runsCamera(hello.room, at: time.seconds) { rooms[hello.room]!.manager.advance(to: time.seconds) }
+        if runsCamera(hello.room, at: time.seconds) { rooms.update(hello.room) { $0.manager.advance(to: time.seconds) } }
         deliverMotionEvents(in: hello.room, at: time, sink: sink)
-        rooms[hello.room]!.updateFrameState()
-        // The welcome carries the current frame, so the throttle starts from its seq.
-        var throttle = FollowerThrottle(
-            rate: min(hello.rate, configuration.tick), tick: configuration.tick, staggered: rooms[hello.room]!.staggersNextMember)
-        // On the tick grid, as every later frame time: its frames then fall due on ticks.
-        throttle.didSend(seq: rooms[hello.room]!.seq, now: gridTime(time.seconds))
         let events = hello.events ?? EventSubscriptions.defaults(for: hello.role)
-        session.member = UInt32(rooms[hello.room]!.addMember(connection, throttle: throttle, events: events, encoding: hello.encoding))
-        rooms[hello.room]!.emptySince = nil
-        if hello.role != .follower { connectionOfClient[client] = connection }
-        if outcome.presenterChange != nil { rooms[hello.room]!.presenterSince = time.epochMilliseconds }
-        if let demoted = outcome.presenterChange?.demoted {
-            rooms[hello.room]!.manager.setRank(Role.driver.rank, of: demoted)
+        let tick = configuration.tick
+        let gridNow = gridTime(time.seconds)
+        var welcome = rooms.update(existing: hello.room) { room in
+            room.updateFrameState()
+            // The welcome carries the current frame, so the throttle starts from its seq.
+            var throttle = FollowerThrottle(rate: min(hello.rate, tick), tick: tick, staggered: room.staggersNextMember)
+            // On the tick grid, as every later frame time: its frames then fall due on ticks.
+            throttle.didSend(seq: room.seq, now: gridNow)
+            session.room = room.name  // the room's own string: a long name is not stored again per member
+            session.member = UInt32(room.addMember(connection, throttle: throttle, events: events, encoding: hello.encoding))
+            room.emptySince = nil
+            if outcome.presenterChange != nil { room.presenterSince = time.epochMilliseconds }
+            if let demoted = outcome.presenterChange?.demoted { room.manager.setRank(Role.driver.rank, of: demoted) }
+            room.audienceChanged = true
+            var welcome = room.welcome(at: time, tick: tick)
+            welcome.rate = throttle.rate
+            return welcome
         }
-        rooms[hello.room]!.audienceChanged = true
-        var welcome = rooms[hello.room]!.welcome(at: time, tick: configuration.tick)
+        if hello.role != .follower { connectionOfClient[client] = connection }
         welcome.client = client
         welcome.role = hello.role
-        welcome.rate = throttle.rate
         welcome.gestures = session.disabledGestures
         welcome.events = events
         welcome.fit = hello.fit
@@ -358,7 +363,7 @@ public struct Hub {
     /// The role of `session`'s client in its room (nil before `hello`): the
     /// roster's for a listed client; a counted one is a follower.
     func role(of session: Session) -> Role? {
-        guard let client = session.client, let room = session.room, let roster = rooms[room]?.roster else { return nil }
+        guard let client = session.client, let room = session.room, let roster = rooms.read(room, \.roster) else { return nil }
         if let remoteRole = session.remoteRole { return remoteRole }
         return roster.role(of: client) ?? .follower
     }
@@ -370,29 +375,39 @@ public struct Hub {
     }
 
     mutating func leaveRoom(_ session: Session, of connection: ConnectionKey, at time: HubTime, sink: some HubSink) {
-        guard let client = session.client, let name = session.room, rooms[name] != nil else { return }
+        guard let client = session.client, let name = session.room, let authority = rooms.read(name, \.authority) else { return }
         connectionOfClient[client] = nil
-        if rooms[name]!.mirror != nil, connection < remoteConnectionBase { broker?.clientLeft(client, in: name) }
-        var follow = FollowState.following
-        if let member = session.member {
-            follow = rooms[name]!.members[Int(member)].follow
-            if let moved = rooms[name]!.removeMember(connection, at: Int(member)) { sessions[moved]?.member = member }
+        switch authority {
+        case .owned: break
+        case .mirrored:  // the owner ends what a client of this hub had going there
+            if connection < remoteConnectionBase { broker?.clientLeft(client, in: name) }
         }
-        rooms[name]!.clientLeft(client, at: time.seconds)
+        var follow = FollowState.following
+        var moved: ConnectionKey?
+        rooms.update(name) { room in
+            if let member = session.member {
+                follow = room.members[Int(member)].follow
+                moved = room.removeMember(connection, at: Int(member))
+            }
+            room.clientLeft(client, at: time.seconds)
+        }
+        if let moved, let member = session.member { sessions[moved]?.member = member }
         deliverMotionEvents(in: name, at: time, sink: sink)
-        rooms[name]!.audienceChanged = true
-        let outcome = changeRoster(in: name) { roster in
+        rooms.update(name) { $0.audienceChanged = true }
+        let left = changeRoster(existing: name) { roster in
             let outcome = roster.leave(client: client)
             if outcome == nil { roster.leaveCounted(in: follow) }
             return outcome
-        }!
-        if let outcome {
+        }
+        if let outcome = left {
             broadcast(.left(outcome.entry), in: name, at: time, sink: sink)
             if let change = outcome.presenterChange {
                 broadcast(.presenterChanged(change, by: client), in: name, at: time, sink: sink)
             }
         }
-        if rooms[name]!.members.isEmpty { rooms[name]!.emptySince = time.seconds }
+        rooms.update(name) { room in
+            if room.members.isEmpty { room.emptySince = time.seconds }
+        }
         wake(name)
     }
 
@@ -401,9 +416,9 @@ public struct Hub {
     /// Sends `event` to every member of `room` subscribed to it (encoded once,
     /// and not at all when nobody is).
     func broadcast(_ event: HubEvent, in room: RoomName, except: ConnectionKey? = nil, at time: HubTime, sink: some HubSink) {
-        guard let members = rooms[room]?.members else { return }
+        guard let members = rooms.read(room, \.members) else { return }
         let kind = event.subscription
-        if let broker, EventSubscriptions.ofTheCamera.contains(kind), rooms[room]?.mirror == nil {
+        if let broker, EventSubscriptions.ofTheCamera.contains(kind), rooms.read(room, \.authority) == .owned {
             broker.relay(HubMessage.event(event, time: time.epochMilliseconds), kind: kind, in: room)
         }
         let recipients = members.lazy.filter { $0.events.contains(kind) && $0.connection != except }.map(\.connection)
@@ -414,7 +429,7 @@ public struct Hub {
     /// The subscriptions of `connection` as a member of `room` (nil: not one).
     func events(of connection: ConnectionKey, in room: RoomName) -> EventSubscriptions? {
         guard let session = sessions[connection], session.room == room, let member = session.member else { return nil }
-        return rooms[room]?.members[Int(member)].events
+        return rooms.read(room) { $0.members[Int(member)].events }
     }
 
     /// Sends `event` to one member when it is subscribed to it.
@@ -459,8 +474,8 @@ public struct Hub {
     /// Reports the manager's events: animation reports to their owners (and
     /// `roomAnimations` watchers), camera events to the room.
     mutating func deliverMotionEvents(in name: RoomName, at time: HubTime, sink: some HubSink) {
-        guard let (events, lastMovedBy) = withRoom(name, { ($0.manager.takeEvents(), $0.manager.lastMovedBy) }), !events.isEmpty else { return }
-        if events.contains(where: \.changesCourse) { withRoom(name) { $0.noteCourseChanged() } }
+        guard let (events, lastMovedBy) = rooms.update(name, { ($0.manager.takeEvents(), $0.manager.lastMovedBy) }), !events.isEmpty else { return }
+        if events.contains(where: \.changesCourse) { rooms.update(name) { $0.noteCourseChanged() } }
         for event in events {
             switch event {
             case .animation(let report):

@@ -84,9 +84,10 @@ struct Room {
     var emptySince: Double?
     /// The head count changed since the last `audience` event, sent at `audienceSentAt`.
     var audienceChanged = false
-    /// Whether `mirror` is set, kept by its setter: a test of `mirror == nil`
-    /// copies the whole frame out of the cluster box, and the lease renewal
-    /// asks for every room twice a second. In the bytes the flags leave.
+    /// Whether `mirror` is set, kept by its setter (`authority` reads it): a
+    /// test of `mirror == nil` copies the whole frame out of the cluster box,
+    /// and the lease renewal asks for every room twice a second. In the bytes
+    /// the flags leave.
     private(set) var isMirror = false
     /// Where an unfinished send pass stopped (nil: no pass under way). Next to
     /// the flag above, in the bytes it leaves before the next `Double`.
@@ -125,7 +126,12 @@ struct Room {
     /// The view of the client whose command last moved the camera (on a
     /// mirror, the owner's, from its frames). nil: nobody moved it yet.
     var view: RoomView? {
-        get { mirror != nil ? mirror?.view : followBox?.state.view }
+        get {
+            switch authority {
+            case .owned: followBox?.state.view
+            case .mirrored: mirror?.view
+            }
+        }
         set { follow.view = newValue }
     }
 
@@ -200,7 +206,12 @@ struct Room {
     }
 
     /// The room's route as its members see it: the owner's on a mirror.
-    var routePoints: [GeoCoordinate] { mirror != nil ? mirrorRoute : manager.route?.points ?? [] }
+    var routePoints: [GeoCoordinate] {
+        switch authority {
+        case .owned: manager.route?.points ?? []
+        case .mirrored: mirrorRoute
+        }
+    }
 
     /// The camera members see: the owner's newest frame on a mirror.
     var camera: Camera { mirror?.camera ?? manager.camera }
@@ -216,7 +227,7 @@ struct Room {
 
     /// The listed clients across the cluster: this hub's, then the other hubs'.
     var clusterRoster: [RosterEntry] {
-        remote.isEmpty ? roster.entries : roster.entries + remote.keys.sorted().flatMap { remote[$0]!.entries }
+        remote.isEmpty ? roster.entries : roster.entries + remote.sorted { $0.key < $1.key }.flatMap(\.value.entries)
     }
 
     /// The presenter, here or on another hub.
@@ -307,7 +318,7 @@ struct Room {
 
     /// Advances `seq` if the camera or `moving` changed since the last frame state.
     mutating func updateFrameState() {
-        if isMirror { return }  // `applyRemoteFrame` sets the frame state of a mirror
+        guard authority == .owned else { return }  // `applyRemoteFrame` sets the frame state of a mirror
         let moving = manager.isMoving
         guard manager.revision != frameRevision || moving != frameMoving || pointerChanged else { return }
         if pointerChanged || framePointer != FramePointer.none {
@@ -334,7 +345,7 @@ struct Room {
     /// before the next tick (an animation ends or a delayed one starts by
     /// `nextTick`, seconds): slow followers then have a frame on each side of it.
     mutating func notePromptIfCourseChangesBy(_ nextTick: Double) {
-        guard !isMirror, case .moving(let next?) = manager.due, next <= nextTick else { return }
+        guard authority == .owned, case .moving(let next?) = manager.due, next <= nextTick else { return }
         promptSeq = seq
     }
 
@@ -413,7 +424,7 @@ struct Room {
     func nextWake(memberDue: Double?, configuration: HubConfiguration) -> Wake {
         var earliest = memberDue ?? .infinity
         // A mirror's camera moves by published frames, each of which wakes it.
-        switch !isMirror ? manager.due : .never {
+        switch authority == .owned ? manager.due : .never {
         case .moving(let next):
             guard memberDue != nil || next != nil else { return .everyTick }
             earliest = min(earliest, (next ?? .infinity) - 1 / configuration.tick)

@@ -83,8 +83,8 @@ extension Hub {
     /// This hub's rooms as the room list has them, by name, each marked
     /// whether this hub runs its camera (in a cluster: whose entry wins, `mergedRoomEntries`).
     public func apiRoomEntries() -> [APIRoomEntry] {
-        rooms.keys.sorted(by: { $0.value < $1.value }).map { name in
-            let room = rooms[name]!
+        rooms.values.sorted(by: { $0.name.value < $1.name.value }).map { room in
+            let name = room.name
             let audience = room.audience
             var w = JSONWriter(capacity: 96)
             w.raw("{\"name\":")
@@ -98,7 +98,7 @@ extension Hub {
             w.raw(",\"moving\":")
             w.bool(room.mirror?.moving ?? room.frameMoving)
             w.raw("}")
-            return APIRoomEntry(name: name, owned: room.mirror == nil, json: w.bytes)
+            return APIRoomEntry(name: name, owned: room.authority == .owned, json: w.bytes)
         }
     }
 
@@ -163,7 +163,7 @@ extension Hub {
     public mutating func apiCommand(_ bytes: [UInt8], in name: RoomName, at time: HubTime, sink: some HubSink) throws(APIFailure)
         -> (key: ConnectionKey, client: String, message: ClientMessage)
     {
-        guard rooms[name] != nil else { throw .noRoom(name) }
+        guard rooms.contains(name) else { throw .noRoom(name) }
         let message: ClientMessage
         do { message = try ClientMessage.decode(bytes, tick: configuration.tick) } catch { throw APIFailure(error) }
         guard Self.apiCommandTypes.contains(message.type) else {

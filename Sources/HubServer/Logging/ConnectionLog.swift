@@ -45,7 +45,7 @@ final class ConnectionLog {
         guard let entry = entries[connection], !entry.joined,
             let info = hub.sessionInfo(connection), let client = info.client
         else { return }
-        entries[connection]!.joined = true
+        entries[connection]?.joined = true
         helloErrors[connection] = nil
         logger.info(
             "client joined",

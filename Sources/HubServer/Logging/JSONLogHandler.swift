@@ -37,11 +37,11 @@ public struct JSONLogHandler: LogHandler {
         w.string(label)
         w.raw(",\"message\":")
         w.string(event.message.description)
-        for key in all.keys.sorted() {
+        for (key, value) in all.sorted(by: { $0.key < $1.key }) {
             w.raw(",")
             w.string(Self.reserved.contains(key) ? "_" + key : key)
             w.raw(":")
-            Self.write(all[key]!, into: &w)
+            Self.write(value, into: &w)
         }
         w.raw("}\n")
         write(w.bytes)
@@ -74,11 +74,11 @@ public struct JSONLogHandler: LogHandler {
             w.raw("]")
         case .dictionary(let dict):
             w.raw("{")
-            for (i, key) in dict.keys.sorted().enumerated() {
+            for (i, (key, value)) in dict.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { w.raw(",") }
                 w.string(key)
                 w.raw(":")
-                write(dict[key]!, into: &w)
+                write(value, into: &w)
             }
             w.raw("}")
         }

@@ -106,8 +106,8 @@ final class HubMetrics {
         awakeRooms.record(hub.awakeRooms)
         ticksPerSecond.record(hub.ticksPerSecond(at: now))
         let byRole = hub.connectionsByRole
-        for role in Role.allCases { connections[role.rawValue]!.record(byRole[role] ?? 0) }
-        connections["none"]!.record(byRole[nil] ?? 0)
+        for role in Role.allCases { connections[role.rawValue]?.record(byRole[role] ?? 0) }  // `init` made one per role and "none"
+        connections["none"]?.record(byRole[nil] ?? 0)
         recordTopRooms(hub.busyRoomTicksPerSecond(at: now))
     }
 
@@ -123,10 +123,13 @@ final class HubMetrics {
             roomTicks[room] = nil
         }
         for (room, rate) in top {
-            if roomTicks[room] == nil {
-                roomTicks[room] = Metrics.Gauge(label: "camhub_room_ticks_per_second", dimensions: [("room", room)], factory: factory)
+            if let gauge = roomTicks[room] {
+                gauge.record(rate)
+            } else {
+                let gauge = Metrics.Gauge(label: "camhub_room_ticks_per_second", dimensions: [("room", room)], factory: factory)
+                roomTicks[room] = gauge
+                gauge.record(rate)
             }
-            roomTicks[room]!.record(rate)
         }
     }
 

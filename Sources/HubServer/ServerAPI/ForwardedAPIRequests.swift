@@ -55,7 +55,7 @@ final class ForwardedAPIRequests {
             pending[id]?.runningOn = hub
         case .rooms(let id, _, let entries):
             guard case .rooms(let lists, let expected)? = pending[id]?.kind else { return }
-            pending[id]!.kind = .rooms(lists: lists + [entries], expected: expected)
+            pending[id]?.kind = .rooms(lists: lists + [entries], expected: expected)
             finishRooms(id)
         }
     }
@@ -71,7 +71,7 @@ final class ForwardedAPIRequests {
                 finish(id, with: ServerAPI.response(Self.unavailable("cluster: Redis did not take the request; try again")))
             }
         case .rooms(let lists, _):
-            pending[id]!.kind = .rooms(lists: lists, expected: max(0, (receivers ?? 1) - 1))
+            pending[id]?.kind = .rooms(lists: lists, expected: max(0, (receivers ?? 1) - 1))
             finishRooms(id)
         }
     }

@@ -1,0 +1,76 @@
+/// The hub's rooms by name, and the one way into them. A room is stored
+/// inline (~700 bytes), so how it is reached matters on the hot paths:
+/// `update` changes it in place (one hash lookup, then its storage by index),
+/// where a dictionary's key subscript would move the whole room out and back
+/// on every mutation; `read` looks at it in place, where the subscript's
+/// getter copies it with a retain of every reference it holds.
+///
+/// Every lookup says what happens when the room is not there (an optional
+/// result): no caller can assume a room that another path removed.
+struct RoomTable {
+    /// Keyed by each room's own `name` (`insert`).
+    private var storage: [RoomName: Room] = [:]
+
+    /// How many rooms the hub holds (owned or mirrored).
+    var count: Int { storage.count }
+
+    /// Whether there is a room called `name`.
+    func contains(_ name: RoomName) -> Bool { storage.index(forKey: name) != nil }
+
+    /// A copy of `name`'s room (nil: none). For cold paths and tests: `read`
+    /// does not copy.
+    subscript(name: RoomName) -> Room? { storage[name] }
+
+    /// The rooms' names, in no particular order.
+    var names: Dictionary<RoomName, Room>.Keys { storage.keys }
+
+    /// The rooms, in no particular order.
+    var values: Dictionary<RoomName, Room>.Values { storage.values }
+
+    /// What `body` makes of `name`'s room, read in place (nil: no such room).
+    func read<R, E: Error>(_ name: RoomName, _ body: (Room) throws(E) -> R) throws(E) -> R? {
+        guard let index = storage.index(forKey: name) else { return nil }
+        return try body(storage.values[index])
+    }
+
+    /// Runs `body` on `name`'s room in place (nil: no such room).
+    @discardableResult
+    mutating func update<R, E: Error>(_ name: RoomName, _ body: (inout Room) throws(E) -> R) throws(E) -> R? {
+        guard let index = storage.index(forKey: name) else { return nil }
+        return try body(&storage.values[index])
+    }
+
+    /// `update` of a room the caller found or made while handling the same
+    /// message or event. It is there: only the tick removes a room (its visit,
+    /// once the room has been empty for `roomTTL`), and the tick runs between
+    /// messages and events, never inside one. A missing room is a bug in the hub.
+    @discardableResult
+    mutating func update<R, E: Error>(existing name: RoomName, _ body: (inout Room) throws(E) -> R) throws(E) -> R {
+        guard let result = try update(name, body) else { preconditionFailure(Self.gone(name)) }
+        return result
+    }
+
+    /// `read` of a room the caller found or made while handling the same
+    /// message or event (see `update(existing:_:)`).
+    func read<R, E: Error>(existing name: RoomName, _ body: (Room) throws(E) -> R) throws(E) -> R {
+        guard let result = try read(name, body) else { preconditionFailure(Self.gone(name)) }
+        return result
+    }
+
+    /// Why a room the caller had found cannot be gone.
+    static func gone(_ name: RoomName) -> String {
+        "room \(name) is gone while handling a message or event that found it: only the tick removes rooms"
+    }
+
+    /// Adds `room` under its own name. The caller checked there was none:
+    /// a room is created once, and replacing it would lose its members.
+    mutating func insert(_ room: Room) {
+        precondition(storage.updateValue(room, forKey: room.name) == nil, "room \(room.name) already exists")
+    }
+
+    /// Takes `name`'s room out (nil: there was none).
+    @discardableResult
+    mutating func remove(_ name: RoomName) -> Room? {
+        storage.removeValue(forKey: name)
+    }
+}
