@@ -17,6 +17,11 @@ extension Hub {
         defer { sendBudget = budget }
         let tickTime = gridTime(time.seconds)
         while budget > 0, let name = unfinishedPasses.first {
+            // A pass of a room fenced since it began is dropped: its frame is from before the lease ran out.
+            if !(lease?.holds(name, at: time.seconds) ?? true), rooms.read(name, { $0.authority == .owned }) == true {
+                unfinishedPasses.removeFirst()
+                continue
+            }
             let headroom = configuration.frameHeadroom
             let tickCapacity = tickCapacity
             let sent = rooms.update(name) { room in

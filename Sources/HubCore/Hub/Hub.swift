@@ -192,9 +192,9 @@ public struct Hub {
             case .mirrored: runs = false  // the owner's frames move it
             }
             if runs { room.manager.advance(to: time.seconds) }
-            return (runs: runs, firstThisSecond: firstThisSecond)
+            return (runs: runs, fenced: room.authority == .owned && !leaseHolds, firstThisSecond: firstThisSecond)
         }
-        guard let (runsCamera, firstThisSecond) = visited else {
+        guard let (runsCamera, fenced, firstThisSecond) = visited else {
             awake.remove(name)
             return
         }
@@ -212,9 +212,15 @@ public struct Hub {
         let configuration = configuration
         let tickCapacity = tickCapacity
         let (pass, audience, expired) = rooms.update(existing: name) { room in
-            let pass = room.sendDueFrames(
-                tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, headroom: configuration.frameHeadroom, budget: &budget,
-                tickCapacity: tickCapacity, sink: sink)
+            // A fenced owner sends nothing: its frame is from before its lease
+            // ran out (a hub thawed after a stall would show that stale camera
+            // after another hub took over the room).
+            let pass =
+                fenced
+                ? .finished(memberDue: nil)
+                : room.sendDueFrames(
+                    tickTime: tickTime, epochMilliseconds: time.epochMilliseconds, headroom: configuration.frameHeadroom,
+                    budget: &budget, tickCapacity: tickCapacity, sink: sink)
             var audience: Audience?
             if room.audienceChanged && time.seconds - room.audienceSentAt >= configuration.audienceInterval {
                 room.audienceChanged = false

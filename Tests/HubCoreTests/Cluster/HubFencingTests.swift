@@ -39,6 +39,24 @@ struct HubFencingTests {
         return f
     }
 
+    /// A hub stalled (SIGSTOP) past its lease and thawed: its first tick finds
+    /// the room fenced, and a slow follower that was still owed the frame from
+    /// before the stall does not get it: another hub may own the room by now.
+    @Test func aThawedOwnerSendsNoFrameFromBeforeItsLeaseRanOut() {
+        let (bench, _) = clusterBench(lease: ClusterLease(epoch: 2, until: 101))
+        let presenter = bench.join(role: "presenter").key
+        let slow = bench.join(role: "follower", rate: 5).key
+        bench.send(#"{"type":"ease","id":"e","camera":{"zoom":9},"duration":5}"#, from: presenter)
+        bench.run(seconds: 0.5)
+        let shown = bench.frames(slow).count
+        #expect(shown > 0)
+        bench.runTicks(1)  // a new frame; the 5 Hz follower is not due it yet
+        bench.wait(2)  // the stall: no tick, the lease runs out
+        bench.runTicks(3)
+        #expect(bench.hub.isFenced(demo, at: bench.now))
+        #expect(bench.frames(slow).count == shown, "no frame after the thaw: \(bench.frames(slow).count - shown)")
+    }
+
     @Test func anOwnerPastItsLeaseNeitherMovesNorPublishesAndAnswersUnavailable() {
         let (bench, broker) = clusterBench(lease: ClusterLease(epoch: 2, until: 100.5))
         let presenter = bench.join(role: "presenter").key
