@@ -38,6 +38,9 @@ enum ClusterMessage: Hashable, Sendable {
     /// → `hub:{replyTo}`: hub `hub`'s rooms, for API request `id`.
     case apiRooms(id: UInt64, hub: String, [APIRoomEntry])
 
+    /// The message's bytes. Longer than a screen on purpose: one short case
+    /// per message kind, the mirror image of `init?(decoding:)` below, so
+    /// that a field's order can be checked by reading the two side by side.
     func encoded() -> [UInt8] {
         var w = ByteWriter()
         switch self {
@@ -149,6 +152,7 @@ enum ClusterMessage: Hashable, Sendable {
     }
 
     /// nil: not a message of this version (a clear log line, never a crash).
+    /// One case per message kind, the mirror image of `encoded()` (hence its length).
     init?(decoding bytes: [UInt8]) {
         var r = ByteReader(bytes)
         guard let kind = r.byte() else { return nil }

@@ -466,6 +466,10 @@ public enum HubMessage {
     }
 
     /// `{"type":"event","event":…,"time":…, …fields}`.
+    ///
+    /// Longer than a screen on purpose: one short case per event, in the
+    /// order of docs/PROTOCOL.md, so each event's wire fields read in one place
+    /// beside the others (split into helpers they would be one call each).
     public static func event(_ e: HubEvent, time: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
         w.raw("{\"type\":\"event\",\"event\":")
