@@ -18,7 +18,7 @@ extension Hub {
         let tickTime = gridTime(time.seconds)
         while budget > 0, let name = unfinishedPasses.first {
             // A pass of a room fenced since it began is dropped: its frame is from before the lease ran out.
-            if !(lease?.holds(name, at: time.seconds) ?? true), rooms.read(name, { $0.authority == .owned }) == true {
+            if isFenced(name, at: time.seconds) {
                 unfinishedPasses.removeFirst()
                 continue
             }
