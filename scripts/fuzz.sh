@@ -4,7 +4,9 @@
 #       input gives a message or a ProtocolError with a message; no crash, trap or leak
 #   scripts/fuzz.sh hub [SECONDS] [libFuzzer options…]       the hub logic fed message sequences
 #       from a presenter, a driver and a follower: no crash, only finite JSON out, a valid camera
-# Default 60 s. Seeds are made from every client message example in docs/PROTOCOL.md;
+# Default 60 s. FUZZ_CONFIG=debug builds without optimisation (about a minute faster from
+# scratch, fewer inputs a second: CI's short smoke run uses it); release is the default.
+# Seeds are made from every client message example in docs/PROTOCOL.md;
 # each target's corpus grows in .build-fuzz/corpus-TARGET (git-ignored), and a
 # crashing input is written to the current folder as crash-… by libFuzzer.
 set -euo pipefail
@@ -12,7 +14,8 @@ cd "$(dirname "$0")/.."
 target=${1:?decoder or hub}; seconds=${2:-60}; shift $(( $# < 2 ? $# : 2 ))
 case "$target" in decoder|hub) ;; *) echo "fuzz.sh: unknown target $target (decoder or hub)"; exit 2;; esac
 export CAMHUB_FUZZ=1
-swift build --build-path .build-fuzz -c release --product "camhub-fuzz-$target" \
+config=${FUZZ_CONFIG:-release}
+swift build --build-path .build-fuzz -c "$config" --product "camhub-fuzz-$target" \
   -Xswiftc -sanitize=fuzzer,address >/dev/null
 corpus=.build-fuzz/corpus-$target
 mkdir -p "$corpus"
@@ -39,5 +42,5 @@ for i, s in enumerate(seeds):
 print(f"fuzz.sh: {len(seeds)} seeds in {out}")
 PY
 fi
-exec ".build-fuzz/release/camhub-fuzz-$target" "$corpus" -max_total_time="$seconds" -max_len=16384 \
+exec ".build-fuzz/$config/camhub-fuzz-$target" "$corpus" -max_total_time="$seconds" -max_len=16384 \
   -dict=scripts/fuzz_json.dict -print_final_stats=1 "$@"
