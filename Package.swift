@@ -10,8 +10,10 @@ import PackageDescription
 /// - `CameraCore`: camera model, limits, Web Mercator, viewport math. Pure: no I/O, no clock.
 /// - `CameraMotion` → CameraCore: animator manager, flights, tracking, camera events,
 ///   gestures. Pure: time is passed in (seconds as Double).
-/// - `HubCore` → CameraCore, CameraMotion: protocol v1 (typed decoding of client
-///   messages, hand-written encoders of hub messages) and per-client policy
+/// - `CamHubProtocol` → CameraCore, CameraMotion: protocol v1 in both directions (the message
+///   types, the strict JSON reader and writer, typed decoding of client messages, hand-written
+///   encoders of hub messages, binary frames). Pure.
+/// - `HubCore` → CamHubProtocol, CameraCore, CameraMotion: rooms, sessions and per-client policy
 ///   (follower throttle, command rate limiter, roster, signed room tokens: HMAC from
 ///   swift-crypto). Pure: no sockets, no clock.
 /// - `WebSocketTransport` → `CLWS`, `CURing`, `CTCPProgress`: the one small libwebsockets wrapper (server and
@@ -39,6 +41,7 @@ let package = Package(
     products: [
         .library(name: "CameraCore", targets: ["CameraCore"]),
         .library(name: "CameraMotion", targets: ["CameraMotion"]),
+        .library(name: "CamHubProtocol", targets: ["CamHubProtocol"]),
         .library(name: "HubCore", targets: ["HubCore"]),
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
         .library(name: "CamHubClient", targets: ["CamHubClient"]),
@@ -62,12 +65,14 @@ let package = Package(
         .testTarget(name: "CameraMotionTests", dependencies: ["CameraMotion"]),
         /// An immutable payload with headroom, shared by the hub's encoder and the transport.
         .target(name: "SharedBytes"),
+        .target(name: "CamHubProtocol", dependencies: ["CameraCore", "CameraMotion"]),
         .target(name: "HubCore", dependencies: [
-            "CameraCore", "CameraMotion", "SharedBytes", .product(name: "HeapModule", package: "swift-collections"),
+            "CamHubProtocol", "CameraCore", "CameraMotion", "SharedBytes", .product(name: "HeapModule", package: "swift-collections"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "HubCoreTests", dependencies: ["HubCore"]),
-        .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion", "HubCore"], path: "Sources/MicroBench"),
+        .testTarget(name: "CamHubProtocolTests", dependencies: ["CamHubProtocol", "CameraCore", "CameraMotion"]),
+        .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "CamHubProtocol"]),
+        .executableTarget(name: "camhub-microbench", dependencies: ["CameraCore", "CameraMotion", "CamHubProtocol", "HubCore"], path: "Sources/MicroBench"),
         .systemLibrary(
             name: "CLWS",
             path: "Sources/CLWS",
@@ -92,9 +97,9 @@ let package = Package(
         /// hiredis 0.14 (Debian `libhiredis-dev`) and its libev adapter, for the Redis engine.
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev", "libev-dev"])]),
         /// The Redis engine: one room across many hubs (`camhub serve --redis`).
-        .target(name: "HubCluster", dependencies: ["CHiredis", "HubCore", "CameraCore", "CameraMotion"]),
+        .target(name: "HubCluster", dependencies: ["CHiredis", "CamHubProtocol", "HubCore", "CameraCore", "CameraMotion"]),
         .target(name: "HubServer", dependencies: [
-            "HubCore", "HubCluster", "WebSocketTransport", "HubRecording", "TileServer",
+            "CamHubProtocol", "HubCore", "HubCluster", "WebSocketTransport", "HubRecording", "TileServer",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
@@ -110,19 +115,19 @@ let package = Package(
         /// zlib (Debian `zlib1g-dev`), under `Gzip`.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         /// `camhub serve --record` and `camhub replay`: gzip JSON-lines recordings of rooms.
-        .target(name: "HubRecording", dependencies: ["HubCore", "CameraCore", "Gzip"]),
-        .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "Gzip", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
-        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "HubCore", "SocketTestSupport", "CamHubClient", "CamHubBench", "TileServer",
+        .target(name: "HubRecording", dependencies: ["CamHubProtocol", "HubCore", "CameraCore", "Gzip"]),
+        .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "Gzip", "CamHubProtocol", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "CamHubProtocol", "HubCore", "SocketTestSupport", "CamHubClient", "CamHubBench", "TileServer",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         /// Linux perf events (`linux/perf_event.h`): `camhub bench` counts a local hub's send syscalls.
         .systemLibrary(name: "CPerfEvents", path: "Sources/CPerfEvents"),
         /// epoll and eventfd for the bench's follower sockets (header-only; Glibc's module leaves them out).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "CamHubClient", dependencies: [
-            "CameraCore", "CameraMotion", "HubCore", "WebSocketTransport", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            "CameraCore", "CameraMotion", "CamHubProtocol", "HubCore", "WebSocketTransport", .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         .target(name: "CamHubBench", dependencies: [
-            "CamHubClient", "CameraCore", "HubCore", "WebSocketTransport", "CPerfEvents", "CEpoll",
+            "CamHubClient", "CameraCore", "CamHubProtocol", "HubCore", "WebSocketTransport", "CPerfEvents", "CEpoll",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -131,11 +136,11 @@ let package = Package(
             dependencies: ["CamHubBench", "CamHubClient", "HubServer", "SocketTestSupport", "WebSocketTransport"]),
         .testTarget(
             name: "CamHubClientTests",
-            dependencies: ["CamHubClient", "CamHubBench", "CameraCore", "HubCore", "HubServer", "SocketTestSupport", "WebSocketTransport"]),
+            dependencies: ["CamHubClient", "CamHubBench", "CameraCore", "CamHubProtocol", "HubCore", "HubServer", "SocketTestSupport", "WebSocketTransport"]),
         /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).
-        .testTarget(name: "CamHubCLITests", dependencies: ["Gzip", "HubServer", "HubCore", "HubRecording", "SocketTestSupport"]),
+        .testTarget(name: "CamHubCLITests", dependencies: ["Gzip", "HubServer", "CamHubProtocol", "HubCore", "HubRecording", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
-            "CameraCore", "HubCore", "HubServer", "HubCluster", "CamHubClient", "CamHubBench", "WebSocketTransport", "HubRecording", "TileServer",
+            "CameraCore", "CamHubProtocol", "HubCore", "HubServer", "HubCluster", "CamHubClient", "CamHubBench", "WebSocketTransport", "HubRecording", "TileServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -152,9 +157,13 @@ let package = Package(
 if Context.environment["CAMHUB_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", path: "Sources/FuzzSupport",
                                    swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
-    for (name, path) in [("camhub-fuzz-decoder", "Sources/FuzzDecoder"), ("camhub-fuzz-hub", "Sources/FuzzHub")] {
+    // The decoder's fuzzer needs only the protocol module; the hub's needs the hub.
+    for (name, path, uses) in [
+        ("camhub-fuzz-decoder", "Sources/FuzzDecoder", ["CamHubProtocol"]),
+        ("camhub-fuzz-hub", "Sources/FuzzHub", ["CamHubProtocol", "HubCore", "CameraCore"]),
+    ] {
         package.targets.append(.executableTarget(
-            name: name, dependencies: ["HubCore", "CameraCore", "FuzzSupport"], path: path,
+            name: name, dependencies: uses.map { .target(name: $0) } + ["FuzzSupport"], path: path,
             swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]))
     }

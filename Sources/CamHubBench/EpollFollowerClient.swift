@@ -1,5 +1,6 @@
 import CEpoll
 import CamHubClient
+import CamHubProtocol
 import Crypto
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import CamHubClient
+import CamHubProtocol
 import HubCore
 
 /// What a camhub hub's `/healthz` says about its own pace, sampled once a

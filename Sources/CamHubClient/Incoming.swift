@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 
 /// A camera as the hub sends it (always complete). Numbers are the hub's

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 
 /// Writing and reading `JSONValue`s (HubCore's strict parser produces them).
@@ -71,34 +72,4 @@ public enum JSONText {
         }
         return (line, column)
     }
-}
-
-extension JSONValue {
-    /// The member `key` of an object (nil for other values or a missing key).
-    public subscript(key: String) -> JSONValue? {
-        if case .object(let o) = self { return o[key] }
-        return nil
-    }
-
-    public var stringValue: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
-    public var numberValue: Double? {
-        if case .number(let d) = self { return d }
-        return nil
-    }
-    public var boolValue: Bool? {
-        if case .bool(let b) = self { return b }
-        return nil
-    }
-    public var arrayValue: [JSONValue]? {
-        if case .array(let a) = self { return a }
-        return nil
-    }
-    public var objectValue: [String: JSONValue]? {
-        if case .object(let o) = self { return o }
-        return nil
-    }
-    public var isNull: Bool { self == .null }
 }

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import CameraCore
 import FuzzSupport
 import HubCore
@@ -41,7 +42,7 @@ func checkCameras(_ hub: Hub) {
     }
 }
 
-let fuzzOne: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt = { data, size in
+func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     var hub = Hub()
     let sink = CheckingSink()
@@ -70,5 +71,10 @@ let fuzzOne: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt = { data, size 
     hub.tick(at: now(), sink: sink)
     return 0
 }
+
+/// libFuzzer's own `main` calls this where the build renamed ours (SwiftPM's debug
+/// builds do, so that tests could link the executable); otherwise `runFuzzer` below runs.
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { fuzzOne(data, size) }
 
 runFuzzer(fuzzOne)

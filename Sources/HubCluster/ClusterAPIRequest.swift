@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 
 /// A server API request one hub asks of the others over Redis

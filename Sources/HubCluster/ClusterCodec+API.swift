@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 
 /// The server API's hub-to-hub messages in the codec's binary form: kinds

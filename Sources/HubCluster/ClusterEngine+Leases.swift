@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 
 /// The hub's lease, its rooms' ownership, fencing and catching up: what the

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 
 /// Presence: this hub's members announced when they change, the other hubs'

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 
 /// What the engine knows of the other hubs: when each was last heard from

@@ -1,53 +1,6 @@
+import CamHubProtocol
 import CameraCore
 import CameraMotion
-
-/// A validated room name: 1–64 characters of `[A-Za-z0-9_-]`.
-public struct RoomName: Hashable, Sendable, CustomStringConvertible {
-    public let value: String
-
-    public init(validating value: String, field: String = "room") throws(CameraInputError) {
-        guard !value.isEmpty else { throw CameraInputError(field: field, message: "must not be empty") }
-        guard value.utf8.count <= HubProtocol.maxNameLength else {
-            throw CameraInputError(field: field, message: "must be at most \(HubProtocol.maxNameLength) characters")
-        }
-        for b in value.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                continue
-            default:
-                throw CameraInputError(field: field, message: "may only contain A-Z, a-z, 0-9, '_' and '-'")
-            }
-        }
-        self.value = value
-    }
-
-    public var description: String { value }
-}
-
-/// What a client may do in its room. At most one presenter per room.
-public enum Role: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// Drives with the highest rank; only one per room.
-    case presenter
-    /// May move the camera; loses conflicts against the presenter.
-    case driver
-    /// Watches only (may still query, set its viewport and ping).
-    case follower
-
-    /// The rank of this role's commands in conflicts.
-    public var rank: Rank {
-        switch self {
-        case .presenter: .presenter
-        case .driver: .driver
-        case .follower: .follower
-        }
-    }
-
-    /// True when this role may send `message` (see `ClientMessage.requiredRole`).
-    public func may(_ message: ClientMessage) -> Bool { rank >= message.requiredRole.rank }
-
-    public var description: String { rawValue }
-}
 
 /// Hands out hub-wide client ids `c1`, `c2`, … (never reused while the hub runs).
 public struct ClientIDAllocator: Sendable {
@@ -108,36 +61,6 @@ public struct RoleTokens: Hashable, Sendable {
             diff |= p ^ q
         }
         return diff == 0 && x.count == y.count
-    }
-}
-
-/// One client of a room as the roster (and `welcome`) shows it.
-public struct RosterEntry: Hashable, Sendable {
-    public var client: String
-    public var name: String
-    public var role: Role
-    /// What the client says its map does (`following` at join).
-    public var follow: FollowState
-    public init(client: String, name: String, role: Role, follow: FollowState = .following) {
-        self.client = client
-        self.name = name
-        self.role = role
-        self.follow = follow
-    }
-}
-
-/// A change of a room's presenter, to announce as a `presenterChanged` event.
-public struct PresenterChange: Hashable, Sendable {
-    /// The presenter before (nil: there was none).
-    public var previous: String?
-    /// The presenter now (nil: there is none).
-    public var current: String?
-    /// The previous presenter, still in the room and now a driver (nil when it left).
-    public var demoted: String?
-    public init(previous: String?, current: String?, demoted: String?) {
-        self.previous = previous
-        self.current = current
-        self.demoted = demoted
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CamHubBench
 import CamHubClient
+import CamHubProtocol
 import Foundation
 import HubCore
 

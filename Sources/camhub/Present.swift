@@ -1,5 +1,6 @@
 import ArgumentParser
 import CamHubClient
+import CamHubProtocol
 import CameraCore
 import Foundation
 import Synchronization

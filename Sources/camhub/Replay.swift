@@ -1,5 +1,6 @@
 import ArgumentParser
 import CamHubClient
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubRecording

@@ -1,4 +1,5 @@
 import CamHubClient
+import CamHubProtocol
 import CameraCore
 import Foundation
 import HubCore

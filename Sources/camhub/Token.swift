@@ -1,4 +1,5 @@
 import ArgumentParser
+import CamHubProtocol
 import Foundation
 import HubCore
 

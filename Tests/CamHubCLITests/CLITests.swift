@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubServer
@@ -35,7 +36,7 @@ final class InProcessHub {
 
     /// Clients joined, as `/healthz` counts them.
     func clients() throws -> Double? {
-        try JSONParser.parse(RawHTTP.request(port: port, path: "/healthz").body)["clients"]?.number
+        try JSONParser.parse(RawHTTP.request(port: port, path: "/healthz").body)["clients"]?.numberValue
     }
 
     deinit { server.shutdown() }
@@ -66,12 +67,12 @@ struct CLITests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let first = try JSONParser.parse(try #require(lines.first))
-        #expect(first["type"]?.string == "welcome")
-        #expect(first["room"]?.string == "cli")
-        #expect(first["role"]?.string == "follower")
+        #expect(first["type"]?.stringValue == "welcome")
+        #expect(first["room"]?.stringValue == "cli")
+        #expect(first["role"]?.stringValue == "follower")
         let last = try JSONParser.parse(try #require(lines.last))
-        #expect(last["type"]?.string == "summary")
-        #expect(lines.dropFirst().allSatisfy { (try? JSONParser.parse($0))?["type"]?.string != "welcome" })
+        #expect(last["type"]?.stringValue == "summary")
+        #expect(lines.dropFirst().allSatisfy { (try? JSONParser.parse($0))?["type"]?.stringValue != "welcome" })
     }
 
     @Test func followFitCoverPrintsTheCameraThisScreenShows() throws {
@@ -89,12 +90,12 @@ struct CLITests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let welcome = try JSONParser.parse(try #require(lines.first))
-        #expect(welcome["view"]?["width"]?.number == 1280 && welcome["fit"]?.string == "cover")
+        #expect(welcome["view"]?["width"]?.numberValue == 1280 && welcome["fit"]?.stringValue == "cover")
         let shown = try JSONParser.parse(try #require(lines.dropFirst().first))
-        #expect(shown["type"]?.string == "shown")
+        #expect(shown["type"]?.stringValue == "shown")
         // 12 + log2(min(390/1280, 844/720)): the worked example of docs/PROTOCOL.md
-        #expect(abs((shown["camera"]?["zoom"]?.number ?? 0) - 10.285402218862249) < 1e-9, "\(shown)")
-        #expect(shown["camera"]?["lat"]?.number == 48.8566)
+        #expect(abs((shown["camera"]?["zoom"]?.numberValue ?? 0) - 10.285402218862249) < 1e-9, "\(shown)")
+        #expect(shown["camera"]?["lat"]?.numberValue == 48.8566)
         let missing = try camhub(["follow", "--url", hub.url, "--fit", "cover"])
         #expect(missing.status == 64)
         #expect(missing.stderr.contains("--fit cover needs --viewport WxH"), "\(missing.stderr)")
@@ -162,14 +163,4 @@ struct CLITests {
         #expect(lines.contains("[2/5] waitFor look"))
         #expect(lines.contains { $0.hasPrefix("Done after ") && $0.contains("2 finished") })
     }
-}
-
-extension JSONValue {
-    subscript(key: String) -> JSONValue? {
-        guard case .object(let object) = self else { return nil }
-        return object[key]
-    }
-
-    var string: String? { if case .string(let s) = self { s } else { nil } }
-    var number: Double? { if case .number(let n) = self { n } else { nil } }
 }

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubServer
@@ -36,10 +37,10 @@ extension CLITests {
         let first = try ServeProcess(camhubPath, ["--web", dir.path, "--data", data])
         let before = try moveTheRoom(port: first.port, dir: dir)
         let camera = try #require(before["camera"])
-        let lat = camera["lat"]?.number ?? 0
-        let bearing = camera["bearing"]?.number ?? 0
+        let lat = camera["lat"]?.numberValue ?? 0
+        let bearing = camera["bearing"]?.numberValue ?? 0
         #expect(lat > 20 && lat < 48.8566 && bearing > 0 && bearing < 33.3, "stopped half-way: \(camera)")
-        #expect(before["limits"]?["minZoom"]?.number == 1.25)
+        #expect(before["limits"]?["minZoom"]?.numberValue == 1.25)
         #expect(first.stop(SIGTERM) == 0)
         #expect(FileManager.default.fileExists(atPath: data + "/rooms.sqlite"))
 
@@ -47,7 +48,7 @@ extension CLITests {
         let after = try welcome(port: second.port)
         #expect(after["camera"] == camera, "the same camera, bit for bit: \(String(describing: after["camera"])) vs \(camera)")
         #expect(after["limits"] == before["limits"])
-        #expect((after["seq"]?.number ?? 0) >= (before["seq"]?.number ?? 1), "seq goes on from where it was")
+        #expect((after["seq"]?.numberValue ?? 0) >= (before["seq"]?.numberValue ?? 1), "seq goes on from where it was")
         let fresh = try welcome(port: second.port, room: "other")
         #expect(fresh["camera"] != camera, "other rooms start from the default")
         #expect(second.stop() == 0)
@@ -59,7 +60,7 @@ extension CLITests {
         let first = try ServeProcess(camhubPath, ["--web", dir.path, "--data", data])
         let before = try moveTheRoom(port: first.port, dir: dir)
         // Writes are coalesced to one a second: wait until the store holds the room as the welcome showed it.
-        let seq = try #require(before["seq"]?.number)
+        let seq = try #require(before["seq"]?.numberValue)
         let store = try RoomStore(directory: data)
         #expect(
             waitUntil(.seconds(20)) { ((try? store.load())?.first { $0.name == "kept" }).map { Double($0.seq) >= seq } ?? false },

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import SocketTestSupport
@@ -34,51 +35,51 @@ extension CLITests {
         let lines = serve.stderr.split(separator: "\n").map(String.init)
         let records = lines.compactMap { try? JSONParser.parse($0) }
         #expect(records.count == lines.count, "every line on stderr is one JSON object: \(lines)")
-        #expect(records.allSatisfy { $0["time"]?.string != nil && $0["level"]?.string != nil })
-        func record(_ message: String) -> JSONValue? { records.first { $0["message"]?.string == message } }
+        #expect(records.allSatisfy { $0["time"]?.stringValue != nil && $0["level"]?.stringValue != nil })
+        func record(_ message: String) -> JSONValue? { records.first { $0["message"]?.stringValue == message } }
 
         let started = try #require(record("hub started"))
-        #expect(started["port"]?.number == Double(serve.port))
-        #expect(started["host"]?.string == "127.0.0.1")
-        #expect(started["presenterToken"]?.string == "set")
-        #expect(started["eventLoop"]?.string != nil)
-        #expect(["io_uring batches", "one write each"].contains(started["sends"]?.string ?? ""))
+        #expect(started["port"]?.numberValue == Double(serve.port))
+        #expect(started["host"]?.stringValue == "127.0.0.1")
+        #expect(started["presenterToken"]?.stringValue == "set")
+        #expect(started["eventLoop"]?.stringValue != nil)
+        #expect(["io_uring batches", "one write each"].contains(started["sends"]?.stringValue ?? ""))
 
         let joined = try #require(record("client joined"))
-        #expect(joined["room"]?.string == "logs")
-        #expect(joined["role"]?.string == "follower")
-        #expect(joined["remote"]?.string == "127.0.0.1")
-        let client = try #require(joined["client"]?.string)
+        #expect(joined["room"]?.stringValue == "logs")
+        #expect(joined["role"]?.stringValue == "follower")
+        #expect(joined["remote"]?.stringValue == "127.0.0.1")
+        let client = try #require(joined["client"]?.stringValue)
 
-        let closed = try #require(records.first { $0["message"]?.string == "connection closed" && $0["client"]?.string == client })
-        #expect(closed["room"]?.string == "logs")
-        #expect(closed["role"]?.string == "follower")
-        #expect(closed["code"]?.number == 1000)
-        #expect(closed["by"]?.string == "client")
-        let duration = closed["duration"]?.number ?? -1
+        let closed = try #require(records.first { $0["message"]?.stringValue == "connection closed" && $0["client"]?.stringValue == client })
+        #expect(closed["room"]?.stringValue == "logs")
+        #expect(closed["role"]?.stringValue == "follower")
+        #expect(closed["code"]?.numberValue == 1000)
+        #expect(closed["by"]?.stringValue == "client")
+        let duration = closed["duration"]?.numberValue ?? -1
         #expect(duration >= 0.25 && duration < 5, "the follower stayed about 0.3 s (\(duration))")
 
         let hello = try #require(record("hello refused"))
-        #expect(hello["level"]?.string == "warning")
-        #expect(hello["error"]?.string == "token: wrong token for role presenter")
-        #expect(hello["code"]?.number == 1008)
-        let refusedClose = try #require(records.first { $0["message"]?.string == "connection closed" && $0["hubCode"] != nil })
-        #expect(refusedClose["by"]?.string == "hub")
-        #expect(refusedClose["hubCode"]?.number == 1008)
-        #expect(refusedClose["reason"]?.string == "forbidden")
-        #expect(refusedClose["remote"]?.string == "127.0.0.1")
+        #expect(hello["level"]?.stringValue == "warning")
+        #expect(hello["error"]?.stringValue == "token: wrong token for role presenter")
+        #expect(hello["code"]?.numberValue == 1008)
+        let refusedClose = try #require(records.first { $0["message"]?.stringValue == "connection closed" && $0["hubCode"] != nil })
+        #expect(refusedClose["by"]?.stringValue == "hub")
+        #expect(refusedClose["hubCode"]?.numberValue == 1008)
+        #expect(refusedClose["reason"]?.stringValue == "forbidden")
+        #expect(refusedClose["remote"]?.stringValue == "127.0.0.1")
         #expect(refusedClose["client"] == nil, "it never joined")
 
         let handshake = try #require(record("handshake refused"))
-        #expect(handshake["status"]?.number == 403)
-        #expect(handshake["reason"]?.string?.contains("origin http://evil.example") == true)
+        #expect(handshake["status"]?.numberValue == 403)
+        #expect(handshake["reason"]?.stringValue?.contains("origin http://evil.example") == true)
 
-        #expect(record("shutting down")?["closeCode"]?.number == 1012, "SIGTERM: service restart")
-        #expect(records.last?["message"]?.string == "stopped")
+        #expect(record("shutting down")?["closeCode"]?.numberValue == 1012, "SIGTERM: service restart")
+        #expect(records.last?["message"]?.stringValue == "stopped")
         for secret in ["sekrit-token", "wrong-guess", "m3trics"] {
             #expect(!serve.stderr.contains(secret), "no log line shows a token")
         }
-        #expect(!records.contains { $0["label"]?.string == "libwebsockets" }, "lws lines only at debug and trace")
+        #expect(!records.contains { $0["label"]?.stringValue == "libwebsockets" }, "lws lines only at debug and trace")
     }
 
     @Test func serveAtDebugLogsSocketOpensButNothingPerFrame() throws {
@@ -88,7 +89,7 @@ extension CLITests {
         #expect(follow.status == 0)
         #expect(serve.stop(SIGINT) == 0)
         let records = serve.stderr.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
-        #expect(records.contains { $0["message"]?.string == "connection opened" && $0["level"]?.string == "debug" })
+        #expect(records.contains { $0["message"]?.stringValue == "connection opened" && $0["level"]?.stringValue == "debug" })
         #expect(records.count < 40, "no line per frame: \(records.count) lines")
     }
 }
@@ -105,8 +106,8 @@ extension CLITests {
         Thread.sleep(forTimeInterval: 2.5)  // a few reconnect attempts (backoff up to 2 s)
         #expect(serve.stop(SIGTERM) == 0)
         let warnings = serve.stderr.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
-            .filter { $0["message"]?.string?.hasPrefix("redis unreachable") == true }
+            .filter { $0["message"]?.stringValue?.hasPrefix("redis unreachable") == true }
         #expect(warnings.count == 1, "one line while it stays down, not one per retry: \(warnings.count)")
-        #expect(warnings.first?["reason"]?.string?.isEmpty == false, "the reason is named")
+        #expect(warnings.first?["reason"]?.stringValue?.isEmpty == false, "the reason is named")
     }
 }

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubRecording
@@ -60,7 +61,7 @@ extension CLITests {
             guard case .command(_, let role, let viewport, let message) = $0.kind else { return nil }
             #expect(role == "presenter")
             #expect(viewport?.width == 1024 && viewport?.height == 700, "the sender's viewport with each command")
-            return (try? JSONParser.parse(message))?["type"]?.string
+            return (try? JSONParser.parse(message))?["type"]?.stringValue
         }
         #expect(types == ["fly", "animate", "ease"], "viewport and hello are folded in or left out")
         let recordedFinal = try #require(read.finalCamera)
@@ -76,7 +77,7 @@ extension CLITests {
         // --from the last command's time: the room first gets the camera the spin ended on, then the ease.
         let easeAt = try #require(
             read.entries.first {
-                if case .command(_, _, _, let message) = $0.kind { (try? JSONParser.parse(message))?["type"]?.string == "ease" } else { false }
+                if case .command(_, _, _, let message) = $0.kind { (try? JSONParser.parse(message))?["type"]?.stringValue == "ease" } else { false }
             }?.t)
         let partial = try camhub(
             [
@@ -93,7 +94,7 @@ extension CLITests {
             ["replay", file, "--url", "ws://127.0.0.1:\(replayHub.port)/hub", "--room", "fast", "--speed", "8"], timeout: .seconds(30))
         #expect(fast.status == 0, "\(fast.stdout)\(fast.stderr)")
         let fastCamera = try joinedCamera(port: replayHub.port, room: "fast")
-        #expect(fastCamera["zoom"]?.number == 12.123456789, "the last ease ran to its end: \(fastCamera)")
+        #expect(fastCamera["zoom"]?.numberValue == 12.123456789, "the last ease ran to its end: \(fastCamera)")
         #expect(replayHub.stop() == 0)
     }
 

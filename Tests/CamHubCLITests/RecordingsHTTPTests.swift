@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import Gzip
 import HubCore
@@ -48,16 +49,16 @@ extension CLITests {
     @Test func theRecordingsAreListedAndAPartReadsBackAsTheRecording() throws {
         let (hub, dir) = try recordingHub()
         defer { withExtendedLifetime(dir) {} }
-        #expect(waitUntil(.seconds(20)) { ((try? listing(hub.port))?.first?["bytes"]?.number ?? 0) > 100 })
-        #expect(try JSONParser.parse(try get(hub.port, "/map/config.json").text)["recordings"]?.string == "/recordings", "the page learns it here")
+        #expect(waitUntil(.seconds(20)) { ((try? listing(hub.port))?.first?["bytes"]?.numberValue ?? 0) > 100 })
+        #expect(try JSONParser.parse(try get(hub.port, "/map/config.json").text)["recordings"]?.stringValue == "/recordings", "the page learns it here")
         let entries = try listing(hub.port)
         #expect(entries.count == 1, "\(entries)")
         let entry = try #require(entries.first)
-        #expect(entry["room"]?.string == "demo")
-        #expect(entry["part"]?.number == 1)
-        let file = try #require(entry["file"]?.string)
+        #expect(entry["room"]?.stringValue == "demo")
+        #expect(entry["part"]?.numberValue == 1)
+        let file = try #require(entry["file"]?.stringValue)
         #expect(RecordingName(file) != nil, "\(file)")
-        let started = try #require(entry["started"]?.string)
+        let started = try #require(entry["started"]?.stringValue)
         #expect(started.count == 20 && started.hasSuffix("Z") && file.hasPrefix(started.filter { $0.isNumber || $0 == "T" || $0 == "Z" }), "\(started) \(file)")
         #expect(try listing(hub.port, "/recordings/demo").count == 1)
         #expect(try listing(hub.port, "/recordings/elsewhere").isEmpty)
@@ -66,13 +67,13 @@ extension CLITests {
         #expect(part.status == 200)
         #expect(part.headers["content-type"] == "application/gzip")
         #expect(part.headers["cache-control"] == "no-cache")
-        #expect(entry["bytes"]?.number.map { Int($0) } ?? 0 <= part.body.count)
+        #expect(entry["bytes"]?.numberValue.map { Int($0) } ?? 0 <= part.body.count)
         let (bytes, truncated) = try Gzip.decompress(part.body)
         #expect(truncated, "the hub is still writing the part: no gzip trailer yet")
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        #expect(try JSONParser.parse(String(try #require(lines.first)))["room"]?.string == "demo")
-        let fly = lines.compactMap { try? JSONParser.parse(String($0)) }.first { $0["type"]?.string == "command" }
-        #expect(try JSONParser.parse(try #require(fly?["message"]?.string))["id"]?.string == "paris")
+        #expect(try JSONParser.parse(String(try #require(lines.first)))["room"]?.stringValue == "demo")
+        let fly = lines.compactMap { try? JSONParser.parse(String($0)) }.first { $0["type"]?.stringValue == "command" }
+        #expect(try JSONParser.parse(try #require(fly?["message"]?.stringValue))["id"]?.stringValue == "paris")
         #expect(lines.contains { $0.contains("\"animationEnded\"") }, "the fly's end, flushed")
         #expect(hub.stop() == 0)
     }
@@ -136,7 +137,7 @@ extension CLITests {
         #expect(waitUntil(.seconds(20)) { ((try? listing(signed.port, token: all))?.count ?? 0) == 2 }, "demo from the first hub, other from this one")
 
         let demo = RoomToken.sign(RoomTokenClaims(room: "demo", role: .presenter, exp: exp), secret: secret)
-        let rooms = try listing(signed.port, token: demo).compactMap { $0["room"]?.string }
+        let rooms = try listing(signed.port, token: demo).compactMap { $0["room"]?.stringValue }
         #expect(rooms == ["demo"], "a token for one room lists that room's recordings only")
         let forbidden = try get(signed.port, "/recordings/other", token: demo)
         #expect(forbidden.status == 403)

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import SocketTestSupport
@@ -32,13 +33,13 @@ extension CLITests {
         }
         // Both joined (a loaded machine may take more than a second to start them), then the restart.
         #expect(
-            waitUntil(.seconds(20)) { (try? JSONParser.parse(RawHTTP.request(port: port, path: "/healthz").body)["clients"]?.number) == 2 },
+            waitUntil(.seconds(20)) { (try? JSONParser.parse(RawHTTP.request(port: port, path: "/healthz").body)["clients"]?.numberValue) == 2 },
             "both joined")
         #expect(first.stop(SIGTERM) == 0)
         let closes = first.stderr.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
-            .filter { $0["message"]?.string == "connection closed" }
-        #expect(closes.count == 2 && closes.allSatisfy { $0["code"]?.number == 1012 }, "both were closed with 1012 service restart: \(closes)")
-        #expect(closes.allSatisfy { $0["by"]?.string == "hub" && $0["reason"]?.string == "service restart" })
+            .filter { $0["message"]?.stringValue == "connection closed" }
+        #expect(closes.count == 2 && closes.allSatisfy { $0["code"]?.numberValue == 1012 }, "both were closed with 1012 service restart: \(closes)")
+        #expect(closes.allSatisfy { $0["by"]?.stringValue == "hub" && $0["reason"]?.stringValue == "service restart" })
         let second = try ServeProcess(camhubPath, ["--web", dir.path, "--data", data, "--port", String(port)])
         #expect(second.port == port)
         #expect(done.wait(timeout: .now() + 40) == .success)
@@ -50,11 +51,11 @@ extension CLITests {
         let result = try #require(follow.get())
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
-        let welcomes = lines.filter { $0["type"]?.string == "welcome" }
+        let welcomes = lines.filter { $0["type"]?.stringValue == "welcome" }
         #expect(welcomes.count == 2, "joined, then rejoined after the restart: \(result.stdout)")
-        #expect(welcomes.allSatisfy { $0["room"]?.string == "again" && $0["role"]?.string == "follower" })
-        #expect(lines.last?["type"]?.string == "summary")
-        #expect(lines.last?["reconnects"]?.number == 1)
+        #expect(welcomes.allSatisfy { $0["room"]?.stringValue == "again" && $0["role"]?.stringValue == "follower" })
+        #expect(lines.last?["type"]?.stringValue == "summary")
+        #expect(lines.last?["reconnects"]?.numberValue == 1)
         #expect(result.stderr.contains("reconnecting in"))
     }
 }

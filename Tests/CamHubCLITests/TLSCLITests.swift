@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubServer
@@ -31,7 +32,7 @@ struct TLSCLITests {
                 ] + extra)
             #expect(result.status == 0, "\(extra): \(result.stderr)")
             let first = try JSONParser.parse(String(result.stdout.split(separator: "\n").first ?? ""))
-            #expect(first["type"]?.string == "welcome" && first["room"]?.string == "tls")
+            #expect(first["type"]?.stringValue == "welcome" && first["room"]?.stringValue == "tls")
         }
     }
 

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubServer
@@ -79,12 +80,8 @@ struct TokenCLITests {
         ])
         #expect(joined.status == 0, "\(joined.stderr)")
         let welcome = try JSONParser.parse(String(joined.stdout.split(separator: "\n").first ?? ""))
-        #expect(welcome["type"]?.string == "welcome")
-        let me = welcome["roster"]?.array?.first { $0["client"] == welcome["client"] }
-        #expect(me?["name"]?.string == "wall", "the token's name claim is the display name")
+        #expect(welcome["type"]?.stringValue == "welcome")
+        let me = welcome["roster"]?.arrayValue?.first { $0["client"] == welcome["client"] }
+        #expect(me?["name"]?.stringValue == "wall", "the token's name claim is the display name")
     }
-}
-
-extension JSONValue {
-    var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
 }

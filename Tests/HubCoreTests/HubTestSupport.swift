@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 // Support for the `Hub` tests: a sink that records everything the hub sends,
@@ -36,10 +37,10 @@ struct ReceivedFrame {
     let json: JSONValue
     let at: Double
     var seq: UInt64 { encoded.seq }
-    var moving: Bool { json["moving"]?.bool ?? false }
+    var moving: Bool { json["moving"]?.boolValue ?? false }
     var camera: JSONValue { json["camera"]! }
     /// The first frame after a change of course (`corner: true`).
-    var corner: Bool { json["corner"]?.bool ?? false }
+    var corner: Bool { json["corner"]?.boolValue ?? false }
 }
 
 /// A `Hub` driven by hand: connections are numbers, time is `now` (seconds),
@@ -103,7 +104,7 @@ final class HubBench {
         if let rate { fields.append("\"rate\":\(rate)") }
         if let viewport { fields.append("\"viewport\":{\"width\":\(viewport.0),\"height\":\(viewport.1)}") }
         send("{" + fields.joined(separator: ",") + "}", from: key)
-        return (key, welcome(key)?["client"]?.string)
+        return (key, welcome(key)?["client"]?.stringValue)
     }
 
     /// One room tick at `now`.
@@ -143,14 +144,14 @@ final class HubBench {
     }
 
     func messages(_ connection: ConnectionKey, type: String) -> [JSONValue] {
-        messages(connection).filter { $0["type"]?.string == type }
+        messages(connection).filter { $0["type"]?.stringValue == type }
     }
 
     func welcome(_ connection: ConnectionKey) -> JSONValue? { messages(connection, type: "welcome").first }
     func errors(_ connection: ConnectionKey) -> [JSONValue] { messages(connection, type: "error") }
     func lastError(_ connection: ConnectionKey) -> JSONValue? { errors(connection).last }
     func events(_ connection: ConnectionKey, _ name: String) -> [JSONValue] {
-        messages(connection, type: "event").filter { $0["event"]?.string == name }
+        messages(connection, type: "event").filter { $0["event"]?.stringValue == name }
     }
     func animations(_ connection: ConnectionKey) -> [JSONValue] { messages(connection, type: "animation") }
 
@@ -191,24 +192,6 @@ func parsed(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation)
         Issue.record("hub sent invalid JSON: \(error): \(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
         return .null
     }
-}
-
-extension JSONValue {
-    subscript(key: String) -> JSONValue? {
-        guard case .object(let object) = self else { return nil }
-        return object[key]
-    }
-
-    subscript(index: Int) -> JSONValue? {
-        guard case .array(let array) = self, array.indices.contains(index) else { return nil }
-        return array[index]
-    }
-
-    var string: String? { if case .string(let s) = self { s } else { nil } }
-    var number: Double? { if case .number(let n) = self { n } else { nil } }
-    var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
-    var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
-    var isNull: Bool { self == .null }
 }
 
 /// The wire form of `camera` (as the hub encodes it), parsed: for exact comparisons with received cameras.

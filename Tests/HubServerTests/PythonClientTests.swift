@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import SocketTestSupport
@@ -60,11 +61,11 @@ extension HubServerTests {
         let result = try runPython(["-c", Self.pythonDriver, String(hub.port)], timeout: .seconds(50))
         #expect(result.status == 0, "python failed: \(result.stderr)")
         let report = try JSONParser.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-        #expect(report["exact"]?.bool == true, "\(result.stdout)")
-        #expect(report["client"]?.string == "c1")
-        let frames = report["frames"]?.number ?? 0
+        #expect(report["exact"]?.boolValue == true, "\(result.stdout)")
+        #expect(report["client"]?.stringValue == "c1")
+        let frames = report["frames"]?.numberValue ?? 0
         #expect(frames >= 2 && frames <= 8, "rate 10 during a 0.5 s ease: \(frames) frames")
-        let final = try JSONParser.parse(try #require(report["final"]?.string))
+        let final = try JSONParser.parse(try #require(report["final"]?.stringValue))
         #expect(Self.isEaseTarget(final["camera"]))
         #expect(final["camera"] == (try hub.camera(of: "py")))
     }
@@ -106,7 +107,7 @@ extension HubServerTests {
         let hub = try RunningHub()
         let result = try runPython(["-c", Self.pythonRefusals, String(hub.port)], timeout: .seconds(50))
         #expect(result.status == 0, "python failed: \(result.stderr)")
-        let answers = try #require(try JSONParser.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).array)
+        let answers = try #require(try JSONParser.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).arrayValue)
         try #require(answers.count == 4)
         let text = "text/plain; charset=utf-8"
         #expect(

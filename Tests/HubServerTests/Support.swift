@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubServer
@@ -36,7 +37,7 @@ final class RunningHub {
 
     /// The room's camera as `/healthz` reports it (the hub's state, exact).
     func camera(of room: String) throws -> JSONValue? {
-        try health()["rooms"]?.array?.first { $0["name"]?.string == room }?["camera"]
+        try health()["rooms"]?.arrayValue?.first { $0["name"]?.stringValue == room }?["camera"]
     }
 
     deinit { server.shutdown() }
@@ -47,7 +48,7 @@ struct Received: Sendable {
     let text: String
     let json: JSONValue
     let at: ContinuousClock.Instant
-    var type: String? { json["type"]?.string }
+    var type: String? { json["type"]?.stringValue }
 }
 
 /// One `WebSocketClient` (its own loop thread) with any number of hub
@@ -126,7 +127,7 @@ final class HubClients: @unchecked Sendable {
         if let token { hello += #","token":"\#(token)""# }
         connection.send(hello + "}")
         let welcome = connection.next("welcome", sourceLocation: sourceLocation)
-        connection.client = welcome?["client"]?.string
+        connection.client = welcome?["client"]?.stringValue
         return connection
     }
 
@@ -167,7 +168,7 @@ final class Connection: @unchecked Sendable {
     @discardableResult
     func nextEvent(_ name: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
         next("\(name) event", timeout: timeout, sourceLocation: sourceLocation) {
-            $0.type == "event" && $0.json["event"]?.string == name
+            $0.type == "event" && $0.json["event"]?.stringValue == name
         }
     }
 
@@ -194,7 +195,7 @@ final class Connection: @unchecked Sendable {
     @discardableResult
     func nextError(_ code: String, sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
         let error = next("error", sourceLocation: sourceLocation)
-        #expect(error?["code"]?.string == code, "\(String(describing: error))", sourceLocation: sourceLocation)
+        #expect(error?["code"]?.stringValue == code, "\(String(describing: error))", sourceLocation: sourceLocation)
         return error
     }
 
@@ -202,7 +203,7 @@ final class Connection: @unchecked Sendable {
     func roundTrip(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let t = Double(UInt32.random(in: 1...UInt32.max))
         send(#"{"type":"ping","t":\#(t)}"#)
-        return waitUntil { messages("pong").contains { $0.json["t"]?.number == t } }
+        return waitUntil { messages("pong").contains { $0.json["t"]?.numberValue == t } }
     }
 
     /// Sends a ping (a fresh negative `t`) every `interval` until one is answered: a client
@@ -215,7 +216,7 @@ final class Connection: @unchecked Sendable {
             let t = -Double(UInt32.random(in: 1...UInt32.max))
             sent.insert(t)
             send(#"{"type":"ping","t":\#(t)}"#)
-            if waitUntil(interval, { messages("pong").contains { sent.contains($0.json["t"]?.number ?? 0) } }) { return true }
+            if waitUntil(interval, { messages("pong").contains { sent.contains($0.json["t"]?.numberValue ?? 0) } }) { return true }
         }
         return false
     }
@@ -225,17 +226,4 @@ final class Connection: @unchecked Sendable {
         waitUntil(timeout) { closeEvent != nil }
         return closeEvent
     }
-}
-
-extension JSONValue {
-    subscript(key: String) -> JSONValue? {
-        guard case .object(let object) = self else { return nil }
-        return object[key]
-    }
-
-    var string: String? { if case .string(let s) = self { s } else { nil } }
-    var number: Double? { if case .number(let n) = self { n } else { nil } }
-    var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
-    var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
-    var isNull: Bool { self == .null }
 }

@@ -1,3 +1,5 @@
+import CamHubProtocol
+
 /// Per-client token bucket over incoming messages: `rate` per second
 /// sustained, up to `burst` at once (`Policy`). Excess messages are dropped
 /// (not queued), and the client is told at most once per `reportInterval`

@@ -1,3 +1,5 @@
+import CamHubProtocol
+
 /// A joined client's signed token, which its session lasts as long as: when
 /// it expires (seconds since 1970, the hub's wall clock), its id, and whether
 /// the client was told that it expires soon.

@@ -1,3 +1,5 @@
+import CamHubProtocol
+
 /// Who may join as what: the static `--presenter-token`/`--driver-token`
 /// (`RoleTokens`) and, with a secret (`--token-secret-file`), signed room
 /// tokens (`RoomToken`).

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import CameraMotion
 
 /// What one other hub of the cluster has in a room: its listed clients and

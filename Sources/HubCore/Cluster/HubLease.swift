@@ -1,3 +1,5 @@
+import CamHubProtocol
+
 /// The lease a hub holds in a cluster: one for the whole hub, not one per
 /// room. The hub's own key in Redis lives while the hub renews it; a room's
 /// owner key names its hub, and the room stays that hub's while the hub's key

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import CameraCore
 
 /// Follow mode: each client's follow state, the presenter's summons and

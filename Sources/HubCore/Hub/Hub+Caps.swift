@@ -1,3 +1,5 @@
+import CamHubProtocol
+
 extension Hub {
     /// Whether `hello` will be let in, as far as its token and the caps go:
     /// what `join` checks first, for a broker to check before it does any

@@ -1,3 +1,5 @@
+import CamHubProtocol
+
 /// Read-only views of the hub for operations (metrics, logs), meant for once a
 /// second or once per connection event, not per frame.
 extension Hub {

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import CameraCore
 
 /// What a hub is told at start (the `camhub serve` options).

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import SharedBytes
 
 /// A connection as the hub knows it: an opaque number the transport assigns.

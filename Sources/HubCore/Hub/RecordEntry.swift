@@ -1,3 +1,4 @@
+import CamHubProtocol
 import CameraCore
 import CameraMotion
 

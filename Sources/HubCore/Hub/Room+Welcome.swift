@@ -1,3 +1,4 @@
+import CamHubProtocol
 import CameraMotion
 
 extension Room {

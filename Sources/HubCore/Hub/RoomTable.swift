@@ -1,3 +1,5 @@
+import CamHubProtocol
+
 /// The hub's rooms by name, and the one way into them. A room is stored
 /// inline (~700 bytes), so how it is reached matters on the hot paths:
 /// `update` changes it in place (one hash lookup, then its storage by index),

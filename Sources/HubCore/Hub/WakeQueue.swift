@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HeapModule
 
 /// Rooms at rest that asked to be woken at a time (a delayed animation, a

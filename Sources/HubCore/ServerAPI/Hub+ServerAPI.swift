@@ -1,3 +1,4 @@
+import CamHubProtocol
 import CameraCore
 
 /// Connection keys of the server API's sessions: one per room it sent

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 import Logging
 
@@ -116,13 +117,4 @@ final class ConnectionLog {
 
     /// Connections still open (for the shutdown line).
     var openCount: Int { entries.count }
-}
-
-extension JSONValue {
-    fileprivate subscript(key: String) -> JSONValue? {
-        guard case .object(let object) = self else { return nil }
-        return object[key]
-    }
-
-    fileprivate var stringValue: String? { if case .string(let s) = self { s } else { nil } }
 }

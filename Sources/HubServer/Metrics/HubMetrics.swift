@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 import Metrics
 import Prometheus

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 
 /// What the hub sent, received and skipped since the last flush, in plain

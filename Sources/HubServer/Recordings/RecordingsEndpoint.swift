@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubRecording

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCluster
 import HubCore
 import WebSocketTransport

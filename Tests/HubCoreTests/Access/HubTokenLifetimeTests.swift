@@ -1,5 +1,6 @@
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 @Suite("Hub: a signed token holds for the whole session")
@@ -20,7 +21,7 @@ struct HubTokenLifetimeTests {
         bench.run(seconds: 2)
         let warnings = bench.messages(driver, type: "tokenExpiring")
         #expect(warnings.count == 1)
-        #expect(warnings.first?["exp"]?.number == wall(bench) - 31 + 90)
+        #expect(warnings.first?["exp"]?.numberValue == wall(bench) - 31 + 90)
         bench.run(seconds: 58)
         #expect(!bench.isClosed(driver) && bench.messages(driver, type: "tokenExpiring").count == 1, "told once")
         bench.run(seconds: 2)
@@ -34,7 +35,7 @@ struct HubTokenLifetimeTests {
         bench.run(seconds: 1)
         let fresh = token(bench, in: 120)
         bench.send(#"{"type":"refresh","token":"\#(fresh)"}"#, from: driver)
-        #expect(bench.messages(driver, type: "tokenRefreshed").last?["exp"]?.number == wall(bench) + 120)
+        #expect(bench.messages(driver, type: "tokenRefreshed").last?["exp"]?.numberValue == wall(bench) + 120)
         bench.run(seconds: 60)
         #expect(!bench.isClosed(driver), "the first token expired 30 s ago")
         bench.send(#"{"type":"set","camera":{"zoom":4}}"#, from: driver)
@@ -51,9 +52,9 @@ struct HubTokenLifetimeTests {
             ("not-a-token", "token: malformed signed token"),
         ] {
             bench.send(#"{"type":"refresh","token":"\#(bad)"}"#, from: driver)
-            #expect(bench.lastError(driver)?["code"]?.string == "token")
-            #expect(bench.lastError(driver)?["ref"]?.string == "refresh")
-            #expect(bench.lastError(driver)?["message"]?.string?.hasPrefix(why) == true, "\(why)")
+            #expect(bench.lastError(driver)?["code"]?.stringValue == "token")
+            #expect(bench.lastError(driver)?["ref"]?.stringValue == "refresh")
+            #expect(bench.lastError(driver)?["message"]?.stringValue?.hasPrefix(why) == true, "\(why)")
         }
         #expect(!bench.isClosed(driver) && bench.answersPing(driver), "the connection stays usable")
         bench.run(seconds: 31)
@@ -73,9 +74,9 @@ struct HubTokenLifetimeTests {
         #expect(!bench.isClosed(kept))
         let again = bench.join(role: "driver", token: revoked)
         #expect(again.client == nil)
-        #expect(bench.lastError(again.key)?["message"]?.string == "token: revoked (jti 't-1')")
+        #expect(bench.lastError(again.key)?["message"]?.stringValue == "token: revoked (jti 't-1')")
         bench.send(#"{"type":"refresh","token":"\#(revoked)"}"#, from: kept)
-        #expect(bench.lastError(kept)?["code"]?.string == "token")
+        #expect(bench.lastError(kept)?["code"]?.stringValue == "token")
     }
 
     @Test func aClientWithAStaticTokenHasNoExpiry() {

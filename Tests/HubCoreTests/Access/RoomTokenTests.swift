@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 /// A 48-byte secret, as `openssl rand -base64 48` would give.

@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 /// What the hub handed its broker.
@@ -64,7 +65,7 @@ struct HubFencingTests {
         bench.send(#"{"type":"ease","id":"e","camera":{"zoom":9},"duration":2}"#, from: presenter)
         bench.run(seconds: 0.3)
         #expect(broker.published.last?.epoch == 2, "frames carry the lease's epoch")
-        #expect(bench.frames(follower).last?.json["epoch"]?.number == 2)
+        #expect(bench.frames(follower).last?.json["epoch"]?.numberValue == 2)
         bench.run(seconds: 0.3)  // past 100.5
         let published = broker.published.count
         let shown = bench.frames(follower).count
@@ -72,8 +73,8 @@ struct HubFencingTests {
         #expect(broker.published.count == published && bench.frames(follower).count == shown, "nothing moves, nothing is published")
         #expect(bench.hub.isFenced(demo, at: bench.now))
         bench.send(#"{"type":"set","camera":{"zoom":3}}"#, from: presenter)
-        #expect(bench.lastError(presenter)?["code"]?.string == "unavailable")
-        #expect(bench.lastError(presenter)?["ref"]?.string == "set")
+        #expect(bench.lastError(presenter)?["code"]?.stringValue == "unavailable")
+        #expect(bench.lastError(presenter)?["ref"]?.stringValue == "set")
         #expect(bench.answersPing(presenter), "the connection stays usable")
 
         bench.hub.leaseHeld(demo, ClusterLease(epoch: 2, until: bench.now + 1.35), at: bench.time, sink: bench.sink)
@@ -97,12 +98,12 @@ struct HubFencingTests {
         let follower = bench.join(role: "follower").key
         bench.hub.applyRemoteFrame(frame(seq: 7, epoch: 3, zoom: 6), in: demo)
         bench.run(seconds: 0.1)
-        #expect(bench.frames(follower).last?.json["camera"]?["zoom"]?.number == 6)
-        #expect(bench.frames(follower).last?.json["epoch"]?.number == 3)
+        #expect(bench.frames(follower).last?.json["camera"]?["zoom"]?.numberValue == 6)
+        #expect(bench.frames(follower).last?.json["epoch"]?.numberValue == 3)
         bench.hub.applyRemoteFrame(frame(seq: 9, epoch: 2, zoom: 2), in: demo)
         bench.hub.applyRemoteFrame(frame(seq: 6, epoch: 3, zoom: 5), in: demo)
         bench.run(seconds: 0.1)
-        let shown = bench.frames(follower).last?.json["camera"]?["zoom"]?.number
+        let shown = bench.frames(follower).last?.json["camera"]?["zoom"]?.numberValue
         #expect(shown == 6, "neither is shown")
         #expect(bench.hub.epoch(of: demo) == 3)
     }
@@ -116,7 +117,7 @@ struct HubFencingTests {
         #expect(bench.hub.owns(demo) == false, "another hub took the room")
         bench.run(seconds: 0.1)
         let last = bench.frames(follower).last
-        #expect(last?.json["camera"]?["zoom"]?.number == 8 && last?.json["epoch"]?.number == 4)
+        #expect(last?.json["camera"]?["zoom"]?.numberValue == 8 && last?.json["epoch"]?.numberValue == 4)
         #expect((last?.seq ?? 0) > 5, "seq goes on increasing")
         #expect(broker.published.allSatisfy { $0.epoch == 2 }, "and it published nothing of the new epoch")
     }

@@ -3,6 +3,7 @@ import CameraMotion
 import Foundation
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 /// The shared gesture vectors (Tests/Vectors/gestures.json): scripted gestures
@@ -191,7 +192,7 @@ struct GestureVectorTests {
     }
 
     static func number(_ v: JSONValue?, _ what: String) throws -> Double {
-        guard let n = v?.number else { throw VectorError.badFile("\(what): not a number") }
+        guard let n = v?.numberValue else { throw VectorError.badFile("\(what): not a number") }
         return n
     }
 
@@ -202,7 +203,7 @@ struct GestureVectorTests {
     }
 
     static func limits(_ v: JSONValue?) throws -> CameraLimits {
-        let table = try (v?["maxTiltByZoom"]?.array ?? []).map { CameraLimits.TiltStop(zoom: try number($0[0], "zoom"), tilt: try number($0[1], "tilt")) }
+        let table = try (v?["maxTiltByZoom"]?.arrayValue ?? []).map { CameraLimits.TiltStop(zoom: try number($0[0], "zoom"), tilt: try number($0[1], "tilt")) }
         var bounds: GeoBounds?
         if let b = v?["bounds"], !b.isNull {
             bounds = GeoBounds(
@@ -234,15 +235,15 @@ struct GestureVectorTests {
     @Test func theEngineMakesEveryCameraOfTheSharedGestureVectors() throws {
         if ProcessInfo.processInfo.environment["CAMHUB_RECORD_VECTORS"] == "1" { try Self.record() }
         let file = try JSONParser.parse(try String(contentsOf: Self.url, encoding: .utf8))
-        let cases = try #require(file["cases"]?.array)
+        let cases = try #require(file["cases"]?.arrayValue)
         #expect(cases.count == Self.scripts.count, "the file has every scripted case (rerun with CAMHUB_RECORD_VECTORS=1)")
         var kinds: Set<String> = []
         for c in cases {
-            let name = c["name"]?.string ?? "?"
-            let steps = try #require(c["steps"]?.array)
-            let samples = c["samples"]?.array ?? []
+            let name = c["name"]?.stringValue ?? "?"
+            let steps = try #require(c["steps"]?.arrayValue)
+            let samples = c["samples"]?.arrayValue ?? []
             let input = try steps.map { (at: try Self.number($0["at"], "at"), gesture: Self.text($0["gesture"] ?? .null)) }
-            for s in steps { if let k = s["gesture"]?["kind"]?.string { kinds.insert(k) } }
+            for s in steps { if let k = s["gesture"]?["kind"]?.stringValue { kinds.insert(k) } }
             let out = try Self.run(
                 camera: try Self.camera(c["camera"]), limits: try Self.limits(c["limits"]), steps: input,
                 samples: try samples.map { try Self.number($0["at"], "at") })

@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 /// The anchor through `Hub.receive`: a `set` of the anchor alone
@@ -9,7 +10,7 @@ import Testing
 struct HubAnchorTests {
     func project(_ bench: HubBench, _ key: ConnectionKey) -> [JSONValue] {
         bench.send(#"{"type":"query","id":"p","what":"project","points":[{"lat":48.86,"lon":2.34},{"lat":48.85,"lon":2.36}]}"#, from: key)
-        return bench.messages(key, type: "result").last?["points"]?.array ?? []
+        return bench.messages(key, type: "result").last?["points"]?.arrayValue ?? []
     }
 
     @Test func settingOnlyTheAnchorMovesNothingOnTheSendersScreen() throws {
@@ -23,15 +24,17 @@ struct HubAnchorTests {
         let after = project(bench, d.key)
         #expect(before.count == 2 && after.count == 2)
         for (p, q) in zip(before, after) {
-            #expect(abs((p["x"]?.number ?? 0) - (q["x"]?.number ?? 1)) < 1e-6 && abs((p["y"]?.number ?? 0) - (q["y"]?.number ?? 1)) < 1e-6)
+            #expect(abs((p["x"]?.numberValue ?? 0) - (q["x"]?.numberValue ?? 1)) < 1e-6 && abs((p["y"]?.numberValue ?? 0) - (q["y"]?.numberValue ?? 1)) < 1e-6)
         }
         let camera = try #require(bench.frames(f.key).last?.camera)
-        #expect(camera["anchor"]?["y"]?.number == 0.8 && (camera["lat"]?.number ?? 99) < 48.8566, "the target moved south, under the anchor")
+        #expect(camera["anchor"]?["y"]?.numberValue == 0.8 && (camera["lat"]?.numberValue ?? 99) < 48.8566, "the target moved south, under the anchor")
         #expect(bench.errors(d.key).isEmpty)
         // Turning keeps the target at the anchor.
         bench.send(#"{"type":"set","camera":{"bearing":200}}"#, from: d.key)
-        bench.send(#"{"type":"query","id":"t","what":"project","points":[{"lat":\#(camera["lat"]!.number!),"lon":\#(camera["lon"]!.number!)}]}"#, from: d.key)
+        bench.send(
+            #"{"type":"query","id":"t","what":"project","points":[{"lat":\#(camera["lat"]!.numberValue!),"lon":\#(camera["lon"]!.numberValue!)}]}"#, from: d.key
+        )
         let at = try #require(bench.messages(d.key, type: "result").last?["points"]?[0])
-        #expect(abs((at["x"]?.number ?? 0) - 400) < 1e-6 && abs((at["y"]?.number ?? 0) - 480) < 1e-6)
+        #expect(abs((at["x"]?.numberValue ?? 0) - 400) < 1e-6 && abs((at["y"]?.numberValue ?? 0) - 480) < 1e-6)
     }
 }

@@ -16,9 +16,9 @@ struct HubAudienceTests {
         #expect(bench.events(driver.key, "joined").count == 3, "only the first three followers are announced")
         let late = bench.join(role: "follower")
         let welcome = bench.welcome(late.key)
-        #expect(welcome?["roster"]?.array?.count == 4, "the driver and the three listed followers")
-        #expect(welcome?["clients"]?.number == 8)
-        #expect(welcome?["followers"]?.number == 7)
+        #expect(welcome?["roster"]?.arrayValue?.count == 4, "the driver and the three listed followers")
+        #expect(welcome?["clients"]?.numberValue == 8)
+        #expect(welcome?["followers"]?.numberValue == 7)
         bench.disconnect(followers[5].key)
         bench.disconnect(followers[0].key)
         #expect(bench.events(driver.key, "left").count == 1, "only the listed follower's leaving is announced")
@@ -30,7 +30,7 @@ struct HubAudienceTests {
         _ = bench.join(role: "driver")
         _ = bench.join(role: "presenter")
         _ = bench.join(role: "follower")
-        #expect(bench.events(watcher.key, "joined").map { $0["role"]?.string } == ["driver", "presenter"])
+        #expect(bench.events(watcher.key, "joined").map { $0["role"]?.stringValue } == ["driver", "presenter"])
         #expect(bench.events(watcher.key, "joined").count == 2, "the unlisted follower is only counted")
     }
 
@@ -44,8 +44,8 @@ struct HubAudienceTests {
         bench.run(seconds: 2)
         let audience = bench.events(driver.key, "audience")
         #expect(audience.count == 2)
-        #expect(audience.last?["clients"]?.number == 26)
-        #expect(audience.last?["followers"]?.number == 25)
+        #expect(audience.last?["clients"]?.numberValue == 26)
+        #expect(audience.last?["followers"]?.numberValue == 25)
         bench.run(seconds: 3)
         #expect(bench.events(driver.key, "audience").count == 2, "nothing changed: no more events")
     }

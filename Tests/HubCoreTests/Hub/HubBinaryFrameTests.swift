@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 /// `hello.encoding: "binary"`: that follower's frames come as `BinaryFrame`s,
@@ -36,10 +37,10 @@ import Testing
             let parsed = try JSONParser.parse(j.bytes)
             let camera = try #require(parsed["camera"])
             #expect(decoded.seq == b.seq && b.seq == j.seq)
-            #expect(decoded.latitude == camera["lat"]?.number && decoded.zoom == camera["zoom"]?.number)
-            #expect(decoded.bearing == camera["bearing"]?.number && decoded.tilt == camera["tilt"]?.number)
-            #expect(decoded.moving == parsed["moving"]?.bool && decoded.time == parsed["time"]?.number)
-            #expect(decoded.by == parsed["by"]?.string && (decoded.velocity != nil) == (parsed["velocity"] != nil))
+            #expect(decoded.latitude == camera["lat"]?.numberValue && decoded.zoom == camera["zoom"]?.numberValue)
+            #expect(decoded.bearing == camera["bearing"]?.numberValue && decoded.tilt == camera["tilt"]?.numberValue)
+            #expect(decoded.moving == parsed["moving"]?.boolValue && decoded.time == parsed["time"]?.numberValue)
+            #expect(decoded.by == parsed["by"]?.stringValue && (decoded.velocity != nil) == (parsed["velocity"] != nil))
         }
         let last = try BinaryFrame.decode(try #require(binaryFrames.last).bytes)
         #expect(!last.moving && last.latitude == 48.8566 && last.longitude == 2.3522 && last.zoom == 12, "the resting frame is the target to the bit")
@@ -63,8 +64,8 @@ import Testing
         let bench = HubBench()
         let key = Self.follower(bench, encoding: "xml")
         let error = try #require(bench.lastError(key))
-        #expect(error["code"]?.string == "bad_message")
-        #expect(error["message"]?.string == "encoding: unknown encoding 'xml' (known: json, binary)")
+        #expect(error["code"]?.stringValue == "bad_message")
+        #expect(error["message"]?.stringValue == "encoding: unknown encoding 'xml' (known: json, binary)")
         #expect(bench.welcome(key) == nil)
     }
 }

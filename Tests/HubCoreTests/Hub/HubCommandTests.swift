@@ -6,7 +6,7 @@ import Testing
 @Suite("Hub: conflicts, animation reports, cancel")
 struct HubCommandTests {
     func statuses(_ bench: HubBench, _ key: ConnectionKey, id: String) -> [String] {
-        bench.animations(key).filter { $0["id"]?.string == id }.compactMap { $0["status"]?.string }
+        bench.animations(key).filter { $0["id"]?.stringValue == id }.compactMap { $0["status"]?.stringValue }
     }
 
     @Test func betweenTwoDriversTheNewestWins() {
@@ -18,10 +18,10 @@ struct HubCommandTests {
         bench.send(#"{"type":"ease","id":"b1","camera":{"zoom":4},"duration":1}"#, from: b.key)
         #expect(bench.errors(b.key).isEmpty)
         let superseded = bench.animations(a.key).last
-        #expect(superseded?["id"]?.string == "a1")
-        #expect(superseded?["status"]?.string == "superseded")
-        #expect(superseded?["by"]?.string == b.client)
-        #expect(superseded?["lost"]?.array == [.string("zoom")])
+        #expect(superseded?["id"]?.stringValue == "a1")
+        #expect(superseded?["status"]?.stringValue == "superseded")
+        #expect(superseded?["by"]?.stringValue == b.client)
+        #expect(superseded?["lost"]?.arrayValue == [.string("zoom")])
         bench.run(seconds: 1.5)
         #expect(statuses(bench, b.key, id: "b1") == ["started", "finished"])
         #expect(bench.room()?.camera.zoom == 4)
@@ -35,9 +35,9 @@ struct HubCommandTests {
         bench.run(seconds: 0.5)
         bench.send(#"{"type":"set","camera":{"zoom":3}}"#, from: d.key)
         let error = bench.lastError(d.key)
-        #expect(error?["code"]?.string == "conflict")
-        #expect(error?["ref"]?.string == "set")
-        let message = error?["message"]?.string ?? ""
+        #expect(error?["code"]?.stringValue == "conflict")
+        #expect(error?["ref"]?.stringValue == "set")
+        let message = error?["message"]?.stringValue ?? ""
         #expect(message.contains("zoom") && message.contains(p.client!), "names the property and its holder: \(message)")
         #expect(statuses(bench, p.key, id: "p1") == ["started"], "the presenter's animation runs on")
         // Other properties are free for a low-level animator (a high-level ease
@@ -61,7 +61,7 @@ struct HubCommandTests {
         bench.send(#"{"type":"set","camera":{"zoom":3}}"#, from: p.key)
         #expect(bench.errors(p.key).isEmpty)
         #expect(statuses(bench, d.key, id: "d1") == ["started", "superseded"])
-        #expect(bench.animations(d.key).last?["by"]?.string == p.client)
+        #expect(bench.animations(d.key).last?["by"]?.stringValue == p.client)
         bench.run(seconds: 2)
         #expect(bench.room()?.camera.zoom == 3)
     }
@@ -71,8 +71,8 @@ struct HubCommandTests {
         let d = bench.join(role: "driver")
         bench.send(#"{"type":"ease","id":"e1","camera":{"zoom":10},"duration":2}"#, from: d.key)
         bench.send(#"{"type":"animate","id":"e1","to":{"bearing":10},"duration":2}"#, from: d.key)
-        #expect(bench.lastError(d.key)?["code"]?.string == "conflict")
-        #expect(bench.lastError(d.key)?["ref"]?.string == "e1")
+        #expect(bench.lastError(d.key)?["code"]?.stringValue == "conflict")
+        #expect(bench.lastError(d.key)?["ref"]?.stringValue == "e1")
         #expect(statuses(bench, d.key, id: "e1") == ["started"])
     }
 
@@ -96,7 +96,7 @@ struct HubCommandTests {
         bench.run(seconds: 1)
         #expect(statuses(bench, d.key, id: "e1") == ["started", "finished"])
         let started = bench.animations(d.key).first
-        #expect(started?["by"]?.string == d.client)
+        #expect(started?["by"]?.stringValue == d.client)
         // (PROTOCOL.md says `started` carries the target; CameraMotion reports the camera at the
         // start, so the camera's value is not asserted here.)
         #expect(started?["camera"] != nil)
@@ -112,7 +112,7 @@ struct HubCommandTests {
         bench.send(#"{"type":"cancel","id":"z"}"#, from: d.key)
         #expect(bench.errors(d.key).isEmpty)
         #expect(statuses(bench, d.key, id: "z") == ["started", "cancelled"])
-        #expect(bench.animations(d.key).last?["by"]?.string == d.client)
+        #expect(bench.animations(d.key).last?["by"]?.stringValue == d.client)
         let zoom = bench.room()!.camera.zoom
         bench.run(seconds: 2)
         #expect(statuses(bench, d.key, id: "b") == ["started", "finished"])
@@ -138,8 +138,8 @@ struct HubCommandTests {
         let bench = HubBench()
         let d = bench.join(role: "driver")
         bench.send(#"{"type":"cancel","id":"nope"}"#, from: d.key)
-        #expect(bench.lastError(d.key)?["code"]?.string == "unknown_animation")
-        #expect(bench.lastError(d.key)?["ref"]?.string == "nope")
+        #expect(bench.lastError(d.key)?["code"]?.stringValue == "unknown_animation")
+        #expect(bench.lastError(d.key)?["ref"]?.stringValue == "nope")
     }
 
     @Test func leavingCancelsTheLeaversAnimationsAndTheCameraComesToRest() {

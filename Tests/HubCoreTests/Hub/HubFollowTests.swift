@@ -14,7 +14,7 @@ struct HubFollowTests {
     func counts(_ bench: HubBench, _ key: ConnectionKey) -> [Double?] {
         bench.run(seconds: 1.1)
         let last = bench.events(key, "audience").last
-        return ["following", "exploring", "away"].map { last?[$0]?.number }
+        return ["following", "exploring", "away"].map { last?[$0]?.numberValue }
     }
 
     @Test func everyoneJoinsFollowingAndTheWelcomeSaysSo() {
@@ -22,9 +22,9 @@ struct HubFollowTests {
         let presenter = bench.join(role: "presenter")
         let follower = bench.join(role: "follower", name: "Ann")
         let welcome = bench.welcome(follower.key)
-        #expect(welcome?["roster"]?.array?.map { $0["follow"]?.string } == ["following", "following"])
-        #expect(welcome?["following"]?.number == 1 && welcome?["exploring"]?.number == 0 && welcome?["away"]?.number == 0)
-        #expect(welcome?["followPolicy"]?["explore"]?.bool == true)
+        #expect(welcome?["roster"]?.arrayValue?.map { $0["follow"]?.stringValue } == ["following", "following"])
+        #expect(welcome?["following"]?.numberValue == 1 && welcome?["exploring"]?.numberValue == 0 && welcome?["away"]?.numberValue == 0)
+        #expect(welcome?["followPolicy"]?["explore"]?.boolValue == true)
         #expect(bench.events(presenter.key, "followChanged").isEmpty)
     }
 
@@ -37,8 +37,8 @@ struct HubFollowTests {
         follow(bench, ann.key, "exploring")
         for key in [presenter.key, driver.key] {
             let event = bench.events(key, "followChanged").last
-            #expect(event?["client"]?.string == ann.client && event?["name"]?.string == "Ann")
-            #expect(event?["state"]?.string == "exploring")
+            #expect(event?["client"]?.stringValue == ann.client && event?["name"]?.stringValue == "Ann")
+            #expect(event?["state"]?.stringValue == "exploring")
         }
         #expect(bench.events(other.key, "followChanged").isEmpty, "not in a follower's default subscription")
         #expect(bench.errors(ann.key).isEmpty)
@@ -63,9 +63,9 @@ struct HubFollowTests {
         follow(bench, ann.key, "away")
         let late = bench.join(role: "driver")
         let welcome = bench.welcome(late.key)
-        let entry = welcome?["roster"]?.array?.first { $0["client"]?.string == ann.client }
-        #expect(entry?["follow"]?.string == "away")
-        #expect(welcome?["away"]?.number == 1 && welcome?["following"]?.number == 0)
+        let entry = welcome?["roster"]?.arrayValue?.first { $0["client"]?.stringValue == ann.client }
+        #expect(entry?["follow"]?.stringValue == "away")
+        #expect(welcome?["away"]?.numberValue == 1 && welcome?["following"]?.numberValue == 0)
     }
 
     @Test func theSameStateTwiceIsNotAnnouncedTwice() {
@@ -106,13 +106,13 @@ struct HubFollowTests {
         follow(bench, explorer.key, "exploring")
         let second = bench.join(role: "presenter")
         let welcome = bench.welcome(second.key)
-        #expect(welcome?["roster"]?.array?.first { $0["client"]?.string == explorer.client }?["follow"]?.string == "exploring")
-        #expect(welcome?["exploring"]?.number == 1)
+        #expect(welcome?["roster"]?.arrayValue?.first { $0["client"]?.stringValue == explorer.client }?["follow"]?.stringValue == "exploring")
+        #expect(welcome?["exploring"]?.numberValue == 1)
         follow(bench, explorer.key, "following")
-        #expect(bench.events(second.key, "followChanged").last?["state"]?.string == "following")
-        #expect(bench.events(first.key, "followChanged").last?["state"]?.string == "following", "the old presenter, now a driver, too")
+        #expect(bench.events(second.key, "followChanged").last?["state"]?.stringValue == "following")
+        #expect(bench.events(first.key, "followChanged").last?["state"]?.stringValue == "following", "the old presenter, now a driver, too")
         bench.send(#"{"type":"summon"}"#, from: first.key)
-        #expect(bench.lastError(first.key)?["code"]?.string == "forbidden", "only the presenter of now summons")
+        #expect(bench.lastError(first.key)?["code"]?.stringValue == "forbidden", "only the presenter of now summons")
     }
 
     @Test func anUnknownStateIsRefusedNamingIt() {
@@ -120,8 +120,8 @@ struct HubFollowTests {
         let ann = bench.join(role: "follower")
         follow(bench, ann.key, "wandering")
         let error = bench.lastError(ann.key)
-        #expect(error?["code"]?.string == "bad_message")
-        #expect(error?["message"]?.string?.hasPrefix("state: unknown follow state 'wandering'") == true, "\(String(describing: error))")
+        #expect(error?["code"]?.stringValue == "bad_message")
+        #expect(error?["message"]?.stringValue?.hasPrefix("state: unknown follow state 'wandering'") == true, "\(String(describing: error))")
         #expect(bench.answersPing(ann.key), "the connection stays usable")
     }
 
@@ -139,12 +139,12 @@ struct HubFollowTests {
         for key in [explorer.key, away.key] {
             let summoned = bench.events(key, "summoned")
             #expect(summoned.count == 1)
-            #expect(summoned.first?["by"]?["client"]?.string == presenter.client && summoned.first?["by"]?["name"]?.string == "Pat")
+            #expect(summoned.first?["by"]?["client"]?.stringValue == presenter.client && summoned.first?["by"]?["name"]?.stringValue == "Pat")
         }
         #expect(bench.events(following.key, "summoned").isEmpty, "a following client gets nothing")
         let result = bench.messages(presenter.key, type: "result").last
-        #expect(result?["what"]?.string == "summon" && result?["summoned"]?.number == 2)
-        #expect(result?["id"]?.string == "summon")
+        #expect(result?["what"]?.stringValue == "summon" && result?["summoned"]?.numberValue == 2)
+        #expect(result?["id"]?.stringValue == "summon")
     }
 
     @Test func onlyThePresenterMaySummon() {
@@ -154,8 +154,8 @@ struct HubFollowTests {
         let explorer = bench.join(role: "follower")
         follow(bench, explorer.key, "exploring")
         bench.send(#"{"type":"summon","id":"s1"}"#, from: driver.key)
-        #expect(bench.lastError(driver.key)?["code"]?.string == "forbidden")
-        #expect(bench.lastError(driver.key)?["ref"]?.string == "s1")
+        #expect(bench.lastError(driver.key)?["code"]?.stringValue == "forbidden")
+        #expect(bench.lastError(driver.key)?["ref"]?.stringValue == "s1")
         #expect(bench.events(explorer.key, "summoned").isEmpty)
     }
 
@@ -166,14 +166,14 @@ struct HubFollowTests {
         let presenter = bench.join(role: "presenter")
         let ann = bench.join(role: "follower")
         bench.send(#"{"type":"followPolicy","explore":false}"#, from: presenter.key)
-        #expect(bench.events(ann.key, "followPolicyChanged").last?["explore"]?.bool == false)
+        #expect(bench.events(ann.key, "followPolicyChanged").last?["explore"]?.boolValue == false)
         follow(bench, ann.key, "exploring")
-        #expect(bench.lastError(ann.key)?["code"]?.string == "policy")
-        #expect(bench.lastError(ann.key)?["ref"]?.string == "follow")
+        #expect(bench.lastError(ann.key)?["code"]?.stringValue == "policy")
+        #expect(bench.lastError(ann.key)?["ref"]?.stringValue == "follow")
         #expect(counts(bench, presenter.key) == [1, 0, 0])
         #expect(bench.events(presenter.key, "followChanged").isEmpty)
         follow(bench, ann.key, "away")
-        #expect(bench.events(presenter.key, "followChanged").last?["state"]?.string == "away", "away stays allowed")
+        #expect(bench.events(presenter.key, "followChanged").last?["state"]?.stringValue == "away", "away stays allowed")
     }
 
     @Test func lockingSummonsThoseExploringAtThatMoment() {
@@ -184,7 +184,7 @@ struct HubFollowTests {
         follow(bench, explorer.key, "exploring")
         follow(bench, away.key, "away")
         bench.send(#"{"type":"followPolicy","explore":false}"#, from: presenter.key)
-        #expect(bench.events(explorer.key, "summoned").first?["by"]?["name"]?.string == "Pat")
+        #expect(bench.events(explorer.key, "summoned").first?["by"]?["name"]?.stringValue == "Pat")
         #expect(bench.events(away.key, "summoned").isEmpty, "the lock calls back explorers, not the away")
     }
 
@@ -193,9 +193,9 @@ struct HubFollowTests {
         let presenter = bench.join(role: "presenter")
         bench.send(#"{"type":"followPolicy","explore":false}"#, from: presenter.key)
         let late = bench.join(role: "follower")
-        #expect(bench.welcome(late.key)?["followPolicy"]?["explore"]?.bool == false)
+        #expect(bench.welcome(late.key)?["followPolicy"]?["explore"]?.boolValue == false)
         bench.send(#"{"type":"followPolicy","explore":true}"#, from: presenter.key)
-        #expect(bench.events(late.key, "followPolicyChanged").last?["explore"]?.bool == true)
+        #expect(bench.events(late.key, "followPolicyChanged").last?["explore"]?.boolValue == true)
         follow(bench, late.key, "exploring")
         #expect(bench.errors(late.key).isEmpty)
     }
@@ -205,11 +205,11 @@ struct HubFollowTests {
         let presenter = bench.join(role: "presenter")
         let driver = bench.join(role: "driver")
         bench.send(#"{"type":"followPolicy","explore":false}"#, from: driver.key)
-        #expect(bench.lastError(driver.key)?["code"]?.string == "forbidden")
+        #expect(bench.lastError(driver.key)?["code"]?.stringValue == "forbidden")
         bench.send(#"{"type":"followPolicy"}"#, from: presenter.key)
-        #expect(bench.lastError(presenter.key)?["message"]?.string?.hasPrefix("explore: missing") == true)
+        #expect(bench.lastError(presenter.key)?["message"]?.stringValue?.hasPrefix("explore: missing") == true)
         bench.send(#"{"type":"followPolicy","explore":"no"}"#, from: presenter.key)
-        #expect(bench.lastError(presenter.key)?["message"]?.string?.hasPrefix("explore: must be true or false") == true)
+        #expect(bench.lastError(presenter.key)?["message"]?.stringValue?.hasPrefix("explore: must be true or false") == true)
     }
 
     @Test func aNewPresenterFindsTheLockInPlace() {
@@ -219,9 +219,9 @@ struct HubFollowTests {
         bench.send(#"{"type":"followPolicy","explore":false}"#, from: first.key)
         bench.disconnect(first.key)
         let second = bench.join(role: "presenter")
-        #expect(bench.welcome(second.key)?["followPolicy"]?["explore"]?.bool == false)
+        #expect(bench.welcome(second.key)?["followPolicy"]?["explore"]?.boolValue == false)
         follow(bench, ann.key, "exploring")
-        #expect(bench.lastError(ann.key)?["code"]?.string == "policy")
+        #expect(bench.lastError(ann.key)?["code"]?.stringValue == "policy")
     }
 
     // MARK: The mover's view
@@ -230,7 +230,7 @@ struct HubFollowTests {
         let bench = HubBench()
         let follower = bench.join(role: "follower")
         #expect(bench.welcome(follower.key)?["view"]?.isNull == true)
-        #expect(bench.welcome(follower.key)?["fit"]?.string == "same")
+        #expect(bench.welcome(follower.key)?["fit"]?.stringValue == "same")
     }
 
     @Test func theRoomKeepsTheViewOfWhoeverMovedTheCameraAndSaysWhenItChanges() {
@@ -239,13 +239,13 @@ struct HubFollowTests {
         let follower = bench.join(role: "follower")
         bench.send(#"{"type":"set","camera":{"zoom":5}}"#, from: presenter.key)
         let view = bench.events(follower.key, "viewChanged").last?["view"]
-        #expect(view?["by"]?.string == presenter.client && view?["width"]?.number == 1600 && view?["height"]?.number == 900)
+        #expect(view?["by"]?.stringValue == presenter.client && view?["width"]?.numberValue == 1600 && view?["height"]?.numberValue == 900)
         bench.send(#"{"type":"set","camera":{"zoom":6}}"#, from: presenter.key)
         #expect(bench.events(follower.key, "viewChanged").count == 1, "the same view again is no change")
         bench.send(#"{"type":"viewport","width":800,"height":600}"#, from: presenter.key)
-        #expect(bench.events(follower.key, "viewChanged").last?["view"]?["width"]?.number == 800, "the mover resized")
+        #expect(bench.events(follower.key, "viewChanged").last?["view"]?["width"]?.numberValue == 800, "the mover resized")
         let late = bench.join(role: "follower")
-        #expect(bench.welcome(late.key)?["view"]?["height"]?.number == 600)
+        #expect(bench.welcome(late.key)?["view"]?["height"]?.numberValue == 600)
     }
 
     @Test func anotherMoversViewReplacesItButAViewportChangeOfSomeoneElseDoesNot() {
@@ -258,7 +258,7 @@ struct HubFollowTests {
         #expect(bench.events(follower.key, "viewChanged").count == 1)
         bench.send(#"{"type":"ease","camera":{"zoom":7},"duration":1}"#, from: driver.key)
         let view = bench.events(follower.key, "viewChanged").last?["view"]
-        #expect(view?["by"]?.string == driver.client && view?["width"]?.number == 500)
+        #expect(view?["by"]?.stringValue == driver.client && view?["width"]?.numberValue == 500)
     }
 
     @Test func theViewCarriesThePaddingInForce() {
@@ -266,7 +266,7 @@ struct HubFollowTests {
         let presenter = bench.join(role: "presenter")
         let follower = bench.join(role: "follower")
         bench.send(#"{"type":"set","camera":{"padding":{"left":300}}}"#, from: presenter.key)
-        #expect(bench.events(follower.key, "viewChanged").last?["view"]?["padding"]?["left"]?.number == 300)
+        #expect(bench.events(follower.key, "viewChanged").last?["view"]?["padding"]?["left"]?.numberValue == 300)
     }
 
     @Test func aTapMovesNothingSoItSetsNoView() {
@@ -281,14 +281,14 @@ struct HubFollowTests {
         let bench = HubBench()
         let key = bench.connect()
         bench.send(#"{"type":"hello","room":"demo","role":"follower","fit":"cover"}"#, from: key)
-        #expect(bench.welcome(key)?["fit"]?.string == "cover")
+        #expect(bench.welcome(key)?["fit"]?.stringValue == "cover")
         bench.send(#"{"type":"fit","mode":"stretch"}"#, from: key)
-        #expect(bench.lastError(key)?["message"]?.string?.hasPrefix("mode: unknown fit 'stretch' (known: same, cover)") == true)
+        #expect(bench.lastError(key)?["message"]?.stringValue?.hasPrefix("mode: unknown fit 'stretch' (known: same, cover)") == true)
         bench.send(#"{"type":"fit","mode":"same"}"#, from: key)
         #expect(bench.errors(key).count == 1)
         let other = bench.connect()
         bench.send(#"{"type":"hello","room":"demo","role":"follower","fit":"zoom"}"#, from: other)
-        #expect(bench.lastError(other)?["message"]?.string?.hasPrefix("fit: unknown fit 'zoom'") == true)
+        #expect(bench.lastError(other)?["message"]?.stringValue?.hasPrefix("fit: unknown fit 'zoom'") == true)
     }
 
     // MARK: Pointer
@@ -303,11 +303,11 @@ struct HubFollowTests {
         bench.runTicks(2)
         let shown = bench.frames(follower.key)
         #expect(shown.count == 1, "a pointer moving while the camera rests makes one frame")
-        #expect(shown.last?.json["pointer"]?["lat"]?.number == 48.85 && shown.last?.json["pointer"]?["by"]?.string == presenter.client)
-        #expect(shown.last?.json["moving"]?.bool == false)
+        #expect(shown.last?.json["pointer"]?["lat"]?.numberValue == 48.85 && shown.last?.json["pointer"]?["by"]?.stringValue == presenter.client)
+        #expect(shown.last?.json["moving"]?.boolValue == false)
         bench.send(#"{"type":"set","camera":{"zoom":5}}"#, from: presenter.key)
         bench.runTicks(2)
-        #expect(bench.frames(follower.key).last?.json["pointer"]?["lon"]?.number == 2.35, "frames carry it while it is shown")
+        #expect(bench.frames(follower.key).last?.json["pointer"]?["lon"]?.numberValue == 2.35, "frames carry it while it is shown")
         bench.clear()
         bench.send(#"{"type":"pointer","lat":null}"#, from: presenter.key)
         bench.runTicks(2)
@@ -330,7 +330,7 @@ struct HubFollowTests {
         bench.runTicks(12)
         let frames = bench.frames(follower.key)
         #expect(frames.count <= 8, "at the follower's rate, not one per move: \(frames.count)")
-        #expect(frames.last?.json["pointer"]?["lon"]?.number == 29, "the newest position")
+        #expect(frames.last?.json["pointer"]?["lon"]?.numberValue == 29, "the newest position")
     }
 
     @Test func thePointerGoesWhenItsClientLeaves() {
@@ -349,12 +349,12 @@ struct HubFollowTests {
         let driver = bench.join(role: "driver")
         let follower = bench.join(role: "follower")
         bench.send(#"{"type":"pointer","lat":1,"lon":2}"#, from: follower.key)
-        #expect(bench.lastError(follower.key)?["code"]?.string == "forbidden")
+        #expect(bench.lastError(follower.key)?["code"]?.stringValue == "forbidden")
         bench.send(#"{"type":"pointer","lat":91,"lon":2}"#, from: driver.key)
-        #expect(bench.lastError(driver.key)?["message"]?.string?.hasPrefix("lat: must be within -90…90") == true)
+        #expect(bench.lastError(driver.key)?["message"]?.stringValue?.hasPrefix("lat: must be within -90…90") == true)
         bench.send(#"{"type":"pointer","lon":2}"#, from: driver.key)
-        #expect(bench.lastError(driver.key)?["message"]?.string?.hasPrefix("lat: missing") == true)
+        #expect(bench.lastError(driver.key)?["message"]?.stringValue?.hasPrefix("lat: missing") == true)
         bench.send(#"{"type":"pointer","lat":1}"#, from: driver.key)
-        #expect(bench.lastError(driver.key)?["message"]?.string?.hasPrefix("lon: missing") == true)
+        #expect(bench.lastError(driver.key)?["message"]?.stringValue?.hasPrefix("lon: missing") == true)
     }
 }

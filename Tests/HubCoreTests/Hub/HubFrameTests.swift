@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 @Suite("Hub: throttled frames and rate limiting")
@@ -8,11 +9,11 @@ struct HubFrameTests {
     static let ease = #"{"type":"ease","id":"e","camera":{"lat":48.8566,"lon":2.3522,"zoom":12,"bearing":30,"tilt":45},"duration":1}"#
 
     func expectEaseTarget(_ camera: JSONValue?, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(camera?["lat"]?.number == 48.8566, sourceLocation: sourceLocation)
-        #expect(camera?["lon"]?.number == 2.3522, sourceLocation: sourceLocation)
-        #expect(camera?["zoom"]?.number == 12, sourceLocation: sourceLocation)
-        #expect(camera?["bearing"]?.number == 30, sourceLocation: sourceLocation)
-        #expect(camera?["tilt"]?.number == 45, sourceLocation: sourceLocation)
+        #expect(camera?["lat"]?.numberValue == 48.8566, sourceLocation: sourceLocation)
+        #expect(camera?["lon"]?.numberValue == 2.3522, sourceLocation: sourceLocation)
+        #expect(camera?["zoom"]?.numberValue == 12, sourceLocation: sourceLocation)
+        #expect(camera?["bearing"]?.numberValue == 30, sourceLocation: sourceLocation)
+        #expect(camera?["tilt"]?.numberValue == 45, sourceLocation: sourceLocation)
     }
 
     /// A driver eases for 1 s; a follower at `rate` and a watcher at the full tick rate look on.
@@ -21,7 +22,7 @@ struct HubFrameTests {
         let d = bench.join(role: "driver")
         let watcher = bench.join(role: "follower", rate: bench.tick)
         let f = bench.join(role: "follower", rate: rate)
-        let welcomeSeq = UInt64(bench.welcome(f.key)?["seq"]?.number ?? -1)
+        let welcomeSeq = UInt64(bench.welcome(f.key)?["seq"]?.numberValue ?? -1)
         bench.runTicks(1)
         bench.send(Self.ease, from: d.key)
         bench.run(seconds: 3)
@@ -99,10 +100,10 @@ struct HubFrameTests {
         let frames = bench.frames(watcher)
         let panning = try #require(frames.first { $0.moving && $0.at < turn - 0.1 })
         let turning = try #require(frames.first { $0.moving && $0.at > turn + 0.1 })
-        #expect(abs((panning.json["velocity"]?["lon"]?.number ?? 0) - 20 / 1.03) < 1e-6, "20° in 1.03 s")
-        #expect(panning.json["velocity"]?["bearing"]?.number == 0)
-        #expect(turning.json["velocity"]?["bearing"]?.number == 90)
-        #expect(turning.json["velocity"]?["lon"]?.number == 0)
+        #expect(abs((panning.json["velocity"]?["lon"]?.numberValue ?? 0) - 20 / 1.03) < 1e-6, "20° in 1.03 s")
+        #expect(panning.json["velocity"]?["bearing"]?.numberValue == 0)
+        #expect(turning.json["velocity"]?["bearing"]?.numberValue == 90)
+        #expect(turning.json["velocity"]?["lon"]?.numberValue == 0)
         #expect(frames.last.map { !$0.moving && $0.json["velocity"] == nil } == true)
     }
 
@@ -152,8 +153,8 @@ struct HubFrameTests {
             let last = bench.frames(f.key).last
             let c = last?.camera
             let exact =
-                c?["lat"]?.number == 48.8566 && c?["lon"]?.number == 2.3522 && c?["zoom"]?.number == 12
-                && c?["bearing"]?.number == 30 && c?["tilt"]?.number == 45
+                c?["lat"]?.numberValue == 48.8566 && c?["lon"]?.numberValue == 2.3522 && c?["zoom"]?.numberValue == 12
+                && c?["bearing"]?.numberValue == 30 && c?["tilt"]?.numberValue == 45
             if last?.moving != false || c != wireCamera(bench.room()!.camera) || !exact { off.append(start) }
         }
         #expect(off.isEmpty, "eases started at \(off) did not end exactly on target")
@@ -207,7 +208,7 @@ struct HubFrameTests {
         bench.wait(1)  // the bucket refills after hello
         for _ in 0..<300 { bench.send(#"{"type":"ping"}"#, from: d.key) }
         #expect(bench.messages(d.key, type: "pong").count == 240)
-        #expect(bench.errors(d.key).map { $0["code"]?.string } == ["rate_limited"])
+        #expect(bench.errors(d.key).map { $0["code"]?.stringValue } == ["rate_limited"])
         #expect(bench.lastError(d.key)?["ref"]?.isNull == true)
 
         bench.wait(0.5)  // 120 tokens back, but the last report is only 0.5 s old
@@ -228,7 +229,7 @@ struct HubFrameTests {
         let d = bench.join(role: "driver")
         for _ in 0..<239 { bench.send(#"{"type":"ping"}"#, from: d.key) }  // 240 with hello
         bench.send(#"{"type":"set","camera":{"zoom":9}}"#, from: d.key)
-        #expect(bench.lastError(d.key)?["code"]?.string == "rate_limited")
+        #expect(bench.lastError(d.key)?["code"]?.stringValue == "rate_limited")
         #expect(bench.room()?.camera.zoom == Camera.world.zoom)
     }
 }

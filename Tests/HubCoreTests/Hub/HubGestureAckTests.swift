@@ -17,9 +17,9 @@ struct HubGestureAckTests {
         let start = bench.room()!.camera
         bench.send(#"{"type":"gesture","kind":"pan","phase":"change","x":700,"y":380,"t":1016,"seq":8}"#, from: d.key)
         let acks = bench.messages(d.key, type: "gestureAck")
-        #expect(acks.map { $0["seq"]?.number } == [7, 8])
-        #expect(acks.map { $0["phase"]?.string } == ["begin", "change"])
-        #expect(acks.allSatisfy { $0["kind"]?.string == "pan" && $0["time"]?.number != nil })
+        #expect(acks.map { $0["seq"]?.numberValue } == [7, 8])
+        #expect(acks.map { $0["phase"]?.stringValue } == ["begin", "change"])
+        #expect(acks.allSatisfy { $0["kind"]?.stringValue == "pan" && $0["time"]?.numberValue != nil })
         #expect(acks[0]["camera"] == wireCamera(start), "begin: the camera the gesture starts from")
         #expect(acks[1]["camera"] == wireCamera(bench.room()!.camera), "change: the camera it made")
         #expect(bench.messages(f.key, type: "gestureAck").isEmpty, "followers never get acknowledgements")
@@ -45,10 +45,10 @@ struct HubGestureAckTests {
         }
         bench.send(#"{"type":"gesture","kind":"pan","phase":"end","x":760,"y":360,"t":1100,"seq":8}"#, from: d.key)
         let end = try #require(bench.messages(d.key, type: "gestureAck").last)
-        #expect(end["seq"]?.number == 8 && end["phase"]?.string == "end")
+        #expect(end["seq"]?.numberValue == 8 && end["phase"]?.stringValue == "end")
         let animation = try #require(end["animation"])
-        #expect(animation["id"]?.string == "momentum")
-        let duration = try #require(animation["duration"]?.number)
+        #expect(animation["id"]?.stringValue == "momentum")
+        let duration = try #require(animation["duration"]?.numberValue)
         #expect(duration > 0)
         bench.run(seconds: duration + 0.1)
         #expect(animation["to"] == wireCamera(bench.room()!.camera), "the momentum ends where the acknowledgement said")
@@ -59,9 +59,9 @@ struct HubGestureAckTests {
         let d = bench.join(role: "driver")
         bench.send(#"{"type":"gesture","kind":"scroll","x":300,"y":200,"delta":-90,"seq":3}"#, from: d.key)
         let ack = try #require(bench.messages(d.key, type: "gestureAck").last)
-        #expect(ack["seq"]?.number == 3 && ack["phase"] == .null)
-        #expect(ack["animation"]?["id"]?.string == "scroll" && ack["animation"]?["duration"]?.number == 0.2)
-        #expect(ack["animation"]?["to"]?["zoom"]?.number == 1.5 + 90.0 / 450)
+        #expect(ack["seq"]?.numberValue == 3 && ack["phase"] == .null)
+        #expect(ack["animation"]?["id"]?.stringValue == "scroll" && ack["animation"]?["duration"]?.numberValue == 0.2)
+        #expect(ack["animation"]?["to"]?["zoom"]?.numberValue == 1.5 + 90.0 / 450)
     }
 
     @Test func aGestureTakenOverIsAnsweredWithConflictAndNoAcknowledgement() {
@@ -71,15 +71,15 @@ struct HubGestureAckTests {
         bench.send(#"{"type":"gesture","kind":"pan","phase":"begin","x":640,"y":360,"seq":1}"#, from: d.key)
         bench.send(#"{"type":"set","camera":{"lat":10,"lon":10}}"#, from: p.key)
         bench.send(#"{"type":"gesture","kind":"pan","phase":"change","x":700,"y":380,"seq":2}"#, from: d.key)
-        #expect(bench.messages(d.key, type: "gestureAck").map { $0["seq"]?.number } == [1])
-        #expect(bench.lastError(d.key)?["code"]?.string == "conflict")
+        #expect(bench.messages(d.key, type: "gestureAck").map { $0["seq"]?.numberValue } == [1])
+        #expect(bench.lastError(d.key)?["code"]?.stringValue == "conflict")
     }
 
     @Test func aSeqThatIsNotAWholeNumberIsRefused() {
         let bench = HubBench()
         let d = bench.join(role: "driver")
         bench.send(#"{"type":"gesture","kind":"scroll","x":1,"y":1,"delta":-90,"seq":1.5}"#, from: d.key)
-        #expect(bench.lastError(d.key)?["message"]?.string == "seq: must be a whole number within 0…9007199254740991 (got 1.5)")
+        #expect(bench.lastError(d.key)?["message"]?.stringValue == "seq: must be a whole number within 0…9007199254740991 (got 1.5)")
         bench.send(#"{"type":"gesture","kind":"scroll","x":1,"y":1,"delta":-90,"seq":-1}"#, from: d.key)
         #expect(bench.errors(d.key).count == 2)
         #expect(bench.messages(d.key, type: "gestureAck").isEmpty)

@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 /// A room at rest costs nothing per tick: the hub visits only rooms with
@@ -96,7 +97,7 @@ struct HubIdleRoomTests {
         bench.runTicks(1)
         let frame = try #require(bench.frames(f).first)
         #expect(frame.at - sentAt <= 1 / bench.tick + 1e-9)
-        #expect(frame.camera["zoom"]?.number == 5)
+        #expect(frame.camera["zoom"]?.numberValue == 5)
     }
 
     @Test func delayedAnimationWakesTheRoomAtItsStart() throws {
@@ -110,7 +111,7 @@ struct HubIdleRoomTests {
         bench.run(seconds: 1.5)
         let frames = bench.frames(f)
         #expect(frames.count >= 10, "frames flow once the delay is over")
-        #expect(frames.last?.camera["bearing"]?.number == 45)
+        #expect(frames.last?.camera["bearing"]?.numberValue == 45)
         #expect(frames.last?.moving == false)
     }
 
@@ -124,8 +125,8 @@ struct HubIdleRoomTests {
         #expect(visitCount(bench) == before, "asleep between a and b")
         bench.run(seconds: 0.2)
         bench.run(seconds: 1.5)
-        #expect(bench.frames(f).last?.camera["bearing"]?.number == 20)
-        #expect(bench.animations(p).contains { $0["id"]?.string == "b" && $0["status"]?.string == "finished" })
+        #expect(bench.frames(f).last?.camera["bearing"]?.numberValue == 20)
+        #expect(bench.animations(p).contains { $0["id"]?.stringValue == "b" && $0["status"]?.stringValue == "finished" })
     }
 
     @Test func steadyIsReportedAfterTheLastChange() {
@@ -141,12 +142,12 @@ struct HubIdleRoomTests {
         let (bench, p, f) = restingRoom()
         bench.send(#"{"type":"track","mode":"followDirection","location":{"lat":10,"lon":20}}"#, from: p)
         bench.run(seconds: 3)
-        #expect(bench.frames(f).last?.camera["lat"]?.number == 10)
+        #expect(bench.frames(f).last?.camera["lat"]?.numberValue == 10)
         #expect(bench.hub.awakeRooms == 0)
         bench.clear()
         bench.send(#"{"type":"track","location":{"lat":11,"lon":20}}"#, from: p)
         bench.run(seconds: 3)
-        #expect(bench.frames(f).last?.camera["lat"]?.number == 11)
+        #expect(bench.frames(f).last?.camera["lat"]?.numberValue == 11)
     }
 
     @Test func limitsChangeWakesTheRoom() {
@@ -155,7 +156,7 @@ struct HubIdleRoomTests {
         bench.send(#"{"type":"limits","maxZoom":1}"#, from: p)
         bench.runTicks(1)
         #expect(bench.events(f, "limitsChanged").count == 1)
-        #expect(bench.frames(f).last?.camera["zoom"]?.number ?? 99 <= 1)
+        #expect(bench.frames(f).last?.camera["zoom"]?.numberValue ?? 99 <= 1)
     }
 
     @Test func laterAudienceEventWakesTheRoomWhenDue() {
@@ -167,7 +168,7 @@ struct HubIdleRoomTests {
         bench.run(seconds: 2)
         let audiences = bench.events(f, "audience")
         #expect(audiences.count == 2, "one at once, one a second later for the second join")
-        #expect(audiences.last?["followers"]?.number == 3)
+        #expect(audiences.last?["followers"]?.numberValue == 3)
         #expect(bench.hub.awakeRooms == 0)
     }
 
@@ -189,8 +190,8 @@ struct HubIdleRoomTests {
         bench.send(#"{"type":"animate","id":"a","to":{"bearing":30},"duration":0.25}"#, from: p.key)
         let sentAt = bench.now
         bench.run(seconds: 1)
-        let finished = try #require(bench.animations(p.key).first { $0["status"]?.string == "finished" })
-        let at = try #require(finished["time"]?.number)
+        let finished = try #require(bench.animations(p.key).first { $0["status"]?.stringValue == "finished" })
+        let at = try #require(finished["time"]?.numberValue)
         #expect((at - HubBench.epochOffset) / 1000 - sentAt <= 0.25 + 1 / bench.tick + 1e-9)
     }
 
@@ -202,7 +203,7 @@ struct HubIdleRoomTests {
         bench.send(#"{"type":"animate","id":"a","to":{"bearing":30},"duration":0.05}"#, from: p.key)
         bench.run(seconds: 2)
         let last = try #require(bench.frames(f.key).last)
-        #expect(!last.moving && last.camera["bearing"]?.number == 30)
+        #expect(!last.moving && last.camera["bearing"]?.numberValue == 30)
         #expect(bench.hub.awakeRooms == 0)
     }
 

@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 @Suite("Hub: bad input")
@@ -51,8 +52,8 @@ struct HubInputTests {
         bench.send(c.text, from: d.key)
         let errors = bench.errors(d.key)
         #expect(errors.count == 1)
-        #expect(errors.first?["code"]?.string == c.code)
-        let message = errors.first?["message"]?.string ?? ""
+        #expect(errors.first?["code"]?.stringValue == c.code)
+        let message = errors.first?["message"]?.stringValue ?? ""
         #expect(message.hasPrefix(c.prefix), "\(message)")
         #expect(errors.first?["ref"] == (c.ref.map { .string($0) } ?? .null))
         bench.runTicks(3)
@@ -68,7 +69,7 @@ struct HubInputTests {
         let d = bench.join(role: "driver")
         let padding = String(repeating: " ", count: HubProtocol.maxMessageBytes)
         bench.send(#"{"type":"ping"}"# + padding, from: d.key)
-        #expect(bench.lastError(d.key)?["code"]?.string == "bad_message")
+        #expect(bench.lastError(d.key)?["code"]?.stringValue == "bad_message")
         #expect(bench.closes(d.key).map(\.code) == [1009])
         #expect(bench.hub.counts.clients == 0, "the client left its room")
     }

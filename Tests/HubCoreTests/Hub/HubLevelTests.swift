@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 /// Animation levels through `Hub.receive`: one high-level animation
@@ -8,11 +9,11 @@ import Testing
 @Suite("Hub: high-level and low-level animations")
 struct HubLevelTests {
     func reports(_ bench: HubBench, _ key: ConnectionKey, id: String) -> [JSONValue] {
-        bench.animations(key).filter { $0["id"]?.string == id }
+        bench.animations(key).filter { $0["id"]?.stringValue == id }
     }
 
     func statuses(_ bench: HubBench, _ key: ConnectionKey, id: String) -> [String] {
-        reports(bench, key, id: id).compactMap { $0["status"]?.string }
+        reports(bench, key, id: id).compactMap { $0["status"]?.stringValue }
     }
 
     @Test func flyThenEaseOnAnotherPropertySupersedesTheFlyAsAWhole() {
@@ -26,9 +27,9 @@ struct HubLevelTests {
         #expect(bench.errors(b.key).isEmpty)
         #expect(statuses(bench, a.key, id: "f1") == ["started", "superseded"], "at once, not at the next tick")
         let superseded = reports(bench, a.key, id: "f1").last
-        #expect(superseded?["by"]?.string == b.client)
-        #expect(superseded?["lost"]?.array == [.string("center"), .string("zoom")])
-        #expect(superseded?["reason"]?.string == "highLevel")
+        #expect(superseded?["by"]?.stringValue == b.client)
+        #expect(superseded?["lost"]?.arrayValue == [.string("center"), .string("zoom")])
+        #expect(superseded?["reason"]?.stringValue == "highLevel")
         #expect(superseded?["camera"] == wireCamera(atTakeOver))
         bench.run(seconds: 1.5)
         let camera = bench.room()!.camera
@@ -44,7 +45,7 @@ struct HubLevelTests {
         bench.run(seconds: 0.5)
         bench.send(#"{"type":"set","camera":{"tilt":30}}"#, from: d.key)
         #expect(statuses(bench, d.key, id: "e1") == ["started", "superseded"])
-        #expect(reports(bench, d.key, id: "e1").last?["lost"]?.array == [.string("zoom")])
+        #expect(reports(bench, d.key, id: "e1").last?["lost"]?.arrayValue == [.string("zoom")])
         let zoom = bench.room()!.camera.zoom
         bench.run(seconds: 2)
         #expect(bench.room()?.camera.zoom == zoom && bench.room()?.camera.tilt == 30)
@@ -75,8 +76,8 @@ struct HubLevelTests {
         ] {
             bench.send(message, from: d.key)
             let error = bench.lastError(d.key)
-            #expect(error?["code"]?.string == "conflict")
-            let text = error?["message"]?.string ?? ""
+            #expect(error?["code"]?.stringValue == "conflict")
+            let text = error?["message"]?.stringValue ?? ""
             #expect(text.contains("'tour'") && text.contains(p.client!), "names the animation and its owner: \(text)")
         }
         #expect(bench.errors(d.key).count == 3)
@@ -112,9 +113,9 @@ struct HubLevelTests {
         #expect(bench.errors(g.key).isEmpty)
         #expect(statuses(bench, a.key, id: "a1") == ["started", "interrupted"], "told in the same receive, before any tick")
         let interrupted = reports(bench, a.key, id: "a1").last
-        #expect(interrupted?["lost"]?.array == [.string("zoom")])
-        #expect(interrupted?["by"]?.string == g.client)
-        #expect(interrupted?["reason"]?.string == "gesture")
+        #expect(interrupted?["lost"]?.arrayValue == [.string("zoom")])
+        #expect(interrupted?["by"]?.stringValue == g.client)
+        #expect(interrupted?["reason"]?.stringValue == "gesture")
         #expect(interrupted?["camera"] == wireCamera(atGesture))
         bench.run(seconds: 2)
         #expect(statuses(bench, a.key, id: "a1") == ["started", "interrupted", "finished"])
@@ -130,12 +131,12 @@ struct HubLevelTests {
         let atSet = bench.room()!.camera
         bench.send(#"{"type":"set","camera":{"tilt":10}}"#, from: b.key)
         let interrupted = reports(bench, a.key, id: "a1").last
-        #expect(interrupted?["status"]?.string == "interrupted")
-        #expect(interrupted?["lost"]?.array == [.string("tilt")] && interrupted?["by"]?.string == b.client)
+        #expect(interrupted?["status"]?.stringValue == "interrupted")
+        #expect(interrupted?["lost"]?.arrayValue == [.string("tilt")] && interrupted?["by"]?.stringValue == b.client)
         #expect(interrupted?["camera"] == wireCamera(atSet), "where the camera stood before the set")
         bench.run(seconds: 2)
         let finished = reports(bench, a.key, id: "a1").last
-        #expect(finished?["status"]?.string == "finished" && finished?["lost"]?.array == [.string("tilt")])
+        #expect(finished?["status"]?.stringValue == "finished" && finished?["lost"]?.arrayValue == [.string("tilt")])
         #expect(bench.room()?.camera.zoom == 8 && bench.room()?.camera.tilt == 10)
     }
 
@@ -146,14 +147,14 @@ struct HubLevelTests {
         bench.run(seconds: 0.5)
         bench.send(#"{"type":"cancel","id":"e1"}"#, from: d.key)
         let cancelled = reports(bench, d.key, id: "e1").last
-        #expect(cancelled?["status"]?.string == "cancelled")
+        #expect(cancelled?["status"]?.stringValue == "cancelled")
         #expect(cancelled?["camera"] == wireCamera(bench.room()!.camera))
         bench.send(#"{"type":"ease","id":"e2","camera":{"zoom":2},"duration":2}"#, from: d.key)
         bench.run(seconds: 0.5)
         let before = bench.room()!.camera
         bench.send(#"{"type":"ease","id":"e3","camera":{"zoom":3},"duration":2}"#, from: d.key)
         let superseded = reports(bench, d.key, id: "e2").last
-        #expect(superseded?["status"]?.string == "superseded")
+        #expect(superseded?["status"]?.stringValue == "superseded")
         #expect(superseded?["camera"] == wireCamera(before))
     }
 
@@ -169,9 +170,9 @@ struct HubLevelTests {
         bench.send(#"{"type":"animate","id":"a","from":{"bearing":10},"to":{"bearing":20},"duration":1,"curve":"linear"}"#, from: d.key)
         #expect(bench.errors(d.key).isEmpty)
         #expect(bench.room()?.camera.bearing == 10 && bench.room()?.camera.zoom == 5)
-        #expect(reports(bench, d.key, id: "a").first?["camera"]?["bearing"]?.number == 10, "started: where it starts from")
+        #expect(reports(bench, d.key, id: "a").first?["camera"]?["bearing"]?.numberValue == 10, "started: where it starts from")
         bench.runTicks(2)
-        let first = bench.frames(f.key).first?.camera["bearing"]?.number ?? 0
+        let first = bench.frames(f.key).first?.camera["bearing"]?.numberValue ?? 0
         #expect(first >= 10 && first < 11, "the next frame shows the jump, not a turn from 90: \(first)")
         bench.run(seconds: 1.1)
         #expect(bench.room()?.camera.bearing == 20)
@@ -203,8 +204,8 @@ struct HubLevelTests {
         let before = bench.room()!.camera
         bench.send(message, from: d.key)
         let error = bench.lastError(d.key)
-        #expect(error?["code"]?.string == "bad_message")
-        #expect(error?["message"]?.string?.hasPrefix(prefix) == true, "\(error?["message"]?.string ?? "no error")")
+        #expect(error?["code"]?.stringValue == "bad_message")
+        #expect(error?["message"]?.stringValue?.hasPrefix(prefix) == true, "\(error?["message"]?.stringValue ?? "no error")")
         #expect(bench.room()?.camera == before && bench.animations(d.key).isEmpty)
     }
 }

@@ -20,26 +20,26 @@ struct HubLiveMotionTests {
         bench.run(seconds: 1)
         let f = bench.join(role: "follower")
         let welcome = try #require(bench.welcome(f.key))
-        let animations = try #require(welcome["animations"]?.array)
+        let animations = try #require(welcome["animations"]?.arrayValue)
         #expect(animations.count == 3)
         let fly = try #require(animations.first)
-        #expect(fly["id"]?.string == "f1" && fly["by"]?.string == p.client && fly["kind"]?.string == "fly")
-        #expect(fly["status"]?.string == "running")
-        #expect(fly["properties"]?.array == [.string("center"), .string("zoom")])
-        #expect(abs((fly["started"]?.number ?? 0) - flyStart) < 0.01, "wall clock ms of the start")
-        #expect(fly["duration"]?.number == 6 && fly["after"]?.isNull == true)
+        #expect(fly["id"]?.stringValue == "f1" && fly["by"]?.stringValue == p.client && fly["kind"]?.stringValue == "fly")
+        #expect(fly["status"]?.stringValue == "running")
+        #expect(fly["properties"]?.arrayValue == [.string("center"), .string("zoom")])
+        #expect(abs((fly["started"]?.numberValue ?? 0) - flyStart) < 0.01, "wall clock ms of the start")
+        #expect(fly["duration"]?.numberValue == 6 && fly["after"]?.isNull == true)
         let spin = animations[1]
-        #expect(spin["id"]?.string == "spin" && spin["by"]?.string == d.client && spin["kind"]?.string == "animate")
-        #expect(spin["status"]?.string == "delayed" && spin["started"]?.isNull == true && abs((spin["starts"]?.number ?? 0) - spinDue) < 0.01)
-        #expect(spin["duration"]?.number == 2 && spin["properties"]?.array == [.string("bearing")])
+        #expect(spin["id"]?.stringValue == "spin" && spin["by"]?.stringValue == d.client && spin["kind"]?.stringValue == "animate")
+        #expect(spin["status"]?.stringValue == "delayed" && spin["started"]?.isNull == true && abs((spin["starts"]?.numberValue ?? 0) - spinDue) < 0.01)
+        #expect(spin["duration"]?.numberValue == 2 && spin["properties"]?.arrayValue == [.string("bearing")])
         let then = animations[2]
-        #expect(then["status"]?.string == "waiting" && then["after"]?.string == "spin" && then["properties"]?.array == [.string("tilt")])
-        #expect(welcome["tracking"]?["mode"]?.string == "none" && welcome["tracking"]?["location"]?.isNull == true)
+        #expect(then["status"]?.stringValue == "waiting" && then["after"]?.stringValue == "spin" && then["properties"]?.arrayValue == [.string("tilt")])
+        #expect(welcome["tracking"]?["mode"]?.stringValue == "none" && welcome["tracking"]?["location"]?.isNull == true)
 
         // Once everything ended, a new joiner sees an empty list.
         bench.run(seconds: 8)
         let late = bench.join(role: "follower")
-        #expect(bench.welcome(late.key)?["animations"]?.array?.isEmpty == true)
+        #expect(bench.welcome(late.key)?["animations"]?.arrayValue?.isEmpty == true)
     }
 
     @Test func welcomeCarriesTheTrackingModeAndItsLastFix() throws {
@@ -50,13 +50,13 @@ struct HubLiveMotionTests {
         bench.send(#"{"type":"track","location":{"lat":52.53,"lon":13.41,"heading":-10}}"#, from: d.key)
         let f = bench.join(role: "follower")
         let tracking = try #require(bench.welcome(f.key)?["tracking"])
-        #expect(tracking["mode"]?.string == "followDirection")
-        #expect(tracking["location"]?["lat"]?.number == 52.53 && tracking["location"]?["lon"]?.number == 13.41)
-        #expect(tracking["location"]?["heading"]?.number == 350)
-        #expect(bench.welcome(f.key)?["animations"]?.array?.isEmpty == true, "tracking is not an animation")
+        #expect(tracking["mode"]?.stringValue == "followDirection")
+        #expect(tracking["location"]?["lat"]?.numberValue == 52.53 && tracking["location"]?["lon"]?.numberValue == 13.41)
+        #expect(tracking["location"]?["heading"]?.numberValue == 350)
+        #expect(bench.welcome(f.key)?["animations"]?.arrayValue?.isEmpty == true, "tracking is not an animation")
         bench.send(#"{"type":"track","mode":"none"}"#, from: d.key)
         let g = bench.join(role: "follower")
-        #expect(bench.welcome(g.key)?["tracking"]?["mode"]?.string == "none")
+        #expect(bench.welcome(g.key)?["tracking"]?["mode"]?.stringValue == "none")
         #expect(bench.welcome(g.key)?["tracking"]?["location"]?.isNull == true)
     }
 
@@ -69,16 +69,16 @@ struct HubLiveMotionTests {
         bench.send(#"{"type":"ease","id":"e1","camera":{"zoom":5},"duration":0.5}"#, from: p.key)
         bench.send(#"{"type":"animate","id":"e1","to":{"bearing":30},"duration":0.5}"#, from: d.key)
         bench.run(seconds: 1)
-        let seen = bench.animations(watcher).map { ($0["owner"]?.string ?? "?", $0["id"]?.string ?? "?", $0["status"]?.string ?? "?") }
+        let seen = bench.animations(watcher).map { ($0["owner"]?.stringValue ?? "?", $0["id"]?.stringValue ?? "?", $0["status"]?.stringValue ?? "?") }
         #expect(
             seen.filter { $0.2 == "started" }.map { "\($0.0)/\($0.1)" } == ["\(p.client!)/e1", "\(d.client!)/e1"],
             "the same id from two clients is told apart by owner: \(seen)")
         #expect(seen.filter { $0.2 == "finished" }.count == 2)
         // The default of a driver is its own animations only.
-        #expect(bench.animations(d.key).allSatisfy { $0["owner"]?.string == d.client })
+        #expect(bench.animations(d.key).allSatisfy { $0["owner"]?.stringValue == d.client })
         #expect(bench.animations(d.key).count == 2)
-        #expect(bench.animations(p.key).allSatisfy { $0["owner"]?.string == p.client })
-        #expect(bench.welcome(d.key)?["events"]?.array?.contains(.string("roomAnimations")) == false)
+        #expect(bench.animations(p.key).allSatisfy { $0["owner"]?.stringValue == p.client })
+        #expect(bench.welcome(d.key)?["events"]?.arrayValue?.contains(.string("roomAnimations")) == false)
     }
 
     @Test func anOwnerWatchingTheRoomGetsItsOwnReportsOnceAndCanStopWatching() {
@@ -89,14 +89,14 @@ struct HubLiveMotionTests {
         bench.send(#"{"type":"animate","id":"mine","to":{"zoom":3},"duration":0.2}"#, from: d)
         bench.send(#"{"type":"animate","id":"theirs","to":{"tilt":10},"duration":0.2}"#, from: other.key)
         bench.run(seconds: 0.5)
-        let ids = bench.animations(d).map { "\($0["id"]?.string ?? "")/\($0["status"]?.string ?? "")" }
+        let ids = bench.animations(d).map { "\($0["id"]?.stringValue ?? "")/\($0["status"]?.stringValue ?? "")" }
         #expect(ids.sorted() == ["mine/finished", "mine/started", "theirs/finished", "theirs/started"], "\(ids)")
         bench.clear()
         bench.send(#"{"type":"subscribe","events":["animation"]}"#, from: d)
         bench.send(#"{"type":"animate","id":"theirs2","to":{"tilt":20},"duration":0.2}"#, from: other.key)
         bench.send(#"{"type":"animate","id":"mine2","to":{"zoom":4},"duration":0.2}"#, from: d)
         bench.run(seconds: 0.5)
-        #expect(bench.animations(d).map { $0["id"]?.string } == ["mine2", "mine2"])
+        #expect(bench.animations(d).map { $0["id"]?.stringValue } == ["mine2", "mine2"])
     }
 
     @Test func aWatcherSeesAnimationsEndWhenTheirOwnerLeaves() {
@@ -108,7 +108,7 @@ struct HubLiveMotionTests {
         bench.run(seconds: 0.5)
         bench.disconnect(d.key)
         let last = bench.animations(watcher).last
-        #expect(last?["id"]?.string == "long" && last?["status"]?.string == "cancelled" && last?["reason"]?.string == "ownerLeft")
-        #expect(last?["owner"]?.string == d.client)
+        #expect(last?["id"]?.stringValue == "long" && last?["status"]?.stringValue == "cancelled" && last?["reason"]?.stringValue == "ownerLeft")
+        #expect(last?["owner"]?.stringValue == d.client)
     }
 }

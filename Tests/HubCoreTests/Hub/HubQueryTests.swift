@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 @Suite("Hub: queries")
@@ -30,7 +31,7 @@ struct HubQueryTests {
         bench.send(text, from: large.key)
         let results = [small.key, large.key].map { key in
             bench.sink.outputs.compactMap { output -> [UInt8]? in
-                guard case .message(key, let bytes) = output, parsed(bytes)["type"]?.string == "result" else { return nil }
+                guard case .message(key, let bytes) = output, parsed(bytes)["type"]?.stringValue == "result" else { return nil }
                 return bytes
             }
         }
@@ -49,16 +50,16 @@ struct HubQueryTests {
         let points = bench.messages(f.key, type: "result").map { $0["points"]?[0] }
         #expect(points.count == 2)
         func near(_ value: Double?, _ expected: Double) -> Bool { abs((value ?? .nan) - expected) < 1e-6 }
-        #expect(near(points.first??["x"]?.number, 640) && near(points.first??["y"]?.number, 360))
-        #expect(near(points.last??["x"]?.number, 320) && near(points.last??["y"]?.number, 240))
+        #expect(near(points.first??["x"]?.numberValue, 640) && near(points.first??["y"]?.numberValue, 360))
+        #expect(near(points.last??["x"]?.numberValue, 320) && near(points.last??["y"]?.numberValue, 240))
     }
 
     @Test func fitThatCannotFitIsAnErrorNamingTheQuery() {
         let bench = HubBench()
         let f = bench.join(role: "follower", viewport: (100, 100))
         bench.send(#"{"type":"query","id":"q","what":"fit","bounds":{"south":0,"west":0,"north":1,"east":1},"padding":60}"#, from: f.key)
-        #expect(bench.lastError(f.key)?["code"]?.string == "bad_message")
-        #expect(bench.lastError(f.key)?["ref"]?.string == "q")
+        #expect(bench.lastError(f.key)?["code"]?.stringValue == "bad_message")
+        #expect(bench.lastError(f.key)?["ref"]?.stringValue == "q")
         #expect(!bench.isClosed(f.key))
     }
 }

@@ -24,7 +24,7 @@ import Testing
         #expect(bench.hub.roomStates == [try Self.state()], "a room waiting for its first join is still saved")
         let follower = bench.join("kept", role: "follower").key
         let welcome = try #require(bench.welcome(follower))
-        #expect(welcome["seq"]?.number == 181)
+        #expect(welcome["seq"]?.numberValue == 181)
         let room = try #require(bench.room("kept"))
         #expect(room.camera == Self.camera, "the same camera, continuous longitude and -0.0 bearing included")
         #expect(room.camera.bearing.sign == .minus)

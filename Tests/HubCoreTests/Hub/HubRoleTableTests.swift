@@ -2,6 +2,7 @@ import CameraCore
 import Foundation
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 /// The roles table of docs/PROTOCOL.md, read from the file and checked cell by
@@ -100,9 +101,9 @@ struct HubRoleTableTests {
                 if allowed {
                     // A refresh is the role's to send; this hub (no token secret) then refuses the token itself.
                     let expected = row.label.hasPrefix("`refresh`") ? ["token"] : []
-                    #expect(errors.map { $0["code"]?.string ?? "" } == expected, "\(row.label) from a \(role): \(errors)")
+                    #expect(errors.map { $0["code"]?.stringValue ?? "" } == expected, "\(row.label) from a \(role): \(errors)")
                 } else {
-                    #expect(errors.count == 1 && errors.first?["code"]?.string == "forbidden", "\(row.label) from a \(role): \(errors)")
+                    #expect(errors.count == 1 && errors.first?["code"]?.stringValue == "forbidden", "\(row.label) from a \(role): \(errors)")
                     bench.runTicks(2)
                     #expect(bench.room()?.camera == before.camera && bench.room()?.seq == before.seq, "nothing changed")
                 }

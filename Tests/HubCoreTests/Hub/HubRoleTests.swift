@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 @Suite("Hub: roles")
@@ -23,9 +24,9 @@ struct HubRoleTests {
         let before = try #require(bench.room())
         bench.send(message, from: f.key)
         let error = bench.lastError(f.key)
-        #expect(error?["code"]?.string == "forbidden")
+        #expect(error?["code"]?.stringValue == "forbidden")
         let ref = try ClientMessage.decode(message).ref
-        #expect(error?["ref"]?.string == ref)
+        #expect(error?["ref"]?.stringValue == ref)
         bench.runTicks(3)
         #expect(bench.room()?.camera == before.camera && bench.room()?.seq == before.seq)
         #expect(bench.answersPing(f.key), "the connection stays usable")
@@ -51,9 +52,9 @@ struct HubRoleTests {
         bench.runTicks(2)
         #expect(bench.errors(d.key).isEmpty)
         let frame = bench.frames(f.key).last
-        #expect(frame?.camera["zoom"]?.number == 5)
-        #expect(frame?.camera["lat"]?.number == 10 && frame?.camera["lon"]?.number == 20)
-        #expect(frame?.json["by"]?.string == d.client)
+        #expect(frame?.camera["zoom"]?.numberValue == 5)
+        #expect(frame?.camera["lat"]?.numberValue == 10 && frame?.camera["lon"]?.numberValue == 20)
+        #expect(frame?.json["by"]?.stringValue == d.client)
         #expect(frame?.moving == false)
     }
 
@@ -65,8 +66,8 @@ struct HubRoleTests {
         bench.send(#"{"type":"set","camera":{"zoom":15,"bearing":10}}"#, from: d.key)
         let clamped = bench.events(d.key, "clamped")
         #expect(clamped.count == 1)
-        #expect(clamped.first?["clamped"]?.array == [.string("zoom")])
-        #expect(clamped.first?["camera"]?["zoom"]?.number == 10)
+        #expect(clamped.first?["clamped"]?.arrayValue == [.string("zoom")])
+        #expect(clamped.first?["camera"]?["zoom"]?.numberValue == 10)
         #expect(bench.events(p.key, "clamped").isEmpty)
         #expect(bench.room()?.camera.zoom == 10 && bench.room()?.camera.bearing == 10)
     }
@@ -75,8 +76,8 @@ struct HubRoleTests {
         let bench = HubBench()
         let d = bench.join(role: "driver")
         bench.send(#"{"type":"limits","maxZoom":10}"#, from: d.key)
-        #expect(bench.lastError(d.key)?["code"]?.string == "forbidden")
-        #expect(bench.lastError(d.key)?["message"]?.string?.hasPrefix("limits:") == true)
+        #expect(bench.lastError(d.key)?["code"]?.stringValue == "forbidden")
+        #expect(bench.lastError(d.key)?["message"]?.stringValue?.hasPrefix("limits:") == true)
         bench.send(#"{"type":"set","camera":{"zoom":15}}"#, from: d.key)
         #expect(bench.room()?.camera.zoom == 15, "limits unchanged")
     }
@@ -87,8 +88,8 @@ struct HubRoleTests {
         let b = bench.join(role: "driver")
         bench.send(#"{"type":"ease","id":"a1","camera":{"zoom":8},"duration":2}"#, from: a.key)
         bench.send(#"{"type":"cancel","all":true}"#, from: b.key)
-        #expect(bench.lastError(b.key)?["code"]?.string == "forbidden")
-        #expect(!bench.animations(a.key).contains { $0["status"]?.string == "cancelled" })
+        #expect(bench.lastError(b.key)?["code"]?.stringValue == "forbidden")
+        #expect(!bench.animations(a.key).contains { $0["status"]?.stringValue == "cancelled" })
     }
 
     @Test func presenterChangesLimitsForEveryone() {
@@ -100,8 +101,8 @@ struct HubRoleTests {
         #expect(bench.errors(p.key).isEmpty)
         for key in [p.key, f.key] {
             let event = bench.events(key, "limitsChanged").first
-            #expect(event?["limits"]?["maxZoom"]?.number == 10)
-            #expect(event?["by"]?.string == p.client)
+            #expect(event?["limits"]?["maxZoom"]?.numberValue == 10)
+            #expect(event?["by"]?.stringValue == p.client)
         }
         #expect(bench.room()?.camera.zoom == 10, "the camera is clamped to the new limits")
     }
@@ -117,10 +118,10 @@ struct HubRoleTests {
         bench.send(#"{"type":"cancel","all":true}"#, from: p.key)
         #expect(bench.errors(p.key).isEmpty)
         for (key, id) in [(a.key, "za"), (b.key, "bb")] {
-            let cancelled = bench.animations(key).filter { $0["status"]?.string == "cancelled" }
+            let cancelled = bench.animations(key).filter { $0["status"]?.stringValue == "cancelled" }
             #expect(cancelled.count == 1)
-            #expect(cancelled.first?["id"]?.string == id)
-            #expect(cancelled.first?["by"]?.string == p.client)
+            #expect(cancelled.first?["id"]?.stringValue == id)
+            #expect(cancelled.first?["by"]?.stringValue == p.client)
         }
         let atCancel = bench.room()!.camera
         bench.run(seconds: 1)
@@ -136,19 +137,19 @@ struct HubRoleTests {
             let changes = bench.events(key, "presenterChanged")
             #expect(changes.count == (key == old.key ? 2 : 1), "ana also heard her own arrival")
             let change = changes.last
-            #expect(change?["client"]?.string == new.client)
-            #expect(change?["previous"]?.string == old.client)
-            #expect(change?["demoted"]?.string == old.client)
-            #expect(change?["by"]?.string == new.client)
+            #expect(change?["client"]?.stringValue == new.client)
+            #expect(change?["previous"]?.stringValue == old.client)
+            #expect(change?["demoted"]?.stringValue == old.client)
+            #expect(change?["by"]?.stringValue == new.client)
         }
-        #expect(bench.welcome(new.key)?["presenter"]?.string == new.client)
+        #expect(bench.welcome(new.key)?["presenter"]?.stringValue == new.client)
         let late = bench.join(role: "follower")
-        let roster = bench.welcome(late.key)?["roster"]?.array ?? []
-        #expect(roster.first { $0["client"]?.string == old.client }?["role"]?.string == "driver")
-        #expect(bench.welcome(late.key)?["presenter"]?.string == new.client)
+        let roster = bench.welcome(late.key)?["roster"]?.arrayValue ?? []
+        #expect(roster.first { $0["client"]?.stringValue == old.client }?["role"]?.stringValue == "driver")
+        #expect(bench.welcome(late.key)?["presenter"]?.stringValue == new.client)
         // The old presenter now has a driver's rights.
         bench.send(#"{"type":"limits","maxZoom":10}"#, from: old.key)
-        #expect(bench.lastError(old.key)?["code"]?.string == "forbidden")
+        #expect(bench.lastError(old.key)?["code"]?.stringValue == "forbidden")
         bench.send(#"{"type":"set","camera":{"zoom":4}}"#, from: old.key)
         #expect(bench.room()?.camera.zoom == 4)
         #expect(bench.errors(old.key).count == 1)
@@ -160,7 +161,7 @@ struct HubRoleTests {
         let d = bench.join(role: "driver")
         bench.send(#"{"type":"ease","id":"slow","camera":{"zoom":9},"duration":30}"#, from: old.key)
         bench.send(#"{"type":"set","camera":{"zoom":2}}"#, from: d.key)
-        #expect(bench.lastError(d.key)?["code"]?.string == "conflict")
+        #expect(bench.lastError(d.key)?["code"]?.stringValue == "conflict")
         _ = bench.join(role: "presenter")
         bench.send(#"{"type":"set","camera":{"zoom":2}}"#, from: d.key)
         #expect(bench.errors(d.key).count == 1, "the second set is not refused")
@@ -174,7 +175,7 @@ struct HubRoleTests {
         bench.disconnect(p.key)
         let change = bench.events(d.key, "presenterChanged").last
         #expect(change?["client"]?.isNull == true)
-        #expect(change?["previous"]?.string == p.client)
+        #expect(change?["previous"]?.stringValue == p.client)
         #expect(change?["demoted"]?.isNull == true)
         let late = bench.join(role: "follower")
         #expect(bench.welcome(late.key)?["presenter"]?.isNull == true)

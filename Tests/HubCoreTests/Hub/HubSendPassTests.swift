@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 /// A tick sends at most `sendBudget` frames; the rest go out from
@@ -158,7 +159,7 @@ struct HubSendPassTests {
         bench.run(seconds: 3)
         for key in followers + [p.key] {
             let last = try #require(bench.frames(key).last)
-            #expect(!last.moving && last.camera["bearing"]?.number == 30)
+            #expect(!last.moving && last.camera["bearing"]?.numberValue == 30)
         }
         #expect(bench.hub.unfinishedSendPasses == 0)
     }

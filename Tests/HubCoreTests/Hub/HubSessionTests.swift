@@ -19,29 +19,29 @@ struct HubSessionTests {
         let f = bench.join(role: "follower", name: "cy", rate: 10)
         let welcome = bench.welcome(f.key)
         let room = bench.room()!
-        #expect(welcome?["client"]?.string == "c3")
-        #expect(welcome?["room"]?.string == "demo")
-        #expect(welcome?["role"]?.string == "follower")
-        #expect(welcome?["rate"]?.number == 10)
-        #expect(welcome?["tick"]?.number == bench.tick)
-        #expect(welcome?["time"]?.number == bench.time.epochMilliseconds)
-        #expect(welcome?["seq"]?.number == Double(room.seq))
+        #expect(welcome?["client"]?.stringValue == "c3")
+        #expect(welcome?["room"]?.stringValue == "demo")
+        #expect(welcome?["role"]?.stringValue == "follower")
+        #expect(welcome?["rate"]?.numberValue == 10)
+        #expect(welcome?["tick"]?.numberValue == bench.tick)
+        #expect(welcome?["time"]?.numberValue == bench.time.epochMilliseconds)
+        #expect(welcome?["seq"]?.numberValue == Double(room.seq))
         #expect(welcome?["camera"] == wireCamera(room.camera))
-        let zoom = welcome?["camera"]?["zoom"]?.number ?? 0
+        let zoom = welcome?["camera"]?["zoom"]?.numberValue ?? 0
         #expect(zoom > 12 && zoom < 14, "the camera mid-ease, not the start or the target")
-        #expect(welcome?["camera"]?["lat"]?.number == 48.8566)
-        #expect(welcome?["camera"]?["lon"]?.number == 2.3522)
+        #expect(welcome?["camera"]?["lat"]?.numberValue == 48.8566)
+        #expect(welcome?["camera"]?["lon"]?.numberValue == 2.3522)
         let limits = welcome?["limits"]
-        #expect(limits?["minZoom"]?.number == 2)
-        #expect(limits?["maxZoom"]?.number == 22)
-        #expect(limits?["maxTilt"]?.number == 45)
+        #expect(limits?["minZoom"]?.numberValue == 2)
+        #expect(limits?["maxZoom"]?.numberValue == 22)
+        #expect(limits?["maxTilt"]?.numberValue == 45)
         #expect(limits?["bounds"]?.isNull == true)
-        #expect(welcome?["presenter"]?.string == "c1")
-        let roster = welcome?["roster"]?.array ?? []
-        #expect(roster.map { $0["client"]?.string } == ["c1", "c2", "c3"])
-        #expect(roster.map { $0["name"]?.string } == ["ana", "bob", "cy"])
-        #expect(roster.map { $0["role"]?.string } == ["presenter", "driver", "follower"])
-        #expect(welcome?["gestures"]?.array == [])
+        #expect(welcome?["presenter"]?.stringValue == "c1")
+        let roster = welcome?["roster"]?.arrayValue ?? []
+        #expect(roster.map { $0["client"]?.stringValue } == ["c1", "c2", "c3"])
+        #expect(roster.map { $0["name"]?.stringValue } == ["ana", "bob", "cy"])
+        #expect(roster.map { $0["role"]?.stringValue } == ["presenter", "driver", "follower"])
+        #expect(welcome?["gestures"]?.arrayValue == [])
 
         bench.runTicks(12)
         let first = bench.frames(f.key).first
@@ -55,7 +55,7 @@ struct HubSessionTests {
         bench.runTicks(1)
         bench.wait(0.15)  // `steady` is due, but no tick has reported it yet
         let f = bench.join(role: "follower")
-        #expect(bench.messages(f.key).first?["type"]?.string == "welcome")
+        #expect(bench.messages(f.key).first?["type"]?.stringValue == "welcome")
         #expect(bench.events(d.key, "steady").count == 1, "members already in the room still hear it")
     }
 
@@ -65,12 +65,12 @@ struct HubSessionTests {
         let b = bench.join(role: "follower", name: "bee")
         let joined = bench.events(a.key, "joined")
         #expect(joined.count == 1)
-        #expect(joined.first?["client"]?.string == b.client)
-        #expect(joined.first?["name"]?.string == "bee")
-        #expect(joined.first?["role"]?.string == "follower")
+        #expect(joined.first?["client"]?.stringValue == b.client)
+        #expect(joined.first?["name"]?.stringValue == "bee")
+        #expect(joined.first?["role"]?.stringValue == "follower")
         #expect(bench.events(b.key, "joined").isEmpty, "not to the joiner itself")
         bench.disconnect(b.key)
-        #expect(bench.events(a.key, "left").first?["client"]?.string == b.client)
+        #expect(bench.events(a.key, "left").first?["client"]?.stringValue == b.client)
     }
 
     @Test func messagesBeforeHelloGetNotJoined() {
@@ -79,8 +79,8 @@ struct HubSessionTests {
         bench.send(#"{"type":"set","camera":{"zoom":5}}"#, from: key)
         bench.send(#"{"type":"ping"}"#, from: key)
         let errors = bench.errors(key)
-        #expect(errors.map { $0["code"]?.string } == ["not_joined", "not_joined"])
-        #expect(errors.map { $0["ref"]?.string } == ["set", "ping"])
+        #expect(errors.map { $0["code"]?.stringValue } == ["not_joined", "not_joined"])
+        #expect(errors.map { $0["ref"]?.stringValue } == ["set", "ping"])
         #expect(!bench.isClosed(key))
         #expect(bench.room() == nil, "nothing was created")
         bench.send(#"{"type":"hello","room":"demo","role":"driver"}"#, from: key)
@@ -92,8 +92,8 @@ struct HubSessionTests {
         let d = bench.join(role: "driver")
         bench.send(#"{"type":"hello","room":"other","role":"presenter"}"#, from: d.key)
         let error = bench.lastError(d.key)
-        #expect(error?["code"]?.string == "conflict")
-        #expect(error?["ref"]?.string == "hello")
+        #expect(error?["code"]?.stringValue == "conflict")
+        #expect(error?["ref"]?.stringValue == "hello")
         #expect(bench.messages(d.key, type: "welcome").count == 1)
         #expect(bench.hub.counts.clients == 1 && bench.hub.counts.rooms == 1)
         #expect(bench.answersPing(d.key))
@@ -107,12 +107,12 @@ struct HubSessionTests {
         bench.send(#"{"type":"hello","room":"no spaces","role":"driver"}"#, from: key)
         bench.send(#"{"type":"hello","room":"demo","role":"driver","rate":61}"#, from: key)
         let errors = bench.errors(key)
-        #expect(errors.map { $0["code"]?.string } == ["bad_message", "bad_message"])
-        #expect(errors.first?["message"]?.string?.hasPrefix("room:") == true)
-        #expect(errors.last?["message"]?.string?.hasPrefix("rate:") == true)
+        #expect(errors.map { $0["code"]?.stringValue } == ["bad_message", "bad_message"])
+        #expect(errors.first?["message"]?.stringValue?.hasPrefix("room:") == true)
+        #expect(errors.last?["message"]?.stringValue?.hasPrefix("rate:") == true)
         #expect(!bench.isClosed(key))
         bench.send(#"{"type":"hello","room":"demo","role":"driver","rate":60}"#, from: key)
-        #expect(bench.welcome(key)?["rate"]?.number == 60)
+        #expect(bench.welcome(key)?["rate"]?.numberValue == 60)
     }
 
     @Test func pingIsAnsweredWithPong() {
@@ -122,8 +122,8 @@ struct HubSessionTests {
         bench.send(#"{"type":"ping"}"#, from: f.key)
         let pongs = bench.messages(f.key, type: "pong")
         #expect(pongs.count == 2)
-        #expect(pongs.first?["t"]?.number == 12345.6)
-        #expect(pongs.first?["time"]?.number == bench.time.epochMilliseconds)
+        #expect(pongs.first?["t"]?.numberValue == 12345.6)
+        #expect(pongs.first?["time"]?.numberValue == bench.time.epochMilliseconds)
         #expect(pongs.last?["t"] == nil, "no t when the ping had none")
     }
 
@@ -141,9 +141,9 @@ struct HubSessionTests {
             Issue.record("expected an error, then a close: \(outputs)")
             return
         }
-        #expect(parsed(bytes)["code"]?.string == "forbidden")
-        #expect(parsed(bytes)["ref"]?.string == "hello")
-        #expect(parsed(bytes)["message"]?.string?.hasPrefix("token:") == true)
+        #expect(parsed(bytes)["code"]?.stringValue == "forbidden")
+        #expect(parsed(bytes)["ref"]?.stringValue == "hello")
+        #expect(parsed(bytes)["message"]?.stringValue?.hasPrefix("token:") == true)
         #expect(code == 1008)
         #expect(bench.hub.counts.connections == 0 && bench.hub.counts.clients == 0)
     }
@@ -151,7 +151,7 @@ struct HubSessionTests {
     @Test func missingTokenGetsForbiddenThenClose1008() {
         let bench = HubBench(Self.withTokens)
         let (key, _) = bench.join(role: "driver")
-        #expect(bench.lastError(key)?["code"]?.string == "forbidden")
+        #expect(bench.lastError(key)?["code"]?.stringValue == "forbidden")
         #expect(bench.closes(key).map(\.code) == [1008])
     }
 
@@ -200,7 +200,7 @@ struct HubSessionTests {
         bench.tickOnce()
         #expect(bench.room()?.clients == 0)
         let again = bench.join(role: "follower")
-        #expect(bench.welcome(again.key)?["camera"]?["zoom"]?.number == 7)
+        #expect(bench.welcome(again.key)?["camera"]?["zoom"]?.numberValue == 7)
     }
 
     @Test func emptyRoomIsRemovedAfterTheTTL() {
@@ -215,6 +215,6 @@ struct HubSessionTests {
         #expect(bench.hub.counts.rooms == 0)
         let again = bench.join(role: "follower")
         #expect(bench.welcome(again.key)?["camera"] == wireCamera(.world), "a fresh room")
-        #expect(bench.welcome(again.key)?["seq"]?.number == 0)
+        #expect(bench.welcome(again.key)?["seq"]?.numberValue == 0)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 /// The once-a-second figures of the metrics endpoint: connections by role and

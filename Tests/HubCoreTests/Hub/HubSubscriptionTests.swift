@@ -12,7 +12,7 @@ struct HubSubscriptionTests {
     ]
 
     func eventNames(_ bench: HubBench, _ key: ConnectionKey) -> Set<String> {
-        Set(bench.messages(key, type: "event").compactMap { $0["event"]?.string })
+        Set(bench.messages(key, type: "event").compactMap { $0["event"]?.stringValue })
     }
 
     /// A presenter turns the camera far (significantChange), taps, a driver joins and leaves.
@@ -35,7 +35,7 @@ struct HubSubscriptionTests {
         #expect(eventNames(bench, f.key).isSuperset(of: ["steady", "limitsChanged", "audience"]))
         #expect(bench.frames(f.key).count > 10)
         #expect(
-            bench.welcome(f.key)?["events"]?.array?.compactMap(\.string) == Self.followerDefault)
+            bench.welcome(f.key)?["events"]?.arrayValue?.compactMap(\.stringValue) == Self.followerDefault)
     }
 
     @Test func driversAndPresentersGetEverythingByDefault() {
@@ -44,7 +44,7 @@ struct HubSubscriptionTests {
         let watcher = bench.join(role: "driver")
         busyRoom(bench, presenter: p.key)
         #expect(eventNames(bench, watcher.key).isSuperset(of: ["steady", "significantChange", "joined", "left", "tap", "limitsChanged"]))
-        #expect(bench.animations(p.key).contains { $0["status"]?.string == "finished" })
+        #expect(bench.animations(p.key).contains { $0["status"]?.stringValue == "finished" })
     }
 
     @Test func helloEventsChooseExactlyWhatArrives() {
@@ -54,7 +54,7 @@ struct HubSubscriptionTests {
         bench.send(#"{"type":"hello","room":"demo","role":"follower","events":["joined","left","tap"]}"#, from: f)
         busyRoom(bench, presenter: p.key)
         #expect(eventNames(bench, f) == ["joined", "left", "tap"])
-        #expect(bench.welcome(f)?["events"]?.array?.compactMap(\.string) == ["joined", "left", "tap"])
+        #expect(bench.welcome(f)?["events"]?.arrayValue?.compactMap(\.stringValue) == ["joined", "left", "tap"])
     }
 
     @Test func subscribeReplacesTheListMidSession() {
@@ -86,13 +86,13 @@ struct HubSubscriptionTests {
         let bench = HubBench()
         let refused = bench.connect()
         bench.send(#"{"type":"hello","room":"demo","role":"follower","events":["steady","moved"]}"#, from: refused)
-        #expect(bench.lastError(refused)?["message"]?.string?.hasPrefix("events: unknown event 'moved' (known: steady,") == true)
+        #expect(bench.lastError(refused)?["message"]?.stringValue?.hasPrefix("events: unknown event 'moved' (known: steady,") == true)
         #expect(bench.welcome(refused) == nil)
         let f = bench.join(role: "follower")
         bench.send(#"{"type":"subscribe","events":[3]}"#, from: f.key)
-        #expect(bench.lastError(f.key)?["message"]?.string == "events[0]: must be a string (got a number)")
+        #expect(bench.lastError(f.key)?["message"]?.stringValue == "events[0]: must be a string (got a number)")
         bench.send(#"{"type":"subscribe"}"#, from: f.key)
-        #expect(bench.lastError(f.key)?["code"]?.string == "bad_message")
+        #expect(bench.lastError(f.key)?["code"]?.stringValue == "bad_message")
         let p = bench.join(role: "presenter")
         busyRoom(bench, presenter: p.key)
         #expect(eventNames(bench, f.key).isSuperset(of: ["steady", "audience"]), "the default still holds")

@@ -1,6 +1,7 @@
 import CameraCore
 import Testing
 
+@testable import CamHubProtocol
 @testable import HubCore
 
 @Suite("Hub: the server API's rooms, commands and removals")
@@ -21,11 +22,11 @@ struct HubServerAPITests {
         bench.join("other", role: "follower")
         bench.send(#"{"type":"ease","camera":{"zoom":8},"duration":2}"#, from: ana.key)
         bench.runTicks(2)
-        let rooms = try #require(json(bench.hub.apiRoomList())?["rooms"]?.array)
-        #expect(rooms.map { $0["name"]?.string } == ["demo", "other"])
-        #expect(rooms[0]["clients"]?.number == 2 && rooms[0]["followers"]?.number == 1)
-        #expect(rooms[0]["presenter"]?.string == ana.client)
-        #expect(rooms[0]["moving"]?.bool == true && rooms[1]["moving"]?.bool == false)
+        let rooms = try #require(json(bench.hub.apiRoomList())?["rooms"]?.arrayValue)
+        #expect(rooms.map { $0["name"]?.stringValue } == ["demo", "other"])
+        #expect(rooms[0]["clients"]?.numberValue == 2 && rooms[0]["followers"]?.numberValue == 1)
+        #expect(rooms[0]["presenter"]?.stringValue == ana.client)
+        #expect(rooms[0]["moving"]?.boolValue == true && rooms[1]["moving"]?.boolValue == false)
     }
 
     @Test func aRoomShowsItsCameraRosterWithFollowStatesAndRunningAnimations() throws {
@@ -36,11 +37,11 @@ struct HubServerAPITests {
         bench.send(#"{"type":"fly","id":"trip","camera":{"lat":40,"lon":-74,"zoom":9},"duration":5}"#, from: ana.key)
         bench.runTicks(3)
         let room = try #require(json(bench.hub.apiRoom(demo, at: bench.time)))
-        #expect(room["name"]?.string == "demo" && room["moving"]?.bool == true)
-        #expect(room["camera"]?["zoom"]?.number != nil && room["limits"] != nil)
-        let roster = room["roster"]?.array ?? []
-        #expect(roster.first { $0["name"]?.string == "bo" }?["follow"]?.string == "exploring")
-        #expect(room["animations"]?.array?.first?["id"]?.string == "trip")
+        #expect(room["name"]?.stringValue == "demo" && room["moving"]?.boolValue == true)
+        #expect(room["camera"]?["zoom"]?.numberValue != nil && room["limits"] != nil)
+        let roster = room["roster"]?.arrayValue ?? []
+        #expect(roster.first { $0["name"]?.stringValue == "bo" }?["follow"]?.stringValue == "exploring")
+        #expect(room["animations"]?.arrayValue?.first?["id"]?.stringValue == "trip")
         #expect(room["client"] == nil && room["type"] == nil, "nothing of a joiner's own")
         let nowhere = try RoomName(validating: "nowhere")
         #expect(bench.hub.apiRoom(nowhere, at: bench.time) == nil)
@@ -54,10 +55,10 @@ struct HubServerAPITests {
         bench.runTicks(1)
         let key = try command(bench, #"{"type":"fly","id":"tour","camera":{"lat":48.85,"lon":2.35,"zoom":11},"duration":1}"#)
         bench.run(seconds: 1.5)
-        #expect(bench.animations(bo.key).contains { $0["id"]?.string == "mine" && $0["status"]?.string == "superseded" }, "a presenter's rank")
-        let reports = bench.animations(key).filter { $0["id"]?.string == "tour" }.compactMap { $0["status"]?.string }
+        #expect(bench.animations(bo.key).contains { $0["id"]?.stringValue == "mine" && $0["status"]?.stringValue == "superseded" }, "a presenter's rank")
+        let reports = bench.animations(key).filter { $0["id"]?.stringValue == "tour" }.compactMap { $0["status"]?.stringValue }
         #expect(reports.last == "finished")
-        #expect(abs((bench.frames(follower).last?.json["camera"]?["zoom"]?.number ?? 0) - 11) < 1e-9)
+        #expect(abs((bench.frames(follower).last?.json["camera"]?["zoom"]?.numberValue ?? 0) - 11) < 1e-9)
         let limited = try command(bench, #"{"type":"limits","maxZoom":12}"#)
         let clamp = try command(bench, #"{"type":"set","camera":{"zoom":15}}"#)
         #expect(bench.events(clamp, "clamped").count == 1, "the same answers a presenter gets")
@@ -91,7 +92,7 @@ struct HubServerAPITests {
         #expect(bench.closes(bo.key).map(\.code) == [4000])
         #expect(bench.closes(bo.key).first?.reason == "removed by the server API")
         bench.runTicks(1)
-        #expect(bench.events(ana.key, "left").contains { $0["client"]?.string == bo.client })
+        #expect(bench.events(ana.key, "left").contains { $0["client"]?.stringValue == bo.client })
         let unknown = bench.hub.apiRemove(client: "c404", from: demo, at: bench.time, sink: bench.sink)
         #expect(!unknown)
     }

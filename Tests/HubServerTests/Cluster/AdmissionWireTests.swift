@@ -14,7 +14,7 @@ extension HubServerTests {
             $0.hub.tokens = TokenPolicy(roleTokens: RoleTokens(presenter: "P-secret"))
         }
         defer { hub.shutdown() }
-        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.string) == "up" })
+        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.stringValue) == "up" })
         let clients = try HubClients(port: hub.port)
         let intruder = clients.open()
         intruder.send(#"{"type":"hello","room":"vault","role":"presenter"}"#)
@@ -43,7 +43,7 @@ extension HubServerTests {
         _ = clients.join("first", role: "presenter")
         let late = clients.open()
         late.send(#"{"type":"hello","room":"second","role":"follower"}"#)
-        #expect(late.nextError("full")?["message"]?.string?.contains("maximum of 1 rooms") == true)
+        #expect(late.nextError("full")?["message"]?.stringValue?.contains("maximum of 1 rooms") == true)
         #expect(late.waitForClose() != nil, "closed: 1013, which this libwebsockets client reports as 1002")
         #expect(try redis.command("EXISTS {second}:owner") == ":0", "no lease taken for a refused room")
     }
@@ -59,11 +59,11 @@ extension HubServerTests {
         let onB = try HubClients(port: b.port)
         let third = onB.join(role: "driver")
         #expect(
-            waitUntil { third.messages("event").last { $0.json["event"]?.string == "audience" }?.json["clients"]?.number == 3 },
+            waitUntil { third.messages("event").last { $0.json["event"]?.stringValue == "audience" }?.json["clients"]?.numberValue == 3 },
             "hub B hears of hub A's two clients")
         let fourth = onB.open()
         fourth.send(#"{"type":"hello","room":"demo","role":"follower"}"#)
-        #expect(fourth.nextError("full")?["message"]?.string?.contains("is full (3 clients)") == true)
+        #expect(fourth.nextError("full")?["message"]?.stringValue?.contains("is full (3 clients)") == true)
         #expect(fourth.waitForClose() != nil, "closed: 1013, which this libwebsockets client reports as 1002")
     }
 }

@@ -12,13 +12,13 @@ extension HubServerTests {
         defer { cluster.shutdown() }
         let presenter = try HubClients(port: cluster.hubs[0].port).join(role: "presenter")
         let follower = try HubClients(port: cluster.hubs[1].port).join(role: "follower")
-        #expect(presenter.nextEvent("joined")?["client"]?.string == follower.client, "presence brought the follower")
+        #expect(presenter.nextEvent("joined")?["client"]?.stringValue == follower.client, "presence brought the follower")
         follower.send(#"{"type":"follow","state":"exploring"}"#)
         let changed = presenter.nextEvent("followChanged", timeout: .seconds(20))
-        #expect(changed?["client"]?.string == follower.client && changed?["state"]?.string == "exploring")
+        #expect(changed?["client"]?.stringValue == follower.client && changed?["state"]?.stringValue == "exploring")
         #expect(
             waitUntil(.seconds(20)) {
-                presenter.messages.last { $0.json["event"]?.string == "audience" }?.json["exploring"]?.number == 1
+                presenter.messages.last { $0.json["event"]?.stringValue == "audience" }?.json["exploring"]?.numberValue == 1
             }, "the audience counts take the other hub's explorer")
     }
 
@@ -29,20 +29,20 @@ extension HubServerTests {
         let clientsB = try HubClients(port: cluster.hubs[1].port)
         let explorer = clientsB.join(role: "follower")
         explorer.send(#"{"type":"follow","state":"exploring"}"#)
-        #expect(presenter.nextEvent("followChanged", timeout: .seconds(20))?["state"]?.string == "exploring")
+        #expect(presenter.nextEvent("followChanged", timeout: .seconds(20))?["state"]?.stringValue == "exploring")
 
         presenter.send(#"{"type":"summon","id":"back"}"#)
-        #expect(explorer.nextEvent("summoned")?["by"]?["client"]?.string == presenter.client)
+        #expect(explorer.nextEvent("summoned")?["by"]?["client"]?.stringValue == presenter.client)
         let result = presenter.next("result")
-        #expect(result?["id"]?.string == "back" && result?["summoned"]?.number == 1, "\(String(describing: result))")
+        #expect(result?["id"]?.stringValue == "back" && result?["summoned"]?.numberValue == 1, "\(String(describing: result))")
 
         presenter.send(#"{"type":"followPolicy","explore":false}"#)
-        #expect(explorer.nextEvent("followPolicyChanged", timeout: .seconds(20))?["explore"]?.bool == false)
-        #expect(explorer.nextEvent("summoned")?["by"]?["client"]?.string == presenter.client, "the lock calls the explorer back")
+        #expect(explorer.nextEvent("followPolicyChanged", timeout: .seconds(20))?["explore"]?.boolValue == false)
+        #expect(explorer.nextEvent("summoned")?["by"]?["client"]?.stringValue == presenter.client, "the lock calls the explorer back")
         explorer.send(#"{"type":"follow","state":"following"}"#)
         explorer.send(#"{"type":"follow","state":"exploring"}"#)
-        #expect(explorer.nextError("policy")?["ref"]?.string == "follow", "the other hub enforces the lock")
+        #expect(explorer.nextError("policy")?["ref"]?.stringValue == "follow", "the other hub enforces the lock")
         let late = clientsB.join(role: "follower")
-        #expect(late.messages("welcome").first?.json["followPolicy"]?["explore"]?.bool == false)
+        #expect(late.messages("welcome").first?.json["followPolicy"]?["explore"]?.boolValue == false)
     }
 }

@@ -18,14 +18,14 @@ extension HubServerTests {
         let clientsB = try HubClients(port: b.port)
         let followersB = (0..<2).map { _ in clientsB.join(role: "follower", rate: 30) }
         let driver = clientsB.join(role: "driver")
-        let perLoop = try b.health()["connectionsPerLoop"]?.array?.compactMap(\.number) ?? []
+        let perLoop = try b.health()["connectionsPerLoop"]?.arrayValue?.compactMap(\.numberValue) ?? []
         #expect(perLoop.count == 2 && perLoop.allSatisfy { $0 >= 1 }, "hub B's clients are on both loops: \(perLoop)")
 
         driver.send(#"{"type":"ease","id":"e","camera":\#(Self.easeTarget),"duration":0.4}"#)
-        #expect(driver.next("animation")?["status"]?.string == "started", "the owner's answer reaches the driver on hub B")
-        #expect(driver.next("animation", timeout: .seconds(20))?["status"]?.string == "finished")
+        #expect(driver.next("animation")?["status"]?.stringValue == "started", "the owner's answer reaches the driver on hub B")
+        #expect(driver.next("animation", timeout: .seconds(20))?["status"]?.stringValue == "finished")
         for follower in followersB + [followerA] {
-            #expect(waitUntil(.seconds(20)) { follower.frames.last?.json["moving"]?.bool == false })
+            #expect(waitUntil(.seconds(20)) { follower.frames.last?.json["moving"]?.boolValue == false })
             #expect(Self.isEaseTarget(follower.frames.last?.json["camera"]), "\(follower.frames.last?.text ?? "")")
         }
         #expect(presenter.messages("animation").isEmpty, "answers meant for the driver reach it only")

@@ -16,7 +16,7 @@ extension HubServerTests {
         let driver = try HubClients(port: b.port).join(role: "driver")
         #expect(b.owns("demo") == false)
         driver.send(#"{"type":"set","camera":{"zoom":6,"lat":3,"lon":4}}"#)
-        #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.number == 6 })
+        #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.numberValue == 6 })
         a.shutdown()
         b.shutdown()
 

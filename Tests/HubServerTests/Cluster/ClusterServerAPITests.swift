@@ -1,4 +1,5 @@
 import CamHubClient
+import CamHubProtocol
 import Foundation
 import HubCluster
 import HubCore
@@ -20,32 +21,32 @@ extension HubServerTests {
         #expect(a.owns("tour") == true && b.owns("tour") == false, "hub A owns the room, hub B mirrors it")
 
         let ease = try Self.api(b, "POST", "/api/v1/rooms/tour/commands", body: #"{"type":"ease","id":"e1","camera":{"zoom":9},"duration":0.3}"#)
-        #expect(ease.status == 200 && ease.json?["status"]?.string == "started" && ease.json?["id"]?.string == "e1", "the owner's first report")
+        #expect(ease.status == 200 && ease.json?["status"]?.stringValue == "started" && ease.json?["id"]?.stringValue == "e1", "the owner's first report")
         let fly = #"{"type":"fly","camera":{"lat":48.8566,"lon":2.3522,"zoom":11},"duration":0.5}"#
         let finished = try Self.api(b, "POST", "/api/v1/rooms/tour/commands?wait=finished", body: fly)
-        #expect(finished.status == 200 && finished.json?["status"]?.string == "finished" && finished.json?["camera"]?["zoom"]?.number == 11)
+        #expect(finished.status == 200 && finished.json?["status"]?.stringValue == "finished" && finished.json?["camera"]?["zoom"]?.numberValue == 11)
         for follower in [followerA, followerB] {
-            #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.number == 11 }, "followers on both hubs see the camera move")
+            #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.numberValue == 11 }, "followers on both hubs see the camera move")
         }
         let bad = try Self.api(b, "POST", "/api/v1/rooms/tour/commands", body: #"{"type":"ease","camera":{"zoom":"far"}}"#)
-        #expect(bad.status == 400 && bad.json?["message"]?.string?.hasPrefix("camera.zoom: ") == true, "the owner's errors come back as they are")
+        #expect(bad.status == 400 && bad.json?["message"]?.stringValue?.hasPrefix("camera.zoom: ") == true, "the owner's errors come back as they are")
 
         // A room only hub A has: hub B asks its owner.
         let driver = clientsA.join("solo", role: "driver")
         let set = try Self.api(b, "POST", "/api/v1/rooms/solo/commands", body: #"{"type":"set","camera":{"zoom":4}}"#)
-        #expect(set.status == 200 && set.json?["type"]?.string == "done")
+        #expect(set.status == 200 && set.json?["type"]?.stringValue == "done")
         for hub in [a, b] {
             let room = try Self.api(hub, "GET", "/api/v1/rooms/solo")
-            #expect(room.status == 200 && room.json?["camera"]?["zoom"]?.number == 4 && room.json?["name"]?.string == "solo")
+            #expect(room.status == 200 && room.json?["camera"]?["zoom"]?.numberValue == 4 && room.json?["name"]?.stringValue == "solo")
             let tour = try Self.api(hub, "GET", "/api/v1/rooms/tour")
-            #expect(tour.status == 200 && tour.json?["camera"]?["zoom"]?.number == 11)
+            #expect(tour.status == 200 && tour.json?["camera"]?["zoom"]?.numberValue == 11)
             let rooms = try Self.api(hub, "GET", "/api/v1/rooms")
-            #expect(rooms.json?["rooms"]?.array?.compactMap { $0["name"]?.string } == ["solo", "tour"], "the whole cluster's rooms")
-            #expect(rooms.json?["rooms"]?.array?.last?["clients"]?.number == 3, "head counts across the cluster")
+            #expect(rooms.json?["rooms"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["solo", "tour"], "the whole cluster's rooms")
+            #expect(rooms.json?["rooms"]?.arrayValue?.last?["clients"]?.numberValue == 3, "head counts across the cluster")
             #expect(try Self.api(hub, "GET", "/api/v1/rooms/nowhere").status == 404)
         }
         let nowhere = try Self.api(b, "POST", "/api/v1/rooms/nowhere/commands", body: #"{"type":"set","camera":{"zoom":3}}"#)
-        #expect(nowhere.status == 404 && nowhere.json?["message"]?.string?.contains("any hub") == true, "a room no hub has")
+        #expect(nowhere.status == 404 && nowhere.json?["message"]?.stringValue?.contains("any hub") == true, "a room no hub has")
 
         let client = try #require(driver.client)
         #expect(try Self.api(b, "DELETE", "/api/v1/rooms/solo/clients/\(client)").status == 204)
@@ -70,13 +71,13 @@ extension HubServerTests {
         // A command waited for until its animation ends, then the owner stalls mid-animation.
         let waiting = BackgroundAPICall(
             port: hub.port, path: "/api/v1/rooms/demo/commands?wait=finished", body: #"{"type":"ease","camera":{"zoom":9},"duration":20}"#)
-        #expect(waitUntil { follower.frames.last?.json["moving"]?.bool == true }, "the owner runs it")
+        #expect(waitUntil { follower.frames.last?.json["moving"]?.boolValue == true }, "the owner runs it")
         kill(owner.process.processIdentifier, SIGSTOP)
         defer { kill(owner.process.processIdentifier, SIGCONT) }
         let stopped = ContinuousClock.now
         let stalled = try Self.api(hub, "POST", "/api/v1/rooms/demo/commands", body: set)
-        #expect(stalled.status == 503 && stalled.json?["code"]?.string == "unavailable")
-        #expect(stalled.json?["message"]?.string?.contains("did not answer within 2 s") == true, "\(String(describing: stalled.json))")
+        #expect(stalled.status == 503 && stalled.json?["code"]?.stringValue == "unavailable")
+        #expect(stalled.json?["message"]?.stringValue?.contains("did not answer within 2 s") == true, "\(String(describing: stalled.json))")
         // 2 s, checked every engine tick (0.2 s here); a loaded machine gets some slack.
         #expect(ContinuousClock.now - stopped < .seconds(5), "answered within the bound")
         let waited = try #require(waiting.answer(within: .seconds(10)), "the waiting command is answered too")
@@ -99,7 +100,7 @@ extension TestCluster {
             $0.leaseMilliseconds = 600
             $0.apiKeys = apiKeys
         }
-        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.string) == "up" })
+        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.stringValue) == "up" })
         return hub
     }
 }

@@ -18,7 +18,7 @@ final class TestCluster {
         redis = try RedisServer()
         for _ in 0..<count { try addHub(lease: lease, loops: loops, apiKeys: apiKeys) }
         #expect(
-            waitUntil { self.hubs.allSatisfy { (try? $0.health()["redis"]?["state"]?.string) == "up" } },
+            waitUntil { self.hubs.allSatisfy { (try? $0.health()["redis"]?["state"]?.stringValue) == "up" } },
             "every hub links to Redis")
     }
 
@@ -51,6 +51,6 @@ final class TestCluster {
 extension RunningHub {
     /// Whether `/healthz` says this hub runs `room`'s camera.
     func owns(_ room: String) -> Bool? {
-        (try? health()["rooms"]?.array?.first { $0["name"]?.string == room }?["owned"])??.bool
+        (try? health()["rooms"]?.arrayValue?.first { $0["name"]?.stringValue == room }?["owned"])??.boolValue
     }
 }

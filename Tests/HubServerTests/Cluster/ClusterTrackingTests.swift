@@ -16,20 +16,20 @@ extension HubServerTests {
         let watcher = clientsB.join(role: "follower")
         let driver = clientsB.join(role: "driver")
         driver.send(#"{"type":"track","mode":"followNorthUp","location":{"lat":10,"lon":20}}"#)
-        #expect(watcher.nextEvent("trackingModeChanged")?["mode"]?.string == "followNorthUp")
+        #expect(watcher.nextEvent("trackingModeChanged")?["mode"]?.stringValue == "followNorthUp")
         #expect(
-            waitUntil(.seconds(20)) { clientsB.join(role: "follower").messages("welcome").first?.json["tracking"]?["location"]?["lat"]?.number == 10 },
+            waitUntil(.seconds(20)) { clientsB.join(role: "follower").messages("welcome").first?.json["tracking"]?["location"]?["lat"]?.numberValue == 10 },
             "a late joiner on the mirror gets the owner's mode and fix in its welcome")
 
         a.shutdown()
         #expect(waitUntil(.seconds(20)) { b.owns("demo") == true }, "hub B took the room")
         let joiner = clientsB.join(role: "follower")
-        #expect(joiner.messages("welcome").first?.json["tracking"]?["mode"]?.string == "followNorthUp", "the mode went on")
+        #expect(joiner.messages("welcome").first?.json["tracking"]?["mode"]?.stringValue == "followNorthUp", "the mode went on")
         driver.send(#"{"type":"track","mode":"followNorthUp","location":{"lat":11,"lon":21}}"#)
-        #expect(waitUntil(.seconds(20)) { watcher.frames.last?.json["camera"]?["lat"]?.number == 11 }, "and follows the next fix")
+        #expect(waitUntil(.seconds(20)) { watcher.frames.last?.json["camera"]?["lat"]?.numberValue == 11 }, "and follows the next fix")
         #expect(driver.roundTrip() && watcher.roundTrip())
         #expect(
-            watcher.messages("event").filter { $0.json["event"]?.string == "trackingModeChanged" }.count == 1,
+            watcher.messages("event").filter { $0.json["event"]?.stringValue == "trackingModeChanged" }.count == 1,
             "no mode event: the room's mode never changed")
     }
 
@@ -43,14 +43,14 @@ extension HubServerTests {
         defer { hub.shutdown() }
         let watcher = try HubClients(port: hub.port).join(role: "follower")
         driver.send(#"{"type":"track","mode":"followNorthUp","location":{"lat":5,"lon":6}}"#)
-        #expect(watcher.nextEvent("trackingModeChanged")?["mode"]?.string == "followNorthUp")
+        #expect(watcher.nextEvent("trackingModeChanged")?["mode"]?.stringValue == "followNorthUp")
 
-        #expect(waitUntil(.seconds(20)) { watcher.frames.last?.json["camera"]?["lat"]?.number == 5 }, "the owner's frames reached hub B")
+        #expect(waitUntil(.seconds(20)) { watcher.frames.last?.json["camera"]?["lat"]?.numberValue == 5 }, "the owner's frames reached hub B")
         owner.stop(SIGKILL)
         #expect(waitUntil(.seconds(20)) { hub.owns("demo") == true }, "the surviving hub took the room")
         let ended = watcher.nextEvent("trackingModeChanged", timeout: .seconds(20))
         #expect(
-            ended?["mode"]?.string == "none" && ended?["by"]?.string == driver.client,
+            ended?["mode"]?.stringValue == "none" && ended?["by"]?.stringValue == driver.client,
             "the dead hub's driver left, and its tracking ended with it: \(String(describing: ended))")
     }
 }

@@ -20,7 +20,7 @@ extension HubServerTests {
         #expect(cluster.owns("demo") == false, "the process hub owns the room")
 
         driver.send(#"{"type":"animate","id":"slow","to":{"zoom":12,"lat":40,"lon":10},"duration":20}"#)
-        #expect(driver.next("animation")?["status"]?.string == "started")
+        #expect(driver.next("animation")?["status"]?.stringValue == "started")
         #expect(waitUntil { follower.frames.count >= 10 }, "moving frames from the owner")
         owner.stop(SIGKILL)
         let killed = ContinuousClock.now
@@ -30,11 +30,11 @@ extension HubServerTests {
         // How soon is a benchmark figure; a bound of seconds still tells a lease from a slow timeout.
         #expect(ContinuousClock.now - killed < .seconds(10), "within seconds of the lease (1.5 s) running out")
         let report = driver.next("animation")
-        #expect(report?["status"]?.string == "cancelled" && report?["reason"]?.string == "failover", "\(String(describing: report))")
-        #expect(waitUntil { follower.frames.last?.json["moving"]?.bool == false })
+        #expect(report?["status"]?.stringValue == "cancelled" && report?["reason"]?.stringValue == "failover", "\(String(describing: report))")
+        #expect(waitUntil { follower.frames.last?.json["moving"]?.boolValue == false })
         let after = follower.frames.drop { $0.json["seq"] != lastBefore.json["seq"] }.dropFirst()
         let first = try #require(after.first, "a frame after the failover")
-        #expect((first.json["seq"]?.number ?? 0) > (lastBefore.json["seq"]?.number ?? 0), "seq keeps increasing")
+        #expect((first.json["seq"]?.numberValue ?? 0) > (lastBefore.json["seq"]?.numberValue ?? 0), "seq keeps increasing")
         #expect(first.json["camera"] == lastBefore.json["camera"], "no jump: \(lastBefore.text) → \(first.text)")
         #expect(report?["camera"] == lastBefore.json["camera"], "ended where the camera stands")
     }
@@ -51,12 +51,12 @@ extension HubServerTests {
         defer { hub.shutdown() }
         let watcher = try HubClients(port: hub.port).join(role: "driver")
         #expect(
-            watcher.messages("welcome").first?.json["roster"]?.array?.contains { $0["client"]?.string == gone.client } == true
-                || watcher.nextEvent("joined")?["client"]?.string == gone.client)
+            watcher.messages("welcome").first?.json["roster"]?.arrayValue?.contains { $0["client"]?.stringValue == gone.client } == true
+                || watcher.nextEvent("joined")?["client"]?.stringValue == gone.client)
         doomed.stop(SIGKILL)
         let killed = ContinuousClock.now
         let left = watcher.nextEvent("left", timeout: .seconds(20))
-        #expect(left?["client"]?.string == gone.client)
+        #expect(left?["client"]?.stringValue == gone.client)
         // How soon is a benchmark figure; a bound of seconds still tells 3 s of silence from never.
         #expect(ContinuousClock.now - killed < .seconds(15), "removed within seconds (3 s of silence)")
     }
@@ -70,7 +70,7 @@ extension TestCluster {
             $0.redis = endpoint
             $0.leaseMilliseconds = 600
         }
-        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.string) == "up" })
+        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.stringValue) == "up" })
         return hub
     }
 }
@@ -86,12 +86,12 @@ extension HubServerTests {
         defer { doomed.stop(SIGKILL) }
         let driver = try HubClients(port: doomed.port).join(role: "driver")
         driver.send(#"{"type":"set","camera":{"zoom":8}}"#)
-        #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.number == 8 }, "the owner ran the driver's command")
-        let remote = { (field: String) in (try? hub.health()["redis"]?[field]?.number) ?? -1 }
+        #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.numberValue == 8 }, "the owner ran the driver's command")
+        let remote = { (field: String) in (try? hub.health()["redis"]?[field]?.numberValue) ?? -1 }
         #expect(remote("remoteClients") == 1 && remote("remoteSessions") == 1, "the owner keeps a key and a session for it")
 
         doomed.stop(SIGKILL)
         #expect(waitUntil(.seconds(20)) { remote("remoteClients") == 0 && remote("remoteSessions") == 0 }, "both forgotten once its hub is silent")
-        #expect(try hub.health()["clients"]?.number == 1, "the follower alone is left: \(String(describing: try? hub.health()))")
+        #expect(try hub.health()["clients"]?.numberValue == 1, "the follower alone is left: \(String(describing: try? hub.health()))")
     }
 }

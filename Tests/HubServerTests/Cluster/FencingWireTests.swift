@@ -1,4 +1,5 @@
 import CamHubClient
+import CamHubProtocol
 import Foundation
 import HubCluster
 import HubCore
@@ -37,7 +38,7 @@ extension HubServerTests {
         // The zoom only grows while the animation runs: a frame above the last
         // one before the stall could only come from the stalled owner's clock.
         presenter.send(#"{"type":"animate","id":"climb","to":{"zoom":14},"duration":30}"#)
-        #expect(presenter.next("animation")?["status"]?.string == "started")
+        #expect(presenter.next("animation")?["status"]?.stringValue == "started")
         #expect(waitUntil { watcher.frames.count >= 10 && follower.frames.count >= 10 }, "moving frames on both hubs")
         kill(owner.process.processIdentifier, SIGSTOP)
         var resumed = false
@@ -45,7 +46,7 @@ extension HubServerTests {
         let stalledAt = watcher.frames.count
         #expect(waitUntil(.seconds(20)) { other.owns("demo") == true }, "the other hub takes the room once the lease runs out")
         #expect(try redis.lines("GET {demo}:epoch").last == String(firstEpoch + 1), "the next epoch")
-        let before = (follower.frames + watcher.frames).compactMap { $0.json["camera"]?["zoom"]?.number }
+        let before = (follower.frames + watcher.frames).compactMap { $0.json["camera"]?["zoom"]?.numberValue }
         let highest = try #require(before.max())
         kill(owner.process.processIdentifier, SIGCONT)
         resumed = true
@@ -53,11 +54,11 @@ extension HubServerTests {
         #expect(waitUntil(.seconds(20)) { owner.healthOwns("demo") == false }, "the thawed owner becomes a mirror")
         driver.send(#"{"type":"set","camera":{"zoom":5}}"#)
         for (name, client) in [("owner's", watcher), ("other hub's", follower)] {
-            #expect(waitUntil { client.frames.last?.json["camera"]?["zoom"]?.number == 5 }, "\(name) follower follows the new owner")
+            #expect(waitUntil { client.frames.last?.json["camera"]?["zoom"]?.numberValue == 5 }, "\(name) follower follows the new owner")
         }
-        let afterStall = watcher.frames.dropFirst(stalledAt).compactMap { $0.json["camera"]?["zoom"]?.number }
+        let afterStall = watcher.frames.dropFirst(stalledAt).compactMap { $0.json["camera"]?["zoom"]?.numberValue }
         #expect(afterStall.allSatisfy { $0 <= highest || $0 == 5 }, "no stale frame on the owner's hub: \(afterStall), highest \(highest)")
-        let seen = follower.frames.compactMap { $0.json["seq"]?.number }
+        let seen = follower.frames.compactMap { $0.json["seq"]?.numberValue }
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 }, "seq only grows")
         _ = presenter
     }
@@ -82,12 +83,12 @@ extension HubServerTests {
         let sent = ContinuousClock.now
         driver.send(#"{"type":"set","camera":{"zoom":7}}"#)
         let error = driver.nextError("unavailable")
-        #expect(error?["ref"]?.string == "set")
+        #expect(error?["ref"]?.stringValue == "set")
         // How soon is a benchmark figure; a bound of seconds tells an answer from silence.
         #expect(ContinuousClock.now - sent < .seconds(10), "answered within seconds (1 s to acknowledge)")
         #expect(waitUntil(.seconds(20)) { other.owns("demo") == true })
         driver.send(#"{"type":"set","camera":{"zoom":7}}"#)
-        #expect(waitUntil { (try? other.camera(of: "demo")?["zoom"]?.number) == 7 }, "tried again, it runs on the new owner")
+        #expect(waitUntil { (try? other.camera(of: "demo")?["zoom"]?.numberValue) == 7 }, "tried again, it runs on the new owner")
         _ = presenter
     }
 
@@ -100,25 +101,25 @@ extension HubServerTests {
         let follower = clients.join(role: "follower")
         let port = cluster.redis.port
         cluster.redis.stop()
-        #expect(waitUntil { (try? hub.health()["status"]?.string) == "degraded" })
+        #expect(waitUntil { (try? hub.health()["status"]?.stringValue) == "degraded" })
         #expect(
             waitUntil {
                 presenter.send(#"{"type":"set","camera":{"zoom":2}}"#)
-                return presenter.messages("error").contains { $0.json["code"]?.string == "unavailable" }
+                return presenter.messages("error").contains { $0.json["code"]?.stringValue == "unavailable" }
             }, "once its lease may have run out, the owner runs no command")
         let shown = follower.frames.count
         presenter.send(#"{"type":"set","camera":{"zoom":3}}"#)
-        #expect(waitUntil { presenter.messages("error").filter { $0.json["code"]?.string == "unavailable" }.count >= 2 })
+        #expect(waitUntil { presenter.messages("error").filter { $0.json["code"]?.stringValue == "unavailable" }.count >= 2 })
         #expect(presenter.roundTrip(), "the connection stays usable")
-        #expect(follower.frames.dropFirst(shown).allSatisfy { $0.json["camera"]?["zoom"]?.number != 3 }, "and the camera stays")
+        #expect(follower.frames.dropFirst(shown).allSatisfy { $0.json["camera"]?["zoom"]?.numberValue != 3 }, "and the camera stays")
 
         let again = try RedisServer(port: port)
         defer { again.stop() }
-        #expect(waitUntil(.seconds(20)) { hub.owns("demo") == true && (try? hub.health()["status"]?.string) == "ok" })
+        #expect(waitUntil(.seconds(20)) { hub.owns("demo") == true && (try? hub.health()["status"]?.stringValue) == "ok" })
         #expect(
             waitUntil(.seconds(20)) {
                 presenter.send(#"{"type":"set","camera":{"zoom":4}}"#)
-                return follower.frames.last?.json["camera"]?["zoom"]?.number == 4
+                return follower.frames.last?.json["camera"]?["zoom"]?.numberValue == 4
             }, "the room moves again once the lease is held")
     }
 }
@@ -127,7 +128,7 @@ extension ServeProcess {
     /// Whether `/healthz` of this hub says it runs `room`'s camera.
     func healthOwns(_ room: String) -> Bool? {
         guard let response = try? RawHTTP.request(port: port, path: "/healthz"), let json = try? JSONParser.parse(response.body) else { return nil }
-        return json["rooms"]?.array?.first { $0["name"]?.string == room }?["owned"]?.bool
+        return json["rooms"]?.arrayValue?.first { $0["name"]?.stringValue == room }?["owned"]?.boolValue
     }
 }
 
@@ -158,14 +159,14 @@ extension HubServerTests {
         #expect(!retried.isEmpty, "the hub answered unavailable and the script sent the command again")
         #expect(report.errors.isEmpty, "\(report.errors.map { "\($0.failure.code): \($0.failure.message)" })")
         #expect(report.retried == retried.count, "\(retried)")
-        #expect(waitUntil(.seconds(20)) { (try? hub.camera(of: "demo")?["zoom"]?.number) == 6 }, "and it ran once the hub held the lease again")
+        #expect(waitUntil(.seconds(20)) { (try? hub.camera(of: "demo")?["zoom"]?.numberValue) == 6 }, "and it ran once the hub held the lease again")
     }
 }
 
 extension RunningHub {
     /// Whether `/healthz` says this hub owns `room` but runs nothing until its lease is renewed.
     func fenced(_ room: String) -> Bool? {
-        (try? health()["rooms"]?.array?.first { $0["name"]?.string == room }?["fenced"])??.bool
+        (try? health()["rooms"]?.arrayValue?.first { $0["name"]?.stringValue == room }?["fenced"])??.boolValue
     }
 }
 

@@ -77,7 +77,7 @@ extension HubServerTests {
             $0.leaseMilliseconds = 3000
         }
         defer { hub.shutdown() }
-        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.string) == "up" })
+        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.stringValue) == "up" })
         let clients = try HubClients(port: hub.port)
         let rooms = 40
         let members = (0..<rooms).map { clients.join("idle-\($0)", role: "presenter") }
@@ -87,7 +87,7 @@ extension HubServerTests {
         let setCalls =
             "EVAL \"local s = redis.call('INFO', 'commandstats') return tonumber(string.match(s, 'cmdstat_set:calls=(%d+)') or '0')\" 0"
         func sets() throws -> Int { Int(try redis.command(setCalls).dropFirst()) ?? 0 }
-        func renewals() -> Int { (try? hub.health()["redis"]?["leaseRenewals"]?.number).map { Int($0) } ?? 0 }
+        func renewals() -> Int { (try? hub.health()["redis"]?["leaseRenewals"]?.numberValue).map { Int($0) } ?? 0 }
         // Settled: two renewals after the joins, the rooms' first frames (and checkpoints) are long written.
         let joined = renewals()
         #expect(waitUntil(.seconds(30)) { renewals() >= joined + 2 })

@@ -11,12 +11,12 @@ extension HubServerTests {
         let first = try HubClients(port: cluster.hubs[0].port).join(role: "driver")
         let second = try HubClients(port: cluster.hubs[1].port).join(role: "driver")
         let joined = first.nextEvent("joined", timeout: .seconds(20))
-        #expect(joined?["client"]?.string == second.client, "\(String(describing: joined))")
+        #expect(joined?["client"]?.stringValue == second.client, "\(String(describing: joined))")
         #expect(
-            waitUntil(.seconds(20)) { second.messages("event").last { $0.json["event"]?.string == "audience" }?.json["clients"]?.number == 2 },
+            waitUntil(.seconds(20)) { second.messages("event").last { $0.json["event"]?.stringValue == "audience" }?.json["clients"]?.numberValue == 2 },
             "the audience counts both hubs' clients")
         let third = try HubClients(port: cluster.hubs[1].port).join(role: "follower")
-        let roster = third.messages("welcome").first?.json["roster"]?.array?.compactMap { $0["client"]?.string } ?? []
+        let roster = third.messages("welcome").first?.json["roster"]?.arrayValue?.compactMap { $0["client"]?.stringValue } ?? []
         #expect(roster.contains(first.client ?? "?") && roster.contains(second.client ?? "?"), "welcome lists both hubs' clients: \(roster)")
     }
 
@@ -28,8 +28,8 @@ extension HubServerTests {
         #expect(
             waitUntil(.seconds(20)) {
                 old.messages("event").contains {
-                    $0.json["event"]?.string == "presenterChanged" && $0.json["client"]?.string == new.client
-                        && $0.json["demoted"]?.string == old.client
+                    $0.json["event"]?.stringValue == "presenterChanged" && $0.json["client"]?.stringValue == new.client
+                        && $0.json["demoted"]?.stringValue == old.client
                 }
             }, "\(old.messages("event").map(\.text))")
         old.send(#"{"type":"limits","maxZoom":9}"#)

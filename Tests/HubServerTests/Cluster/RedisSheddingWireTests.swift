@@ -21,7 +21,7 @@ extension HubServerTests {
             $0.hub.tick = 60
         }
         defer { hub.shutdown() }
-        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.string) == "up" })
+        #expect(waitUntil { (try? hub.health()["redis"]?["state"]?.stringValue) == "up" })
         let clients = try HubClients(port: hub.port)
         let presenter = clients.join("shed", role: "presenter")
         presenter.send(#"{"type":"fly","id":"f","camera":{"lat":48,"lon":11,"zoom":12},"duration":30}"#)

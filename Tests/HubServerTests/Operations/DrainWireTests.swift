@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import SocketTestSupport
@@ -46,7 +47,7 @@ extension HubServerTests {
             defer { followers.client.shutdown() }
             try #require(waitUntil(.seconds(60)) { followers.welcomed.withLock { $0 } == 1000 }, "all joined")
             let health = try JSONParser.parse(try RawHTTP.request(port: hub.port, path: "/healthz").body)
-            let perLoop = (health["connectionsPerLoop"]?.array ?? []).compactMap { $0.number }
+            let perLoop = (health["connectionsPerLoop"]?.arrayValue ?? []).compactMap { $0.numberValue }
             #expect(perLoop.count == 2 && perLoop.allSatisfy { $0 >= 100 }, "clients on both loops: \(perLoop)")
 
             kill(hub.process.processIdentifier, SIGTERM)
@@ -77,7 +78,7 @@ extension HubServerTests {
                 })
             #expect(answer?.status == 503)
             let body = answer.flatMap { try? JSONParser.parse($0.body) }
-            #expect(body?["status"]?.string == "draining")
+            #expect(body?["status"]?.stringValue == "draining")
             #expect(waitUntil(.seconds(30)) { followers.closes.withLock { $0.count } == 200 })
             #expect(followers.codes == [1012: 200])
             #expect(hub.stop() == 0)

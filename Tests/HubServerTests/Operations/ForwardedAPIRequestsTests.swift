@@ -1,3 +1,4 @@
+import CamHubProtocol
 import HubCore
 import Synchronization
 import Testing
@@ -43,7 +44,7 @@ struct ForwardedAPIRequestsTests {
         requests.expire(at: ForwardedAPIRequests.answerWithin) { _ in false }
         #expect(answers.all.map(\.status) == [503] && requests.count == 1, "the waiting command goes on")
         let failure = try JSONParser.parse(answers.all[0].body)
-        #expect(failure["code"]?.string == "unavailable" && failure["message"]?.string == "cluster: late")
+        #expect(failure["code"]?.stringValue == "unavailable" && failure["message"]?.stringValue == "cluster: late")
         requests.expire(at: 10) { $0 == "h2" }
         #expect(answers.all.map(\.status) == [503, 503] && requests.count == 0, "its hub fell silent")
     }
@@ -57,6 +58,6 @@ struct ForwardedAPIRequestsTests {
         #expect(answers.all.isEmpty, "one hub of two has answered")
         requests.expire(at: ForwardedAPIRequests.answerWithin) { _ in false }
         let list = try JSONParser.parse(try #require(answers.all.first).body)
-        #expect(list["unanswered"]?.number == 1 && list["rooms"]?.array?.count == 1)
+        #expect(list["unanswered"]?.numberValue == 1 && list["rooms"]?.arrayValue?.count == 1)
     }
 }

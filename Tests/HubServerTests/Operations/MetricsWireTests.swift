@@ -66,11 +66,11 @@ extension HubServerTests {
         #expect(during["camhub_rooms"] == 1)
         #expect(during["camhub_members"] == 4)
 
-        #expect(waitUntil(.seconds(20)) { presenter.messages("animation").contains { $0.json["status"]?.string == "finished" } })
+        #expect(waitUntil(.seconds(20)) { presenter.messages("animation").contains { $0.json["status"]?.stringValue == "finished" } })
         let framesReceived = [presenter, fast, slow, leaving].reduce(0) { $0 + $1.frames.count }
         leaving.clients.client.close(leaving.id, code: .normal)
         #expect(leaving.waitForClose() != nil)
-        #expect(waitUntil { (try? hub.health()["clients"]?.number) == 3 })
+        #expect(waitUntil { (try? hub.health()["clients"]?.numberValue) == 3 })
         let after = try hub.scrape()
 
         let frames = after["camhub_frames_sent_total"]

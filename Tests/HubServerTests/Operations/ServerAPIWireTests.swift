@@ -1,4 +1,5 @@
 import CamHubClient
+import CamHubProtocol
 import Foundation
 import HubCore
 import SocketTestSupport
@@ -36,7 +37,7 @@ extension HubServerTests {
             defer { hub.shutdown() }
             #expect(try call(hub, "GET", "/api/v1/rooms", key: nil).status == 401)
             let wrong = try call(hub, "GET", "/api/v1/rooms", key: "not-the-key")
-            #expect(wrong.status == 401 && wrong.json?["code"]?.string == "unauthorized")
+            #expect(wrong.status == 401 && wrong.json?["code"]?.stringValue == "unauthorized")
             #expect(try call(hub, "GET", "/api/v1/rooms").status == 200)
             let off = try RunningHub()
             defer { off.shutdown() }
@@ -51,13 +52,13 @@ extension HubServerTests {
             _ = clients.join("lobby", role: "follower")
             let rooms = try call(hub, "GET", "/api/v1/rooms")
             #expect(rooms.status == 200)
-            let lobby = rooms.json?["rooms"]?.array?.first
-            #expect(lobby?["name"]?.string == "lobby" && lobby?["clients"]?.number == 2 && lobby?["presenter"]?.string == ana.client)
+            let lobby = rooms.json?["rooms"]?.arrayValue?.first
+            #expect(lobby?["name"]?.stringValue == "lobby" && lobby?["clients"]?.numberValue == 2 && lobby?["presenter"]?.stringValue == ana.client)
             let room = try call(hub, "GET", "/api/v1/rooms/lobby")
-            #expect(room.status == 200 && room.json?["camera"]?["zoom"]?.number != nil)
-            #expect(room.json?["roster"]?.array?.contains { $0["client"]?.string == ana.client && $0["role"]?.string == "presenter" } == true)
+            #expect(room.status == 200 && room.json?["camera"]?["zoom"]?.numberValue != nil)
+            #expect(room.json?["roster"]?.arrayValue?.contains { $0["client"]?.stringValue == ana.client && $0["role"]?.stringValue == "presenter" } == true)
             let missing = try call(hub, "GET", "/api/v1/rooms/nowhere")
-            #expect(missing.status == 404 && missing.json?["code"]?.string == "not_found")
+            #expect(missing.status == 404 && missing.json?["code"]?.stringValue == "not_found")
             #expect(try call(hub, "POST", "/api/v1/rooms").status == 405)
             #expect(try call(hub, "GET", "/api/v1/nothing").status == 404)
         }
@@ -69,13 +70,13 @@ extension HubServerTests {
             let fly = #"{"type":"fly","camera":{"lat":48.8566,"lon":2.3522,"zoom":11},"duration":0.5}"#
             let answer = try call(hub, "POST", "/api/v1/rooms/tour/commands?wait=finished", body: fly)
             #expect(answer.status == 200)
-            #expect(answer.json?["type"]?.string == "animation" && answer.json?["status"]?.string == "finished")
-            #expect(answer.json?["camera"]?["zoom"]?.number == 11)
-            #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.number == 11 })
+            #expect(answer.json?["type"]?.stringValue == "animation" && answer.json?["status"]?.stringValue == "finished")
+            #expect(answer.json?["camera"]?["zoom"]?.numberValue == 11)
+            #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.numberValue == 11 })
             let started = try call(hub, "POST", "/api/v1/rooms/tour/commands", body: #"{"type":"ease","id":"e1","camera":{"zoom":9},"duration":5}"#)
-            #expect(started.json?["status"]?.string == "started" && started.json?["id"]?.string == "e1", "without wait: the first report")
+            #expect(started.json?["status"]?.stringValue == "started" && started.json?["id"]?.stringValue == "e1", "without wait: the first report")
             let set = try call(hub, "POST", "/api/v1/rooms/tour/commands", body: #"{"type":"set","camera":{"zoom":3}}"#)
-            #expect(set.status == 200 && set.json?["type"]?.string == "done")
+            #expect(set.status == 200 && set.json?["type"]?.stringValue == "done")
         }
 
         @Test func aBadCommandIs400NamingTheFieldAndTheRoomGoesOn() throws {
@@ -83,13 +84,13 @@ extension HubServerTests {
             defer { hub.shutdown() }
             _ = try HubClients(port: hub.port).join("tour", role: "follower")
             let bad = try call(hub, "POST", "/api/v1/rooms/tour/commands", body: #"{"type":"ease","camera":{"zoom":"far"}}"#)
-            #expect(bad.status == 400 && bad.json?["message"]?.string?.hasPrefix("camera.zoom: ") == true)
+            #expect(bad.status == 400 && bad.json?["message"]?.stringValue?.hasPrefix("camera.zoom: ") == true)
             let query = try call(hub, "POST", "/api/v1/rooms/tour/commands", body: #"{"type":"query","id":"q","what":"bounds"}"#)
-            #expect(query.status == 400 && query.json?["message"]?.string?.hasPrefix("type: the server API runs") == true)
+            #expect(query.status == 400 && query.json?["message"]?.stringValue?.hasPrefix("type: the server API runs") == true)
             let notJSON = try call(hub, "POST", "/api/v1/rooms/tour/commands", body: "zoom please")
-            #expect(notJSON.status == 400 && notJSON.json?["code"]?.string == "bad_message")
+            #expect(notJSON.status == 400 && notJSON.json?["code"]?.stringValue == "bad_message")
             let wait = try call(hub, "POST", "/api/v1/rooms/tour/commands?wait=soon", body: #"{"type":"set","camera":{"zoom":3}}"#)
-            #expect(wait.status == 400 && wait.json?["message"]?.string?.hasPrefix("wait: ") == true)
+            #expect(wait.status == 400 && wait.json?["message"]?.stringValue?.hasPrefix("wait: ") == true)
             #expect(try call(hub, "POST", "/api/v1/rooms/nowhere/commands", body: #"{"type":"set","camera":{"zoom":3}}"#).status == 404)
             #expect(try call(hub, "POST", "/api/v1/rooms/tour/commands", body: #"{"type":"set","camera":{"zoom":4}}"#).status == 200)
         }
@@ -103,7 +104,7 @@ extension HubServerTests {
             let removed = try call(hub, "DELETE", "/api/v1/rooms/tour/clients/\(try #require(driver.client))")
             #expect(removed.status == 204)
             #expect(driver.waitForClose()?.code?.rawValue == 4000)
-            #expect(watcher.nextEvent("left")?["client"]?.string == driver.client)
+            #expect(watcher.nextEvent("left")?["client"]?.stringValue == driver.client)
             #expect(try call(hub, "DELETE", "/api/v1/rooms/tour/clients/c999").status == 404)
         }
     }

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubServer
@@ -15,7 +16,7 @@ extension HubServerTests {
             #expect(follower.client != nil)
             let driver = clients.join(role: "driver")
             driver.send(#"{"type":"set","camera":{"zoom":7}}"#)
-            #expect(follower.next("frame")?["camera"]?["zoom"]?.number == 7, "frames flow over TLS")
+            #expect(follower.next("frame")?["camera"]?["zoom"]?.numberValue == 7, "frames flow over TLS")
         }
 
         @Test func aClientThatDoesNotTrustTheCertificateRefusesToConnect() throws {
@@ -33,7 +34,7 @@ extension HubServerTests {
             let insecure = try HubClients(port: hub.port, tls: ClientTLS(insecure: true))
             #expect(insecure.join(role: "follower").client != nil)
             let health = try Subprocess.run("/usr/bin/curl", ["-sS", "--insecure", "https://127.0.0.1:\(hub.port)/healthz"], timeout: .seconds(10))
-            #expect((try? JSONParser.parse(health.stdout))?["clients"]?.number == 1, "only the insecure client joined: \(health.stdout)")
+            #expect((try? JSONParser.parse(health.stdout))?["clients"]?.numberValue == 1, "only the insecure client joined: \(health.stdout)")
         }
 
         @Test func plainWebSocketsAndHTTPAreNotServedOnATLSPort() throws {

@@ -31,7 +31,7 @@ extension HubServerTests {
             defer { _ = hub.stop() }
             let driver = try HubClients(port: hub.port).join(role: "driver", token: try token(3))
             #expect(driver.client != nil)
-            #expect(driver.next("tokenExpiring")?["exp"]?.number != nil, "less than a minute left: warned at once")
+            #expect(driver.next("tokenExpiring")?["exp"]?.numberValue != nil, "less than a minute left: warned at once")
             #expect(driver.waitForClose()?.code?.rawValue == 4001)
         }
 
@@ -50,7 +50,7 @@ extension HubServerTests {
             #expect(kept.roundTrip(), "a client with another token stays")
             let again = clients.open()
             again.send(#"{"type":"hello","room":"demo","role":"driver","token":"\#(try token(600, jti: "t-9"))"}"#)
-            #expect(again.nextError("forbidden")?["message"]?.string == "token: revoked (jti 't-9')")
+            #expect(again.nextError("forbidden")?["message"]?.stringValue == "token: revoked (jti 't-9')")
         }
     }
 }

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubServer
@@ -34,7 +35,7 @@ extension HubServerTests {
             let error = refused.nextError("forbidden")
             let close = refused.waitForClose()?.code
             #expect(first.roundTrip(), "the presenter who joined first keeps its connection")
-            return (error?["message"]?.string, close)
+            return (error?["message"]?.stringValue, close)
         }
 
         @Test func anExpiredTokenIsForbiddenThenClosed1008() throws {

@@ -15,21 +15,21 @@ extension HubServerTests {
         let b = clients.join(role: "driver")
         // Still flying when b's ease comes, however slow the machine (it is superseded long before it would end).
         a.send(#"{"type":"fly","id":"f1","camera":{"lat":40.7128,"lon":-74.006,"zoom":11},"duration":60}"#)
-        #expect(a.next("animation")?["status"]?.string == "started")
-        #expect(waitUntil { a.frames.contains { $0.json["moving"]?.bool == true } }, "the flight is under way")
+        #expect(a.next("animation")?["status"]?.stringValue == "started")
+        #expect(waitUntil { a.frames.contains { $0.json["moving"]?.boolValue == true } }, "the flight is under way")
         b.send(#"{"type":"ease","id":"e1","camera":{"bearing":90},"duration":0.3}"#)
         let superseded = a.next("animation")
-        #expect(superseded?["id"]?.string == "f1" && superseded?["status"]?.string == "superseded")
-        #expect(superseded?["by"]?.string == b.client && superseded?["reason"]?.string == "highLevel")
-        #expect(superseded?["lost"]?.array == [.string("center"), .string("zoom")])
+        #expect(superseded?["id"]?.stringValue == "f1" && superseded?["status"]?.stringValue == "superseded")
+        #expect(superseded?["by"]?.stringValue == b.client && superseded?["reason"]?.stringValue == "highLevel")
+        #expect(superseded?["lost"]?.arrayValue == [.string("center"), .string("zoom")])
         let stood = try #require(superseded?["camera"])
-        #expect(b.next("animation")?["status"]?.string == "started")
-        #expect(b.next("animation")?["status"]?.string == "finished")
+        #expect(b.next("animation")?["status"]?.stringValue == "started")
+        #expect(b.next("animation")?["status"]?.stringValue == "finished")
         let camera = try #require(try hub.camera(of: "demo"))
         #expect(
             camera["lat"] == stood["lat"] && camera["lon"] == stood["lon"] && camera["zoom"] == stood["zoom"],
             "the flight stopped where it stood: \(camera) vs \(stood)")
-        #expect(camera["bearing"]?.number == 90)
+        #expect(camera["bearing"]?.numberValue == 90)
     }
 
     @Test func animatorsRunSideBySideAndAGestureInterruptsOneAtThatMomentOnTheWire() throws {
@@ -39,23 +39,23 @@ extension HubServerTests {
         let b = clients.join(role: "driver")
         a.send(#"{"type":"animate","id":"turn","to":{"bearing":90,"zoom":6},"duration":3}"#)
         b.send(#"{"type":"animate","id":"tilt","to":{"tilt":30},"duration":0.5}"#)
-        #expect(a.next("animation")?["status"]?.string == "started")
-        #expect(b.next("animation")?["status"]?.string == "started")
+        #expect(a.next("animation")?["status"]?.stringValue == "started")
+        #expect(b.next("animation")?["status"]?.stringValue == "started")
         #expect(
-            waitUntil { a.frames.contains { ($0.json["camera"]?["bearing"]?.number ?? 0) > 0 } }, "the turn is under way before the gesture")
+            waitUntil { a.frames.contains { ($0.json["camera"]?["bearing"]?.numberValue ?? 0) > 0 } }, "the turn is under way before the gesture")
         b.send(#"{"type":"gesture","kind":"scroll","x":640,"y":360,"delta":-120}"#)
         let interrupted = a.next("animation")
-        #expect(interrupted?["id"]?.string == "turn" && interrupted?["status"]?.string == "interrupted")
-        #expect(interrupted?["lost"]?.array == [.string("zoom")] && interrupted?["by"]?.string == b.client)
-        #expect(interrupted?["camera"]?["bearing"]?.number.map { $0 > 0 && $0 < 90 } == true, "the camera at that moment")
+        #expect(interrupted?["id"]?.stringValue == "turn" && interrupted?["status"]?.stringValue == "interrupted")
+        #expect(interrupted?["lost"]?.arrayValue == [.string("zoom")] && interrupted?["by"]?.stringValue == b.client)
+        #expect(interrupted?["camera"]?["bearing"]?.numberValue.map { $0 > 0 && $0 < 90 } == true, "the camera at that moment")
         let finished = a.next("animation")
-        #expect(finished?["status"]?.string == "finished" && finished?["lost"]?.array == [.string("zoom")])
+        #expect(finished?["status"]?.stringValue == "finished" && finished?["lost"]?.arrayValue == [.string("zoom")])
         #expect(
-            waitUntil { b.messages("animation").contains { $0.json["id"]?.string == "tilt" && $0.json["status"]?.string == "finished" } },
+            waitUntil { b.messages("animation").contains { $0.json["id"]?.stringValue == "tilt" && $0.json["status"]?.stringValue == "finished" } },
             "the other animator ran beside it")
-        #expect(waitUntil { (try? hub.camera(of: "demo"))?["tilt"]?.number == 30 })
+        #expect(waitUntil { (try? hub.camera(of: "demo"))?["tilt"]?.numberValue == 30 })
         let camera = try #require(try hub.camera(of: "demo"))
-        #expect(camera["bearing"]?.number == 90, "the interrupted animator ran on with bearing")
+        #expect(camera["bearing"]?.numberValue == 90, "the interrupted animator ran on with bearing")
         #expect(b.messages("error").isEmpty)
     }
 
@@ -64,18 +64,18 @@ extension HubServerTests {
         let clients = try HubClients(port: hub.port)
         let d = clients.join(role: "driver")
         d.send(#"{"type":"set","camera":{"bearing":90}}"#)
-        #expect(waitUntil { (try? hub.camera(of: "demo"))?["bearing"]?.number == 90 })
+        #expect(waitUntil { (try? hub.camera(of: "demo"))?["bearing"]?.numberValue == 90 })
         d.send(#"{"type":"animate","id":"a","from":{"bearing":10},"to":{"bearing":20},"duration":0.5,"curve":"linear"}"#)
         let started = d.next("animation")
-        #expect(started?["status"]?.string == "started" && started?["camera"]?["bearing"]?.number == 10)
-        #expect(d.next("animation")?["status"]?.string == "finished")
+        #expect(started?["status"]?.stringValue == "started" && started?["camera"]?["bearing"]?.numberValue == 10)
+        #expect(d.next("animation")?["status"]?.stringValue == "finished")
         // The resting frame follows the report within one frame interval.
-        #expect(waitUntil { d.frames.last.map { $0.json["moving"]?.bool == false && $0.json["camera"]?["bearing"]?.number == 20 } == true })
-        let bearings = d.frames.compactMap { $0.json["camera"]?["bearing"]?.number }
+        #expect(waitUntil { d.frames.last.map { $0.json["moving"]?.boolValue == false && $0.json["camera"]?["bearing"]?.numberValue == 20 } == true })
+        let bearings = d.frames.compactMap { $0.json["camera"]?["bearing"]?.numberValue }
         let last90 = bearings.lastIndex(of: 90) ?? -1
         #expect(bearings[(last90 + 1)...].allSatisfy { $0 >= 10 && $0 <= 20 }, "no frame turns from 90 towards 20: \(bearings)")
         #expect(bearings.last == 20)
         d.send(#"{"type":"animate","from":{"tilt":5},"to":{"zoom":3},"duration":1}"#)
-        #expect(d.nextError("bad_message")?["message"]?.string?.hasPrefix("from.tilt:") == true)
+        #expect(d.nextError("bad_message")?["message"]?.stringValue?.hasPrefix("from.tilt:") == true)
     }
 }

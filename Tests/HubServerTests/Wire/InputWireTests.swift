@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import SocketTestSupport
@@ -22,14 +23,14 @@ extension HubServerTests {
         for c in cases {
             driver.send(c.text)
             let error = driver.nextError(c.code)
-            #expect(error?["message"]?.string?.hasPrefix(c.prefix) == true, "\(c.text) → \(String(describing: error))")
+            #expect(error?["message"]?.stringValue?.hasPrefix(c.prefix) == true, "\(c.text) → \(String(describing: error))")
         }
         driver.clients.client.send(.binary(Array(#"{"type":"ping"}"#.utf8)), to: driver.id)
-        #expect(driver.nextError("bad_message")?["message"]?.string?.hasPrefix("message: binary") == true)
+        #expect(driver.nextError("bad_message")?["message"]?.stringValue?.hasPrefix("message: binary") == true)
         #expect(driver.roundTrip())
         #expect(driver.frames.isEmpty, "nothing moved")
         driver.send(#"{"type":"set","camera":{"zoom":7}}"#)
-        #expect(driver.next("frame")?["camera"]?["zoom"]?.number == 7, "a valid command still works")
+        #expect(driver.next("frame")?["camera"]?["zoom"]?.numberValue == 7, "a valid command still works")
         #expect(driver.closeEvent == nil)
     }
 
@@ -41,7 +42,7 @@ extension HubServerTests {
         driver.send(#"{"type":"ping","pad":""# + String(repeating: "x", count: HubProtocol.maxMessageBytes) + #""}"#)
         #expect(driver.waitForClose()?.code == .messageTooBig)
         #expect(
-            waitUntil { other.messages("event").contains { $0.json["event"]?.string == "left" } },
+            waitUntil { other.messages("event").contains { $0.json["event"]?.stringValue == "left" } },
             "the hub saw the client leave")
     }
 
@@ -66,7 +67,7 @@ extension HubServerTests {
         // Served again once the bucket refills; that pong comes after every answer to the flood.
         #expect(driver.roundTripOnceServed(), "served again once the bucket refills")
         let elapsed = (ContinuousClock.now - start) / .seconds(1)
-        let pongs = driver.messages("pong").filter { ($0.json["t"]?.number ?? -1) >= 0 }.count
+        let pongs = driver.messages("pong").filter { ($0.json["t"]?.numberValue ?? -1) >= 0 }.count
         #expect(pongs >= 239 && pongs < flood, "\(pongs) pongs: the burst less the hello, then some dropped")
         #expect(Double(driver.messages("error").count) <= elapsed.rounded(.up), "at most one rate_limited per second")
         #expect(driver.closeEvent == nil)

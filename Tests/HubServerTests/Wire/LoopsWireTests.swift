@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import HubServer
@@ -15,8 +16,8 @@ extension HubServerTests {
         func joinOverEveryLoop(_ hub: RunningHub, _ clients: HubClients, role: String, count: Int) throws -> [Connection] {
             let joined = (0..<count).map { _ in clients.join(role: role) }
             let health = try hub.health()
-            let perLoop = health["connectionsPerLoop"]?.array?.compactMap(\.number) ?? []
-            #expect(health["loops"]?.number == 2)
+            let perLoop = health["connectionsPerLoop"]?.arrayValue?.compactMap(\.numberValue) ?? []
+            #expect(health["loops"]?.numberValue == 2)
             #expect(perLoop.count == 2 && perLoop.allSatisfy { $0 > 0 }, "connections per loop: \(perLoop)")
             return joined
         }
@@ -27,15 +28,15 @@ extension HubServerTests {
             let followers = try joinOverEveryLoop(hub, clients, role: "follower", count: 16)
             let driver = clients.join(role: "driver")
             driver.send(#"{"type":"ease","id":"e","camera":\#(HubServerTests.easeTarget),"duration":0.5}"#)
-            #expect(driver.next("animation")?["status"]?.string == "started")
-            #expect(driver.next("animation")?["status"]?.string == "finished")
+            #expect(driver.next("animation")?["status"]?.stringValue == "started")
+            #expect(driver.next("animation")?["status"]?.stringValue == "finished")
             let hubCamera = try hub.camera(of: "demo")
             for follower in followers {
-                #expect(waitUntil { follower.frames.last?.json["moving"]?.bool == false })
+                #expect(waitUntil { follower.frames.last?.json["moving"]?.boolValue == false })
                 let frames = follower.frames
-                #expect(frames.contains { $0.json["moving"]?.bool == true }, "frames while the camera moved: \(frames.count)")
+                #expect(frames.contains { $0.json["moving"]?.boolValue == true }, "frames while the camera moved: \(frames.count)")
                 #expect(frames.last?.json["camera"] == hubCamera, "the hub's final camera, exactly")
-                let seqs = frames.compactMap { $0.json["seq"]?.number }
+                let seqs = frames.compactMap { $0.json["seq"]?.numberValue }
                 #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "in order: \(seqs)")
             }
         }
@@ -49,7 +50,7 @@ extension HubServerTests {
             }
             for (i, driver) in drivers.enumerated() {
                 let result = driver.next("result")
-                #expect(result?["id"]?.string == "q\(i)")
+                #expect(result?["id"]?.stringValue == "q\(i)")
                 #expect(driver.messages("result").count == 1, "only its own answer")
             }
         }
@@ -59,9 +60,9 @@ extension HubServerTests {
             let clients = try HubClients(port: hub.port)
             let presenter = clients.join(role: "presenter")
             let followers = try joinOverEveryLoop(hub, clients, role: "follower", count: 12)
-            #expect(waitUntil { (try? hub.health()["clients"]?.number) == 13 })
+            #expect(waitUntil { (try? hub.health()["clients"]?.numberValue) == 13 })
             for follower in followers { clients.client.close(follower.id) }
-            #expect(waitUntil { (try? hub.health()["clients"]?.number) == 1 }, "every leave reached the hub")
+            #expect(waitUntil { (try? hub.health()["clients"]?.numberValue) == 1 }, "every leave reached the hub")
             #expect(presenter.roundTrip(), "the presenter is unaffected")
         }
 
@@ -90,17 +91,17 @@ extension HubServerTests {
             let driver = clients.join(role: "driver")
             driver.send(#"{"type":"set","camera":{"zoom":7}}"#)
             for follower in followers {
-                #expect(follower.next("frame")?["camera"]?["zoom"]?.number == 7, "frames flow over TLS")
+                #expect(follower.next("frame")?["camera"]?["zoom"]?.numberValue == 7, "frames flow over TLS")
             }
             let health = try Subprocess.run("/usr/bin/curl", ["-sS", "--insecure", "https://127.0.0.1:\(hub.port)/healthz"], timeout: .seconds(10))
-            let perLoop = (try? JSONParser.parse(health.stdout))?["connectionsPerLoop"]?.array?.compactMap(\.number) ?? []
+            let perLoop = (try? JSONParser.parse(health.stdout))?["connectionsPerLoop"]?.arrayValue?.compactMap(\.numberValue) ?? []
             #expect(perLoop.count == 2 && perLoop.allSatisfy { $0 > 0 }, "connections per loop: \(perLoop)")
         }
 
         @Test func healthAndMetricsAnswerFromEveryLoop() throws {
             let hub = try RunningHub { $0.loops = 2 }
             for _ in 0..<12 {  // each request is a new connection: both loops serve some
-                #expect(try hub.health()["status"]?.string == "ok")
+                #expect(try hub.health()["status"]?.stringValue == "ok")
                 let metrics = try RawHTTP.request(port: hub.port, path: "/metrics")
                 #expect(metrics.status == 200)
             }

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import Testing
@@ -11,8 +12,8 @@ extension HubServerTests {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Vectors/projection.json")
         let vectors = try JSONParser.parse(Array(try Data(contentsOf: url)))
-        let cases = (vectors["cases"]?.array ?? []).filter {
-            $0["name"]?.string?.hasPrefix("pad_t45_z14_b30_p") == true || $0["name"]?.string?.hasPrefix("pad_t60_z16_b200_phone_p") == true
+        let cases = (vectors["cases"]?.arrayValue ?? []).filter {
+            $0["name"]?.stringValue?.hasPrefix("pad_t45_z14_b30_p") == true || $0["name"]?.stringValue?.hasPrefix("pad_t60_z16_b200_phone_p") == true
         }
         #expect(cases.count == 10)
         let hub = try RunningHub()
@@ -25,16 +26,16 @@ extension HubServerTests {
             let geo = try #require(c["geo"])
             let view = try #require(c["view"])
             let p = try #require(cam["padding"])
-            d.send(#"{"type":"viewport","width":\#(vp["width"]!.number!),"height":\#(vp["height"]!.number!)}"#)
+            d.send(#"{"type":"viewport","width":\#(vp["width"]!.numberValue!),"height":\#(vp["height"]!.numberValue!)}"#)
             d.send(
-                #"{"type":"set","camera":{"lat":\#(cam["lat"]!.number!),"lon":\#(cam["lon"]!.number!),"zoom":\#(cam["zoom"]!.number!),"bearing":\#(cam["bearing"]!.number!),"tilt":\#(cam["tilt"]!.number!),"padding":{"top":\#(p["top"]!.number!),"left":\#(p["left"]!.number!),"bottom":\#(p["bottom"]!.number!),"right":\#(p["right"]!.number!)}}}"#
+                #"{"type":"set","camera":{"lat":\#(cam["lat"]!.numberValue!),"lon":\#(cam["lon"]!.numberValue!),"zoom":\#(cam["zoom"]!.numberValue!),"bearing":\#(cam["bearing"]!.numberValue!),"tilt":\#(cam["tilt"]!.numberValue!),"padding":{"top":\#(p["top"]!.numberValue!),"left":\#(p["left"]!.numberValue!),"bottom":\#(p["bottom"]!.numberValue!),"right":\#(p["right"]!.numberValue!)}}}"#
             )
-            d.send(#"{"type":"query","id":"q\#(i)","what":"project","points":[{"lat":\#(geo["lat"]!.number!),"lon":\#(geo["lon"]!.number!)}]}"#)
+            d.send(#"{"type":"query","id":"q\#(i)","what":"project","points":[{"lat":\#(geo["lat"]!.numberValue!),"lon":\#(geo["lon"]!.numberValue!)}]}"#)
             let result = try #require(d.next("result"))
-            #expect(result["id"]?.string == "q\(i)")
-            let got = try #require(result["points"]?.array?.first)
-            let dx = (got["x"]?.number ?? .infinity) - view["x"]!.number!
-            let dy = (got["y"]?.number ?? .infinity) - view["y"]!.number!
+            #expect(result["id"]?.stringValue == "q\(i)")
+            let got = try #require(result["points"]?.arrayValue?.first)
+            let dx = (got["x"]?.numberValue ?? .infinity) - view["x"]!.numberValue!
+            let dy = (got["y"]?.numberValue ?? .infinity) - view["y"]!.numberValue!
             #expect((dx * dx + dy * dy).squareRoot() <= 0.5, "\(c["name"]!): hub \(got) vs MapLibre \(view)")
             compared += 1
         }

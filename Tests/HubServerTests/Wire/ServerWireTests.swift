@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import SocketTestSupport
@@ -20,7 +21,7 @@ extension HubServerTests {
             let connection = clients.open(origin: origin)
             #expect(connection.closeEvent == nil, "\(origin ?? "no origin") must be allowed")
         }
-        #expect(try hub.health()["connections"]?.number == 5)
+        #expect(try hub.health()["connections"]?.numberValue == 5)
     }
 
     @Test func healthzReportsConnectionsClientsAndRooms() throws {
@@ -33,14 +34,14 @@ extension HubServerTests {
         driver.send(#"{"type":"set","camera":{"zoom":6}}"#)
         #expect(driver.next("frame") != nil)
         let health = try hub.health()
-        #expect(health["status"]?.string == "ok")
-        #expect(health["connections"]?.number == 4)
-        #expect(health["clients"]?.number == 3)
-        let rooms = health["rooms"]?.array ?? []
-        #expect(rooms.compactMap { $0["name"]?.string } == ["alpha", "beta"])
-        #expect(rooms.compactMap { $0["clients"]?.number } == [2, 1])
-        #expect(rooms.first?["camera"]?["zoom"]?.number == 6)
-        #expect((rooms.first?["seq"]?.number ?? 0) >= 1)
+        #expect(health["status"]?.stringValue == "ok")
+        #expect(health["connections"]?.numberValue == 4)
+        #expect(health["clients"]?.numberValue == 3)
+        let rooms = health["rooms"]?.arrayValue ?? []
+        #expect(rooms.compactMap { $0["name"]?.stringValue } == ["alpha", "beta"])
+        #expect(rooms.compactMap { $0["clients"]?.numberValue } == [2, 1])
+        #expect(rooms.first?["camera"]?["zoom"]?.numberValue == 6)
+        #expect((rooms.first?["seq"]?.numberValue ?? 0) >= 1)
     }
 
     @Test func healthzReportsTheTickRateOfMovingAndRestingRooms() throws {
@@ -55,8 +56,8 @@ extension HubServerTests {
         var health = JSONValue.null
         func roomTicks(_ health: JSONValue) -> [String: Double] {
             Dictionary(
-                uniqueKeysWithValues: (health["rooms"]?.array ?? []).compactMap { room in
-                    room["name"]?.string.map { ($0, room["ticksPerSecond"]?.number ?? -1) }
+                uniqueKeysWithValues: (health["rooms"]?.arrayValue ?? []).compactMap { room in
+                    room["name"]?.stringValue.map { ($0, room["ticksPerSecond"]?.numberValue ?? -1) }
                 })
         }
         let reported = waitUntil(.seconds(20)) {
@@ -67,12 +68,12 @@ extension HubServerTests {
         }
         let ticks = roomTicks(health)
         #expect(reported, "a moving room is visited and a room at rest is not (\(ticks))")
-        let hubTicks = health["ticksPerSecond"]?.number ?? 0
+        let hubTicks = health["ticksPerSecond"]?.numberValue ?? 0
         let moving = ticks["moving"] ?? 0
         // How many ticks the machine achieves is a benchmark figure (camhub bench), not asserted here.
         #expect(hubTicks >= moving && hubTicks <= 62, "the hub reports its own ticks, every visit among them, never above its 60 Hz (\(hubTicks))")
         #expect(moving <= 40, "a moving room is visited when its 30 Hz presenter is due a frame, not on every 60 Hz tick (\(ticks))")
-        #expect(health["activeRooms"]?.number == 1)
+        #expect(health["activeRooms"]?.numberValue == 1)
     }
 
     @Test func everyFollowerIsReachedWhileSendPassesRunInSlices() throws {
@@ -87,14 +88,14 @@ extension HubServerTests {
             "every follower is reached, slice after slice: \(followers.map { $0.frames.count })")
         for (i, follower) in followers.enumerated() {
             let frames = follower.frames
-            let seqs = frames.compactMap { $0.json["seq"]?.number }
-            let bearings = frames.compactMap { $0.json["camera"]?["bearing"]?.number }
+            let seqs = frames.compactMap { $0.json["seq"]?.numberValue }
+            let bearings = frames.compactMap { $0.json["camera"]?["bearing"]?.numberValue }
             #expect(seqs.count == frames.count && bearings.count == frames.count, "follower \(i): every frame is whole")
             #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "follower \(i): frames in order: \(seqs)")
             #expect(zip(bearings, bearings.dropFirst()).allSatisfy { $0 <= $1 }, "follower \(i): the spin only moves forward")
         }
         // The clock keeps ticking while the passes run in slices (its achieved rate is a benchmark figure).
-        let hubTicks = try hub.health()["ticksPerSecond"]?.number ?? 0
+        let hubTicks = try hub.health()["ticksPerSecond"]?.numberValue ?? 0
         #expect(hubTicks >= 1 && hubTicks <= 62, "the hub ticks, never above its 60 Hz (\(hubTicks))")
     }
 
@@ -112,7 +113,7 @@ extension HubServerTests {
         #expect(script.text == "export const hub = 1;")
         #expect(script.headers["content-type"]?.hasPrefix("text/javascript") == true)
         #expect(try RawHTTP.request(port: hub.port, path: "/missing.js").status == 404)
-        #expect(try hub.health()["status"]?.string == "ok", "/healthz beside the files")
+        #expect(try hub.health()["status"]?.stringValue == "ok", "/healthz beside the files")
     }
 
     @Test func shutdownClosesEveryClientWith1001() throws {

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import SocketTestSupport
@@ -15,13 +16,13 @@ extension HubServerTests {
         let follower = clients.join(role: "follower")
         let welcome = try #require(follower.messages("welcome").first?.json)
         let camera = welcome["camera"]
-        #expect(camera?["lat"]?.number == 48.8566 && camera?["lon"]?.number == 2.3522)
-        #expect(camera?["zoom"]?.number == 12 && camera?["bearing"]?.number == 30 && camera?["tilt"]?.number == 45)
+        #expect(camera?["lat"]?.numberValue == 48.8566 && camera?["lon"]?.numberValue == 2.3522)
+        #expect(camera?["zoom"]?.numberValue == 12 && camera?["bearing"]?.numberValue == 30 && camera?["tilt"]?.numberValue == 45)
         #expect(camera == (try hub.camera(of: "demo")))
-        #expect(welcome["limits"]?["maxTilt"]?.number == 50)
-        #expect(welcome["presenter"]?.string == presenter.client)
-        #expect(welcome["roster"]?.array?.compactMap { $0["client"]?.string } == [presenter.client!, follower.client!])
-        #expect((welcome["seq"]?.number ?? 0) >= 1)
+        #expect(welcome["limits"]?["maxTilt"]?.numberValue == 50)
+        #expect(welcome["presenter"]?.stringValue == presenter.client)
+        #expect(welcome["roster"]?.arrayValue?.compactMap { $0["client"]?.stringValue } == [presenter.client!, follower.client!])
+        #expect((welcome["seq"]?.numberValue ?? 0) >= 1)
     }
 
     @Test func followerDrivingCommandsAreForbiddenAndTheConnectionStaysUsable() throws {
@@ -40,11 +41,11 @@ extension HubServerTests {
         for command in commands {
             follower.send(command)
             let error = follower.nextError("forbidden")
-            #expect(error?["ref"]?.string == (try JSONParser.parse(command))["type"]?.string)
+            #expect(error?["ref"]?.stringValue == (try JSONParser.parse(command))["type"]?.stringValue)
         }
         #expect(follower.roundTrip())
         follower.send(#"{"type":"query","id":"q","what":"bounds"}"#)
-        #expect(follower.next("result")?["id"]?.string == "q")
+        #expect(follower.next("result")?["id"]?.stringValue == "q")
         #expect(follower.messages("error").count == commands.count)
         #expect(follower.frames.isEmpty, "nothing moved")
     }
@@ -56,8 +57,8 @@ extension HubServerTests {
         let follower = clients.join(role: "follower")
         driver.send(#"{"type":"set","camera":{"zoom":5}}"#)
         let frame = follower.next("frame")
-        #expect(frame?["camera"]?["zoom"]?.number == 5)
-        #expect(frame?["by"]?.string == driver.client)
+        #expect(frame?["camera"]?["zoom"]?.numberValue == 5)
+        #expect(frame?["by"]?.stringValue == driver.client)
         driver.send(#"{"type":"limits","maxZoom":4}"#)
         driver.nextError("forbidden")
         driver.send(#"{"type":"cancel","all":true}"#)
@@ -71,27 +72,27 @@ extension HubServerTests {
         let first = clients.join(role: "presenter")
         let driver = clients.join(role: "driver")
         first.send(#"{"type":"limits","maxZoom":15}"#)
-        #expect(driver.nextEvent("limitsChanged")?["limits"]?["maxZoom"]?.number == 15)
+        #expect(driver.nextEvent("limitsChanged")?["limits"]?["maxZoom"]?.numberValue == 15)
         driver.send(#"{"type":"ease","id":"d1","camera":{"bearing":90},"duration":60}"#)  // cancelled long before its end
-        #expect(driver.next("animation")?["status"]?.string == "started")
+        #expect(driver.next("animation")?["status"]?.stringValue == "started")
         first.send(#"{"type":"cancel","all":true}"#)
         let cancelled = driver.next("animation")
-        #expect(cancelled?["status"]?.string == "cancelled" && cancelled?["by"]?.string == first.client)
+        #expect(cancelled?["status"]?.stringValue == "cancelled" && cancelled?["by"]?.stringValue == first.client)
 
         let second = clients.join(role: "presenter")
         for connection in [first, driver, second] {
             #expect(
                 waitUntil {
                     connection.messages("event").contains {
-                        $0.json["event"]?.string == "presenterChanged" && $0.json["client"]?.string == second.client
-                            && $0.json["demoted"]?.string == first.client
+                        $0.json["event"]?.stringValue == "presenterChanged" && $0.json["client"]?.stringValue == second.client
+                            && $0.json["demoted"]?.stringValue == first.client
                     }
                 })
         }
         first.send(#"{"type":"limits","maxZoom":12}"#)
         first.nextError("forbidden")
         first.send(#"{"type":"set","camera":{"zoom":3}}"#)  // a driver now: still moves
-        #expect(waitUntil { driver.frames.last?.json["camera"]?["zoom"]?.number == 3 })
+        #expect(waitUntil { driver.frames.last?.json["camera"]?["zoom"]?.numberValue == 3 })
     }
 
     @Test func commandsBeforeHelloAndSecondHelloAreErrorsOnAUsableConnection() throws {
@@ -99,13 +100,13 @@ extension HubServerTests {
         let clients = try HubClients(port: hub.port)
         let connection = clients.open()
         connection.send(#"{"type":"set","camera":{"zoom":5}}"#)
-        #expect(connection.nextError("not_joined")?["ref"]?.string == "set")
+        #expect(connection.nextError("not_joined")?["ref"]?.stringValue == "set")
         connection.send(#"{"type":"hello","room":"demo","role":"driver"}"#)
         #expect(connection.next("welcome") != nil)
         connection.send(#"{"type":"hello","room":"demo","role":"driver"}"#)
-        #expect(connection.nextError("conflict")?["ref"]?.string == "hello")
+        #expect(connection.nextError("conflict")?["ref"]?.stringValue == "hello")
         connection.send(#"{"type":"set","camera":{"zoom":5}}"#)
-        #expect(connection.next("frame")?["camera"]?["zoom"]?.number == 5)
+        #expect(connection.next("frame")?["camera"]?["zoom"]?.numberValue == 5)
         #expect(connection.closeEvent == nil)
     }
 
@@ -114,7 +115,7 @@ extension HubServerTests {
         let clients = try HubClients(port: hub.port)
         let connection = clients.open()
         connection.send(#"{"type":"hello","room":"demo","role":"presenter","token":"guess"}"#)
-        #expect(connection.nextError("forbidden")?["ref"]?.string == "hello")
+        #expect(connection.nextError("forbidden")?["ref"]?.stringValue == "hello")
         #expect(connection.waitForClose()?.code == .policyViolation)
         #expect(connection.messages.count == 1, "the error, then nothing but the close")
         let right = clients.join(role: "presenter", token: "P-secret")

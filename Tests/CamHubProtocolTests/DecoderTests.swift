@@ -2,7 +2,7 @@ import CameraCore
 import CameraMotion
 import Testing
 
-@testable import HubCore
+@testable import CamHubProtocol
 
 @Suite("Decoding the envelope")
 struct EnvelopeTests {

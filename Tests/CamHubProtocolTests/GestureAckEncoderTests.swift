@@ -2,7 +2,7 @@ import CameraCore
 import CameraMotion
 import Testing
 
-@testable import HubCore
+@testable import CamHubProtocol
 
 /// The wire form of `gestureAck` (docs/PROTOCOL.md): the fields in that order,
 /// `phase` null for an instantaneous gesture, `animation` only when one started.

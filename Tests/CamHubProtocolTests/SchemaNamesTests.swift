@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HubCore
+@testable import CamHubProtocol
 
 /// docs/asyncapi.yaml against the hub's own lists of names: a message type,
 /// event, error code or enum value added to the hub without its schema fails
@@ -12,7 +12,7 @@ import Testing
 struct SchemaNamesTests {
     static func document() throws -> String {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/asyncapi.yaml")
+            .deletingLastPathComponent().appendingPathComponent("docs/asyncapi.yaml")
         return try String(contentsOf: url, encoding: .utf8)
     }
 

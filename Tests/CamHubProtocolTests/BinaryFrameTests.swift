@@ -2,7 +2,7 @@ import CameraCore
 import CameraMotion
 import Testing
 
-@testable import HubCore
+@testable import CamHubProtocol
 
 /// The binary `frame` (docs/PROTOCOL.md, "Binary frames"): its layout, and
 /// that it says exactly what the JSON frame says.
@@ -46,11 +46,11 @@ import Testing
                 seq: arguments.seq, time: arguments.time, camera: camera, moving: arguments.moving, by: arguments.by, corner: true,
                 pointer: pointer, epoch: arguments.epoch))
         let c = try #require(json["camera"])
-        let wire = [c["lat"], c["lon"], c["zoom"], c["bearing"], c["tilt"]].map { $0?.number?.bitPattern }
+        let wire = [c["lat"], c["lon"], c["zoom"], c["bearing"], c["tilt"]].map { $0?.numberValue?.bitPattern }
         #expect([binary.latitude, binary.longitude, binary.zoom, binary.bearing, binary.tilt].map(\.bitPattern) == wire)
-        #expect(binary.anchor.map { [$0.x, $0.y] } == c["anchor"].map { [$0["x"]?.number ?? .nan, $0["y"]?.number ?? .nan] })
+        #expect(binary.anchor.map { [$0.x, $0.y] } == c["anchor"].map { [$0["x"]?.numberValue ?? .nan, $0["y"]?.numberValue ?? .nan] })
         #expect(binary.padding == (camera.padding == .zero ? nil : camera.padding))
-        #expect(binary.seq == arguments.seq && binary.time == json["time"]?.number && binary.epoch == arguments.epoch)
+        #expect(binary.seq == arguments.seq && binary.time == json["time"]?.numberValue && binary.epoch == arguments.epoch)
         #expect(binary.corner && !binary.moving && binary.by == nil)
         #expect(binary.pointer == .shown(latitude: 48.8584, longitude: 2.2945, by: "c1"))
     }
@@ -79,7 +79,7 @@ import Testing
             BinaryFrame.encode(seq: 1, time: 0, camera: Self.camera, moving: true, by: "c1", velocity: velocity))
         let json = try JSONParser.parse(HubMessage.frame(seq: 1, time: 0, camera: Self.camera, moving: true, by: "c1", velocity: velocity))
         let v = try #require(json["velocity"])
-        let rounded = ["lat", "lon", "zoom", "bearing", "tilt"].map { Double(Float(v[$0]?.number ?? .nan)) }
+        let rounded = ["lat", "lon", "zoom", "bearing", "tilt"].map { Double(Float(v[$0]?.numberValue ?? .nan)) }
         #expect(frame.velocity == rounded)
     }
 

@@ -344,7 +344,7 @@ public enum HubMessage {
 
     /// The room's state in a welcome, first part: from `,"seq"` to the roster's
     /// items (its closing `]` is the caller's). Shared with the server API's room.
-    static func roomStateHead(_ m: Welcome, into w: inout JSONWriter) {
+    public static func roomStateHead(_ m: Welcome, into w: inout JSONWriter) {
         w.raw(",\"seq\":")
         w.integer(m.seq)
         w.raw(",\"camera\":")
@@ -365,7 +365,7 @@ public enum HubMessage {
 
     /// The room's state in a welcome, last part: from the animations (after the
     /// caller's `]`) to `view`. Shared with the server API's room.
-    static func roomStateTail(_ m: Welcome, into w: inout JSONWriter) {
+    public static func roomStateTail(_ m: Welcome, into w: inout JSONWriter) {
         w.raw("\"animations\":[")
         for (i, a) in m.animations.enumerated() {
             if i > 0 { w.raw(",") }

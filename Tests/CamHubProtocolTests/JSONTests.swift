@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HubCore
+@testable import CamHubProtocol
 
 @Suite("Strict JSON parser")
 struct JSONParserTests {

@@ -3,7 +3,7 @@ import CameraMotion
 import Foundation
 import Testing
 
-@testable import HubCore
+@testable import CamHubProtocol
 
 @Suite("JSON string escaping")
 struct EscaperTests {
