@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The busy follower client (scripts/busy_follower/busy_follower.c) against a real hub
-# (the debug build; CAMHUB=path for another), in about 8 s:
+# (the debug build; CAMHUB=path for another), in about 10 s:
 #  1. its self-test: the frame parser on a crafted stream fed whole, in chunks of
 #     every size from 1 to 40 bytes and byte by byte (7-, 16- and 64-bit lengths,
 #     fragments with a ping between them, ping → masked pong, close → masked close),
 #     the handshake digest (RFC 6455's example), the window and the histogram;
 #  2. against a port where nothing listens: no follower connects, exit status 1;
-#  3. a hub ticking at 30 Hz kept moving by the spin presenter, 50 followers (half
+#  3. against scripts/busy_follower/wire_peer.py (Python websockets, which refuses
+#     unmasked client frames): a 64-bit-length welcome, fragmented frames, 16-bit
+#     events, a ping (its pong awaited by the peer) and a close 4000 to one of four
+#     followers (its close reply recorded), in both encodings;
+#  4. a hub ticking at 30 Hz kept moving by the spin presenter, 50 followers (half
 #     binary frames, half JSON) asking for 30 Hz, a 3 s window. A hub ticking at the
 #     rate sends every follower every frame, so each follower must count the same
 #     frames (both encodings alike), with no seq gap, no error, finite latency, and
@@ -41,6 +45,35 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["connected"] == 0 and r["failed"] == 3 and r["frames"] == 0, r
 assert "connect" in r["first_error"], r["first_error"]
+EOF
+
+python3 -c 'import websockets' 2>/dev/null || python3 -m pip install --quiet websockets==17.4
+python3 scripts/busy_follower/wire_peer.py --rate 30 --expect 4 --summary "$tmp/peer.json" > "$tmp/peer.log" 2>&1 &
+pids+=("$!")
+for _ in $(seq 100); do grep -qs "^listening" "$tmp/peer.log" && break; sleep 0.1; done
+peer_port=$(sed -n 's/^listening \([0-9]*\)$/\1/p' "$tmp/peer.log")
+[ -n "$peer_port" ] || { cat "$tmp/peer.log" >&2; fail "the websockets peer did not start"; }
+status=0
+timeout 30 "$tmp/busy_follower" --port "$peer_port" --followers 4 --rate 30 --seconds 1 --settle 0.5 --encoding mixed \
+  --sleep --quiet > "$tmp/peer-run.json" || status=$?
+for _ in $(seq 100); do [ -s "$tmp/peer.json" ] && break; sleep 0.1; done
+python3 - "$tmp/peer-run.json" "$status" "$tmp/peer.json" <<'EOF' || fail "the run against the websockets peer"
+import json, sys
+r, status, peer = json.load(open(sys.argv[1])), int(sys.argv[2]), json.load(open(sys.argv[3]))
+def check(ok, what):
+    if not ok:
+        sys.exit(f"test_busy_follower.sh: {what}: client {json.dumps(r)} peer {json.dumps(peer)[:600]}")
+check(status == 1 and r["connected"] == 3 and r["disconnected"] == 1 and r["failed"] == 0, "three stay, one is closed")
+check(r["server_closes"] == 1 and "4000 bye" in r["first_error"], "the close is seen with its code and reason")
+check(peer["close_reply"] == 4000, "the client answers the close with its code")
+check(peer["pongs"] == 4, "every ping is answered with a pong of its payload")
+check(peer["errors"] == [], "the peer saw no error")
+hellos = peer["hellos"]
+check(len(hellos) == 4 and all(h["role"] == "follower" and h["room"] == "bench" and h["rate"] == 30 for h in hellos)
+      and sum(h.get("encoding") == "binary" for h in hellos) == 2, "four masked hellos, two asking for binary frames")
+check(r["protocol_errors"] == 0 and r["unparsed"] == 0 and r["seq_gaps"] == 0, "fragments and long messages parsed")
+check(r["frames_binary"] > 0 and r["frames_json"] > 0 and r["other_messages"] > 0, "frames of both encodings and events")
+check(24 <= r["per_follower_min"] <= r["per_follower_max"] <= 31, "about 30 frames per follower in 1 s")
 EOF
 
 "$camhub" serve --host 127.0.0.1 --port 0 --loops 1 --tick 30 --web web > "$tmp/hub.log" 2>&1 &
