@@ -82,7 +82,7 @@ if [ "$server" = camhub ]; then
   # A follower asking for RATE of a hub ticking at HUB_TICK gets every (HUB_TICK / RATE)th seq.
   step=$(python3 -c "t, r = float('$tick'), float('$rate'); print(int(t / r) if (t / r).is_integer() else 0)")
   if [ "$step" = 0 ]; then
-    echo "bench_pinned.sh: HUB_TICK $tick is not a multiple of RATE $rate: seq gaps are not meaningful" >&2
+    echo "bench_pinned.sh: HUB_TICK $tick is not a multiple of RATE $rate: seq_missing is not meaningful" >&2
     step=1
   fi
   command="$camhub serve --loops 1 --tick $tick ${HUB_ARGS:-}"
@@ -108,13 +108,17 @@ kill -0 "$server_pid" 2>/dev/null || echo "bench_pinned.sh: the server exited du
 [ -s "$tmp/client.json" ] || { echo "bench_pinned.sh: the client wrote no report (exit status $status)" >&2; exit 1; }
 
 python3 - "$tmp/client.json" "$out" "$server" "$command" "$tick" "$server_cpu" "$client_cpu" "$status" <<'EOF'
-import json, sys
+import json, os, sys
 client_json, out, server, command, tick, server_cpu, client_cpu, status = sys.argv[1:]
 client = json.load(open(client_json))
 report = {"harness": "scripts/bench_pinned.sh", "server": server, "server_command": command,
           "server_tick": float(tick), "server_cpu_pinned": int(server_cpu), "client_cpu_pinned": int(client_cpu),
           "client_exit_status": int(status)}
 report.update(client)
+# What the rest of the machine used over the window (whole machine, all CPUs): near 0 on an idle machine.
+if client.get("machine_busy_percent") is not None and client.get("server_cpu_percent") is not None:
+    ours = (client["client_cpu_percent"] + client["server_cpu_percent"]) / (os.cpu_count() or 1)
+    report["other_load_percent"] = round(max(0.0, client["machine_busy_percent"] - ours), 1)
 with open(out, "w") as f:
     json.dump(report, f, indent=2)
     f.write("\n")
@@ -125,8 +129,9 @@ print(f"{server} {r['encoding']} {r['connected']}/{r['followers']} followers x {
       f"{num(r['window_seconds'], '.1f')} s: {r['frames']} frames of {num(r['expected'], '.0f')} "
       f"({num(r['delivered_fraction'] and 100 * r['delivered_fraction'], '.2f')} %), "
       f"p50/p99/max {num(r['latency_p50_ms'], '.2f')}/{num(r['latency_p99_ms'], '.2f')}/{num(r['latency_max_ms'], '.2f')} ms, "
-      f"seq gaps {r['seq_gaps']}; server {num(r.get('server_cpu_percent'), '.1f')} % CPU, "
+      f"seq missing {r['seq_missing']}; server {num(r.get('server_cpu_percent'), '.1f')} % CPU, "
       f"{num(r.get('server_us_per_frame'), '.2f')} us/frame; client {num(r['client_cpu_percent'], '.0f')} % CPU "
-      f"(busy {num(r['client_busy_percent'], '.1f')} %); machine {num(r['machine_busy_percent'], '.0f')} % busy -> {out}")
+      f"(busy {num(r['client_busy_percent'], '.1f')} %); machine {num(r['machine_busy_percent'], '.0f')} % busy, "
+      f"{num(r.get('other_load_percent'), '.0f')} % by other processes -> {out}")
 EOF
 exit "$status"

@@ -71,7 +71,8 @@ check(peer["errors"] == [], "the peer saw no error")
 hellos = peer["hellos"]
 check(len(hellos) == 4 and all(h["role"] == "follower" and h["room"] == "bench" and h["rate"] == 30 for h in hellos)
       and sum(h.get("encoding") == "binary" for h in hellos) == 2, "four masked hellos, two asking for binary frames")
-check(r["protocol_errors"] == 0 and r["unparsed"] == 0 and r["seq_gaps"] == 0, "fragments and long messages parsed")
+check(r["protocol_errors"] == 0 and r["unparsed"] == 0 and r["seq_gaps"] == 0 and r["seq_missing"] == 0,
+      "fragments and long messages parsed")
 check(r["frames_binary"] > 0 and r["frames_json"] > 0 and r["other_messages"] > 0, "frames of both encodings and events")
 check(24 <= r["per_follower_min"] <= r["per_follower_max"] <= 31, "about 30 frames per follower in 1 s")
 EOF
@@ -105,7 +106,8 @@ check(status == 0, f"exit status {status}")
 check(r["connected"] == 50 and r["failed"] == 0 and r["disconnected"] == 0, "every follower joined and stayed")
 check(r["server_errors"] == 0 and r["server_closes"] == 0 and r["protocol_errors"] == 0 and r["unparsed"] == 0,
       "no error, close or unreadable message")
-check(r["seq_gaps"] == 0 and r["seq_backwards"] == 0, "no seq gap (the hub ticks at the rate: a gap is a lost frame)")
+check(r["seq_gaps"] == 0 and r["seq_missing"] == 0 and r["seq_backwards"] == 0,
+      "no seq gap (the hub ticks at the rate: a gap is a lost frame)")
 check(r["per_follower_min"] == r["per_follower_max"], "every follower counted the same frames")
 check(r["frames_binary"] == r["frames_json"] == r["frames"] // 2, "binary and JSON followers counted the same frames")
 expected = 50 * 30 * 3

@@ -13,9 +13,10 @@
  * until every follower is joined or --connect-timeout), settle (--settle s of
  * reading without counting), the window (--seconds s), then a drain (at most
  * --drain s) in which frames stamped inside the window but not yet read are
- * still counted. A frame belongs to the window by the hub's `time` in it, so
- * every follower is owed the same frames and a lost one shows as a seq gap
- * and a short count, whatever the follower's phase.
+ * still counted. A frame belongs to the window by the hub's `time` in it (see
+ * anchor_window), so with --rate every follower is owed rate x seconds frames
+ * whatever its phase; a lost one shows as a short count and in seq_missing
+ * (frames owed by the follower's seq span, see conn_missing).
  *
  * Output: one JSON object on stdout (see print_report). Progress and errors on
  * stderr. Exit status 0 when every follower joined and stayed connected, 1
@@ -299,6 +300,7 @@ typedef struct {
     double last_time;
     uint8_t has_seq;
     uint32_t win_frames;
+    uint64_t ref_seq, last_counted_seq; /* the seq before the first counted frame; the last counted */
     /* handshake */
     char *hs;
     uint16_t hs_len;
@@ -322,7 +324,8 @@ static struct {
     double w0_ms;                      /* the window's start on the hub's clock (its local wall clock) */
     uint64_t frames, frames_json, frames_binary;
     uint64_t bytes;                    /* read during the window (arrival) */
-    uint64_t gaps, missing, backwards, steps[4]; /* steps: 1, 2, 3, more (in seq_step units: 1 = expected) */
+    uint64_t gaps, shorts, backwards;  /* seq steps above, below --seq-step; not increasing */
+    uint64_t steps[4];                 /* seq steps of 1, 2, 3, 4+ (in --seq-step units, rounded up) */
     uint64_t late_intervals;           /* frame to frame on the hub's clock over 1.5 periods */
     double max_interval_ms;
     uint64_t unparsed, other_messages, server_errors;
@@ -455,6 +458,11 @@ static void on_frame(conn *c, int json, uint64_t seq, double t_ms, double now_ms
         if (json) g.frames_json++; else g.frames_binary++;
         c->win_frames++;
         hist_add(now_ms - t_ms);
+        if (c->win_frames == 1) { /* the seq before: the previous frame's, or one step back */
+            uint64_t step = (uint64_t)opt.seq_step;
+            c->ref_seq = c->has_seq ? c->last_seq : seq >= step ? seq - step : 0;
+        }
+        c->last_counted_seq = seq;
         if (c->has_seq) {
             double dt = t_ms - c->last_time;
             if (opt.rate > 0 && dt > 1.5 * 1000.0 / opt.rate) g.late_intervals++;
@@ -465,13 +473,24 @@ static void on_frame(conn *c, int json, uint64_t seq, double t_ms, double now_ms
                 uint64_t step = (uint64_t)opt.seq_step;
                 uint64_t units = (d + step - 1) / step; /* 1: as expected */
                 g.steps[units >= 4 ? 3 : units - 1]++;
-                if (d > step) { g.gaps++; g.missing += d / step - 1 + (d % step != 0); }
+                if (d > step) g.gaps++;
+                if (d < step) g.shorts++;
             }
         }
     }
     c->last_seq = seq;
     c->last_time = t_ms;
     c->has_seq = 1;
+}
+
+/* Frames a follower was owed by its seqs but did not count: the seq span of its
+   window (from the seq before its first counted frame to its last) in --seq-step
+   units, less the frames counted. A hub ticking faster than the rate may shift a
+   follower's phase (a step of 3 then 1 at twice the rate): that loses nothing here. */
+static uint64_t conn_missing(const conn *c) {
+    if (!c->win_frames || c->last_counted_seq <= c->ref_seq) return 0;
+    uint64_t span = (c->last_counted_seq - c->ref_seq) / (uint64_t)opt.seq_step;
+    return span > c->win_frames ? span - c->win_frames : 0;
 }
 
 /* The value after "key": (whitespace skipped) in a NUL-terminated JSON prefix, or NULL. */
@@ -853,8 +872,8 @@ static int self_test(void) {
         CHECK(c.joined == 1, "chunk %zu: joined", step);
         CHECK(g.frames == 5 && g.frames_binary == 3 && g.frames_json == 2, "chunk %zu: frames %llu", step,
               (unsigned long long)g.frames);
-        CHECK(g.gaps == 1 && g.missing == 1 && g.backwards == 0, "chunk %zu: gaps %llu missing %llu", step,
-              (unsigned long long)g.gaps, (unsigned long long)g.missing);
+        CHECK(g.gaps == 1 && conn_missing(&c) == 1 && g.backwards == 0, "chunk %zu: gaps %llu missing %llu", step,
+              (unsigned long long)g.gaps, (unsigned long long)conn_missing(&c));
         CHECK(g.other_messages == 1 && g.unparsed == 0 && g.server_closes == 1, "chunk %zu: other %llu unparsed %llu",
               step, (unsigned long long)g.other_messages, (unsigned long long)g.unparsed);
         CHECK(absd(hist_max - (1718000000300.0 - 1718000000123.5)) < 1e-3, "chunk %zu: max latency %f", step, hist_max);
@@ -887,7 +906,7 @@ static int self_test(void) {
         opt.rate = 30;
         opt.seconds = 1;
         double first[] = {1000.5, 1030, 1100}; /* the first frame stamped in the window */
-        uint64_t want[] = {30, 30, 27};
+        uint64_t want[] = {30, 30, 27}, missing = 0;
         for (int i = 0; i < 3; i++) {
             conn c = {.fd = -1, .state = ST_OPEN, .counted = 1};
             uint64_t before = g.frames;
@@ -895,9 +914,10 @@ static int self_test(void) {
             for (int k = 0; k < 40; k++) on_frame(&c, 0, (uint64_t)(k + (i == 2 ? 5 : 2)), first[i] + 1000.0 / 30 * k, 0);
             CHECK(g.frames - before == want[i], "window from %.1f: %llu frames", first[i], (unsigned long long)(g.frames - before));
             CHECK(c.past_window, "window from %.1f ends", first[i]);
+            missing += conn_missing(&c);
         }
-        CHECK(g.gaps == 1 && g.missing == 3, "frames lost at the window's start are gaps (%llu, %llu)",
-              (unsigned long long)g.gaps, (unsigned long long)g.missing);
+        CHECK(g.gaps == 1 && missing == 3, "frames lost at the window's start are missing (%llu, %llu)",
+              (unsigned long long)g.gaps, (unsigned long long)missing);
         CHECK(g.late_intervals == 1 && absd(g.max_interval_ms - 110) < 1e-9, "one late interval (%llu, %f ms)",
               (unsigned long long)g.late_intervals, g.max_interval_ms);
     }
@@ -958,8 +978,11 @@ static void print_report(double connect_s, double window_s, double client_cpu_s,
     print_num("latency_max_ms", hist_count ? hist_max : NAN, ",");
     print_num("latency_mean_ms", hist_count ? hist_sum / (double)hist_count : NAN, ",");
     printf("\"latency_negative\":%llu,", (unsigned long long)hist_negative);
-    printf("\"seq_step\":%d,\"seq_gaps\":%llu,\"seq_missing\":%llu,\"seq_backwards\":%llu,", opt.seq_step,
-           (unsigned long long)g.gaps, (unsigned long long)g.missing, (unsigned long long)g.backwards);
+    uint64_t missing = 0;
+    for (int i = 0; i < opt.followers; i++) missing += conns[i].counted ? conn_missing(&conns[i]) : 0;
+    printf("\"seq_step\":%d,\"seq_missing\":%llu,\"seq_gaps\":%llu,\"seq_short\":%llu,\"seq_backwards\":%llu,",
+           opt.seq_step, (unsigned long long)missing, (unsigned long long)g.gaps, (unsigned long long)g.shorts,
+           (unsigned long long)g.backwards);
     printf("\"seq_steps\":{\"1\":%llu,\"2\":%llu,\"3\":%llu,\"4+\":%llu},", (unsigned long long)g.steps[0],
            (unsigned long long)g.steps[1], (unsigned long long)g.steps[2], (unsigned long long)g.steps[3]);
     printf("\"late_intervals\":%llu,", (unsigned long long)g.late_intervals);
