@@ -129,7 +129,7 @@ print(f"{server} {r['encoding']} {r['connected']}/{r['followers']} followers x {
       f"{num(r['window_seconds'], '.1f')} s: {r['frames']} frames of {num(r['expected'], '.0f')} "
       f"({num(r['delivered_fraction'] and 100 * r['delivered_fraction'], '.2f')} %), "
       f"p50/p99/max {num(r['latency_p50_ms'], '.2f')}/{num(r['latency_p99_ms'], '.2f')}/{num(r['latency_max_ms'], '.2f')} ms, "
-      f"seq missing {r['seq_missing']}; server {num(r.get('server_cpu_percent'), '.1f')} % CPU, "
+      f"seq missing {r['seq_missing']}, late ticks {r['late_ticks']}; server {num(r.get('server_cpu_percent'), '.1f')} % CPU, "
       f"{num(r.get('server_us_per_frame'), '.2f')} us/frame; client {num(r['client_cpu_percent'], '.0f')} % CPU "
       f"(busy {num(r['client_busy_percent'], '.1f')} %); machine {num(r['machine_busy_percent'], '.0f')} % busy, "
       f"{num(r.get('other_load_percent'), '.0f')} % by other processes -> {out}")

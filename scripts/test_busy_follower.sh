@@ -14,9 +14,10 @@
 #     binary frames, half JSON) asking for 30 Hz, a 3 s window. A hub ticking at the
 #     rate sends every follower every frame, so each follower must count the same
 #     frames (both encodings alike), with no seq gap, no error, finite latency, and
-#     50 × 30 × 3 = 4,500 frames within -5 % / +2 %: a hub on a loaded machine may
-#     skip a tick (every follower then misses the same frame), and a first frame
-#     late by more than half a period may add one per follower.
+#     count 50 × 30 × 3 = 4,500 frames within 3 % once the ticks the hub sent late
+#     are added back (`late_ticks`, from the hub-clock intervals between frames: a
+#     hub on a loaded machine skips ticks, and every follower then misses the same
+#     frames), and at least half of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 camhub=${CAMHUB:-.build/debug/camhub}
@@ -97,7 +98,7 @@ import json, math, sys
 r = json.load(open(sys.argv[1]))
 status = int(sys.argv[2])
 print("test_busy_follower.sh: %(connected)d followers, %(frames)d frames (binary %(frames_binary)d, json %(frames_json)d), "
-      "per follower %(per_follower_min)d-%(per_follower_max)d, seq gaps %(seq_gaps)d, "
+      "per follower %(per_follower_min)d-%(per_follower_max)d, seq gaps %(seq_gaps)d, late ticks %(late_ticks)d, "
       "latency p50/p99/max %(latency_p50_ms)s/%(latency_p99_ms)s/%(latency_max_ms)s ms" % r)
 def check(ok, what):
     if not ok:
@@ -111,7 +112,9 @@ check(r["seq_gaps"] == 0 and r["seq_missing"] == 0 and r["seq_backwards"] == 0,
 check(r["per_follower_min"] == r["per_follower_max"], "every follower counted the same frames")
 check(r["frames_binary"] == r["frames_json"] == r["frames"] // 2, "binary and JSON followers counted the same frames")
 expected = 50 * 30 * 3
-check(r["expected"] == expected and 0.95 * expected <= r["frames"] <= 1.02 * expected, "frames within -5 %/+2 % of 4,500")
+check(r["expected"] == expected and r["frames"] >= expected / 2, "at least half the 4,500 frames")
+check(abs(expected - r["frames"] - r["late_ticks"]) <= 0.03 * expected,
+      "frames and the ticks the hub sent late within 3 % of 4,500")
 for key in ("latency_p50_ms", "latency_p99_ms", "latency_max_ms"):
     check(isinstance(r[key], (int, float)) and math.isfinite(r[key]) and 0 <= r[key] < 5000, f"{key} finite")
 check(r["latency_p50_ms"] <= r["latency_p99_ms"] <= r["latency_max_ms"], "latency quantiles in order")

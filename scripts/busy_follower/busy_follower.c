@@ -301,6 +301,7 @@ typedef struct {
     uint8_t has_seq;
     uint32_t win_frames;
     uint64_t ref_seq, last_counted_seq; /* the seq before the first counted frame; the last counted */
+    double ref_time, last_counted_time; /* their hub times */
     /* handshake */
     char *hs;
     uint16_t hs_len;
@@ -458,11 +459,13 @@ static void on_frame(conn *c, int json, uint64_t seq, double t_ms, double now_ms
         if (json) g.frames_json++; else g.frames_binary++;
         c->win_frames++;
         hist_add(now_ms - t_ms);
-        if (c->win_frames == 1) { /* the seq before: the previous frame's, or one step back */
+        if (c->win_frames == 1) { /* the frame before: the previous one, or one step back */
             uint64_t step = (uint64_t)opt.seq_step;
             c->ref_seq = c->has_seq ? c->last_seq : seq >= step ? seq - step : 0;
+            c->ref_time = c->has_seq ? c->last_time : t_ms - (opt.rate > 0 ? 1000.0 / opt.rate : 0);
         }
         c->last_counted_seq = seq;
+        c->last_counted_time = t_ms;
         if (c->has_seq) {
             double dt = t_ms - c->last_time;
             if (opt.rate > 0 && dt > 1.5 * 1000.0 / opt.rate) g.late_intervals++;
@@ -491,6 +494,18 @@ static uint64_t conn_missing(const conn *c) {
     if (!c->win_frames || c->last_counted_seq <= c->ref_seq) return 0;
     uint64_t span = (c->last_counted_seq - c->ref_seq) / (uint64_t)opt.seq_step;
     return span > c->win_frames ? span - c->win_frames : 0;
+}
+
+/* Frames a follower was owed by the hub's clock but did not count: the periods
+   from the frame before its first counted one to its last counted one (rounded),
+   less the frames counted. With seq_missing 0 these are frames the server did not
+   send on time (ticks it skipped), not frames lost on the way. A late frame that
+   the next one makes up for (a shorter interval) owes nothing. */
+static uint64_t conn_late_ticks(const conn *c) {
+    if (!c->win_frames || opt.rate <= 0) return 0;
+    double periods = (c->last_counted_time - c->ref_time) * opt.rate / 1000.0;
+    uint64_t owed = periods > 0 ? (uint64_t)(periods + 0.5) : 0;
+    return owed > c->win_frames ? owed - c->win_frames : 0;
 }
 
 /* The value after "key": (whitespace skipped) in a NUL-terminated JSON prefix, or NULL. */
@@ -906,7 +921,7 @@ static int self_test(void) {
         opt.rate = 30;
         opt.seconds = 1;
         double first[] = {1000.5, 1030, 1100}; /* the first frame stamped in the window */
-        uint64_t want[] = {30, 30, 27}, missing = 0;
+        uint64_t want[] = {30, 30, 27}, missing = 0, late = 0;
         for (int i = 0; i < 3; i++) {
             conn c = {.fd = -1, .state = ST_OPEN, .counted = 1};
             uint64_t before = g.frames;
@@ -915,11 +930,31 @@ static int self_test(void) {
             CHECK(g.frames - before == want[i], "window from %.1f: %llu frames", first[i], (unsigned long long)(g.frames - before));
             CHECK(c.past_window, "window from %.1f ends", first[i]);
             missing += conn_missing(&c);
+            late += conn_late_ticks(&c);
         }
         CHECK(g.gaps == 1 && missing == 3, "frames lost at the window's start are missing (%llu, %llu)",
               (unsigned long long)g.gaps, (unsigned long long)missing);
-        CHECK(g.late_intervals == 1 && absd(g.max_interval_ms - 110) < 1e-9, "one late interval (%llu, %f ms)",
-              (unsigned long long)g.late_intervals, g.max_interval_ms);
+        CHECK(g.late_intervals == 1 && late == 2 && absd(g.max_interval_ms - 110) < 1e-9,
+              "one late interval (%llu, %llu ticks, %f ms)", (unsigned long long)g.late_intervals,
+              (unsigned long long)late, g.max_interval_ms);
+    }
+    /* A frame 20 ms late that the next one makes up for is a late interval, not a late tick;
+       two skipped ticks are two. */
+    {
+        memset(&g, 0, sizeof g);
+        g.phase = PH_WINDOW;
+        g.w0_ms = 1000;
+        opt.rate = 30;
+        opt.seconds = 1;
+        conn c = {.fd = -1, .state = ST_OPEN, .counted = 1}, d = c;
+        for (int k = 0; k < 30; k++) on_frame(&c, 0, (uint64_t)k + 1, 1001 + 1000.0 / 30 * k + (k == 10 ? 20 : 0), 0);
+        CHECK(c.win_frames == 30 && g.late_intervals == 1 && conn_late_ticks(&c) == 0, "made up: %u frames, %llu late",
+              c.win_frames, (unsigned long long)conn_late_ticks(&c));
+        uint64_t seq = 0; /* a skipped tick sends no frame: the seqs stay consecutive */
+        for (int k = 0; k < 30; k++)
+            if (k != 10 && k != 11) on_frame(&d, 0, ++seq, 1001 + 1000.0 / 30 * k, 0);
+        CHECK(d.win_frames == 28 && conn_late_ticks(&d) == 2 && conn_missing(&d) == 0, "skipped: %u frames, %llu late",
+              d.win_frames, (unsigned long long)conn_late_ticks(&d));
     }
     /* Histogram quantiles. */
     memset(hist, 0, sizeof hist);
@@ -985,7 +1020,10 @@ static void print_report(double connect_s, double window_s, double client_cpu_s,
            (unsigned long long)g.backwards);
     printf("\"seq_steps\":{\"1\":%llu,\"2\":%llu,\"3\":%llu,\"4+\":%llu},", (unsigned long long)g.steps[0],
            (unsigned long long)g.steps[1], (unsigned long long)g.steps[2], (unsigned long long)g.steps[3]);
-    printf("\"late_intervals\":%llu,", (unsigned long long)g.late_intervals);
+    uint64_t late_ticks = 0;
+    for (int i = 0; i < opt.followers; i++) late_ticks += conns[i].counted ? conn_late_ticks(&conns[i]) : 0;
+    printf("\"late_intervals\":%llu,\"late_ticks\":%llu,", (unsigned long long)g.late_intervals,
+           (unsigned long long)late_ticks);
     print_num("max_interval_ms", g.frames ? g.max_interval_ms : NAN, ",");
     printf("\"other_messages\":%llu,\"server_errors\":%llu,\"server_closes\":%d,\"protocol_errors\":%d,\"unparsed\":%llu,",
            (unsigned long long)g.other_messages, (unsigned long long)g.server_errors, g.server_closes,
@@ -1067,7 +1105,13 @@ int main(int argc, char **argv) {
         switch (ch) {
         case 'h': snprintf(opt.host, sizeof opt.host, "%s", optarg); break;
         case 'p': opt.port = (int)num_arg("port", optarg, 1, 65535); break;
-        case 'P': snprintf(opt.path, sizeof opt.path, "%s", optarg); break;
+        case 'P':
+            if (optarg[0] != '/' || strlen(optarg) >= sizeof opt.path || strpbrk(optarg, " \"\\\r\n\t")) {
+                fprintf(stderr, "busy_follower: --path must start with / and hold no spaces or quotes\n");
+                return 2;
+            }
+            snprintf(opt.path, sizeof opt.path, "%s", optarg);
+            break;
         case 'r':
             if (strlen(optarg) < 1 || strlen(optarg) > 64 || strspn(optarg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(optarg)) {
                 fprintf(stderr, "busy_follower: --room must be 1-64 of [A-Za-z0-9_-]\n");
