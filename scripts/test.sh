@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: Swift (unit and integration), the web viewer's JavaScript tests, the Python client's,
-# then the browser tests.
+# the benchmark's busy follower client's, then the browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each part says how long it took ("test: swift test took 240 s").
@@ -38,6 +38,9 @@ fi
 python3 scripts/validate_messages.py --self-check --examples docs/PROTOCOL.md
 # The Python client, pip-installed into a fresh venv, against a real hub.
 t=$SECONDS; scripts/test_python_client.sh; took "python client" $t
+# The benchmark's busy follower client (C) against a real hub: its parser self-test, then
+# 50 followers in both encodings for 3 s (about 8 s in all).
+t=$SECONDS; scripts/test_busy_follower.sh; took "busy follower" $t
 # The viewer page in headless Chromium against the real hub (installs chromium,
 # chromium-driver and the Python packages when missing). SKIP_BROWSER_TESTS=1 skips.
 if [ -z "${SKIP_BROWSER_TESTS:-}" ]; then
