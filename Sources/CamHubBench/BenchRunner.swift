@@ -1,4 +1,5 @@
 import CamHubClient
+import CamHubProtocol
 import Foundation
 import WebSocketTransport
 
@@ -110,11 +111,14 @@ public final class BenchRunner {
     /// The followers' client loops (one per thread), none connected yet.
     private func startFollowers(clockOffset: Double) throws(ClientError) -> BenchFollowers {
         let o = options
-        let hellos = o.roomNames.map { room in
-            var hello = HelloOptions(room: room, role: "follower", token: o.token, rate: o.rate)
-            hello.encoding = o.encoding
-            return hello.json
-        }
+        let hellos: [String]
+        do {
+            hellos = try o.roomNames.map { room throws(ProtocolError) in
+                var hello = HelloOptions(room: room, role: "follower", token: o.token, rate: o.rate)
+                hello.encoding = o.encoding
+                return try hello.text()
+            }
+        } catch { throw ClientError("hello: \(error.message)") }
         let threads = o.threadCount
         var shards: [FollowerShard] = []
         for i in 0..<threads {

@@ -1,4 +1,5 @@
 import CamHubClient
+import CamHubProtocol
 import Foundation
 import Synchronization
 import WebSocketTransport
@@ -26,7 +27,11 @@ final class RoomSpinners: @unchecked Sendable {
         var configuration = ClientConfiguration()
         configuration.tls = tls
         client = WebSocketClient(configuration: configuration)
-        hellos = rooms.map { HelloOptions(room: $0, role: "presenter", name: "bench-presenter", token: token, rate: 1).json }
+        do {
+            hellos = try rooms.map { room throws(ProtocolError) in
+                try HelloOptions(room: room, role: "presenter", name: "bench-presenter", token: token, rate: 1).text()
+            }
+        } catch { throw ClientError("hello: \(error.message)") }
         queued = Array(repeating: 0, count: rooms.count)
         do {
             try client.start(

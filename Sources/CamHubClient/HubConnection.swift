@@ -46,25 +46,36 @@ public struct HelloOptions: Sendable, Hashable {
         self.events = events
     }
 
-    /// Checks the `hello` with the hub's own decoder, as a hub ticking at
-    /// `tick` Hz would (its rate must lie within 1…tick): the error is the
-    /// one that hub would send, in its words ("rate: must be within …").
-    public func validate(tick: Double) throws(ProtocolError) {
-        _ = try ClientMessage.decode(json, tick: tick)
+    /// The typed `hello` these options say. Throws what the hub would answer
+    /// to a wrong room name, role, event or fit, in its words ("room: may only contain …").
+    public func message() throws(ProtocolError) -> Hello {
+        func wrong(_ error: CameraInputError) -> ProtocolError { ProtocolError(.badMessage, error.description, ref: "hello") }
+        let roomName: RoomName
+        do { roomName = try RoomName(validating: room) } catch { throw wrong(error) }
+        guard let role = Role(rawValue: role) else {
+            throw ProtocolError(.badMessage, "role: unknown role '\(self.role)' (known: \(Role.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        var hello = Hello(room: roomName, role: role, name: name, token: token, rate: rate, viewport: viewport ?? Hello.defaultViewport)
+        hello.events = try events.map { names throws(ProtocolError) in try EventSubscriptions(names: names) }
+        if let fit {
+            guard let mode = FitMode(rawValue: fit) else {
+                throw ProtocolError(.badMessage, "fit: unknown fit '\(fit)' (known: \(FitMode.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            hello.fit = mode
+        }
+        hello.encoding = encoding
+        return hello
     }
 
-    /// The `hello` message text.
-    public var json: String {
-        var o: [String: JSONValue] = ["type": .string("hello"), "room": .string(room), "role": .string(role)]
-        if let name { o["name"] = .string(name) }
-        if let token { o["token"] = .string(token) }
-        if let rate { o["rate"] = .number(rate) }
-        if let viewport { o["viewport"] = .object(["width": .number(viewport.width), "height": .number(viewport.height)]) }
-        if let events { o["events"] = .array(events.map { .string($0) }) }
-        if let fit { o["fit"] = .string(fit) }
-        if encoding != .json { o["encoding"] = .string(encoding.rawValue) }
-        return JSONText.encode(.object(o))
+    /// Checks the `hello` as a hub ticking at `tick` Hz would (its rate must lie
+    /// within 1…tick): the error is the one that hub would send, in its words
+    /// ("rate: must be within …"), from the hub's own decoder.
+    public func validate(tick: Double) throws(ProtocolError) {
+        _ = try ClientMessage.decode(try text(), tick: tick)
     }
+
+    /// The `hello` message text (the protocol's encoder writes it).
+    public func text() throws(ProtocolError) -> String { ClientMessage.hello(try message()).json }
 }
 
 /// One WebSocket to the hub on its own client loop thread, used from an
@@ -117,7 +128,12 @@ public final class HubConnection: @unchecked Sendable {
             c.shutdown()
             throw ClientError("could not connect to \(url): \(why)")
         }
-        c.send(hello.json)
+        let text: String
+        do { text = try hello.text() } catch {
+            c.shutdown()
+            throw ClientError("hello: \(error.message)")
+        }
+        c.send(text)
         while true {
             guard let item = c.next(timeout: deadline - monotonicSeconds()) else {
                 c.shutdown()

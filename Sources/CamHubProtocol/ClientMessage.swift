@@ -124,8 +124,8 @@ public struct Hello: Hashable, Sendable {
     /// Display name; nil means "use the client id".
     public var name: String?
     public var token: String?
-    /// Frames per second the client wants (1…tick; default `min(30, tick)`).
-    public var rate: Double
+    /// Frames per second the client asks for (1…tick); nil: the hub's default (`rate(tick:)`).
+    public var rate: Double?
     public var viewport: Viewport
     /// The events asked for (nil: the role's default, `EventSubscriptions.defaults(for:)`).
     public var events: EventSubscriptions?
@@ -136,7 +136,7 @@ public struct Hello: Hashable, Sendable {
 
     public init(
         room: RoomName, role: Role, name: String? = nil, token: String? = nil,
-        rate: Double = HubProtocol.defaultRate, viewport: Viewport = Viewport(width: 1280, height: 720),
+        rate: Double? = nil, viewport: Viewport = Hello.defaultViewport,
         events: EventSubscriptions? = nil
     ) {
         self.room = room
@@ -147,6 +147,13 @@ public struct Hello: Hashable, Sendable {
         self.viewport = viewport
         self.events = events
     }
+
+    /// The viewport of a client that says none.
+    public static let defaultViewport = Viewport(width: 1280, height: 720)
+
+    /// The frames per second a hub ticking `tick` times a second gives this client:
+    /// its `rate`, else `HubProtocol.defaultRate`, never above the tick.
+    public func rate(tick: Double) -> Double { min(rate ?? HubProtocol.defaultRate, max(1, tick)) }
 }
 
 /// `ease`: interpolate to the target over `duration` (MapLibre `easeTo`).

@@ -95,8 +95,8 @@ extension ClientMessage {
             throw f.fail("token", "must be at most \(HubProtocol.maxTokenLength) characters")
         }
         let maxRate = max(1, tick)
-        let rate = try f.number("rate", in: 1...maxRate, unit: " frames per second") ?? min(HubProtocol.defaultRate, maxRate)
-        var viewport = Viewport(width: 1280, height: 720)
+        let rate = try f.number("rate", in: 1...maxRate, unit: " frames per second")
+        var viewport = Hello.defaultViewport
         if f.has("viewport") {
             viewport = try decodeViewport(try f.requiredObject("viewport"))
         }

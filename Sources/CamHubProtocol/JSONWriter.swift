@@ -33,6 +33,14 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: value.description.utf8)
     }
 
+    /// A double as people write it: integral values without a fraction (`30`, `-2`), others in
+    /// shortest round-trip form; `null` when not finite. Client messages are written so; the
+    /// hub's own messages keep `number` (`30.0`), whose bytes clients and fixtures rely on.
+    public mutating func plainNumber(_ value: Double) {
+        guard value.isFinite, value == value.rounded(), abs(value) < 1e15 else { return number(value) }
+        bytes.append(contentsOf: String(Int64(value)).utf8)
+    }
+
     public mutating func number(_ value: Double?) {
         if let value { number(value) } else { null() }
     }

@@ -361,7 +361,7 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
     }
 
     @Test func helloText() throws {
-        let text = HelloOptions(room: "r", role: "follower", name: "n", rate: 30).json
+        let text = try HelloOptions(room: "r", role: "follower", name: "n", rate: 30).text()
         guard case .hello(let h) = try ClientMessage.decode(text, tick: 60) else {
             Issue.record()
             return

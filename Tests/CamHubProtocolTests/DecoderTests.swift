@@ -132,7 +132,7 @@ struct HelloDecodingTests {
         #expect(h.role == .presenter)
         #expect(h.name == "ana")
         #expect(h.token == "s3cret")
-        #expect(h.rate == 30)
+        #expect(h.rate(tick: 60) == 30)
         #expect(h.viewport == Viewport(width: 1280, height: 720))
     }
 
@@ -143,13 +143,13 @@ struct HelloDecodingTests {
             return
         }
         #expect(h.name == nil && h.token == nil)
-        #expect(h.rate == 30)
+        #expect(h.rate == nil && h.rate(tick: 60) == 30)
         #expect(h.viewport == Viewport(width: 1280, height: 720))
         guard case .hello(let slow)? = decoded(#"{"type":"hello","room":"a","role":"follower"}"#, tick: 20) else {
             Issue.record()
             return
         }
-        #expect(slow.rate == 20)
+        #expect(slow.rate(tick: 20) == 20)
     }
 
     @Test(

@@ -337,7 +337,7 @@ public struct Hub {
         var welcome = rooms.update(existing: hello.room) { room in
             room.updateFrameState()
             // The welcome carries the current frame, so the throttle starts from its seq.
-            var throttle = FollowerThrottle(rate: min(hello.rate, tick), tick: tick, staggered: room.staggersNextMember)
+            var throttle = FollowerThrottle(rate: hello.rate(tick: tick), tick: tick, staggered: room.staggersNextMember)
             // On the tick grid, as every later frame time: its frames then fall due on ticks.
             throttle.didSend(seq: room.seq, now: gridNow)
             session.room = room.name  // the room's own string: a long name is not stored again per member
