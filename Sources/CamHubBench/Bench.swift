@@ -210,7 +210,7 @@ public struct BenchReport: Codable, Sendable {
     private var clientNote: String {
         guard let followerClient else { return "" }
         guard let pause = readPauseMs, pause > 0 else { return " (\(followerClient))" }
-        return " (\(followerClient), reading every \(JSONText.number(pause)) ms)"
+        return " (\(followerClient), reading every \(JSONWriter.plain(pause)) ms)"
     }
 
     /// A readable multi-line report.
@@ -222,7 +222,7 @@ public struct BenchReport: Codable, Sendable {
             if let m = movingRooms, m < n { rooms += " (\(m) moving)" }
         }
         l.append(
-            "camhub bench: \(followersRequested) followers × \(JSONText.number(rate)) Hz\(encoding.map { " (\($0) frames)" } ?? "") for \(JSONText.number(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")\(clientNote)"
+            "camhub bench: \(followersRequested) followers × \(JSONWriter.plain(rate)) Hz\(encoding.map { " (\($0) frames)" } ?? "") for \(JSONWriter.plain(durationSeconds)) s on \(url) \(rooms), presenter \(presenter), \(threads) client thread\(threads == 1 ? "" : "s")\(clientNote)"
         )
         l.append(
             "connected: \(connected)/\(followersRequested) (failed \(failed)) in \(fixed(connectSeconds, 1)) s; disconnects during the run: \(disconnects)")
@@ -232,7 +232,7 @@ public struct BenchReport: Codable, Sendable {
         l.append("reference (the presenter's own connection at the same rate): \(referenceFrames)/\(expectedPerFollower) frames of the window")
         if let bytesPerFrame {
             l.append(
-                "bytes per frame on the wire: \(fixed(bytesPerFrame, 1)) = \(fixed(bytesPerFrame * rate, 0)) B/s per follower at \(JSONText.number(rate)) Hz")
+                "bytes per frame on the wire: \(fixed(bytesPerFrame, 1)) = \(fixed(bytesPerFrame * rate, 0)) B/s per follower at \(JSONWriter.plain(rate)) Hz")
         }
         l.append("latency hub→follower (\(latencyMs.count) frames): \(latencyMs.text)")
         l.append("  clock: \(clock)")

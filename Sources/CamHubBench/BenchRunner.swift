@@ -40,7 +40,7 @@ public final class BenchRunner {
         guard o.connectRate.isFinite, o.connectRate >= 1 else { throw ClientError("--connect-rate must be at least 1 per second") }
         if let t = o.threads, !(1...64).contains(t) { throw ClientError("--threads must be 1…64") }
         guard o.readPauseMilliseconds.isFinite, (0...50).contains(o.readPauseMilliseconds) else {
-            throw ClientError("--read-pause-ms must be 0…50 (got \(JSONText.number(o.readPauseMilliseconds)))")
+            throw ClientError("--read-pause-ms must be 0…50 (got \(JSONWriter.plain(o.readPauseMilliseconds)))")
         }
         guard o.rooms >= 1, o.rooms <= o.followers, o.rooms <= 20_000 else {
             throw ClientError("--rooms must be 1…min(followers, 20000) (got \(o.rooms))")
@@ -98,7 +98,7 @@ public final class BenchRunner {
         if let tick = presenter.welcome?.tick, o.rate > tick {
             presenter.shutdown()
             throw ClientError(
-                "--rate \(JSONText.number(o.rate)) is above the hub's tick (\(JSONText.number(tick)) Hz): start the hub with --tick \(JSONText.number(o.rate)) or more"
+                "--rate \(JSONWriter.plain(o.rate)) is above the hub's tick (\(JSONWriter.plain(tick)) Hz): start the hub with --tick \(JSONWriter.plain(o.rate)) or more"
             )
         }
         guard !o.url.isLoopback else {

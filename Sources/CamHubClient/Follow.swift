@@ -77,7 +77,7 @@ public struct FollowSummary: Sendable {
         }
         if let d = disconnected { o["disconnected"] = .string(d) }
         if reconnects > 0 { o["reconnects"] = .number(Double(reconnects)) }
-        return JSONText.encode(.object(o))
+        return JSONValue.object(o).text
     }
 }
 
@@ -176,7 +176,7 @@ public final class FollowRunner {
         case .event(let e):
             var fields = e.raw.objectValue ?? [:]
             for k in ["type", "event", "time"] { fields[k] = nil }
-            return "event \(e.event)  \(JSONText.encode(.object(fields)))"
+            return "event \(e.event)  \(JSONValue.object(fields).text)"
         case .error(let e):
             return "error \(e.code)\(e.ref.map { " (ref \($0))" } ?? ""): \(e.message)"
         default:

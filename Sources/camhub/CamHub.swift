@@ -1,5 +1,6 @@
 import ArgumentParser
 import CamHubClient
+import CamHubProtocol
 import Foundation
 
 @main
@@ -57,7 +58,7 @@ func joinFailure(_ error: ClientError, _ hello: HelloOptions) -> String {
     if let colon = hub.message.firstIndex(of: ":"), let flag = helloFlags[String(hub.message[..<colon])] {
         let values = [
             "--room": hello.room, "--role": hello.role, "--name": hello.name,
-            "--rate": hello.rate.map { JSONText.number($0) },
+            "--rate": hello.rate.map { JSONWriter.plain($0) },
         ]
         let shown = values[flag].flatMap { $0 }.map { " \($0)" } ?? ""
         return "the hub refused \(flag)\(shown): \(hub.message)"

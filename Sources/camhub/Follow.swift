@@ -129,7 +129,7 @@ struct Follow: ParsableCommand {
                 say(connection.welcomeText ?? "")
             } else {
                 say(
-                    "camhub follow: joined \(w.room) as \(w.client) at \(JSONText.number(w.rate)) frames/s (tick \(JSONText.number(w.tick)) Hz); camera \(w.camera)"
+                    "camhub follow: joined \(w.room) as \(w.client) at \(JSONWriter.plain(w.rate)) frames/s (tick \(JSONWriter.plain(w.tick)) Hz); camera \(w.camera)"
                 )
             }
         }

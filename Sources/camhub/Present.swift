@@ -83,7 +83,7 @@ struct Present: ParsableCommand {
         if check {
             say(
                 "\(script): \(parsed.steps.count) steps OK" + (parsed.name.map { " (\($0))" } ?? "")
-                    + ", at least \(JSONText.number((parsed.plannedSeconds * 10).rounded() / 10)) s of waits and strokes")
+                    + ", at least \(JSONWriter.plain((parsed.plannedSeconds * 10).rounded() / 10)) s of waits and strokes")
             return
         }
         let hubURL = try roomConnection.hubURL

@@ -68,7 +68,7 @@ struct Replay: ParsableCommand {
         }
         let last = recording.entries.map(\.t).max() ?? 0
         say(
-            "camhub replay: \(recording.entries.count) entries of room \(recording.room) (\(JSONText.number(last)) s) into room \(target) at \(JSONText.number(speed))×"
+            "camhub replay: \(recording.entries.count) entries of room \(recording.room) (\(JSONWriter.plain(last)) s) into room \(target) at \(JSONWriter.plain(speed))×"
         )
         let outcome = Replayer(recording: recording, speed: speed, from: from).run(on: connection) { say($0) }
         connection.shutdown()

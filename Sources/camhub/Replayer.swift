@@ -45,7 +45,7 @@ struct Replayer {
         }
         if let lastLimits { prelude.append(lastLimits) }
         if let lastCamera {
-            prelude.append(JSONText.encode(.object(["type": .string("set"), "camera": Self.settable(lastCamera)])))
+            prelude.append(JSONValue.object(["type": .string("set"), "camera": Self.settable(lastCamera)]).text)
         }
         return (prelude, commands)
     }
@@ -96,12 +96,7 @@ struct Replayer {
             drain(until: start + (command.t - from) / speed)
             if outcome.closed != nil { return outcome }
             if let viewport = command.viewport, viewport != declared {
-                connection.send(
-                    JSONText.encode(
-                        .object([
-                            "type": .string("viewport"), "width": .number(viewport.width),
-                            "height": .number(viewport.height),
-                        ])))
+                connection.send(ClientMessage.viewport(viewport).json)
                 declared = viewport
             }
             connection.send(command.message)

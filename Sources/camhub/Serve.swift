@@ -420,7 +420,7 @@ struct Serve: ParsableCommand {
         let shown = host.contains(":") ? "[\(host)]" : host
         let (http, ws) = serverTLS == nil ? ("http", "ws") : ("https", "wss")
         say(
-            "camhub: listening on \(http)://\(shown):\(bound)/ (WebSocket \(ws)://\(shown):\(bound)/hub, tick \(JSONText.number(tick)) Hz, event loop \(server.eventLoop), sends: \(server.sendPath), libwebsockets \(WebSocketTransportSettings.libraryVersion))"
+            "camhub: listening on \(http)://\(shown):\(bound)/ (WebSocket \(ws)://\(shown):\(bound)/hub, tick \(JSONWriter.plain(tick)) Hz, event loop \(server.eventLoop), sends: \(server.sendPath), libwebsockets \(WebSocketTransportSettings.libraryVersion))"
         )
         if let endpoint = configuration.redis, let id = server.clusterHubID {
             say("camhub: engine redis (\(endpoint)), hub \(id): rooms are shared with every hub on that Redis")

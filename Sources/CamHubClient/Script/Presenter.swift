@@ -162,9 +162,9 @@ public final class PresenterRunner {
             if done, let ended = animations[id]?.ended {
                 onEvent(.stepDone(step, note: "\(id) \(ended) after \(fixed(monotonicSeconds() - sentAt, 2)) s"))
             } else if !closed && !report.interrupted {
-                let problem = "step \(step.number) (waitFor): \(id) did not end within \(JSONText.number(timeout)) s"
+                let problem = "step \(step.number) (waitFor): \(id) did not end within \(JSONWriter.plain(timeout)) s"
                 report.problems.append(problem)
-                onEvent(.stepDone(step, note: "timed out after \(JSONText.number(timeout)) s"))
+                onEvent(.stepDone(step, note: "timed out after \(JSONWriter.plain(timeout)) s"))
             }
         case .stroke(let stroke):
             lastStepOfRef["gesture"] = step.number
@@ -210,7 +210,7 @@ public final class PresenterRunner {
         let marker = -Double(UInt32.random(in: 1...UInt32.max))
         pongSeen = false
         pongMarker = marker
-        connection.send("{\"type\":\"ping\",\"t\":\(JSONText.number(marker))}")
+        connection.send("{\"type\":\"ping\",\"t\":\(JSONWriter.plain(marker))}")
         pump(until: monotonicSeconds() + 10, stopWhen: { self.pongSeen })
     }
 

@@ -62,7 +62,7 @@ public struct PresenterScript: Sendable {
     public static func parse(_ text: String) throws(ScriptError) -> PresenterScript {
         let json: JSONValue
         do { json = try JSONParser.parse(text) } catch {
-            let (line, column) = JSONText.lineAndColumn(of: error.offset, in: text)
+            let (line, column) = JSONParseError.lineAndColumn(of: error.offset, in: text)
             throw ScriptError(step: nil, type: nil, field: nil, "invalid JSON at line \(line), column \(column): \(error.reason)")
         }
         var name: String?
@@ -167,12 +167,12 @@ public struct ScriptStep: Sendable, Equatable {
             if let id { s += " \(id)" }
             switch message {
             case .set(let u): s += " " + describe(u)
-            case .ease(let e): s += " → " + describe(e.camera) + " in \(JSONText.number(e.duration)) s"
-            case .fly(let f): s += " → " + describe(f.camera) + (f.duration.map { " in \(JSONText.number($0)) s" } ?? "")
+            case .ease(let e): s += " → " + describe(e.camera) + " in \(JSONWriter.plain(e.duration)) s"
+            case .fly(let f): s += " → " + describe(f.camera) + (f.duration.map { " in \(JSONWriter.plain($0)) s" } ?? "")
             case .animate(let a):
-                s += " → " + describe(a.to) + " in \(JSONText.number(a.duration)) s"
+                s += " → " + describe(a.to) + " in \(JSONWriter.plain(a.duration)) s"
                 if let after = a.after { s += " after \(after)" }
-                if a.delay > 0 { s += " +\(JSONText.number(a.delay)) s" }
+                if a.delay > 0 { s += " +\(JSONWriter.plain(a.delay)) s" }
             case .cancel(let scope):
                 switch scope {
                 case .id(let id): s += " \(id)"
@@ -182,15 +182,16 @@ public struct ScriptStep: Sendable, Equatable {
             case .gesture(let g): s += " \(g.kind.rawValue)" + (g.phase.map { " \($0.rawValue)" } ?? "")
             case .track(let t):
                 s +=
-                    (t.mode.map { " \($0.rawValue)" } ?? "") + (t.location.map { " at \(JSONText.number($0.latitude)),\(JSONText.number($0.longitude))" } ?? "")
+                    (t.mode.map { " \($0.rawValue)" } ?? "")
+                    + (t.location.map { " at \(JSONWriter.plain($0.latitude)),\(JSONWriter.plain($0.longitude))" } ?? "")
             case .route(let r): s += (r.append ? " + " : " ") + "\(r.points.count) point\(r.points.count == 1 ? "" : "s")"
             case .followPolicy(let explore): s += explore ? " unlock" : " lock"
-            case .pointer(let at): s += at.map { " at \(JSONText.number($0.latitude)),\(JSONText.number($0.longitude))" } ?? " hidden"
+            case .pointer(let at): s += at.map { " at \(JSONWriter.plain($0.latitude)),\(JSONWriter.plain($0.longitude))" } ?? " hidden"
             default: break
             }
-        case .wait(let seconds): s += " \(JSONText.number(seconds)) s"
+        case .wait(let seconds): s += " \(JSONWriter.plain(seconds)) s"
         case .waitFor(let id, _): s += " \(id)"
-        case .stroke(let stroke): s += " \(stroke.kind.rawValue) over \(JSONText.number(stroke.duration)) s"
+        case .stroke(let stroke): s += " \(stroke.kind.rawValue) over \(JSONWriter.plain(stroke.duration)) s"
         }
         if let label { s += " — \(label)" }
         return s
@@ -198,15 +199,15 @@ public struct ScriptStep: Sendable, Equatable {
 
     private func describe(_ u: CameraUpdate) -> String {
         var parts: [String] = []
-        if let v = u.latitude { parts.append("lat \(JSONText.number(v))") }
-        if let v = u.longitude { parts.append("lon \(JSONText.number(v))") }
-        if let v = u.zoom { parts.append("zoom \(JSONText.number(v))") }
-        if let v = u.bearing { parts.append("bearing \(JSONText.number(v))") }
-        if let v = u.tilt { parts.append("tilt \(JSONText.number(v))") }
-        if let a = u.anchor { parts.append("anchor \(JSONText.number(a.x)),\(JSONText.number(a.y))") }
+        if let v = u.latitude { parts.append("lat \(JSONWriter.plain(v))") }
+        if let v = u.longitude { parts.append("lon \(JSONWriter.plain(v))") }
+        if let v = u.zoom { parts.append("zoom \(JSONWriter.plain(v))") }
+        if let v = u.bearing { parts.append("bearing \(JSONWriter.plain(v))") }
+        if let v = u.tilt { parts.append("tilt \(JSONWriter.plain(v))") }
+        if let a = u.anchor { parts.append("anchor \(JSONWriter.plain(a.x)),\(JSONWriter.plain(a.y))") }
         if let p = u.padding {
             let sides = [("top", p.top), ("left", p.left), ("bottom", p.bottom), ("right", p.right)]
-            parts.append("padding " + sides.compactMap { name, v in v.map { "\(name) \(JSONText.number($0))" } }.joined(separator: " "))
+            parts.append("padding " + sides.compactMap { name, v in v.map { "\(name) \(JSONWriter.plain($0))" } }.joined(separator: " "))
         }
         return parts.joined(separator: " ")
     }
@@ -319,14 +320,14 @@ private struct Builder {
         guard case .number(let v) = value else { throw fail(n, type, key, "must be a finite number (got \(value.typeName))") }
         guard v.isFinite else { throw fail(n, type, key, "must be a finite number (got \(v))") }
         guard range.contains(v) else {
-            throw fail(n, type, key, "must be within \(JSONText.number(range.lowerBound))…\(JSONText.number(range.upperBound)) (got \(v))")
+            throw fail(n, type, key, "must be within \(JSONWriter.plain(range.lowerBound))…\(JSONWriter.plain(range.upperBound)) (got \(v))")
         }
         return v
     }
 
     /// Runs HubCore's decoder over the step's wire text; its error becomes a step error.
     func decode(_ object: [String: JSONValue], _ n: Int, _ type: String) throws(ScriptError) -> (String, ClientMessage) {
-        let text = JSONText.encode(.object(object))
+        let text = JSONValue.object(object).text
         do {
             return (text, try ClientMessage.decode(text))
         } catch {

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Foundation
 
 /// The built-in presenter of `camhub bench --presenter spin`: a never-ending
@@ -13,8 +14,8 @@ public enum Spin {
         let bearing = Double((k * 90) % 360)
         let lon = Double(((k * 30 + 180) % 360) - 180)
         let tilt = k % 2 == 0 ? 20.0 : 40.0
-        var s = "{\"type\":\"animate\",\"id\":\"spin-\(k)\",\"to\":{\"lon\":\(JSONText.number(lon)),\"bearing\":\(JSONText.number(bearing)),"
-        s += "\"tilt\":\(JSONText.number(tilt)),\"zoom\":3},\"duration\":\(JSONText.number(seconds)),\"curve\":\"linear\""
+        var s = "{\"type\":\"animate\",\"id\":\"spin-\(k)\",\"to\":{\"lon\":\(JSONWriter.plain(lon)),\"bearing\":\(JSONWriter.plain(bearing)),"
+        s += "\"tilt\":\(JSONWriter.plain(tilt)),\"zoom\":3},\"duration\":\(JSONWriter.plain(seconds)),\"curve\":\"linear\""
         if k > 1 && chained { s += ",\"after\":\"spin-\(k - 1)\"" }
         return s + "}"
     }
