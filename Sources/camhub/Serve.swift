@@ -349,8 +349,28 @@ struct Serve: ParsableCommand {
         try settings.start()
     }
 
+    /// Runs the hub with these (effective) settings until SIGINT or SIGTERM has
+    /// closed it. A start-up failure is one line on standard error (or one JSON log
+    /// line) and exit status 1.
     func start() throws {
         let logger = LogSetup.bootstrap(level: logLevel, format: logFormat)
+        let configuration = try serverConfiguration(logger: logger)
+        let (server, bound) = try startServer(configuration, logger: logger)
+        // Before the listening line: a script may send SIGHUP as soon as it reads it.
+        let hangUp = revokedFile.map { rereadRevokedTokensOnHangUp($0, server: server, logger: logger) }
+        announce(server, port: bound, configuration: configuration)
+        // Blocks this thread; the handler runs on a dispatch queue.
+        waitForSignal { signal in
+            say("camhub: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), closing clients")
+            server.shutdown(restarting: signal == SIGTERM)
+        }
+        withExtendedLifetime(hangUp) {}
+        logger.notice("stopped")
+    }
+
+    /// The server's configuration from these settings. Reads the token secret, the
+    /// --api-key-file and the --style file; a problem with one is exit status 1.
+    func serverConfiguration(logger: Logger) throws -> HubServerConfiguration {
         var configuration = HubServerConfiguration()
         configuration.logger = logger
         configuration.host = host
@@ -369,18 +389,7 @@ struct Serve: ParsableCommand {
             throw ExitCode(1)
         }
         configuration.metricsToken = metricsToken
-        if let apiKeyFile {
-            do {
-                configuration.apiKeys = APIKeyFile.keys(in: try String(contentsOfFile: apiKeyFile, encoding: .utf8))
-            } catch {
-                LogSetup.startFailed("--api-key-file \(apiKeyFile): \(error.localizedDescription)", format: logFormat, logger: logger)
-                throw ExitCode(1)
-            }
-            guard !configuration.apiKeys.isEmpty else {
-                LogSetup.startFailed("--api-key-file \(apiKeyFile): no key in it (one per line)", format: logFormat, logger: logger)
-                throw ExitCode(1)
-            }
-        }
+        if let apiKeyFile { configuration.apiKeys = try apiKeys(in: apiKeyFile, logger: logger) }
         configuration.dataDirectory = data
         configuration.tiles = tilesInEffect
         do { configuration.style = try style.map(MapStyle.load) } catch {
@@ -391,12 +400,34 @@ struct Serve: ParsableCommand {
         configuration.recordMaxBytes = recordMaxBytes
         configuration.recordQueue = recordQueue
         configuration.redis = try redis.map { try RedisEndpoint(url: $0) }
-        let server: HubServer
-        let bound: Int
+        return configuration
+    }
+
+    /// The keys listed in `file` (--api-key-file); a file that cannot be read or
+    /// holds no key is exit status 1.
+    func apiKeys(in file: String, logger: Logger) throws -> [String] {
+        let keys: [String]
         do {
-            server = try HubServer(configuration: configuration)
-            bound = try server.start()
+            keys = APIKeyFile.keys(in: try String(contentsOfFile: file, encoding: .utf8))
+        } catch {
+            LogSetup.startFailed("--api-key-file \(file): \(error.localizedDescription)", format: logFormat, logger: logger)
+            throw ExitCode(1)
+        }
+        guard !keys.isEmpty else {
+            LogSetup.startFailed("--api-key-file \(file): no key in it (one per line)", format: logFormat, logger: logger)
+            throw ExitCode(1)
+        }
+        return keys
+    }
+
+    /// Makes the server, starts its event loops and metrics, and returns it with the
+    /// port it listens on (the one picked when --port is 0). Any failure is exit status 1.
+    func startServer(_ configuration: HubServerConfiguration, logger: Logger) throws -> (server: HubServer, port: Int) {
+        do {
+            let server = try HubServer(configuration: configuration)
+            let bound = try server.start()
             MetricsSystem.bootstrap(server.metricsFactory)
+            return (server, bound)
         } catch let error as ListenError {
             LogSetup.startFailed("\(error)\(Self.hint(for: error))", format: logFormat, logger: logger)
             throw ExitCode(1)
@@ -407,16 +438,23 @@ struct Serve: ParsableCommand {
             LogSetup.startFailed("cannot start the hub: \(error)", format: logFormat, logger: logger)
             throw ExitCode(1)
         }
-        // Before the listening line: a script may send SIGHUP as soon as it reads it.
-        let hangUp = revokedFile.map { file in
-            whenHangUp {
-                do {
-                    server.revokeTokens(try RevokedTokens.load(file))
-                } catch {
-                    logger.error("revoked tokens not read again", metadata: ["file": "\(file)", "problem": "\(error)"])
-                }
+    }
+
+    /// Reads `file` (--revoked-file) again on each SIGHUP, on a dispatch queue, while
+    /// the returned source lives; a file that cannot be read keeps the list as it was.
+    func rereadRevokedTokensOnHangUp(_ file: String, server: HubServer, logger: Logger) -> DispatchSourceSignal {
+        whenHangUp {
+            do {
+                server.revokeTokens(try RevokedTokens.load(file))
+            } catch {
+                logger.error("revoked tokens not read again", metadata: ["file": "\(file)", "problem": "\(error)"])
             }
         }
+    }
+
+    /// The listening line (scripts wait for it and read the port from it), then a note
+    /// for each part of the viewer that is missing.
+    func announce(_ server: HubServer, port bound: Int, configuration: HubServerConfiguration) {
         let shown = host.contains(":") ? "[\(host)]" : host
         let (http, ws) = serverTLS == nil ? ("http", "ws") : ("https", "wss")
         say(
@@ -434,12 +472,6 @@ struct Serve: ParsableCommand {
         if configuration.tiles == nil {
             say("camhub: note: no tile archive (\(Self.defaultTiles)); run scripts/make_tiles.py for the detailed offline map")
         }
-        waitForSignal { signal in
-            say("camhub: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), closing clients")
-            server.shutdown(restarting: signal == SIGTERM)
-        }
-        withExtendedLifetime(hangUp) {}
-        logger.notice("stopped")
     }
 }
 

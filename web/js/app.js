@@ -117,9 +117,11 @@ page.tapMarkers = new TapMarkers(() => page.mapView.map, state);
 page.session = new Session(page);
 page.notices = new Notices(params, (next) => page.session.rejoin(next));
 page.controls = new Controls(page);
-page.follow = new FollowMode(page);
-page.pointer = new Pointer(page, container);
-page.outline = new PresenterOutline(page);
+page.follow = new FollowMode({
+  state, conn: page.conn, explorer: page.explorer, now, toast, controls: page.controls, session: page.session,
+});
+page.pointer = new Pointer({ state, conn: page.conn, now, container });
+page.outline = new PresenterOutline({ state, explorer: page.explorer, mapView: page.mapView });
 page.input = captureInput(page);
 
 /** Local input: gestures for the hub (predicted when ours may move the camera), else a follower's own map. */

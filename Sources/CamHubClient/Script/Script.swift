@@ -395,10 +395,27 @@ private struct Builder {
 
     /// `{"type":"gesture","kind":"pan","from":{…},"to":{…},"duration":1}` and the
     /// pinch/tilt/rotate forms: values go linearly from the neutral start
-    /// (scale 1, rotation 0, dy 0) to the given end over `duration`.
+    /// (scale 1, rotation 0, dy 0) to the given end over `duration` (seconds, at
+    /// most 60), with `rate` `change` messages a second (1…120, default 60).
+    ///
+    /// Fields are checked in this order (the first problem is the one reported):
+    /// unknown keys, kind, duration, rate, momentum, the focal point, the kind's own fields.
     func stroke(_ object: [String: JSONValue], _ n: Int) throws(ScriptError) -> GestureStroke {
+        try rejectUnknown(object, PresenterScript.strokeKeys, n, "gesture")
+        let kind = try strokeKind(object, n)
+        guard let duration = try number(object, "duration", n, "gesture", in: 0...60, required: true), duration > 0 else {
+            throw fail(n, "gesture", "duration", "must be greater than 0 (got 0)")
+        }
+        let rate = try number(object, "rate", n, "gesture", in: 1...120, required: false) ?? 60
+        let momentum = try strokeMomentum(object, kind, n)
+        let sample = try strokeSampler(object, kind, n)
+        let messages = try strokeMessages(kind, duration: duration, rate: rate, momentum: momentum, sample: sample, n)
+        return GestureStroke(kind: kind, duration: duration, messages: messages)
+    }
+
+    /// The stroke's `kind`: a gesture that lasts (pan, pinch, tilt or rotate).
+    func strokeKind(_ object: [String: JSONValue], _ n: Int) throws(ScriptError) -> GestureKind {
         let t = "gesture"
-        try rejectUnknown(object, PresenterScript.strokeKeys, n, t)
         guard let kindValue = object["kind"] else { throw fail(n, t, "kind", "missing") }
         guard case .string(let kindName) = kindValue else { throw fail(n, t, "kind", "must be a string (got \(kindValue.typeName))") }
         guard let kind = GestureKind(rawValue: kindName) else {
@@ -407,89 +424,107 @@ private struct Builder {
         guard kind.isContinuous else {
             throw fail(n, t, "duration", "only pan, pinch, tilt and rotate gestures take a duration (\(kindName) is instantaneous: send it without duration)")
         }
-        guard let duration = try number(object, "duration", n, t, in: 0...60, required: true), duration > 0 else {
-            throw fail(n, t, "duration", "must be greater than 0 (got 0)")
-        }
-        let rate = try number(object, "rate", n, t, in: 1...120, required: false) ?? 60
-        var momentum = false
-        if let m = object["momentum"] {
-            guard case .bool(let b) = m else { throw fail(n, t, "momentum", "must be true or false (got \(m.typeName))") }
-            guard kind == .pan else { throw fail(n, t, "momentum", "only a pan has momentum") }
-            momentum = b
-        }
-        func unused(_ keys: [String]) throws(ScriptError) {
-            for key in keys where object[key] != nil {
-                throw fail(n, t, key, "not used by a \(kindName) stroke")
-            }
-        }
-        func finite(_ key: String, required: Bool) throws(ScriptError) -> Double? {
-            try number(object, key, n, t, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude, required: required)
-        }
-        let at: ViewPoint?
-        if object["x"] != nil || object["y"] != nil {
-            guard let x = try finite("x", required: true), let y = try finite("y", required: true) else { throw fail(n, t, "x", "missing") }
-            at = ViewPoint(x: x, y: y)
-        } else {
-            at = nil
-        }
-        // Values at progress p (0…1) for each field that changes.
-        var sample: (Double) -> [String: JSONValue]
+        return kind
+    }
+
+    /// `momentum` (a pan's only; default false): the finger lifts while still moving, so the hub flings.
+    func strokeMomentum(_ object: [String: JSONValue], _ kind: GestureKind, _ n: Int) throws(ScriptError) -> Bool {
+        guard let m = object["momentum"] else { return false }
+        guard case .bool(let b) = m else { throw fail(n, "gesture", "momentum", "must be true or false (got \(m.typeName))") }
+        guard kind == .pan else { throw fail(n, "gesture", "momentum", "only a pan has momentum") }
+        return b
+    }
+
+    /// A stroke's fields at progress p (0…1): positions in view pixels, `scale` a factor,
+    /// `rotation` in degrees, `dy` in pixels. Only the fields that change are there.
+    typealias StrokeSample = (Double) -> [String: JSONValue]
+
+    /// How the kind's fields go from the neutral start to the step's end values.
+    /// Checks the kind's own fields, and that the step has none of another kind's.
+    func strokeSampler(_ object: [String: JSONValue], _ kind: GestureKind, _ n: Int) throws(ScriptError) -> StrokeSample {
+        let t = "gesture"
+        let at = try focalPoint(object, n)
         switch kind {
         case .pan:
-            try unused(["x", "y", "scale", "rotation", "dy"])
+            try rejectUnused(["x", "y", "scale", "rotation", "dy"], object, kind, n)
             guard let from = try point(object, "from", n) else { throw fail(n, t, "from", "missing (the finger's start point {\"x\", \"y\"})") }
             guard let to = try point(object, "to", n) else { throw fail(n, t, "to", "missing (the finger's end point {\"x\", \"y\"})") }
-            sample = { p in ["x": .number(from.x + (to.x - from.x) * p), "y": .number(from.y + (to.y - from.y) * p)] }
+            return { p in ["x": .number(from.x + (to.x - from.x) * p), "y": .number(from.y + (to.y - from.y) * p)] }
         case .pinch:
-            try unused(["from", "to", "dy"])
+            try rejectUnused(["from", "to", "dy"], object, kind, n)
             guard let at else { throw fail(n, t, "x", "missing (the focal point x, y)") }
-            guard let scale = try finite("scale", required: true), scale > 0 else { throw fail(n, t, "scale", "must be greater than 0") }
-            let rotation = try finite("rotation", required: false) ?? 0
-            sample = { p in
+            guard let scale = try finite(object, "scale", n, required: true), scale > 0 else { throw fail(n, t, "scale", "must be greater than 0") }
+            let rotation = try finite(object, "rotation", n, required: false) ?? 0
+            return { p in
                 ["x": .number(at.x), "y": .number(at.y), "scale": .number(exp(log(scale) * p)), "rotation": .number(rotation * p)]
             }
         case .tilt:
-            try unused(["from", "to", "scale", "rotation"])
-            let dy = try finite("dy", required: true)!
-            sample = { p in
-                var o: [String: JSONValue] = ["dy": .number(dy * p)]
-                if let at {
-                    o["x"] = .number(at.x)
-                    o["y"] = .number(at.y)
-                }
-                return o
-            }
+            try rejectUnused(["from", "to", "scale", "rotation"], object, kind, n)
+            let dy = try finite(object, "dy", n, required: true)!
+            return { p in Self.withFocalPoint(["dy": .number(dy * p)], at) }
         case .rotate:
-            try unused(["from", "to", "scale", "dy"])
-            let rotation = try finite("rotation", required: true)!
-            sample = { p in
-                var o: [String: JSONValue] = ["rotation": .number(rotation * p)]
-                if let at {
-                    o["x"] = .number(at.x)
-                    o["y"] = .number(at.y)
-                }
-                return o
-            }
+            try rejectUnused(["from", "to", "scale", "dy"], object, kind, n)
+            let rotation = try finite(object, "rotation", n, required: true)!
+            return { p in Self.withFocalPoint(["rotation": .number(rotation * p)], at) }
         default:
             throw fail(n, t, "kind", "not a continuous gesture")
         }
-        let count = max(1, Int((duration * rate).rounded(.up)))
+    }
+
+    /// A tilt's or rotate's fields, with the focal point when the step gives one.
+    static func withFocalPoint(_ fields: [String: JSONValue], _ at: ViewPoint?) -> [String: JSONValue] {
+        var o = fields
+        if let at {
+            o["x"] = .number(at.x)
+            o["y"] = .number(at.y)
+        }
+        return o
+    }
+
+    /// The step's focal point `x`, `y` (view pixels), both or neither; nil when neither is given.
+    func focalPoint(_ object: [String: JSONValue], _ n: Int) throws(ScriptError) -> ViewPoint? {
+        guard object["x"] != nil || object["y"] != nil else { return nil }
+        guard let x = try finite(object, "x", n, required: true), let y = try finite(object, "y", n, required: true) else {
+            throw fail(n, "gesture", "x", "missing")
+        }
+        return ViewPoint(x: x, y: y)
+    }
+
+    /// Any finite number (nil when absent and not `required`).
+    func finite(_ object: [String: JSONValue], _ key: String, _ n: Int, required: Bool) throws(ScriptError) -> Double? {
+        try number(object, key, n, "gesture", in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude, required: required)
+    }
+
+    /// Fails on the first of `keys` the step has: they belong to another kind of stroke.
+    func rejectUnused(_ keys: [String], _ object: [String: JSONValue], _ kind: GestureKind, _ n: Int) throws(ScriptError) {
+        for key in keys where object[key] != nil {
+            throw fail(n, "gesture", key, "not used by a \(kind.rawValue) stroke")
+        }
+    }
+
+    /// The stroke as protocol messages, each checked by HubCore's decoder: `begin` at 0,
+    /// a `change` every 1/`rate` s up to `duration` (the last one at `duration`), then `end`.
+    /// Offsets are seconds from the stroke's start.
+    func strokeMessages(
+        _ kind: GestureKind, duration: Double, rate: Double, momentum: Bool, sample: StrokeSample, _ n: Int
+    ) throws(ScriptError) -> [(offset: Double, text: String)] {
         var messages: [(offset: Double, text: String)] = []
         func add(_ offset: Double, _ phase: String, _ fields: [String: JSONValue]) throws(ScriptError) {
             var o = fields
             o["type"] = .string("gesture")
-            o["kind"] = .string(kindName)
+            o["kind"] = .string(kind.rawValue)
             o["phase"] = .string(phase)
-            let (text, _) = try decode(o, n, t)
+            let (text, _) = try decode(o, n, "gesture")
             messages.append((offset, text))
         }
         try add(0, "begin", sample(0))
+        let count = max(1, Int((duration * rate).rounded(.up)))
         for k in 1...count {
             let offset = min(duration, Double(k) / rate)
             try add(offset, "change", sample(offset / duration))
         }
         // Without momentum, hold still past the hub's 50 ms fling window before lifting.
         try add(duration + (kind == .pan && !momentum ? 0.1 : 0), "end", [:])
-        return GestureStroke(kind: kind, duration: duration, messages: messages)
+        return messages
     }
 }

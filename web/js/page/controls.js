@@ -11,7 +11,8 @@ const $ = (sel) => document.querySelector(sel);
 
 export class Controls {
   /**
-   * @param {object} page {state, conn, ids, toast, mapView, panel, session}
+   * @param {object} page {state, conn, ids, toast, mapView, panel, recordings, session, follow}: the page itself,
+   *   because `follow` is made after this (FollowMode uses the controls) and read when `update` runs
    */
   constructor(page) {
     this.page = page;

@@ -16,25 +16,37 @@ const $ = (sel) => document.querySelector(sel);
 
 export class FollowMode {
   /**
-   * @param {object} page {state, conn, explorer, now, toast, controls, session}
+   * @param {object} parts
+   * @param {import('../state/page_state.js').PageState} parts.state the role, the follow policy and state, the screen
+   * @param {object} parts.conn the page's connection
+   * @param {object} parts.explorer the follower's own map (`Explorer`)
+   * @param {() => number} parts.now the page clock (ms)
+   * @param {(text: string, kind: string, ms: number) => void} parts.toast a notice for a few seconds
+   * @param {import('./controls.js').Controls} parts.controls for the follower's "Take control" prompt
+   * @param {import('./session.js').Session} parts.session puts the fit mode into the address bar
    */
-  constructor(page) {
-    this.page = page;
+  constructor({ state, conn, explorer, now, toast, controls, session }) {
+    this.state = state;
+    this.conn = conn;
+    this.explorer = explorer;
+    this.toast = toast;
+    this.controls = controls;
+    this.session = session;
     /** The follow logic (no DOM); this class renders it and wires the page's buttons and keys. */
-    this.control = new FollowControl({ state: page.state, explorer: page.explorer, now: page.now,
-      send: (m) => page.conn.send(m), shown: () => page.state.screen.rendered,
-      roomCamera: () => page.state.screen.lastSample?.camera ?? null });
+    this.control = new FollowControl({ state, explorer, now,
+      send: (m) => conn.send(m), shown: () => state.screen.rendered,
+      roomCamera: () => state.screen.lastSample?.camera ?? null });
     /** Who summoned this page last ({client, name}), or null. */
     this.summonedBy = null;
     this.banner = $('#explore-banner');
     $('#back-to-presenter').addEventListener('click', () => this.back());
-    $('#summon').addEventListener('click', () => this.page.conn.send(build.summon()));
-    $('#lock-follow').addEventListener('click', () => this.page.conn.send(build.followPolicy(!this.page.state.followPolicy.explore)));
-    $('#take-control').addEventListener('click', () => this.page.controls.offerTakeover());
+    $('#summon').addEventListener('click', () => this.conn.send(build.summon()));
+    $('#lock-follow').addEventListener('click', () => this.conn.send(build.followPolicy(!this.state.followPolicy.explore)));
+    $('#take-control').addEventListener('click', () => this.controls.offerTakeover());
     $('#fit-cover').addEventListener('change', (ev) => this.setFit(ev.target.checked ? 'cover' : 'same'));
     document.addEventListener('keydown', (ev) => {
       if (ev.key !== 'b' && ev.key !== 'B') return;
-      if (ev.ctrlKey || ev.metaKey || ev.altKey || isFormField(ev.target) || !this.page.explorer.exploring) return;
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || isFormField(ev.target) || !this.explorer.exploring) return;
       ev.preventDefault();
       this.back();
     });
@@ -56,14 +68,14 @@ export class FollowMode {
 
   /** Local input in a room whose presenter locked following: the map stays, and the notice says why. */
   refuse() {
-    const { state, toast } = this.page;
+    const { state, toast } = this;
     if (!state.joined || state.role !== 'follower') return;
     toast(this.lockText(), 'info', 3000);
   }
 
   /** Why a follower's map stays on the room's camera while the room is locked. */
   lockText() {
-    const { state } = this.page;
+    const { state } = this;
     const who = state.followPolicy.by ? state.nameOf(state.followPolicy.by) : 'The presenter';
     return `${who} keeps everyone on the presenter's view (following is locked)`;
   }
@@ -79,7 +91,7 @@ export class FollowMode {
     const by = changes.has('summoned') ? changes.summonedBy : null;
     if (by) {
       this.summonedBy = by;
-      this.page.toast(`${by.name ?? by.client} brought everyone back`, 'info', 3000);
+      this.toast(`${by.name ?? by.client} brought everyone back`, 'info', 3000);
     }
     this.control.changed(changes, document.hidden); // a summons glides back
     this.update();
@@ -92,7 +104,7 @@ export class FollowMode {
 
   /** Shows the room's camera as it is (`same`) or at least the presenter's area (`cover`); the address keeps it. */
   setFit(mode) {
-    const { state, conn, session } = this.page;
+    const { state, conn, session } = this;
     state.params.fit = mode;
     conn.send(build.fit(mode));
     session.showAddress();
@@ -101,7 +113,7 @@ export class FollowMode {
 
   /** The banner, the presenter's buttons and the follower's "Take control". */
   update() {
-    const { state, explorer } = this.page;
+    const { state, explorer } = this;
     this.banner.hidden = !explorer.exploring;
     const presenting = state.joined && state.role === 'presenter';
     $('#summon').hidden = !presenting;

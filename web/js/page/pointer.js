@@ -14,11 +14,16 @@ const DOT_RADIUS = 7;
 
 export class Pointer {
   /**
-   * @param {object} page {state, conn, now}
-   * @param {HTMLElement} container the map element
+   * @param {object} parts
+   * @param {import('../state/page_state.js').PageState} parts.state who may point (the role) and the camera on screen
+   * @param {object} parts.conn the page's connection: the only way pointer messages leave
+   * @param {() => number} parts.now the page clock (ms)
+   * @param {HTMLElement} parts.container the map element
    */
-  constructor(page, container) {
-    this.page = page;
+  constructor({ state, conn, now, container }) {
+    this.state = state;
+    this.conn = conn;
+    this.now = now;
     this.container = container;
     this.trail = new PointerTrail();
     this.canvas = document.querySelector('#pointer-layer');
@@ -61,12 +66,12 @@ export class Pointer {
 
   /** Whether this page may point (a joined presenter or driver). */
   may() {
-    return this.page.state.canDrive;
+    return this.state.canDrive;
   }
 
   /** Points at the map under the pointer event (at most SEND_EVERY_MS apart; the last position is sent). */
   point(ev) {
-    const { state, now } = this.page;
+    const { state, now } = this;
     const camera = state.screen.rendered;
     if (!camera) return;
     const r = this.container.getBoundingClientRect();
@@ -76,14 +81,14 @@ export class Pointer {
     this.pending = geo;
     const t = now();
     if (t - this.lastSentAt >= SEND_EVERY_MS) this.flush(t);
-    else if (!this.timer) this.timer = setTimeout(() => this.flush(this.page.now()), SEND_EVERY_MS - (t - this.lastSentAt));
+    else if (!this.timer) this.timer = setTimeout(() => this.flush(this.now()), SEND_EVERY_MS - (t - this.lastSentAt));
   }
 
   flush(t) {
     clearTimeout(this.timer);
     this.timer = null;
     if (!this.pending) return;
-    if (this.page.conn.send(build.pointer(this.pending.lat, this.pending.lon))) this.pointing = true;
+    if (this.conn.send(build.pointer(this.pending.lat, this.pending.lon))) this.pointing = true;
     this.pending = null;
     this.lastSentAt = t;
   }
@@ -95,7 +100,7 @@ export class Pointer {
     this.pending = null;
     if (!this.pointing) return;
     this.pointing = false;
-    this.page.conn.send(build.pointer(null));
+    this.conn.send(build.pointer(null));
   }
 
   /** A hub frame: its pointer (null or absent: nobody points) at local time `t`. */
@@ -111,7 +116,7 @@ export class Pointer {
 
   /** Draws the dot and trail at local time `t` on the camera on screen. */
   draw(t) {
-    const { state } = this.page;
+    const { state } = this;
     const { dot, trail } = this.trail.sample(t);
     const camera = state.screen.rendered;
     const nothing = !camera || (!dot && trail.length === 0);

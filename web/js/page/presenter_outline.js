@@ -8,9 +8,16 @@ import { presenterArea, edgeArrow } from '../map/presenter_area.js';
 const NOTHING = { type: 'FeatureCollection', features: [] };
 
 export class PresenterOutline {
-  /** @param {object} page {state, explorer, mapView} */
-  constructor(page) {
-    this.page = page;
+  /**
+   * @param {object} parts
+   * @param {import('../state/page_state.js').PageState} parts.state the page state (the room's view size, the screen)
+   * @param {object} parts.explorer the follower's own map (`Explorer`): outlined only while it is active
+   * @param {import('../map/map_view.js').MapView} parts.mapView where the outline is drawn
+   */
+  constructor({ state, explorer, mapView }) {
+    this.state = state;
+    this.explorer = explorer;
+    this.mapView = mapView;
     this.arrow = document.querySelector('#presenter-arrow');
     this.shown = false;
     /** The outline last drawn (GeoJSON), for tests. */
@@ -19,7 +26,7 @@ export class PresenterOutline {
 
   /** `room`: the room's camera now (the playout sample); `own`: the camera on the page's screen. */
   update(room, own) {
-    const { state, explorer, mapView } = this.page;
+    const { state, explorer, mapView } = this;
     if (!explorer.active || !room || !own) {
       if (!this.shown) return;
       this.shown = false;

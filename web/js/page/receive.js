@@ -5,8 +5,8 @@
 
 /**
  * The parts of the page a hub message reaches (built in app.js):
- * {state, params, conn, buffer, prediction, fps, frameLatency, mapView, panel, tapMarkers, ids, session,
- *  controls, follow, toast}
+ * {state, params, conn, buffer, prediction, reducedMotion, fps, frameLatency, mapView, pointer, panel, tapMarkers,
+ *  ids, session, controls, follow, toast}
  * @typedef {object} Page
  */
 

@@ -13,7 +13,7 @@ const HIDDEN_EVERY_MS = 250;
 
 export class RenderLoop {
   /**
-   * @param {object} page {state, params, conn, buffer, pacer, prediction, explorer, reducedMotion, outline, pointer,
+   * @param {object} page {state, conn, buffer, pacer, prediction, explorer, reducedMotion, outline, pointer,
    *   fps, frameLatency, mapView, input, hud, panel, now}
    */
   constructor(page) {

@@ -7,7 +7,8 @@ import { formatParams, checkRoom, checkName, rateRefusal, settleRate } from '../
 
 export class Session {
   /**
-   * @param {object} page {state, params, conn, notices, input (may come later), controls}
+   * @param {object} page {state, params, conn, notices, input, controls}: the page itself, because notices, input
+   *   and controls are made after this (notices and controls use the session) and read when it acts
    */
   constructor(page) {
     this.page = page;

@@ -2,7 +2,8 @@
 // Read-only views of the page's parts; `send` is the only way in.
 
 /**
- * @param {object} page {state, params, conn, buffer, pacer, prediction, input, mapView, panel, mapStyle, now}
+ * @param {object} page {state, conn, buffer, pacer, prediction, input, mapView, panel, mapStyle, now, explorer,
+ *   outline, reducedMotion, follow, recordings}: the whole page, whose parts this shows to tests
  */
 export function testHook(page) {
   const { state, conn, buffer, pacer, prediction, input, mapView, panel, mapStyle, now } = page;
