@@ -53,10 +53,9 @@ struct WindowCounter: Sendable {
 /// JSON frame's first two (`{"type":"frame","seq":N,"time":T,...`); nil for
 /// other messages.
 enum FrameScan {
-    private static let prefix = Array(#"{"type":"frame","seq":"#.utf8)
-    private static let timeKey = Array(#","time":"#.utf8)
-    /// Bytes up to the end of a binary frame's `time`.
-    private static let binaryHead = 18
+    private static let prefix = WirePrefix.bytes(WirePrefix.frame)
+    private static let timeKey = WirePrefix.bytes(WirePrefix.frameTime)
+    private static let binaryHead = WirePrefix.binaryHead
 
     static func isFrame(_ b: UnsafeBufferPointer<UInt8>) -> Bool { isBinaryFrame(b) || (hasPrefix(b, prefix) && b.count > prefix.count) }
 
@@ -71,8 +70,8 @@ enum FrameScan {
     static func scan(_ b: UnsafeBufferPointer<UInt8>) -> (seq: UInt64, time: Double)? {
         if isBinaryFrame(b) {
             let raw = UnsafeRawBufferPointer(b)
-            let seq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 2, as: UInt64.self))
-            let time = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 10, as: UInt64.self)))
+            let seq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: WirePrefix.binarySeqOffset, as: UInt64.self))
+            let time = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: WirePrefix.binaryTimeOffset, as: UInt64.self)))
             return (seq, time)
         }
         guard isFrame(b) else { return nil }

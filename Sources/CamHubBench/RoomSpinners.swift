@@ -66,13 +66,13 @@ final class RoomSpinners: @unchecked Sendable {
     private func received(_ id: ConnectionID, _ message: WebSocketMessage) {
         guard case .text(let text) = message else { return }
         let i = Int(id.rawValue) - 1
-        if text.hasPrefix(#"{"type":"welcome""#) {
+        if text.hasPrefix(WirePrefix.message("welcome")) {
             welcomedIDs[i] = id
             if started && i < spinning { for _ in 0..<3 { queueNext(i, id) } }
             shared.withLock { $0.welcomed += 1 }
-        } else if text.hasPrefix(#"{"type":"animation""#) && text.contains(#""status":"finished""#) {
+        } else if text.hasPrefix(WirePrefix.message("animation")) && text.contains(#""status":"finished""#) {
             queueNext(i, id)
-        } else if text.hasPrefix(#"{"type":"error""#) {
+        } else if text.hasPrefix(WirePrefix.message("error")) {
             record(text)
         }
     }

@@ -264,9 +264,9 @@ public enum HubMessage {
         pointer: FramePointer = .none, epoch: UInt64 = 0
     ) -> [UInt8] {
         var w = JSONWriter(capacity: velocity == nil && pointer == FramePointer.none ? 160 : 320)
-        w.raw("{\"type\":\"frame\",\"seq\":")
+        w.raw(WirePrefix.frame)
         w.integer(seq)
-        w.raw(",\"time\":")
+        w.raw(WirePrefix.frameTime)
         w.number(time)
         w.raw(",\"camera\":")
         w.camera(camera)
