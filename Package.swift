@@ -12,7 +12,7 @@ import PackageDescription
 ///   gestures. Pure: time is passed in (seconds as Double).
 /// - `CamHubProtocol` → CameraCore, CameraMotion: protocol v1 in both directions (the message
 ///   types, the strict JSON reader and writer, typed decoding of client messages, hand-written
-///   encoders of hub messages, binary frames). Pure.
+///   encoders of hub messages and their typed decoder `HubToClient`, binary frames). Pure.
 /// - `HubCore` → CamHubProtocol, CameraCore, CameraMotion: rooms, sessions and per-client policy
 ///   (follower throttle, command rate limiter, roster, signed room tokens: HMAC from
 ///   swift-crypto). Pure: no sockets, no clock.

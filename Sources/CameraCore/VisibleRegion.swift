@@ -8,6 +8,11 @@ public struct VisibleRegion: Hashable, Sendable {
     /// The smallest box holding the quad; `west > east` when it crosses the
     /// antimeridian, west -180 / east 180 when it spans every longitude.
     public var bounds: GeoBounds
+
+    public init(quad: [GeoCoordinate], bounds: GeoBounds) {
+        self.quad = quad
+        self.bounds = bounds
+    }
 }
 
 extension ViewTransform {
