@@ -225,7 +225,7 @@ public final class BenchRunner {
         let o = options
         let motion = BenchMotion()
         let runSeconds = o.warmup + o.duration + o.drain + 10
-        let onFrame: @Sendable (Incoming.Frame, Double) -> Void = { [reference = motion.reference, window = motion.window] frame, _ in
+        let onFrame: @Sendable (HubFrame, Double) -> Void = { [reference = motion.reference, window = motion.window] frame, _ in
             guard let w = window.withLock({ $0 }) else { return }
             reference.withLock { _ = $0.admit(frame.time, w) }
         }

@@ -1,4 +1,5 @@
 import CamHubProtocol
+import CameraCore
 import Foundation
 import HubCore
 import WebSocketTransport
@@ -24,7 +25,7 @@ public struct FollowSummary: Sendable {
     public var offset: Double?
     public var offsetError: Double?
     public var firstSeq: UInt64?
-    public var lastFrame: Incoming.Frame?
+    public var lastFrame: HubFrame?
     public var disconnected: String?
     /// How the last connection ended: whether it was open, and its close code (nil: no close frame).
     public var lastClose: ClientCloseEvent?
@@ -51,7 +52,7 @@ public struct FollowSummary: Sendable {
         lines.append("latency: \(latency.text)")
         lines.append("  (\(clockNote))")
         if latency.negative > 0 { lines.append("  \(latency.negative) samples were negative (clocks disagree) and counted as 0") }
-        if let f = lastFrame { lines.append("final camera: \(f.camera) seq \(f.seq)\(f.moving ? " (moving)" : " (at rest)")") }
+        if let f = lastFrame { lines.append("final camera: \(f.camera.summary) seq \(f.seq)\(f.moving ? " (moving)" : " (at rest)")") }
         if reconnects > 0 { lines.append("reconnected: \(reconnects) time\(reconnects == 1 ? "" : "s")") }
         if let d = disconnected { lines.append("connection ended: \(d)") }
         return lines.joined(separator: "\n")
@@ -70,7 +71,7 @@ public struct FollowSummary: Sendable {
         ]
         if let offset { o["offsetMs"] = .number(offset) }
         if let offsetError { o["offsetErrorMs"] = .number(offsetError) }
-        if let f = lastFrame, let camera = try? JSONParser.parse(f.camera.json) {
+        if let f = lastFrame, let camera = try? JSONParser.parse(f.camera.wireJSON) {
             o["camera"] = camera
             o["seq"] = .number(Double(f.seq))
             o["moving"] = .bool(f.moving)
@@ -149,7 +150,7 @@ public final class FollowRunner {
             output(r, latency)
         case .pong(let t, let time):
             if let t { offset.add(sent: t, hubTime: time, received: r.localTime) }
-        case .event:
+        case .event, .unknownEvent:
             summary.events += 1
             output(r, nil)
         case .error:
@@ -163,22 +164,26 @@ public final class FollowRunner {
 
     /// A human line for a received message (text format); `shows`: the camera
     /// this client shows for a frame when it fits it to its screen (`--fit cover`).
-    public static func line(_ r: HubConnection.Received, latency: Double?, shows: WireCamera? = nil) -> String {
+    public static func line(_ r: HubConnection.Received, latency: Double?, shows: Camera? = nil) -> String {
         switch r.message {
         case .frame(let f):
-            var s = "frame seq \(f.seq)  \(f.camera)  \(f.moving ? "moving" : "at rest")"
+            var s = "frame seq \(f.seq)  \(f.camera.summary)  \(f.moving ? "moving" : "at rest")"
             if let by = f.by { s += "  by \(by)" }
-            if let p = f.pointer { s += "  pointer \(fixed(p.lat, 5)),\(fixed(p.lon, 5)) by \(p.by)" }
-            if f.pointerHidden { s += "  pointer hidden" }
+            switch f.pointer {
+            case .shown(let p): s += "  pointer \(fixed(p.latitude, 5)),\(fixed(p.longitude, 5)) by \(p.by)"
+            case .hidden: s += "  pointer hidden"
+            case .none: break
+            }
             if let latency { s += "  latency \(fixed(latency, 2)) ms" }
-            if let shows { s += "\n  shows \(shows)" }
+            if let shows { s += "\n  shows \(shows.summary)" }
             return s
-        case .event(let e):
-            var fields = e.raw.objectValue ?? [:]
+        case .event, .unknownEvent:
+            var fields = (try? JSONParser.parse(r.text))?.objectValue ?? [:]
+            let name = fields["event"]?.stringValue ?? "?"
             for k in ["type", "event", "time"] { fields[k] = nil }
-            return "event \(e.event)  \(JSONValue.object(fields).text)"
+            return "event \(name)  \(JSONValue.object(fields).text)"
         case .error(let e):
-            return "error \(e.code)\(e.ref.map { " (ref \($0))" } ?? ""): \(e.message)"
+            return "error \(e.code.rawValue)\(e.ref.map { " (ref \($0))" } ?? ""): \(e.message)"
         default:
             return r.text
         }

@@ -46,10 +46,10 @@ public struct FollowFit: Sendable {
     }
 
     /// The camera this client shows for a frame's `camera`.
-    public func shown(_ camera: WireCamera) -> WireCamera {
+    public func shown(_ camera: Camera) -> Camera {
         guard mode == .cover, let limits = try? CameraLimits(minZoom: minZoom, maxZoom: maxZoom) else { return camera }
         let fitted = mode.camera(
-            for: Camera(latitude: camera.lat, longitude: camera.lon, zoom: camera.zoom), view: view, own: own, limits: limits)
+            for: Camera(latitude: camera.latitude, longitude: camera.longitude, zoom: camera.zoom), view: view, own: own, limits: limits)
         var out = camera
         out.zoom = fitted.zoom
         return out

@@ -86,7 +86,7 @@ public final class HubConnection: @unchecked Sendable {
     public struct Received: Sendable {
         /// The message's JSON text (a binary frame as the JSON frame that says the same).
         public let text: String
-        public let message: Incoming
+        public let message: HubToClient
         /// Local wall clock (ms since the epoch) when the message arrived.
         public let localTime: Double
     }
@@ -105,7 +105,9 @@ public final class HubConnection: @unchecked Sendable {
     private var isOpen = false
     private var closeEvent: ClientCloseEvent?
     private var connection: ConnectionID?
-    public private(set) var welcome: Incoming.Welcome?
+    public private(set) var welcome: Welcome?
+    /// The `welcome`'s `time` (the hub's wall clock, ms since the epoch).
+    public private(set) var welcomeTime: Double?
     /// The `welcome` exactly as the hub sent it.
     public private(set) var welcomeText: String?
 
@@ -142,8 +144,9 @@ public final class HubConnection: @unchecked Sendable {
             switch item {
             case .message(let r):
                 switch r.message {
-                case .welcome(let w):
+                case .welcome(let w, let time):
                     c.welcome = w
+                    c.welcomeTime = time
                     c.welcomeText = r.text
                     return c
                 case .error(let e):
@@ -175,9 +178,9 @@ public final class HubConnection: @unchecked Sendable {
                     let received: Received
                     switch message {
                     case .text(let text):
-                        received = Received(text: text, message: Incoming.decode(text) ?? .other(type: nil, raw: .null), localTime: now)
+                        received = Received(text: text, message: HubToClient.reading(text: text), localTime: now)
                     case .binary(let bytes):
-                        let (message, text) = Incoming.decode(binary: bytes)
+                        let (message, text) = HubToClient.reading(binary: bytes)
                         received = Received(text: text, message: message, localTime: now)
                     }
                     self.condition.lock()

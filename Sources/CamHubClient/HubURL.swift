@@ -1,3 +1,4 @@
+import CamHubProtocol
 import WebSocketTransport
 
 /// A hub endpoint `ws://HOST:PORT/PATH` or `wss://HOST:PORT/PATH` (TLS).
@@ -100,8 +101,8 @@ public struct HubURL: Hashable, Sendable, CustomStringConvertible {
 public struct ClientError: Error, CustomStringConvertible, Sendable, Equatable {
     public var message: String
     /// The hub's own `error` when it refused the `hello` (its code and words).
-    public var hubError: Incoming.Failure?
-    public init(_ message: String, hubError: Incoming.Failure? = nil) {
+    public var hubError: ProtocolError?
+    public init(_ message: String, hubError: ProtocolError? = nil) {
         self.message = message
         self.hubError = hubError
     }

@@ -129,7 +129,7 @@ struct Follow: ParsableCommand {
                 say(connection.welcomeText ?? "")
             } else {
                 say(
-                    "camhub follow: joined \(w.room) as \(w.client) at \(JSONWriter.plain(w.rate)) frames/s (tick \(JSONWriter.plain(w.tick)) Hz); camera \(w.camera)"
+                    "camhub follow: joined \(w.room) as \(w.client) at \(JSONWriter.plain(w.rate)) frames/s (tick \(JSONWriter.plain(w.tick)) Hz); camera \(w.camera.summary)"
                 )
             }
         }
@@ -152,9 +152,9 @@ struct Follow: ParsableCommand {
             summary = runner.run(
                 duration: end.map { max(0, $0 - monotonicSeconds()) }, shouldStop: { stop.isSet },
                 output: { received, latency in
-                    if case .event(let e) = received.message { note(e.raw) }
+                    if case .event = received.message, let event = try? JSONParser.parse(received.text) { note(event) }
                     guard !quiet else { return }
-                    var shows: WireCamera?
+                    var shows: Camera?
                     if fit == .cover, case .frame(let f) = received.message { shows = fitting.shown(f.camera) }
                     guard json else { return out.line(FollowRunner.line(received, latency: latency, shows: shows)) }
                     out.line(received.text)
@@ -171,7 +171,7 @@ struct Follow: ParsableCommand {
                 say(
                     json
                         ? again.welcomeText ?? ""
-                        : "camhub follow: rejoined \(again.welcome!.room) as \(again.welcome!.client); camera \(again.welcome!.camera)")
+                        : "camhub follow: rejoined \(again.welcome!.room) as \(again.welcome!.client); camera \(again.welcome!.camera.summary)")
             }
         }
         out.flush()
@@ -189,8 +189,8 @@ extension Follow {
     }
 
     /// What a screen of `--viewport` shows with `--fit cover` for the frame `seq` (or the welcome's).
-    func shownLine(seq: UInt64, camera: WireCamera, json: Bool) -> String {
-        json ? "{\"type\":\"shown\",\"seq\":\(seq),\"camera\":\(camera.json)}" : "  shows \(camera)"
+    func shownLine(seq: UInt64, camera: Camera, json: Bool) -> String {
+        json ? "{\"type\":\"shown\",\"seq\":\(seq),\"camera\":\(camera.wireJSON)}" : "  shows \(camera.summary)"
     }
 
     /// After the hub closed with 1001/1012 or the connection dropped: joins the

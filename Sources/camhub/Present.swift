@@ -96,7 +96,7 @@ struct Present: ParsableCommand {
         }
         defer { connection.shutdown() }
         let w = connection.welcome!
-        say("camhub present: \(parsed.name ?? script), \(parsed.steps.count) steps; joined \(w.room) as \(w.client) (\(w.role)); camera \(w.camera)")
+        say("camhub present: \(parsed.name ?? script), \(parsed.steps.count) steps; joined \(w.room) as \(w.client) (\(w.role)); camera \(w.camera.summary)")
 
         let stop = StopFlag()
         stop.installSignalHandlers()

@@ -79,11 +79,11 @@ struct Replayer {
                 }
                 switch r.message {
                 case .error(let failure):
-                    outcome.refused.append("\(failure.code): \(failure.message)")
-                    say("replay: the hub refused a command: \(failure.code): \(failure.message)")
-                case .animation(let a) where a.status == "started":
+                    outcome.refused.append("\(failure.code.rawValue): \(failure.message)")
+                    say("replay: the hub refused a command: \(failure.code.rawValue): \(failure.message)")
+                case .animation(let a, _) where a.status == .started:
                     if let id = a.id { running.insert(id) }
-                case .animation(let a):
+                case .animation(let a, _):
                     if let id = a.id { running.remove(id) }
                     outcome.lastEndedCamera = (try? JSONParser.parse(r.text))?["camera"]
                 default:

@@ -1,3 +1,5 @@
+import CamHubProtocol
+import CameraCore
 import Foundation
 import HubServer
 import SocketTestSupport
@@ -24,12 +26,12 @@ private func startHub(tick: Double = 60) throws -> (HubServer, HubURL) {
 struct LiveHubTests {
     /// The next `animation` report on `connection` (skipping frames and events; nil at an
     /// error or the close), waiting up to `timeout` seconds.
-    static func nextAnimation(on connection: HubConnection, timeout: Double = 20) -> Incoming.Animation? {
+    static func nextAnimation(on connection: HubConnection, timeout: Double = 20) -> AnimationMessage? {
         let deadline = monotonicSeconds() + timeout
         while let item = connection.next(timeout: deadline - monotonicSeconds()) {
             guard case .message(let received) = item else { return nil }
             switch received.message {
-            case .animation(let animation): return animation
+            case .animation(let animation, _): return animation
             case .error: return nil
             default: continue
             }
@@ -44,7 +46,7 @@ struct LiveHubTests {
         // The follower joins first and records everything.
         let follower = try HubConnection.join(url, hello: HelloOptions(room: "trip", role: "follower", rate: 30))
         defer { follower.shutdown() }
-        let frames = Locked<[Incoming.Frame]>([])
+        let frames = Locked<[HubFrame]>([])
         let stop = Locked(false)
         let followerDone = DispatchSemaphore(value: 0)
         let summary = Locked<FollowSummary?>(nil)
@@ -74,7 +76,7 @@ struct LiveHubTests {
         var events: [PresenterEvent] = []
         let report = PresenterRunner(connection: presenter, script: script, onEvent: { events.append($0) }).run()
 
-        let target = WireCamera(lat: -33.8688, lon: -170.5, zoom: 5.25, bearing: 45, tilt: 30)
+        let target = Camera(latitude: -33.8688, longitude: -170.5, zoom: 5.25, tilt: 30, bearing: 45)
         // Completions: the long animation lost its bearing to the ease; the others finished.
         let byID = Dictionary(report.completions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         #expect(byID["long"]?.status == "superseded")
@@ -87,7 +89,7 @@ struct LiveHubTests {
         // Cancelling a finished animation is the hub's error, attributed to step 8.
         #expect(report.errors.count == 1)
         #expect(report.errors.first?.step == 8)
-        #expect(report.errors.first?.failure.code == "unknown_animation")
+        #expect(report.errors.first?.failure.code == .unknownAnimation)
         #expect(report.problems.isEmpty && report.disconnected == nil && !report.interrupted)
         #expect(report.lastFrame?.camera == target && report.lastFrame?.moving == false)
         #expect(events.contains { if case .stepDone(let s, let note) = $0 { s.number == 7 && note.hasPrefix("f finished") } else { false } })
@@ -105,7 +107,7 @@ struct LiveHubTests {
         #expect(all.contains { $0.moving }, "the follower saw the camera move, not just its end: \(all.count) frames")
         // Frames only move forward, and the pan moved the camera before the flight.
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.seq < $1.seq })
-        #expect(all.contains { $0.by == me && $0.camera.lat != 10 && $0.camera.bearing == 90 })
+        #expect(all.contains { $0.by == me && $0.camera.latitude != 10 && $0.camera.bearing == 90 })
         let s = summary.withLock { $0 }
         #expect(s?.frames == all.count)
         #expect((s?.latency.count ?? 0) == UInt64(all.count))
@@ -121,7 +123,7 @@ struct LiveHubTests {
         defer { boss.shutdown() }
         // Held all through the test (the hub shuts down long before it would end).
         boss.send(#"{"type":"animate","id":"hold","to":{"zoom":4},"duration":60}"#)
-        #expect(Self.nextAnimation(on: boss)?.status == "started", "the presenter holds zoom before the driver asks")
+        #expect(Self.nextAnimation(on: boss)?.status == .started, "the presenter holds zoom before the driver asks")
         let driver = try HubConnection.join(url, hello: HelloOptions(room: "r", role: "driver"))
         defer { driver.shutdown() }
         let script = try PresenterScript.parse(
@@ -131,7 +133,7 @@ struct LiveHubTests {
         #expect(monotonicSeconds() - started < 30, "waitFor ends at the refusal, not at its 60 s timeout")
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(report.completions.map(\.status) == ["refused"])
-        #expect(report.errors.first?.step == 2 && report.errors.first?.failure.code == "conflict")
+        #expect(report.errors.first?.step == 2 && report.errors.first?.failure.code == .conflict)
         #expect(!report.succeeded)
     }
 

@@ -1,3 +1,5 @@
+import CamHubProtocol
+
 /// Turns `PresenterEvent`s into terminal lines: one line per step, a live
 /// progress bar (redrawn in place on a terminal, printed once when done
 /// otherwise), and a line per animation outcome and hub error.
@@ -78,21 +80,23 @@ public final class PresentPrinter {
             // Not started by a step: the hub's own animation for one of our gestures.
             let whose = step.map { " (step \($0))" } ?? " (gesture)"
             let after = seconds.map { " after \(fixed($0, 2)) s" } ?? ""
-            if a.status != "started", a.id != nil, step != nil { outcomesShown.insert(id) }
+            if a.status != .started, a.id != nil, step != nil { outcomesShown.insert(id) }
             switch a.status {
-            case "started":
+            case .started:
                 return
-            case "finished":
-                line("    ✓ \(id)\(whose) finished\(after)" + (a.camera.map { " at \($0)" } ?? "") + clampedNote(a))
-            case "superseded":
-                line("    ↷ \(id)\(whose) superseded by \(a.by ?? "the hub")" + (a.lost.isEmpty ? "" : " (lost \(a.lost.joined(separator: ", ")))"))
-            case "cancelled":
+            case .finished:
+                line("    ✓ \(id)\(whose) finished\(after)" + (a.camera.map { " at \($0.summary)" } ?? "") + clampedNote(a))
+            case .superseded:
+                line(
+                    "    ↷ \(id)\(whose) superseded by \(a.by ?? "the hub")"
+                        + (a.lost.isEmpty ? "" : " (lost \(a.lost.names.joined(separator: ", ")))"))
+            case .cancelled:
                 line("    ✗ \(id)\(whose) cancelled by \(a.by ?? "the hub")" + (a.reason.map { ": \($0)" } ?? ""))
-            default:
-                line("    ? \(id)\(whose) \(a.status)")
+            case .interrupted:
+                line("    ? \(id)\(whose) \(a.status.rawValue)")
             }
         case .hubError(let e, let step):
-            line("    ! error \(e.code)" + (step.map { " (step \($0))" } ?? "") + ": \(e.message)")
+            line("    ! error \(e.code.rawValue)" + (step.map { " (step \($0))" } ?? "") + ": \(e.message)")
         case .retrying(let ref, let step, let attempt, let after):
             line(
                 "    ~ \(ref)" + (step.map { " (step \($0))" } ?? "")
@@ -103,8 +107,8 @@ public final class PresentPrinter {
         }
     }
 
-    private func clampedNote(_ a: Incoming.Animation) -> String {
-        a.clamped.isEmpty ? "" : " (clamped: \(a.clamped.joined(separator: ", ")))"
+    private func clampedNote(_ a: AnimationMessage) -> String {
+        a.clamped.isEmpty ? "" : " (clamped: \(a.clamped.names.joined(separator: ", ")))"
     }
 
     /// The closing report.

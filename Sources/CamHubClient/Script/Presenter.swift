@@ -13,8 +13,8 @@ public enum PresenterEvent: Sendable {
     /// The step is over: "sent", "finished after 3.52 s", "timed out after 120 s", …
     case stepDone(ScriptStep, note: String)
     /// An `animation` message for one of our animations (`step`: the step that started it).
-    case animation(Incoming.Animation, step: Int?, seconds: Double?)
-    case hubError(Incoming.Failure, step: Int?)
+    case animation(AnimationMessage, step: Int?, seconds: Double?)
+    case hubError(ProtocolError, step: Int?)
     /// The hub answered `unavailable` (no reachable owner right now): the
     /// command goes again `after` seconds from now, as attempt `attempt` of `UnavailableRetries.maxAttempts`.
     case retrying(ref: String, step: Int?, attempt: Int, after: Double)
@@ -34,7 +34,7 @@ public struct Completion: Sendable, Equatable {
     public var lost: [String]
     public var clamped: [String]
     public var reason: String?
-    public var camera: WireCamera?
+    public var camera: Camera?
 }
 
 /// What a presenter run did.
@@ -42,11 +42,11 @@ public struct PresentReport: Sendable {
     public var iterations = 0
     public var stepsRun = 0
     public var completions: [Completion] = []
-    public var errors: [(step: Int?, failure: Incoming.Failure)] = []
+    public var errors: [(step: Int?, failure: ProtocolError)] = []
     /// waitFor steps that timed out, and similar problems on our side.
     public var problems: [String] = []
     /// The last frame the presenter received (its camera is the room's).
-    public var lastFrame: Incoming.Frame?
+    public var lastFrame: HubFrame?
     public var seconds: Double = 0
     public var interrupted = false
     /// Commands sent again after the hub answered `unavailable`.
@@ -66,7 +66,7 @@ public final class PresenterRunner {
     public let script: PresenterScript
     private let onEvent: (PresenterEvent) -> Void
     private let shouldStop: () -> Bool
-    private let onFrame: (Incoming.Frame, Double) -> Void
+    private let onFrame: (HubFrame, Double) -> Void
 
     private struct Tracked {
         var step: Int
@@ -78,7 +78,7 @@ public final class PresenterRunner {
     /// The last step sent with each `ref` (its id, else its type): hub errors name it.
     private var lastStepOfRef: [String: Int] = [:]
     private var viewport = Viewport(width: 1280, height: 720)
-    private var camera: WireCamera?
+    private var camera: Camera?
     private var report = PresentReport()
     private var closed = false
     private var pongMarker: Double?
@@ -88,7 +88,7 @@ public final class PresenterRunner {
     public init(
         connection: HubConnection, script: PresenterScript, viewport: Viewport? = nil,
         shouldStop: @escaping () -> Bool = { false },
-        onFrame: @escaping (Incoming.Frame, Double) -> Void = { _, _ in },
+        onFrame: @escaping (HubFrame, Double) -> Void = { _, _ in },
         onEvent: @escaping (PresenterEvent) -> Void = { _ in }
     ) {
         self.connection = connection
@@ -261,24 +261,24 @@ public final class PresenterRunner {
                 report.lastFrame = frame
                 camera = frame.camera
                 onFrame(frame, received.localTime)
-            case .animation(let a):
+            case .animation(let a, _):
                 guard let id = a.id, var tracked = animations[id] else {
                     onEvent(.animation(a, step: nil, seconds: nil))
                     return
                 }
                 let seconds = monotonicSeconds() - tracked.sentAt
-                if a.status != "started" {
-                    tracked.ended = a.status
+                if a.status != .started {
+                    tracked.ended = a.status.rawValue
                     animations[id] = tracked
                     report.completions.append(
                         Completion(
-                            step: tracked.step, id: id, status: a.status, by: a.by, seconds: seconds,
-                            lost: a.lost, clamped: a.clamped, reason: a.reason, camera: a.camera))
+                            step: tracked.step, id: id, status: a.status.rawValue, by: a.by, seconds: seconds,
+                            lost: a.lost.names, clamped: a.clamped.names, reason: a.reason, camera: a.camera))
                 }
                 onEvent(.animation(a, step: tracked.step, seconds: seconds))
             case .pong(let t, _):
                 if let t, t == pongMarker { pongSeen = true }
-            case .error(let e) where e.code == ProtocolError.Code.unavailable.rawValue && retry(e):
+            case .error(let e) where e.code == .unavailable && retry(e):
                 return
             case .error(let e):
                 var step: Int?
@@ -293,7 +293,7 @@ public final class PresenterRunner {
                                 Completion(
                                     step: tracked.step, id: ref, status: "refused", by: nil,
                                     seconds: monotonicSeconds() - tracked.sentAt, lost: [], clamped: [],
-                                    reason: "\(e.code): \(e.message)", camera: nil))
+                                    reason: "\(e.code.rawValue): \(e.message)", camera: nil))
                         }
                     }
                 }
@@ -306,7 +306,7 @@ public final class PresenterRunner {
     }
 
     /// Schedules the command `e` answers again; false when it is not ours or out of attempts.
-    private func retry(_ e: Incoming.Failure) -> Bool {
+    private func retry(_ e: ProtocolError) -> Bool {
         guard let ref = e.ref, let retry = retries.unavailable(ref: ref, at: monotonicSeconds()) else { return false }
         report.retried += 1
         onEvent(.retrying(ref: ref, step: lastStepOfRef[ref], attempt: retry.attempt, after: retry.at - monotonicSeconds()))
@@ -317,16 +317,16 @@ public final class PresenterRunner {
 /// The duration MapLibre's `flyTo` (and the hub) derives from speed and
 /// path length: van Wijk & Nuij's S / V. Only for progress bars.
 enum FlightEstimate {
-    static func duration(from camera: WireCamera, command: FlyCommand, viewport: Viewport) -> Double? {
+    static func duration(from camera: Camera, command: FlyCommand, viewport: Viewport) -> Double? {
         let to = command.camera
-        let lat1 = to.latitude ?? camera.lat
-        var lon1 = to.longitude ?? camera.lon
-        while lon1 - camera.lon > 180 { lon1 -= 360 }
-        while lon1 - camera.lon < -180 { lon1 += 360 }
+        let lat1 = to.latitude ?? camera.latitude
+        var lon1 = to.longitude ?? camera.longitude
+        while lon1 - camera.longitude > 180 { lon1 -= 360 }
+        while lon1 - camera.longitude < -180 { lon1 += 360 }
         let zoom1 = to.zoom ?? camera.zoom
         let size = WebMercator.worldSize(zoom: camera.zoom)
-        let dx = (WebMercator.unitX(longitude: lon1) - WebMercator.unitX(longitude: camera.lon)) * size
-        let dy = (WebMercator.unitY(latitude: min(max(lat1, -85.05), 85.05)) - WebMercator.unitY(latitude: camera.lat)) * size
+        let dx = (WebMercator.unitX(longitude: lon1) - WebMercator.unitX(longitude: camera.longitude)) * size
+        let dy = (WebMercator.unitY(latitude: min(max(lat1, -85.05), 85.05)) - WebMercator.unitY(latitude: camera.latitude)) * size
         let distance = (dx * dx + dy * dy).squareRoot()
         if let duration = command.duration { return duration }
         // Neither centre nor zoom changes: the hub eases over 0.5 s (MapLibre's default).

@@ -24,7 +24,7 @@ public enum Spin {
     /// `onFrame` sees every frame the presenter receives; returns the hub's error messages.
     public static func run(
         _ connection: HubConnection, deadline: Double, shouldStop: () -> Bool,
-        onFrame: (Incoming.Frame, Double) -> Void = { _, _ in }
+        onFrame: (HubFrame, Double) -> Void = { _, _ in }
     ) -> [String] {
         var errors: [String] = []
         var queued = 0
@@ -42,20 +42,20 @@ public enum Spin {
                 switch r.message {
                 case .frame(let f):
                     onFrame(f, r.localTime)
-                case .animation(let a) where a.status != "started":
-                    if a.status == "finished" {
+                case .animation(let a, _) where a.status != .started:
+                    if a.status == .finished {
                         queued += 1
                         connection.send(segment(queued))
                     } else if a.reason != "predecessorEnded" {
                         // Someone else took the camera: the queued successors are cancelled too; start a new chain.
-                        errors.append("spin segment \(a.id ?? "?") \(a.status) by \(a.by ?? "the hub")")
+                        errors.append("spin segment \(a.id ?? "?") \(a.status.rawValue) by \(a.by ?? "the hub")")
                         for i in 0..<3 {
                             queued += 1
                             connection.send(segment(queued, chained: i > 0))
                         }
                     }
                 case .error(let e):
-                    errors.append("\(e.code): \(e.message)")
+                    errors.append("\(e.code.rawValue): \(e.message)")
                 default:
                     break
                 }
