@@ -33,7 +33,8 @@ extension ClientMessage {
         case .cancel(.all): w.field("all", true)
         case .gesture(let g): g.write(into: &w)
         case .gestures(let t):
-            if !t.disable.isEmpty { w.field("disable") { $0.gestureKinds(t.disable) } }
+            // At least one of the two lists: `{"type":"gestures"}` alone is refused.
+            if !t.disable.isEmpty || t.enable.isEmpty { w.field("disable") { $0.gestureKinds(t.disable) } }
             if !t.enable.isEmpty { w.field("enable") { $0.gestureKinds(t.enable) } }
         case .viewport(let v): v.writeFields(into: &w)
         case .limits(let change): change.writeFields(into: &w)

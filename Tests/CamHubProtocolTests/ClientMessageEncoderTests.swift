@@ -101,6 +101,11 @@ struct ClientMessageEncoderTests {
         #expect(ClientMessage.set(camera).json == #"{"type":"set","camera":{"zoom":12,"bearing":-90}}"#)
     }
 
+    @Test func aGestureToggleWithNothingInItStillNamesAList() throws {
+        #expect(ClientMessage.gestures(GestureToggle()).json == #"{"type":"gestures","disable":[]}"#)
+        #expect(try roundTrip(.gestures(GestureToggle())) == .gestures(GestureToggle()))
+    }
+
     @Test func aHiddenPointerIsANullLatitude() throws {
         #expect(ClientMessage.pointer(nil).json == #"{"type":"pointer","lat":null}"#)
         #expect(try roundTrip(.pointer(nil)) == .pointer(nil))

@@ -292,6 +292,38 @@ struct EncoderSchemaTests {
         return out
     }
 
+    /// The client side of the protocol module: what its encoder writes for every message
+    /// of the corpus the decoder takes is valid against the schema too.
+    @Test func everyClientMessageTheEncoderWritesIsValidAgainstTheSchema() throws {
+        let encoded = SchemaAgreementTests.corpus.compactMap { try? ClientMessage.decode($0) }.map(\.json)
+        let dir = try TempDir()
+        try dir.write("client.jsonl", encoded.joined(separator: "\n") + "\n")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/validate_messages.py").path
+        let run = try Subprocess.run(
+            "/usr/bin/env", ["python3", script, "--sender", "client", "--verdicts", dir.path + "/client.jsonl"],
+            timeout: .seconds(60), environment: ["PYTHONDONTWRITEBYTECODE": "1"])
+        try #require(run.status == 0, "validate_messages.py failed: \(run.stderr)")
+        let verdicts = run.stdout.split(separator: "\n").map(String.init)
+        #expect(verdicts.count == encoded.count && encoded.count > 30)
+        for (text, verdict) in zip(encoded, verdicts) { #expect(verdict == "valid", "\(text): \(verdict)") }
+    }
+
+    /// The client side reads what the hub writes: every message of the schema test decodes
+    /// as its own type, none as unknown.
+    @Test func theHubsDecoderReadsEveryMessageTheEncodersWrite() throws {
+        for bytes in try Self.messages() {
+            let text = String(decoding: bytes, as: UTF8.self)
+            do {
+                let message = try HubToClient.decode(bytes)
+                if case .unknown = message { Issue.record("read as unknown: \(text)") }
+                if case .unknownEvent = message { Issue.record("read as an unknown event: \(text)") }
+            } catch {
+                Issue.record("\(text): \(error)")
+            }
+        }
+    }
+
     @Test func everyEncodedMessageMatchesAndEverySchemaMessageIsWritten() throws {
         let dir = try TempDir()
         try dir.write("hub.jsonl", try Self.messages().map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n")
