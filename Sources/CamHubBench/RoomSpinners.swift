@@ -10,6 +10,10 @@ import WebSocketTransport
 /// the first `spinning` of them queue three chained `Spin` segments, and one
 /// more each time a segment finishes, as `Spin.run` does; the others stay
 /// still (`--moving`). Their own frames come at 1 Hz (they are not measured).
+///
+/// `@unchecked Sendable`: `queued` and `welcomedIDs` are touched only on the
+/// client's loop thread (its callbacks and `execute`); what other threads read
+/// is in `shared`, a `Mutex`; the rest is immutable.
 final class RoomSpinners: @unchecked Sendable {
     private let client: WebSocketClient
     private let hellos: [String]

@@ -82,6 +82,11 @@ public struct HelloOptions: Sendable, Hashable {
 /// ordinary thread: `join` blocks until `welcome`, `next` waits for the
 /// following message. Messages are stamped with the local wall clock on the
 /// loop thread as they arrive (for latency).
+///
+/// `@unchecked Sendable`: `items`, `head`, `isOpen` and `closeEvent` are guarded
+/// by `condition` (the loop thread appends, the caller's thread takes);
+/// `connection` and the welcome fields are written in `join` before the
+/// connection is handed to anyone; the rest is immutable.
 public final class HubConnection: @unchecked Sendable {
     public struct Received: Sendable {
         /// The message's JSON text (a binary frame as the JSON frame that says the same).

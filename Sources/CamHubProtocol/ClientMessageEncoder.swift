@@ -165,7 +165,7 @@ extension QueryCommand {
         case .bounds: break
         case .fit(let bounds, let padding):
             w.field("bounds") { $0.geoBounds(bounds) }
-            if padding != EdgeInsets() { w.field("padding") { $0.insets(padding) } }
+            if padding != EdgeInsets() { w.field("padding") { $0.padding(PaddingUpdate(padding)) } }
         }
     }
 }
@@ -259,7 +259,8 @@ extension JSONWriter {
         }
     }
 
-    fileprivate mutating func insets(_ p: EdgeInsets) {
+    /// `{"top":…,"left":…,"bottom":…,"right":…}`: the sides given.
+    fileprivate mutating func padding(_ p: PaddingUpdate) {
         object {
             $0.field("top", p.top)
             $0.field("left", p.left)
@@ -277,16 +278,7 @@ extension JSONWriter {
             $0.field("bearing", c.bearing)
             $0.field("tilt", c.tilt)
             if let anchor = c.anchor { $0.field("anchor") { $0.viewPoint(ViewPoint(x: anchor.x, y: anchor.y)) } }
-            if let p = c.padding {
-                $0.field("padding") { w in
-                    w.object {
-                        $0.field("top", p.top)
-                        $0.field("left", p.left)
-                        $0.field("bottom", p.bottom)
-                        $0.field("right", p.right)
-                    }
-                }
-            }
+            if let p = c.padding { $0.field("padding") { $0.padding(p) } }
         }
     }
 }

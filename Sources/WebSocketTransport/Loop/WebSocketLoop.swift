@@ -25,6 +25,12 @@ public struct TransportError: Error, CustomStringConvertible, Sendable {
 ///
 /// A `WebSocketServer` or `WebSocketClient` owns exactly one loop; reach it
 /// through their `loop` property.
+///
+/// `@unchecked Sendable` because of its loop-thread state: `context`, `running`,
+/// `timers` and `eventLoop` are touched only on the loop thread, and `backend` is
+/// written there before `ready` lets the starting thread go on. Other threads
+/// reach the loop only through `mailbox`, `threadState` and `timerIDs` (locked)
+/// and `runningThread` (atomic).
 public final class WebSocketLoop: @unchecked Sendable {
     let mailbox = Mailbox()
     let name: String
@@ -320,7 +326,8 @@ public final class WebSocketLoop: @unchecked Sendable {
     }
 }
 
-/// Boxes the thread entry closure for pthread_create.
+/// Boxes the thread entry closure for pthread_create. `@unchecked Sendable`:
+/// immutable, and handed to exactly one new thread.
 private final class ThreadBody: @unchecked Sendable {
     let run: () -> Void
     init(_ run: @escaping () -> Void) { self.run = run }

@@ -9,7 +9,8 @@ import CLWS
 /// C memory lws keeps pointers to for the life of a server context:
 /// the protocol table and its names, the listen address, the idle policy.
 /// Built on any thread before start; freed on the loop thread after
-/// `lws_context_destroy`.
+/// `lws_context_destroy`. `@unchecked Sendable`: nothing mutates it between
+/// those two points, and lws reads it only on the loop thread.
 final class ServerNativeConfig: @unchecked Sendable {
     let protocols: UnsafeMutablePointer<lws_protocols>
     let protocolCount: Int
