@@ -23,6 +23,13 @@ import time
 from picows import WSListener, WSMsgType, WSTransport, WSUpgradeRequest, WSUpgradeResponse, WSUpgradeResponseWithListener, ws_create_server
 
 clients: set = set()
+# The rest of a hub's welcome, as `camhub serve` writes it for a fresh room, so that a client
+# reading welcomes strictly (the Swift client library does) takes the peer's.
+WELCOME_ROOM = {"limits": {"minZoom": 0.0, "maxZoom": 22.0, "minTilt": 0.0, "maxTilt": 60.0, "maxTiltByZoom": [],
+                           "bounds": None},
+                "clients": 1, "followers": 0, "following": 0, "exploring": 0, "away": 0,
+                "followPolicy": {"explore": True}, "events": [], "animations": [],
+                "tracking": {"mode": "none", "location": None}, "route": [], "view": None, "fit": "same"}
 next_client = 0
 
 
@@ -58,7 +65,8 @@ class Client(WSListener):
             now = time.time() * 1000
             welcome = {"type": "welcome", "client": f"c{next_client}", "room": msg.get("room", "bench"),
                        "role": msg.get("role", "follower"), "rate": RATE, "tick": RATE, "time": now, "seq": 0,
-                       "camera": camera_at(time.monotonic()), "presenter": None, "roster": [], "gestures": []}
+                       "camera": camera_at(time.monotonic()), "presenter": None, "roster": [], "gestures": [],
+                       **WELCOME_ROOM}
             transport.send(WSMsgType.TEXT, json.dumps(welcome, separators=(",", ":")).encode())
             self.joined = True
             clients.add(transport)

@@ -67,6 +67,13 @@ BINARY_TOPIC = "frames-binary"
 RATE = 30.0
 
 next_client = 0
+# The rest of a hub's welcome, as `camhub serve` writes it for a fresh room, so that a client
+# reading welcomes strictly (the Swift client library does) takes the peer's.
+WELCOME_ROOM = {"limits": {"minZoom": 0.0, "maxZoom": 22.0, "minTilt": 0.0, "maxTilt": 60.0, "maxTiltByZoom": [],
+                           "bounds": None},
+                "clients": 1, "followers": 0, "following": 0, "exploring": 0, "away": 0,
+                "followPolicy": {"explore": True}, "events": [], "animations": [],
+                "tracking": {"mode": "none", "location": None}, "route": [], "view": None, "fit": "same"}
 joined: set = set()  # raw uws_websocket_t* addresses of clients that said hello
 binary_joined: set = set()  # those of them that asked for binary frames
 stats = {"ticks": 0, "messages": 0, "failed_publishes": 0, "peak_joined": 0}
@@ -116,7 +123,8 @@ def message(ws, data, opcode):
         now = time.time() * 1000
         welcome = {"type": "welcome", "client": f"c{next_client}", "room": msg.get("room", "bench"),
                    "role": msg.get("role", "follower"), "rate": RATE, "tick": RATE, "time": now, "seq": 0,
-                   "camera": camera_at(time.monotonic()), "presenter": None, "roster": [], "gestures": []}
+                   "camera": camera_at(time.monotonic()), "presenter": None, "roster": [], "gestures": [],
+                   **WELCOME_ROOM}
         ws.send(json.dumps(welcome, separators=(",", ":")).encode(), OpCode.TEXT)
         if msg.get("encoding") == "binary":
             ws.subscribe(BINARY_TOPIC)
