@@ -142,6 +142,10 @@ public struct AnimationMessage: Hashable, Sendable {
         /// `interrupted`: another command took some (not all) of its properties
         /// at that moment (`lost`, `by`); it runs on with the rest.
         case started, interrupted, finished, cancelled, superseded
+
+        /// Whether the animation is over: `interrupted` is not (it runs on with the
+        /// properties it kept), nor is `started`.
+        public var isEnd: Bool { self == .finished || self == .cancelled || self == .superseded }
     }
 
     /// The animation's id (the client's, or one the hub assigned); null on the wire when nil.

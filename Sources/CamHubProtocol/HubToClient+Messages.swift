@@ -85,9 +85,10 @@ extension HubToClient {
     }
 
     /// An `error` (`HubMessage.error`). `close` is not on the wire (nil here).
-    static func decodeError(_ f: WireReader) throws(DecodingError) -> ProtocolError {
-        ProtocolError(
-            try f.requiredEnumeration("code", ProtocolError.Code.self, what: "error code"), try f.requiredString("message"),
-            ref: try f.string("ref"))
+    /// nil for a `code` this version does not know (a newer hub's): the caller
+    /// hands the message on as `.unknown(type: "error", …)` rather than failing it.
+    static func decodeError(_ f: WireReader) throws(DecodingError) -> ProtocolError? {
+        guard let code = ProtocolError.Code(rawValue: try f.requiredString("code")) else { return nil }
+        return ProtocolError(code, try f.requiredString("message"), ref: try f.string("ref"))
     }
 }

@@ -21,7 +21,7 @@ import CameraMotion
 /// What it does not forgive: a missing or mistyped field, a number that is
 /// not finite or (where an integer is due) not a whole number in range, and
 /// an unknown value where one of a fixed set is due (a role, a status, a
-/// gesture kind, an error code, a result's `what`: a hub answers only the
+/// gesture kind, a result's `what`: a hub answers only the
 /// queries the client asked, so it knows every `what` it can get).
 public enum HubToClient: Hashable, Sendable {
     /// `welcome`, with the hub's `time` (ms since the Unix epoch).
@@ -141,7 +141,9 @@ extension HubToClient {
             if what == "summon" { return .summonResult(id: id, summoned: try f.requiredInt("summoned")) }
             return .result(id: id, try decodeAnswer(f, what: what))
         case "gestures": return .gestures(disabled: try f.gestureKinds("disabled"))
-        case "error": return .error(try decodeError(f))
+        case "error":
+            guard let error = try decodeError(f) else { return .unknown(type: type, json) }
+            return .error(error)
         case "tokenExpiring": return .tokenExpiring(exp: try f.requiredNumber("exp"))
         case "tokenRefreshed": return .tokenRefreshed(exp: try f.requiredNumber("exp"))
         case "pong": return .pong(t: try f.number("t"), time: try f.requiredNumber("time"))

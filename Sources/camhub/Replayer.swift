@@ -83,7 +83,7 @@ struct Replayer {
                     say("replay: the hub refused a command: \(failure.code.rawValue): \(failure.message)")
                 case .animation(let a, _) where a.status == .started:
                     if let id = a.id { running.insert(id) }
-                case .animation(let a, _):
+                case .animation(let a, _) where a.status.isEnd:
                     if let id = a.id { running.remove(id) }
                     outcome.lastEndedCamera = (try? JSONParser.parse(r.text))?["camera"]
                 default:

@@ -115,6 +115,29 @@ struct LiveHubTests {
         #expect((s?.latency.p50 ?? -1) >= 0 && (s?.latency.p50 ?? 1) <= (s?.latency.p99 ?? 0))
     }
 
+    /// An animation that loses some of its properties to a later command is
+    /// `interrupted` and runs on: `waitFor` waits for its end, and the report
+    /// holds one completion for it, the real one.
+    @Test func waitForOutlastsAnInterruptionAndCountsOneEnd() throws {
+        let (server, url) = try startHub()
+        defer { server.shutdown() }
+        let presenter = try HubConnection.join(url, hello: HelloOptions(room: "part", role: "presenter"))
+        defer { presenter.shutdown() }
+        let script = try PresenterScript.parse(
+            #"[{"type":"animate","id":"long","to":{"zoom":6,"bearing":90},"duration":2},{"type":"ease","id":"turn","camera":{"bearing":180},"duration":0.2},{"type":"waitFor","id":"long","timeout":30}]"#
+        )
+        var events: [PresenterEvent] = []
+        let started = monotonicSeconds()
+        let report = PresenterRunner(connection: presenter, script: script, onEvent: { events.append($0) }).run()
+        let interrupted = events.contains {
+            if case .animation(let a, _, _) = $0 { a.id == "long" && a.status == .interrupted } else { false }
+        }
+        #expect(interrupted, "the ease took the bearing from the long animation")
+        #expect(monotonicSeconds() - started >= 1.5, "waitFor waited for the long animation's end, not its interruption")
+        #expect(report.completions.filter { $0.id == "long" }.map(\.status) == ["finished"])
+        #expect(report.problems.isEmpty, "\(report.problems)")
+    }
+
     @Test func presenterWaitsAndReportsARefusedCommand() throws {
         let (server, url) = try startHub()
         defer { server.shutdown() }

@@ -80,7 +80,7 @@ public final class PresentPrinter {
             // Not started by a step: the hub's own animation for one of our gestures.
             let whose = step.map { " (step \($0))" } ?? " (gesture)"
             let after = seconds.map { " after \(fixed($0, 2)) s" } ?? ""
-            if a.status != .started, a.id != nil, step != nil { outcomesShown.insert(id) }
+            if a.status.isEnd, a.id != nil, step != nil { outcomesShown.insert(id) }
             switch a.status {
             case .started:
                 return
@@ -93,7 +93,7 @@ public final class PresentPrinter {
             case .cancelled:
                 line("    ✗ \(id)\(whose) cancelled by \(a.by ?? "the hub")" + (a.reason.map { ": \($0)" } ?? ""))
             case .interrupted:
-                line("    ? \(id)\(whose) \(a.status.rawValue)")
+                line("    ~ \(id)\(whose) lost \(a.lost.names.joined(separator: ", ")) to \(a.by ?? "the hub"), runs on")
             }
         case .hubError(let e, let step):
             line("    ! error \(e.code.rawValue)" + (step.map { " (step \($0))" } ?? "") + ": \(e.message)")

@@ -267,7 +267,7 @@ public final class PresenterRunner {
                     return
                 }
                 let seconds = monotonicSeconds() - tracked.sentAt
-                if a.status != .started {
+                if a.status.isEnd {
                     tracked.ended = a.status.rawValue
                     animations[id] = tracked
                     report.completions.append(

@@ -42,7 +42,7 @@ public enum Spin {
                 switch r.message {
                 case .frame(let f):
                     onFrame(f, r.localTime)
-                case .animation(let a, _) where a.status != .started:
+                case .animation(let a, _) where a.status.isEnd:
                     if a.status == .finished {
                         queued += 1
                         connection.send(segment(queued))
