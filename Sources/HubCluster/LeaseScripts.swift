@@ -7,7 +7,7 @@
 ///   hub's while the hub's lease lives (a day's expiry, refreshed by the owner,
 ///   cleans up after rooms nobody joins again);
 /// - `{room}:epoch`: grows on every change of owner (fencing), from Redis's
-///   clock in ms when the room has none;
+///   clock in µs when the room has none;
 /// - `{room}:frame`, `{room}:route`: the checkpoint and the route, written
 ///   only by the owner of the newest epoch.
 ///
@@ -43,10 +43,12 @@ public enum LeaseScripts {
     ///
     /// A takeover makes a new epoch: one more than the room's, and above any
     /// the hub has seen. A room without an epoch key (new, or a Redis that lost
-    /// its data) starts from Redis's clock in milliseconds: every epoch handed
+    /// its data) starts from Redis's clock in microseconds: every epoch handed
     /// out before was at most the clock when it was (takeovers are rarer than
-    /// one a millisecond), so none can be handed out again, even to a hub that
-    /// never saw the newest.
+    /// one a microsecond), so none can be handed out again, even to a hub that
+    /// never saw the newest, and even when the data went (a `FLUSHALL`, an
+    /// evicted key) within the millisecond of the claim before. The clock in µs
+    /// (~1.8 × 10¹⁵) is exact in Lua's doubles and in JSON numbers (< 2⁵³).
     public static let lease = """
         if redis.call('EXISTS', 'hub:{' .. ARGV[1] .. '}:alive') == 0 then return {} end
         local out = {}
@@ -61,7 +63,7 @@ public enum LeaseScripts {
             local known = tonumber(ARGV[2 + i])
             if stored == false then
               local t = redis.call('TIME')
-              e = math.max(known + 1, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+              e = math.max(known + 1, tonumber(t[1]) * 1000000 + tonumber(t[2]))
             elseif v ~= ARGV[1] or e < known then
               e = math.max(e, known) + 1
             end

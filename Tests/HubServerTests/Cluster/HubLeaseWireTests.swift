@@ -30,9 +30,9 @@ extension HubServerTests {
         defer { redis.stop() }
         #expect(try renewHubLease(redis, hub: "a") == ":0", "a hub's first renewal finds no lease")
         #expect(try renewHubLease(redis, hub: "b") == ":0")
-        let before = Int(Date().timeIntervalSince1970 * 1000) - 1000
+        let before = Int(Date().timeIntervalSince1970 * 1_000_000) - 1_000_000
         let taken = try #require(answer(try leaseScript(redis, hub: "a", rooms: [("r", 0)])))
-        #expect(taken.owner == "a" && taken.epoch >= before, "a new room's first epoch is Redis's clock in ms: \(taken.epoch)")
+        #expect(taken.owner == "a" && taken.epoch >= before, "a new room's first epoch is Redis's clock in µs: \(taken.epoch)")
         let refused = try #require(answer(try leaseScript(redis, hub: "b", rooms: [("r", 0)])))
         #expect(refused.epoch == -taken.epoch && refused.owner == "a", "a live hub's room: its epoch and owner")
         #expect(try renewHubLease(redis, hub: "a") == ":1", "a renewal in time finds the lease")
