@@ -33,7 +33,7 @@ public struct HubConfiguration: Sendable {
     /// lets its owner do other work. The server sizes each slice below this
     /// ceiling from what frames cost it lately (`SendSliceBudget`: a quarter of
     /// the tick interval); a caller without a clock gets this many.
-    public var sendBudget = 1_000
+    public var sendBudget = 10_000
     /// Whether the hub notes which rooms changed for `takeChangedRoomStates`
     /// (the server turns it on when it keeps rooms across restarts, `--data`).
     /// Off, nothing drains that set, and it would keep every room name ever used.

@@ -44,6 +44,7 @@ struct HubLoops: Sendable {
     var transportTotals: TransportTotals {
         TransportTotals(
             framesReplaced: servers.reduce(0) { $0 + $1.framesReplaced },
+            framesJoined: servers.reduce(0) { $0 + $1.batchedSendStats.joinedFrames },
             slowCloses: servers.reduce(SlowCloses()) { $0 + $1.slowCloses })
     }
 

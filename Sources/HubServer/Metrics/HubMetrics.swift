@@ -17,7 +17,7 @@ final class HubMetrics {
     static let topRooms = 10
 
     private let framesSent, bytesSent, rateLimited: Metrics.Counter
-    private let framesThrottled, framesCoalesced: Metrics.Counter
+    private let framesThrottled, framesCoalesced, framesJoined: Metrics.Counter
     private let slowUnacknowledged, slowUndrained: Metrics.Counter
     private let recordingsDropped, redisFramesShed: Metrics.Counter
     private let loopBatchesDepth, hubMailboxDepth, roomStoreDepth, recorderDepth, redisDepth: Metrics.Gauge
@@ -47,6 +47,7 @@ final class HubMetrics {
         rateLimited = Metrics.Counter(label: "camhub_rate_limited_total", factory: factory)
         framesThrottled = Metrics.Counter(label: "camhub_frames_skipped_total", dimensions: [("reason", "throttle")], factory: factory)
         framesCoalesced = Metrics.Counter(label: "camhub_frames_skipped_total", dimensions: [("reason", "coalesced")], factory: factory)
+        framesJoined = Metrics.Counter(label: "camhub_frames_joined_total", factory: factory)
         slowUnacknowledged = Metrics.Counter(
             label: "camhub_slow_client_closes_total", dimensions: [("reason", "unacknowledged")], factory: factory)
         slowUndrained = Metrics.Counter(label: "camhub_slow_client_closes_total", dimensions: [("reason", "undrained")], factory: factory)
@@ -80,6 +81,7 @@ final class HubMetrics {
         rateLimited.increment(by: tally.rateLimited)
         framesThrottled.increment(by: tally.framesThrottled)
         framesCoalesced.increment(by: transport.framesReplaced - lastTransport.framesReplaced)
+        framesJoined.increment(by: transport.framesJoined - lastTransport.framesJoined)
         slowUnacknowledged.increment(by: transport.slowCloses.unacknowledged - lastTransport.slowCloses.unacknowledged)
         slowUndrained.increment(by: transport.slowCloses.undrained - lastTransport.slowCloses.undrained)
         lastTransport = transport
@@ -155,8 +157,11 @@ final class HubMetrics {
 
 /// The transport's running totals over every loop, read by the metrics' flush.
 struct TransportTotals {
-    /// Frames replaced in a latest slot before being written.
+    /// Frames dropped from a connection's frame lane before being written (the newest wins).
     var framesReplaced = 0
+    /// Frames written in a send with others: the loop was behind, and a
+    /// follower's owed frames left together (`BatchedSendStats.joinedFrames`).
+    var framesJoined = 0
     /// Clients closed 1008 "too slow", by what showed they stopped reading.
     var slowCloses = SlowCloses()
 }

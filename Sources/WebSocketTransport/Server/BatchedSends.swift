@@ -41,8 +41,12 @@ final class BatchedSends {
 
     private let ring: OpaquePointer
     private var connections: [ServerConnection] = []
-    private var frames: [SharedFrame] = []
+    /// Each send's newest frame, and the older ones written before it in the
+    /// same send (empty unless the connection was owed several).
+    private var frames: [(newest: SharedFrame, earlier: [SharedFrame])] = []
     private var sends: [curing_send] = []
+    /// The joined bytes of the sends that carry several frames, freed by `flush`.
+    private var joined: [UnsafeMutableRawBufferPointer] = []
     private var results: [Int32] = []
     /// The ring refused a submission once: no batch again (see `curing_send_all`).
     private(set) var isBroken = false
@@ -60,23 +64,52 @@ final class BatchedSends {
         self.ring = ring
     }
 
-    deinit { curing_ring_free(ring) }
+    deinit {
+        curing_ring_free(ring)
+        freeJoined()
+    }
 
     var isEmpty: Bool { connections.isEmpty }
 
     /// Gathers `frame` for `connection`, whose socket is `fd`. The caller
     /// knows nothing is queued ahead of it (lws's and ours) and marks the
     /// connection until the flush.
-    func append(_ frame: SharedFrame, to connection: ServerConnection, fd: Int32) {
+    ///
+    /// `earlier`: frames the connection is owed from before `frame`, oldest
+    /// first. They and `frame` go in one send, their WebSocket frames joined
+    /// in a buffer of the batch's own (one system call and one trip through
+    /// the kernel's TCP stack for all of them: the kernel's work per send, not
+    /// per byte, is most of what a frame costs).
+    func append(_ frame: SharedFrame, earlier: [SharedFrame] = [], to connection: ServerConnection, fd: Int32) {
         let wire: UnsafeRawBufferPointer
-        if let last = frames.last, last.payload === frame.payload, let previous = sends.last {
+        if !earlier.isEmpty {
+            wire = join(earlier + [frame])
+        } else if let last = frames.last, last.earlier.isEmpty, last.newest.payload === frame.payload, let previous = sends.last {
             wire = UnsafeRawBufferPointer(start: previous.bytes, count: Int(previous.length))
         } else {
             wire = Self.writeHeader(of: frame)
         }
         connections.append(connection)
-        frames.append(frame)
+        frames.append((frame, earlier))
         sends.append(curing_send(bytes: wire.baseAddress, length: UInt32(wire.count), fd: fd))
+    }
+
+    /// `frames` as WebSocket frames one after the other, in a buffer kept until the flush.
+    private func join(_ frames: [SharedFrame]) -> UnsafeRawBufferPointer {
+        let wires = frames.map(Self.writeHeader(of:))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: wires.reduce(0) { $0 + $1.count }, alignment: 1)
+        var offset = 0
+        for wire in wires {
+            UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyMemory(from: wire)
+            offset += wire.count
+        }
+        joined.append(buffer)
+        return UnsafeRawBufferPointer(buffer)
+    }
+
+    private func freeJoined() {
+        for buffer in joined { buffer.deallocate() }
+        joined.removeAll(keepingCapacity: true)
     }
 
     /// Sends what was gathered and reports each frame's outcome in the order
@@ -84,9 +117,11 @@ final class BatchedSends {
     /// each connection (it may have closed since, or lws may have queued bytes
     /// of its own); a connection it refuses is reported `.notSent` and its
     /// socket is not touched.
+    /// The outcome's frames are the newest and the earlier ones of the send.
+    /// The bytes of a partly taken send are valid until `outcome` returns.
     func flush(
         stillWanted: (ServerConnection) -> Bool,
-        outcome: (ServerConnection, SharedFrame, Outcome) -> Void
+        outcome: (ServerConnection, (newest: SharedFrame, earlier: [SharedFrame]), Outcome) -> Void
     ) {
         guard !connections.isEmpty else { return }
         for index in connections.indices where !stillWanted(connections[index]) {
@@ -107,6 +142,7 @@ final class BatchedSends {
         connections.removeAll(keepingCapacity: true)
         frames.removeAll(keepingCapacity: true)
         sends.removeAll(keepingCapacity: true)
+        freeJoined()
     }
 
     var isFull: Bool { connections.count >= Int(Self.ringEntries) }
@@ -144,8 +180,12 @@ public struct BatchedSendStats: Sendable, Hashable {
     /// Taken in part; lws sent the rest before anything else on that socket.
     public var partlySent = 0
     /// Not written (socket full, or lws had bytes of its own queued): kept in
-    /// the latest slot for the socket's next writable callback.
+    /// the frame lane for the socket's next writable callback.
     public var deferred = 0
+    /// Sends that carried more than one frame (the connection was owed several).
+    public var joinedSends = 0
+    /// The frames those sends carried.
+    public var joinedFrames = 0
 }
 
 /// Counters of a server's batched frames: written on its loop thread, read from any.
@@ -153,8 +193,19 @@ final class BatchedSendCounts: Sendable {
     private let sent = Atomic<Int>(0)
     private let partlySent = Atomic<Int>(0)
     private let deferred = Atomic<Int>(0)
+    private let joinedSends = Atomic<Int>(0)
+    private let joinedFrames = Atomic<Int>(0)
 
-    func count(_ outcome: BatchedSends.Outcome) {
+    /// One send of `frames` frames ended with `outcome`.
+    func count(_ outcome: BatchedSends.Outcome, frames: Int) {
+        if frames > 1, case .sent = outcome {
+            joinedSends.add(1, ordering: .relaxed)
+            joinedFrames.add(frames, ordering: .relaxed)
+        }
+        count(outcome)
+    }
+
+    private func count(_ outcome: BatchedSends.Outcome) {
         switch outcome {
         case .sent: sent.add(1, ordering: .relaxed)
         case .partial: partlySent.add(1, ordering: .relaxed)
@@ -166,6 +217,7 @@ final class BatchedSendCounts: Sendable {
     var snapshot: BatchedSendStats {
         BatchedSendStats(
             sent: sent.load(ordering: .relaxed), partlySent: partlySent.load(ordering: .relaxed),
-            deferred: deferred.load(ordering: .relaxed))
+            deferred: deferred.load(ordering: .relaxed), joinedSends: joinedSends.load(ordering: .relaxed),
+            joinedFrames: joinedFrames.load(ordering: .relaxed))
     }
 }

@@ -74,6 +74,12 @@ final class ServerConnection {
         get { flags.contains(.inBatch) }
         set { flags.set(.inBatch, newValue) }
     }
+    /// It is in the server's `owing` queue: frames wait in its frame lane for
+    /// the next `drainOwedFrames`.
+    var isOwed: Bool {
+        get { flags.contains(.isOwed) }
+        set { flags.set(.isOwed, newValue) }
+    }
     /// A message was written to it since the last sweep looked at its acknowledgements.
     var wroteSinceSweep: Bool {
         get { flags.contains(.wroteSinceSweep) }
@@ -88,6 +94,7 @@ final class ServerConnection {
         static let pingSent = Flags(rawValue: 1 << 3)
         static let inBatch = Flags(rawValue: 1 << 4)
         static let wroteSinceSweep = Flags(rawValue: 1 << 5)
+        static let isOwed = Flags(rawValue: 1 << 6)
 
         mutating func set(_ flag: Flags, _ on: Bool) {
             if on { insert(flag) } else { remove(flag) }
@@ -106,9 +113,9 @@ final class ServerConnection {
     /// Accepts no more outbound work once a close is pending or under way.
     var acceptsSends: Bool { !closing && pendingClose == nil }
 
-    /// Loop thread: a message was handed to lws for this connection.
-    func written() {
-        messagesWritten &+= 1
+    /// Loop thread: `count` messages were handed to lws (or the kernel) for this connection.
+    func written(_ count: Int = 1) {
+        messagesWritten &+= UInt32(truncatingIfNeeded: count)
         wroteSinceSweep = true
     }
 
@@ -163,7 +170,7 @@ public struct ConnectionStats: Sendable, Hashable {
     /// Messages waiting in the ordered control lane.
     public let queuedControlMessages: Int
     public let queuedControlBytes: Int
-    /// Whether the latest-frame slot holds an unwritten frame (0 or 1 frame).
+    /// Whether the frame lane holds an unwritten frame.
     public let hasPendingFrame: Bool
     /// Frames dropped because a newer one replaced them before being written.
     public let framesReplaced: Int

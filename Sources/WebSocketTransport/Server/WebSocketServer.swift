@@ -62,7 +62,7 @@ public final class WebSocketServer: Sendable {
                 createContext: { core.createContext() },
                 beforeDestroy: { core.flushBatchedSends() },
                 afterDestroy: { core.didDestroyContext() },
-                afterEachPass: { core.flushBatchedSends() })
+                afterEachPass: { core.drainOwedFrames() })
         } catch {
             state.withLock { $0.stopped = true }
             // lws only logs why; say it in one line of our own.
@@ -97,8 +97,10 @@ public final class WebSocketServer: Sendable {
         loop.onLoop { core.send(frame, to: connection) }
     }
 
-    /// Puts `frame` in the connection's latest-frame slot, replacing any
-    /// frame not yet written. Never queues more than one frame.
+    /// Puts `frame` in the connection's frame lane, written when the loop's
+    /// current pass ends. A connection the loop has not written yet keeps up
+    /// to `ServerCore.framesOwedAtMost` frames (sent together, the oldest
+    /// dropped past it); one whose socket is full keeps only the newest.
     ///
     /// On the loop thread (the hub's tick) this runs inline without building a
     /// closure: it is called once per frame per follower.
@@ -181,8 +183,8 @@ public final class WebSocketServer: Sendable {
         return core.stats(connection)
     }
 
-    /// Any thread: frames dropped so far, over all connections, because a
-    /// newer frame replaced them in the latest slot before they were written.
+    /// Any thread: frames dropped so far, over all connections, from a frame
+    /// lane before they were written (newer frames replaced them).
     public var framesReplaced: Int { core.framesReplaced.load(ordering: .relaxed) }
 
     /// Any thread: clients closed 1008 "too slow" so far, by what showed they stopped reading.
