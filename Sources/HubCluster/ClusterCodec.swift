@@ -154,6 +154,16 @@ enum ClusterMessage: Hashable, Sendable {
 
     /// nil: not a message of this version (a clear log line, never a crash).
     /// One case per message kind, the mirror image of `encoded()` (hence its length).
+    /// Whether `bytes` are a moving frame that a later frame supersedes whole
+    /// (not a corner or prompt frame): what a full `RedisInbox` may shed.
+    /// Reads the kind and the flags byte only (after seq, epoch and time),
+    /// on the Redis thread, without decoding the frame.
+    static func isSheddableFrame(_ bytes: [UInt8]) -> Bool {
+        let flagsOffset = 1 + 8 + 8 + 8
+        guard bytes.count > flagsOffset, bytes[0] == UInt8(ascii: "F") else { return false }
+        return bytes[flagsOffset] & 0b111 == 1  // moving, neither corner nor prompt
+    }
+
     init?(decoding bytes: [UInt8]) {
         var r = ByteReader(bytes)
         guard let kind = r.byte() else { return nil }

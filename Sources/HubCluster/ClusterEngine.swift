@@ -31,6 +31,8 @@ public final class ClusterEngine {
     /// This hub's id in the cluster (random at start; a suffix of its client ids).
     public let hubID: String
     public let redis: RedisClient
+    /// What the Redis thread handed over and loop 0 has not run yet (bounded for moving frames).
+    public let inbox: RedisInbox
     /// The hub lease's time to live; it is renewed every `renewInterval` (a third of it).
     public let leaseMilliseconds: Int
     public var renewInterval: Double { Double(leaseMilliseconds) / 3000 }
@@ -117,19 +119,32 @@ public final class ClusterEngine {
     /// Part of the lease an owner does not count on (its clock and Redis's may drift).
     static let leaseMargin = 0.1
 
-    /// `post` hands an event to the hub's loop thread (the server wraps its loop's `execute`).
+    /// `post` hands an event to the hub's loop thread (the server wraps its
+    /// loop's `execute`), at most `redisInbox` of them waiting before moving
+    /// frames are shed (`RedisInbox`); `handle` takes each one off.
     public init(
         endpoint: RedisEndpoint, hubID: String = ClusterEngine.randomID(), leaseMilliseconds: Int = 1500,
-        redisQueue: Int = 10_000, post: @escaping @Sendable (Event) -> Void
+        redisQueue: Int = 10_000, redisInbox: Int = 10_000, post: @escaping @Sendable (Event) -> Void
     ) throws {
         self.hubID = hubID
         self.leaseMilliseconds = leaseMilliseconds
+        let inbox = RedisInbox(limit: redisInbox)
+        self.inbox = inbox
         redis = try RedisClient(
             endpoint: endpoint,
             handlers: .init(
-                reply: { post(.reply(token: $0, $1)) },
-                message: { post(.message(channel: $0, payload: $1)) },
-                state: { post(.link($0, reason: $1)) }), sheddingFrom: redisQueue)
+                reply: { token, reply in
+                    _ = inbox.admit()
+                    post(.reply(token: token, reply))
+                },
+                message: { channel, payload in
+                    guard inbox.admit(sheddable: ClusterMessage.isSheddableFrame(payload)) else { return }
+                    post(.message(channel: channel, payload: payload))
+                },
+                state: { state, reason in
+                    _ = inbox.admit()
+                    post(.link(state, reason: reason))
+                }), sheddingFrom: redisQueue)
         redis.subscribe("hub:{\(hubID)}")
         redis.subscribe("hubs")
     }
@@ -198,6 +213,7 @@ public final class ClusterEngine {
     // MARK: Redis → hub
 
     public func handle(_ event: Event, hub: inout Hub, at time: HubTime, sink: some HubSink) {
+        inbox.done()
         switch event {
         case .link(let state, let reason):
             let was = link

@@ -10,10 +10,11 @@ extension HubServer.State {
     /// Called before loop 0 runs; `post` hands what the Redis thread reports
     /// to loop 0, where `clusterEvent` takes it.
     func joinCluster(
-        _ endpoint: RedisEndpoint, leaseMilliseconds: Int, redisQueue: Int,
+        _ endpoint: RedisEndpoint, leaseMilliseconds: Int, redisQueue: Int, redisInbox: Int,
         post: @escaping @Sendable (ClusterEngine.Event) -> Void
     ) throws -> ClusterEngine {
-        let engine = try ClusterEngine(endpoint: endpoint, leaseMilliseconds: leaseMilliseconds, redisQueue: redisQueue, post: post)
+        let engine = try ClusterEngine(
+            endpoint: endpoint, leaseMilliseconds: leaseMilliseconds, redisQueue: redisQueue, redisInbox: redisInbox, post: post)
         cluster = engine
         sink.cluster = engine
         hub.broker = engine

@@ -64,7 +64,8 @@ public final class HubServer: Sendable {
             let queues = QueueFigures(
                 loopBatches: loops.queuedBatches, hubMailbox: loops.mailboxDepth, roomStore: persistence?.depth ?? 0,
                 recorder: recorder?.depth ?? 0, recordingsDropped: recorder?.dropped ?? 0,
-                redis: cluster?.redis.commandsInFlight ?? 0, redisFramesShed: cluster?.redis.shed ?? 0)
+                redis: cluster?.redis.commandsInFlight ?? 0, redisFramesShed: cluster?.redis.shed ?? 0,
+                redisInbox: cluster?.inbox.depth ?? 0, redisInboxShed: cluster?.inbox.shed ?? 0)
             metrics.flush(hub: hub, transport: loops.transportTotals, queues: queues, now: now().seconds)
         }
 
@@ -144,7 +145,8 @@ public final class HubServer: Sendable {
             let hubLoop = loops.hub
             // Nothing runs on loop 0 yet: the engine is set up here, its events go there.
             let engine = try state.joinCluster(
-                endpoint, leaseMilliseconds: configuration.leaseMilliseconds, redisQueue: configuration.redisQueue
+                endpoint, leaseMilliseconds: configuration.leaseMilliseconds, redisQueue: configuration.redisQueue,
+                redisInbox: configuration.redisInbox
             ) { event in
                 _ = hubLoop.execute { bound.value.clusterEvent(event, bound: bound) }
             }

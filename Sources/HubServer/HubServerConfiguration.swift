@@ -75,6 +75,9 @@ public struct HubServerConfiguration: Sendable {
     /// moving frames are shed instead of queued (the next frame supersedes one;
     /// a resting frame and every other command still go).
     public var redisQueue = 10_000
+    /// Events from the Redis thread (replies, other hubs' messages) waiting for
+    /// the hub's loop from which other hubs' moving frames are shed (`RedisInbox`).
+    public var redisInbox = 10_000
     /// Joins the cluster of hubs sharing this Redis (`--redis`); nil: the in-memory engine, one hub alone.
     public var redis: RedisEndpoint?
     /// The Redis engine's lease on a room, in milliseconds (renewed every third of it).

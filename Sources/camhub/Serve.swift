@@ -154,6 +154,12 @@ struct Serve: ParsableCommand {
             valueName: "commands"))
     var redisQueue = HubServerConfiguration().redisQueue
 
+    @Option(
+        help: ArgumentHelp(
+            "With --redis: events waiting for the hub's loop from which other hubs' moving frames are shed (camhub_redis_inbox_frames_shed_total); resting frames and everything else still go.",
+            valueName: "events"))
+    var redisInbox = HubServerConfiguration().redisInbox
+
     func validateCaps() throws {
         guard (1...(1 << 30)).contains(echoMaxMessage) else { throw ValidationError("--echo-max-message must be 1…1073741824 bytes (got \(echoMaxMessage))") }
         guard drainSpread.isFinite, drainSpread >= 0, drainTimeout.isFinite, drainTimeout > drainSpread else {
@@ -167,6 +173,7 @@ struct Serve: ParsableCommand {
             ("--max-connections", maxConnections), ("--max-connections-per-ip", maxConnectionsPerIp),
             ("--max-rooms", maxRooms), ("--max-clients-per-room", maxClientsPerRoom),
             ("--loop-queue", loopQueue), ("--hub-queue", hubQueue), ("--redis-queue", redisQueue),
+            ("--redis-inbox", redisInbox),
         ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1 (got \(value))")
         }
@@ -187,6 +194,7 @@ struct Serve: ParsableCommand {
         configuration.loopQueue = loopQueue
         configuration.hubQueue = hubQueue
         configuration.redisQueue = redisQueue
+        configuration.redisInbox = redisInbox
         configuration.hub.maxRooms = maxRooms
         configuration.hub.maxClientsPerRoom = maxClientsPerRoom
     }

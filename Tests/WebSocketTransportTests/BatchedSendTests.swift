@@ -27,7 +27,7 @@ extension TransportTests {
         return waitUntil(.seconds(10)) { sent.value == count }
     }
 
-    private static func openFollowers(
+    static func openFollowers(
         _ count: Int, server: ServerHarness, client: ClientHarness
     ) -> [ConnectionID] {
         let clientIDs = (0..<count).map { _ in client.client.connect(ConnectRequest(port: server.port, path: "/feed")) }

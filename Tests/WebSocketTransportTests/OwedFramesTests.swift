@@ -74,8 +74,8 @@ extension TransportTests {
             server.server.shutdown()
         }
         try #require(server.server.batchesSends, "io_uring is not available here: nothing to check")
-        let clientIDs = (0..<5).map { _ in client.client.connect(ConnectRequest(port: server.port, path: "/feed")) }
-        #expect(waitUntil { clientIDs.allSatisfy(client.isOpen) && server.opened.count == 5 })
+        let clientIDs = Self.openFollowers(5, server: server, client: client)
+        #expect(clientIDs.allSatisfy(client.isOpen) && server.opened.count == 5)
         let serverIDs = server.opened.map(\.id)
         let bound = ServerCore.framesOwedAtMost
         // One job on the loop hands every follower bound + 2 frames: no pass ends in between.

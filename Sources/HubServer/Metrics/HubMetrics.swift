@@ -19,8 +19,8 @@ final class HubMetrics {
     private let framesSent, bytesSent, rateLimited: Metrics.Counter
     private let framesThrottled, framesCoalesced, framesJoined: Metrics.Counter
     private let slowUnacknowledged, slowUndrained: Metrics.Counter
-    private let recordingsDropped, redisFramesShed: Metrics.Counter
-    private let loopBatchesDepth, hubMailboxDepth, roomStoreDepth, recorderDepth, redisDepth: Metrics.Gauge
+    private let recordingsDropped, redisFramesShed, redisInboxShed: Metrics.Counter
+    private let loopBatchesDepth, hubMailboxDepth, roomStoreDepth, recorderDepth, redisDepth, redisInboxDepth: Metrics.Gauge
     private let tickDuration, sendPassDuration: Metrics.Timer
     private let rooms, awakeRooms, members, ticksPerSecond: Metrics.Gauge
     private var connections: [String: Metrics.Gauge] = [:]
@@ -29,6 +29,7 @@ final class HubMetrics {
     private var lastTransport = TransportTotals()
     private var lastRecordingsDropped = 0
     private var lastRedisFramesShed = 0
+    private var lastRedisInboxShed = 0
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -54,6 +55,8 @@ final class HubMetrics {
         recordingsDropped = Metrics.Counter(label: "camhub_recording_dropped_total", factory: factory)
         redisFramesShed = Metrics.Counter(label: "camhub_redis_frames_shed_total", factory: factory)
         redisDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "redis")], factory: factory)
+        redisInboxShed = Metrics.Counter(label: "camhub_redis_inbox_frames_shed_total", factory: factory)
+        redisInboxDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "redis_inbox")], factory: factory)
         loopBatchesDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "loop_batches")], factory: factory)
         hubMailboxDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "hub_mailbox")], factory: factory)
         roomStoreDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "room_store")], factory: factory)
@@ -89,6 +92,9 @@ final class HubMetrics {
         lastRecordingsDropped = queues.recordingsDropped
         redisFramesShed.increment(by: queues.redisFramesShed - lastRedisFramesShed)
         lastRedisFramesShed = queues.redisFramesShed
+        redisInboxShed.increment(by: queues.redisInboxShed - lastRedisInboxShed)
+        lastRedisInboxShed = queues.redisInboxShed
+        redisInboxDepth.record(queues.redisInbox)
         redisDepth.record(queues.redis)
         loopBatchesDepth.record(queues.loopBatches)
         hubMailboxDepth.record(queues.hubMailbox)
@@ -182,4 +188,8 @@ struct QueueFigures {
     var redis = 0
     /// Moving frames shed so far because `redisQueue` commands were in flight.
     var redisFramesShed = 0
+    /// Events from the Redis thread waiting for the hub's loop (0 without Redis).
+    var redisInbox = 0
+    /// Other hubs' moving frames shed so far because `redisInbox` events were waiting.
+    var redisInboxShed = 0
 }

@@ -285,9 +285,10 @@ public struct ServerConfiguration: Sendable {
     public var limits = ConnectionLimits()
     /// TLS certificate and key; nil serves plain http:// and ws://.
     public var tls: ServerTLS?
-    /// Frames written straight from the loop (`sendLatest` with nothing queued
-    /// ahead) go out in one io_uring submission per pass of the loop instead
-    /// of one send(2) each (`BatchedSends`). Only without TLS (TLS records are
+    /// Frames (`sendLatest`) wait in their connection's lane until the loop's
+    /// pass ends and then go out in io_uring submissions, each connection's
+    /// owed frames in one send, instead of one send(2) each (`BatchedSends`,
+    /// `ServerCore.drainOwedFrames`). Only without TLS (TLS records are
     /// written by OpenSSL), and only where the kernel allows io_uring;
     /// elsewhere, and with `CAMHUB_IO_URING=off` in the environment, each
     /// frame is written with lws_write as before.
