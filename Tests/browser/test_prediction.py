@@ -115,7 +115,13 @@ def test_a_flung_map_glides_at_once_and_lands_on_the_hubs_camera(hub, browser, c
     renders = rendered_since(browser, released_at - 2000)
     at_release = [r for r in renders if r["t"] <= released_at][-1]["camera"]
     glide = [r for r in renders if released_at < r["t"] < end_ack and r["camera"] != at_release]
-    assert glide, "the map glided on its own prediction, before the hub answered the release (500 ms each way)"
+    # Seen failing once in a fresh-clone CI run and once in 16 local runs (none in 52 more): what the
+    # page sent and rendered around the release is in the message, for the next time.
+    assert glide, ("the map glided on its own prediction, before the hub answered the release (500 ms each way)",
+                   {"released_at": released_at, "end_ack": end_ack, "at_release": at_release,
+                    "sent": [s for s in js(browser, "camhub.prediction.sentLog") if s["seq"] >= before],
+                    "renders": [(r["t"], r["camera"]) for r in renders if r["t"] > released_at - 300][:40],
+                    "stats": js(browser, "camhub.prediction.stats")})
     final = input_applied(browser, observer, mark)
     assert final != start
     hub_release = [f["camera"] for f in observer.frames(mark) if f["moving"]]

@@ -324,9 +324,13 @@ final class ServerCore: @unchecked Sendable {
     /// and sends it when the socket drains; until then sends take the slow
     /// path, so a slow follower still holds at most its newest frame. True
     /// when the frame was handed to lws (or the connection was found dead).
-    /// A keepalive PING goes the same way (`ping`), and is not counted as a message.
+    /// A keepalive PING goes the same way (`ping`), and is not counted as a
+    /// message; being a control frame, it may go ahead of messages waiting in
+    /// the lanes (a follower whose frames wait for the drain is pinged at once
+    /// instead of through its writable callback, which would cost it the
+    /// frames owed: a connection awaiting one keeps its newest frame only).
     func writeThrough(_ frame: SharedFrame, to conn: ServerConnection, ping: Bool = false) -> Bool {
-        guard canWriteThrough(conn) else { return false }
+        guard canWriteThrough(conn, lanesMayWait: ping) else { return false }
         let kind = ping ? LWS_WRITE_PING : LWS.writeProtocol(frame.kind)
         if lws_write(conn.wsi, frame.payloadForWrite, frame.count, kind) < 0 {
             conn.drop()  // the socket is gone
@@ -336,10 +340,11 @@ final class ServerCore: @unchecked Sendable {
         return true
     }
 
-    /// Nothing is ahead of a write to `conn` now: see `writeThrough`.
-    private func canWriteThrough(_ conn: ServerConnection) -> Bool {
+    /// Nothing is ahead of a write to `conn` now (`lanesMayWait`: but what
+    /// waits in its lanes): see `writeThrough`.
+    private func canWriteThrough(_ conn: ServerConnection, lanesMayWait: Bool = false) -> Bool {
         callbackDepth == 0 && conn.acceptsSends && !conn.writeRequested && !conn.inBatch
-            && conn.slots.isEmpty && lws_partial_buffered(conn.wsi) == 0
+            && (lanesMayWait || conn.slots.isEmpty) && lws_partial_buffered(conn.wsi) == 0
     }
 
     /// Sends the frames `batchedSends` gathered (`drainOwedFrames`). A
