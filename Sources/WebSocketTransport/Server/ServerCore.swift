@@ -350,9 +350,9 @@ final class ServerCore: @unchecked Sendable {
     /// Sends the frames `batchedSends` gathered (`drainOwedFrames`). A
     /// connection that closed since, or whose socket lws has queued bytes for,
     /// does not get its frames written now: like frames the kernel did not
-    /// take, the newest goes back to its lane and waits for the socket to drain. The rest of a
-    /// partly taken frame goes to lws's own send buffer, which lws drains
-    /// before anything else on that socket. Outside lws callbacks only (like
+    /// take, the newest goes back to its lane and waits for the socket to
+    /// drain. The rest of a partly taken send goes to lws's own send buffer,
+    /// which lws drains before anything else on that socket. Outside lws callbacks only (like
     /// the gathering): a flush asked for inside one waits for the pass's end.
     func flushBatchedSends() {
         guard callbackDepth == 0, let batch = batchedSends, !batch.isEmpty else { return }

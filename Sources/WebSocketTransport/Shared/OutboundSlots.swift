@@ -9,10 +9,10 @@ import DequeModule
 ///   connection with 1008 instead of growing without limit.
 /// - Frame lane: the newest frame (`latest`) and, while the server's loop is
 ///   behind its followers (not their sockets), the few older frames it still
-///   owes (`owed`, oldest first): they go out together, in one send
-///   (`ServerCore.drainOwedFrames`). A frame past `keeping` replaces the
-///   oldest, and a socket that does not drain holds its newest frame only
-///   (`setLatest`), so a slow reader never holds a backlog.
+///   owes, oldest first (`addFrame`): they go out together, in one send
+///   (`takeFrames`, `ServerCore.drainOwedFrames`). A frame past `keeping`
+///   replaces the oldest, and a socket that does not drain holds its newest
+///   frame only (`setLatest`), so a slow reader never holds a backlog.
 ///
 /// `next()` drains control first, then the frame lane oldest first (control
 /// has priority; the lanes are not ordered relative to each other).
