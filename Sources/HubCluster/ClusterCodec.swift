@@ -50,7 +50,7 @@ enum ClusterMessage: Hashable, Sendable {
             w.u64(f.seq)
             w.u64(f.epoch)
             w.double(f.time)
-            w.byte((f.moving ? 1 : 0) | (f.corner ? 2 : 0) | (f.prompt ? 4 : 0) | (f.velocity != nil ? 8 : 0))  // flags
+            w.byte(FrameFlags.byte(f))
             if let v = f.velocity {
                 for x in [v.latitude, v.longitude, v.zoom, v.bearing, v.tilt] { w.double(x) }
             }
@@ -159,9 +159,25 @@ enum ClusterMessage: Hashable, Sendable {
     /// Reads the kind and the flags byte only (after seq, epoch and time),
     /// on the Redis thread, without decoding the frame.
     static func isSheddableFrame(_ bytes: [UInt8]) -> Bool {
-        let flagsOffset = 1 + 8 + 8 + 8
-        guard bytes.count > flagsOffset, bytes[0] == UInt8(ascii: "F") else { return false }
-        return bytes[flagsOffset] & 0b111 == 1  // moving, neither corner nor prompt
+        guard bytes.count > FrameFlags.offset, bytes[0] == UInt8(ascii: "F") else { return false }
+        let flags = bytes[FrameFlags.offset]
+        return flags & (FrameFlags.moving | FrameFlags.corner | FrameFlags.prompt) == FrameFlags.moving
+    }
+
+    /// The flags byte of a frame message: where it is (after the kind, seq,
+    /// epoch and time) and its bits, for the encoder, the decoder and `isSheddableFrame`.
+    enum FrameFlags {
+        static let offset = 1 + 8 + 8 + 8
+        static let moving: UInt8 = 1
+        static let corner: UInt8 = 2
+        static let prompt: UInt8 = 4
+        static let velocity: UInt8 = 8
+        /// The first value with a bit this version does not know.
+        static let end: UInt8 = 16
+
+        static func byte(_ f: RoomFrame) -> UInt8 {
+            (f.moving ? moving : 0) | (f.corner ? corner : 0) | (f.prompt ? prompt : 0) | (f.velocity != nil ? velocity : 0)
+        }
     }
 
     init?(decoding bytes: [UInt8]) {
@@ -169,15 +185,15 @@ enum ClusterMessage: Hashable, Sendable {
         guard let kind = r.byte() else { return nil }
         switch kind {
         case UInt8(ascii: "F"):
-            guard let seq = r.u64(), let epoch = r.u64(), let time = r.double(), let flags = r.byte(), flags < 16,
-                let velocity = r.velocity(if: flags & 8 != 0),
+            guard let seq = r.u64(), let epoch = r.u64(), let time = r.double(), let flags = r.byte(), flags < FrameFlags.end,
+                let velocity = r.velocity(if: flags & FrameFlags.velocity != 0),
                 let camera = r.camera(),
                 let limits = r.limits(), let by = r.string(), let count = r.u64(), count < 10_000
             else { return nil }
-            var frame = RoomFrame(seq: seq, time: time, camera: camera, limits: limits, moving: flags & 1 != 0, by: by)
+            var frame = RoomFrame(seq: seq, time: time, camera: camera, limits: limits, moving: flags & FrameFlags.moving != 0, by: by)
             frame.epoch = epoch
-            frame.corner = flags & 2 != 0
-            frame.prompt = flags & 4 != 0
+            frame.corner = flags & FrameFlags.corner != 0
+            frame.prompt = flags & FrameFlags.prompt != 0
             frame.velocity = velocity
             for _ in 0..<count {
                 guard let animation = r.animation() else { return nil }
