@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "CamHubProtocol", dependencies: ["CameraCore", "CameraMotion"]),
         .target(name: "HubCore", dependencies: [
             "CamHubProtocol", "CameraCore", "CameraMotion", "SharedBytes", .product(name: "HeapModule", package: "swift-collections"),
-            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "DequeModule", package: "swift-collections"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "CamHubProtocolTests", dependencies: ["CamHubProtocol", "CameraCore", "CameraMotion"]),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "CamHubProtocol"]),

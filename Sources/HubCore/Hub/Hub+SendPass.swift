@@ -16,7 +16,7 @@ extension Hub {
         var budget = sendBudget
         defer { sendBudget = budget }
         let tickTime = gridTime(time.seconds)
-        while budget > 0, let name = unfinishedPasses.first {
+        while budget > 0, let name = unfinishedPasses.first() {
             // A pass of a room fenced since it began is dropped: its frame is from before the lease ran out.
             if isFenced(name, at: time.seconds) {
                 unfinishedPasses.removeFirst()

@@ -33,7 +33,7 @@ public struct Hub {
     /// kept in step by `changeRoster`, the one way rosters change.
     var rosterTotals = RosterTotals()
     /// Rooms whose send pass ran out of budget, in the order they did.
-    var unfinishedPasses: [RoomName] = []
+    var unfinishedPasses = UnfinishedPasses()
     /// Frames the owner writes in one tick interval: four times the budget of
     /// the latest tick, since the server sizes each slice to a quarter of the
     /// interval (`SendSliceBudget`). A room larger than this staggers its
@@ -241,10 +241,10 @@ public struct Hub {
             return
         }
         guard case .finished(let memberDue) = pass else {
-            if !unfinishedPasses.contains(name) { unfinishedPasses.append(name) }
+            unfinishedPasses.append(name)
             return  // stays awake; `continueSending` or the next tick goes on
         }
-        if !unfinishedPasses.isEmpty { unfinishedPasses.removeAll { $0 == name } }
+        if !unfinishedPasses.isEmpty { unfinishedPasses.remove(name) }
         settle(name, memberDue: memberDue, tickTime: tickTime)
     }
 
