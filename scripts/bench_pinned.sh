@@ -11,7 +11,7 @@
 # uws: scripts/bench_peer_uws.py (uWebSockets through socketify) under the same taskset;
 # it moves its own camera at RATE Hz. The client, compiled here with `cc -O2`, pins
 # itself to CLIENT_CPU (the presenter runs there too), connects FOLLOWERS followers, settles
-# 2 s and measures SECONDS s; it reads the server's /proc/PID/stat at the window's two ends,
+# 2 s and measures SECONDS s; it reads the server's /proc/PID/stat (and, for camhub, the tick count in its /metrics) at the window's two ends,
 # so the server's CPU is over exactly the window. OUT.json is the client's report
 # (busy_follower.c, print_report) with the server's CPU % and µs of server CPU per
 # delivered frame, plus what ran; the server's and presenter's logs go beside it.
@@ -24,7 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 followers=${1:?followers}; rate=${2:?rate}; seconds=${3:?seconds}; out=${4:?out.json}; shift 4
-server=camhub; encoding=binary; extra=()
+server=camhub; encoding=binary; extra=(); ticks=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --server) server=${2:?--server camhub|uws}; shift 2 ;;
@@ -86,6 +86,8 @@ if [ "$server" = camhub ]; then
     step=1
   fi
   command="$camhub serve --loops 1 --tick $tick ${HUB_ARGS:-}"
+  # The hub's clock: its ticks counted in /metrics, read as the window begins and ends.
+  ticks=(--ticks-metric camhub_tick_duration_seconds_count)
 else
   python3 -c 'import socketify' 2>/dev/null || pip install socketify==0.0.31
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -103,7 +105,7 @@ fi
 status=0
 timeout "$limit" "$client" --port "$port" --followers "$followers" --rate "$rate" --seconds "$seconds" \
   --encoding "$encoding" --cpu "$client_cpu" --server-pid "$server_pid" --seq-step "$step" \
-  "${extra[@]+"${extra[@]}"}" > "$tmp/client.json" || status=$?
+  "${ticks[@]+"${ticks[@]}"}" "${extra[@]+"${extra[@]}"}" > "$tmp/client.json" || status=$?
 kill -0 "$server_pid" 2>/dev/null || echo "bench_pinned.sh: the server exited during the run (see $server_log)" >&2
 [ -s "$tmp/client.json" ] || { echo "bench_pinned.sh: the client wrote no report (exit status $status)" >&2; exit 1; }
 
@@ -130,7 +132,7 @@ print(f"{server} {r['encoding']} {r['connected']}/{r['followers']} followers x {
       f"({num(r['delivered_fraction'] and 100 * r['delivered_fraction'], '.2f')} %), "
       f"p50/p99/max {num(r['latency_p50_ms'], '.2f')}/{num(r['latency_p99_ms'], '.2f')}/{num(r['latency_max_ms'], '.2f')} ms, "
       f"seq missing {r['seq_missing']}, late ticks {r['late_ticks']}; server {num(r.get('server_cpu_percent'), '.1f')} % CPU, "
-      f"{num(r.get('server_us_per_frame'), '.2f')} us/frame; client {num(r['client_cpu_percent'], '.0f')} % CPU "
+      f"{num(r.get('server_us_per_frame'), '.2f')} us/frame, {num(r.get('server_ticks_per_second'), '.1f')} ticks/s; client {num(r['client_cpu_percent'], '.0f')} % CPU "
       f"(busy {num(r['client_busy_percent'], '.1f')} %); machine {num(r['machine_busy_percent'], '.0f')} % busy, "
       f"{num(r.get('other_load_percent'), '.0f')} % by other processes -> {out}")
 EOF

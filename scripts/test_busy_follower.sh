@@ -17,7 +17,8 @@
 #     count 50 × 30 × 3 = 4,500 frames within 3 % once the ticks the hub sent late
 #     are added back (`late_ticks`, from the hub-clock intervals between frames: a
 #     hub on a loaded machine skips ticks, and every follower then misses the same
-#     frames), and at least half of them.
+#     frames), and at least half of them; and the hub's ticks over the window, read
+#     off its /metrics at the window's ends, match the frames each follower counted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 camhub=${CAMHUB:-.build/debug/camhub}
@@ -92,7 +93,7 @@ for _ in $(seq 100); do grep -qs "spin-1" "$tmp/presenter.log" && break; sleep 0
 
 status=0
 timeout 60 "$tmp/busy_follower" --port "$port" --followers 50 --rate 30 --seconds 3 --settle 1 --encoding mixed \
-  --server-pid "$hub" --quiet > "$tmp/run.json" || status=$?
+  --server-pid "$hub" --ticks-metric camhub_tick_duration_seconds_count --quiet > "$tmp/run.json" || status=$?
 python3 - "$tmp/run.json" "$status" <<'EOF' || { cat "$tmp/presenter.log" >&2; fail "the run against the hub"; }
 import json, math, sys
 r = json.load(open(sys.argv[1]))
@@ -119,5 +120,10 @@ for key in ("latency_p50_ms", "latency_p99_ms", "latency_max_ms"):
     check(isinstance(r[key], (int, float)) and math.isfinite(r[key]) and 0 <= r[key] < 5000, f"{key} finite")
 check(r["latency_p50_ms"] <= r["latency_p99_ms"] <= r["latency_max_ms"], "latency quantiles in order")
 check(r["server_cpu_percent"] is not None and r["server_us_per_frame"] is not None, "the hub's CPU was read")
+# Each tick of a 30 Hz hub is a frame to a follower asking for 30 Hz: the ticks read off
+# /metrics at the window's ends and the frames a follower counted in it agree.
+ticks = r["server_ticks_per_second"]
+check(ticks is not None and abs(ticks * r["window_seconds"] - r["per_follower_max"]) <= 9,
+      "the hub's ticks over the window (its /metrics) match the frames each follower counted")
 EOF
 echo "test_busy_follower.sh: ok"

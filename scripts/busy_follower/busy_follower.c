@@ -18,6 +18,10 @@
  * whatever its phase; a lost one shows as a short count and in seq_missing
  * (frames owed by the follower's seq span, see conn_missing).
  *
+ * With --ticks-metric, the server's /metrics is read once as the window begins
+ * and once as it ends (two requests in the whole run, so reading the clock
+ * does not load the server it measures), for its ticks per second.
+ *
  * Output: one JSON object on stdout (see print_report). Progress and errors on
  * stderr. Exit status 0 when every follower joined and stayed connected, 1
  * otherwise (the report is printed either way), 2 for a usage error.
@@ -63,6 +67,7 @@ static struct {
     int server_pid;
     int seq_step;
     int quiet;
+    char ticks_metric[96]; /* a counter of the server's ticks in its /metrics ("": not read) */
 } opt = {
     .host = "127.0.0.1", .port = 0, .path = "/hub", .room = "bench", .followers = 100, .encoding = 0,
     .rate = 0, .seconds = 10, .settle = 2, .drain = 2, .connect_timeout = -1, .batch = 128, .cpu = -1,
@@ -139,6 +144,40 @@ static long proc_rss_kb(int pid) {
         if (strncmp(line, "VmRSS:", 6) == 0) { kb = strtol(line + 6, NULL, 10); break; }
     fclose(f);
     return kb;
+}
+
+/* The value of the counter line `name value` in the server's GET /metrics (a
+   blocking request on its own socket, 2 s at most), -1 when it cannot be read. */
+static double scrape_counter(const char *name) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    struct timeval tv = {.tv_sec = 2, .tv_usec = 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)opt.port)};
+    inet_pton(AF_INET, opt.host, &a.sin_addr);
+    char request[256];
+    int n = snprintf(request, sizeof request, "GET /metrics HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", opt.host);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0 || send(fd, request, (size_t)n, 0) != n) {
+        close(fd);
+        return -1;
+    }
+    size_t cap = 1 << 22, len = 0;
+    char *body = malloc(cap + 1);
+    if (!body) die("out of memory");
+    for (ssize_t r; len < cap && (r = recv(fd, body + len, cap - len, 0)) > 0;) len += (size_t)r;
+    close(fd);
+    body[len] = 0;
+    double value = -1;
+    size_t name_len = strlen(name);
+    for (char *line = body; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (!strncmp(line, name, name_len) && line[name_len] == ' ') {
+            value = strtod(line + name_len + 1, NULL);
+            break;
+        }
+    }
+    free(body);
+    return value;
 }
 
 /* The whole machine's busy and total jiffies from /proc/stat's first line. */
@@ -979,7 +1018,7 @@ static void print_num(const char *key, double v, const char *sep) {
 }
 
 static void print_report(double connect_s, double window_s, double client_cpu_s, double server_cpu_s, long server_rss,
-                         double machine_busy) {
+                         double server_ticks, double machine_busy) {
     uint32_t minf = UINT32_MAX, maxf = 0;
     int counted = 0;
     for (int i = 0; i < opt.followers; i++) {
@@ -1038,6 +1077,7 @@ static void print_report(double connect_s, double window_s, double client_cpu_s,
         print_num("server_us_per_frame", server_cpu_s >= 0 && g.frames ? 1e6 * server_cpu_s / (double)g.frames : NAN, ",");
         printf("\"server_rss_kb\":%ld,", server_rss);
     }
+    if (opt.ticks_metric[0]) print_num("server_ticks_per_second", server_ticks >= 0 && window_s > 0 ? server_ticks / window_s : NAN, ",");
     printf("\"first_error\":");
     if (g.first_error[0]) {
         putchar('"');
@@ -1072,6 +1112,8 @@ static void usage(FILE *f) {
             "  --cpu N              pin to this CPU (default: not pinned)\n"
             "  --sleep              block in epoll_wait instead of polling with a zero timeout\n"
             "  --server-pid PID     measure this process's CPU over the window (/proc/PID/stat)\n"
+            "  --ticks-metric NAME  the server's tick counter in its GET /metrics, read as the window\n"
+            "                       begins and ends: server_ticks_per_second\n"
             "  --seq-step K         seq increase expected between a follower's frames (default 1;\n"
             "                       2 for a hub ticking at twice the rate)\n"
             "  --quiet              no progress on stderr\n"
@@ -1099,6 +1141,7 @@ int main(int argc, char **argv) {
         {"cpu", required_argument, 0, 'c'},          {"sleep", no_argument, 0, 'z'},
         {"server-pid", required_argument, 0, 'x'},   {"seq-step", required_argument, 0, 'k'},
         {"quiet", no_argument, 0, 'q'},              {"self-test", no_argument, 0, 't'},
+        {"ticks-metric", required_argument, 0, 'm'},
         {"help", no_argument, 0, 'H'},               {0, 0, 0, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -1137,6 +1180,13 @@ int main(int argc, char **argv) {
         case 'x': opt.server_pid = (int)num_arg("server-pid", optarg, 1, 1e9); break;
         case 'k': opt.seq_step = (int)num_arg("seq-step", optarg, 1, 1000); break;
         case 'q': opt.quiet = 1; break;
+        case 'm':
+            if (strlen(optarg) < 1 || strlen(optarg) >= sizeof opt.ticks_metric || strpbrk(optarg, " \r\n\t")) {
+                fprintf(stderr, "busy_follower: --ticks-metric is a metric name (no spaces, under %zu characters)\n", sizeof opt.ticks_metric);
+                return 2;
+            }
+            snprintf(opt.ticks_metric, sizeof opt.ticks_metric, "%s", optarg);
+            break;
         case 't': return self_test();
         case 'H': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -1186,7 +1236,7 @@ int main(int argc, char **argv) {
 
     struct epoll_event evs[1024];
     double t_start = mono_s(), t_phase = t_start, connect_s = 0, window_s = 0;
-    double cpu0 = 0, cpu_client = 0, srv0 = -1, srv_cpu = -1, machine_busy = NAN, t_window = 0;
+    double cpu0 = 0, cpu_client = 0, srv0 = -1, srv_cpu = -1, machine_busy = NAN, t_window = 0, ticks0 = -1, srv_ticks = -1;
     unsigned long long mb0 = 0, mt0 = 0;
     long srv_rss = -1;
     double last_note = t_start;
@@ -1224,6 +1274,7 @@ int main(int argc, char **argv) {
                 }
                 g.w0_ms = real_ms();
                 cpu0 = rusage_s();
+                if (opt.ticks_metric[0]) ticks0 = scrape_counter(opt.ticks_metric);
                 if (opt.server_pid > 0) srv0 = proc_cpu_s(opt.server_pid);
                 machine_jiffies(&mb0, &mt0);
                 g.polls = g.empty_polls = 0;
@@ -1240,6 +1291,10 @@ int main(int argc, char **argv) {
                     double s1 = proc_cpu_s(opt.server_pid);
                     srv_cpu = srv0 >= 0 && s1 >= 0 ? s1 - srv0 : -1;
                     srv_rss = proc_rss_kb(opt.server_pid);
+                }
+                if (opt.ticks_metric[0]) {
+                    double t1 = scrape_counter(opt.ticks_metric);
+                    srv_ticks = ticks0 >= 0 && t1 >= 0 ? t1 - ticks0 : -1;
                 }
                 unsigned long long mb1, mt1;
                 if (machine_jiffies(&mb1, &mt1) == 0 && mt1 > mt0) machine_busy = 100.0 * (double)(mb1 - mb0) / (double)(mt1 - mt0);
@@ -1273,6 +1328,6 @@ int main(int argc, char **argv) {
     note("window %.2f s: %llu frames, %d of %d followers counted, %d disconnected", window_s,
          (unsigned long long)g.frames, g.counted, opt.followers, g.disconnected);
     if (g.first_error[0]) note("first problem: %s", g.first_error);
-    print_report(connect_s, window_s, cpu_client, srv_cpu, srv_rss, machine_busy);
+    print_report(connect_s, window_s, cpu_client, srv_cpu, srv_rss, srv_ticks, machine_busy);
     return g.counted == opt.followers && g.disconnected == 0 ? 0 : 1;
 }

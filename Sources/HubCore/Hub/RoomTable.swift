@@ -1,45 +1,48 @@
 import CamHubProtocol
 
 /// The hub's rooms by name, and the one way into them. A room is stored
-/// inline (~700 bytes), so how it is reached matters on the hot paths:
-/// `update` changes it in place (one hash lookup, then its storage by index),
-/// where a dictionary's key subscript would move the whole room out and back
-/// on every mutation; `read` looks at it in place, where the subscript's
-/// getter copies it with a retain of every reference it holds.
+/// inline (~700 bytes), so how it is reached matters on the hot paths: the
+/// rooms sit in an array and a dictionary maps each name to its index, so
+/// `read` looks at a room in place (an array's element is read through its
+/// address; a dictionary's value would be copied out, with a retain of every
+/// reference it holds, on every read) and `update` changes it in place (a
+/// dictionary's key subscript would move the whole room out and back).
 ///
 /// Every lookup says what happens when the room is not there (an optional
 /// result): no caller can assume a room that another path removed.
 struct RoomTable {
-    /// Keyed by each room's own `name` (`insert`).
-    private var storage: [RoomName: Room] = [:]
+    /// The rooms, in no particular order (`remove` moves the last into the gap).
+    private var storage: [Room] = []
+    /// Each room's index in `storage`, by its own `name` (`insert`).
+    private var indices: [RoomName: Int] = [:]
 
     /// How many rooms the hub holds (owned or mirrored).
     var count: Int { storage.count }
 
     /// Whether there is a room called `name`.
-    func contains(_ name: RoomName) -> Bool { storage.index(forKey: name) != nil }
+    func contains(_ name: RoomName) -> Bool { indices[name] != nil }
 
     /// A copy of `name`'s room (nil: none). For cold paths and tests: `read`
     /// does not copy.
-    subscript(name: RoomName) -> Room? { storage[name] }
+    subscript(name: RoomName) -> Room? { indices[name].map { storage[$0] } }
 
     /// The rooms' names, in no particular order.
-    var names: Dictionary<RoomName, Room>.Keys { storage.keys }
+    var names: Dictionary<RoomName, Int>.Keys { indices.keys }
 
     /// The rooms, in no particular order.
-    var values: Dictionary<RoomName, Room>.Values { storage.values }
+    var values: [Room] { storage }
 
     /// What `body` makes of `name`'s room, read in place (nil: no such room).
     func read<R, E: Error>(_ name: RoomName, _ body: (Room) throws(E) -> R) throws(E) -> R? {
-        guard let index = storage.index(forKey: name) else { return nil }
-        return try body(storage.values[index])
+        guard let index = indices[name] else { return nil }
+        return try body(storage[index])
     }
 
     /// Runs `body` on `name`'s room in place (nil: no such room).
     @discardableResult
     mutating func update<R, E: Error>(_ name: RoomName, _ body: (inout Room) throws(E) -> R) throws(E) -> R? {
-        guard let index = storage.index(forKey: name) else { return nil }
-        return try body(&storage.values[index])
+        guard let index = indices[name] else { return nil }
+        return try body(&storage[index])
     }
 
     /// `update` of a room the caller found or made while handling the same
@@ -67,12 +70,18 @@ struct RoomTable {
     /// Adds `room` under its own name. The caller checked there was none:
     /// a room is created once, and replacing it would lose its members.
     mutating func insert(_ room: Room) {
-        precondition(storage.updateValue(room, forKey: room.name) == nil, "room \(room.name) already exists")
+        precondition(indices.updateValue(storage.count, forKey: room.name) == nil, "room \(room.name) already exists")
+        storage.append(room)
     }
 
     /// Takes `name`'s room out (nil: there was none).
     @discardableResult
     mutating func remove(_ name: RoomName) -> Room? {
-        storage.removeValue(forKey: name)
+        guard let index = indices.removeValue(forKey: name) else { return nil }
+        if index != storage.count - 1 {
+            storage.swapAt(index, storage.count - 1)
+            indices[storage[index].name] = index
+        }
+        return storage.removeLast()
     }
 }
