@@ -129,6 +129,9 @@ public struct BenchReport: Codable, Sendable {
         /// once a second; camhub hubs on 127.0.0.1 only): mean and lowest.
         public var ticksPerSecond: Double?
         public var ticksPerSecondMin: Int?
+        /// The hub's ticks per second over exactly the window: its tick count in
+        /// `/metrics`, read as the window begins and as it ends.
+        public var ticksOverWindow: Double?
         /// Its connections per event loop at the window's end (`--loops`).
         public var connectionsPerLoop: [Int]?
         /// Sends the hub made during the window: send syscalls and io_uring
@@ -248,6 +251,7 @@ public struct BenchReport: Codable, Sendable {
         l.append(h)
         if let ticks = hub.ticksPerSecond, let low = hub.ticksPerSecondMin {
             var t = "hub ticks: \(fixed(ticks, 1)) per second (lowest \(low))"
+            if let window = hub.ticksOverWindow { t = "hub ticks: \(fixed(window, 1)) per second over the window; \(fixed(ticks, 1)) (lowest \(low)) by /healthz" }
             if let perLoop = hub.connectionsPerLoop { t += "; connections per event loop \(perLoop.map(String.init).joined(separator: " / "))" }
             l.append(t)
         }

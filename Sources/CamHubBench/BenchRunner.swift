@@ -284,11 +284,15 @@ public final class BenchRunner {
             do { sendCounter = try SendSyscallCounter(pid: pid) } catch { hub.sendsUnavailable = error.description }
         }
         let messagesAtStart = followers.totals().0.messagesTotal
+        let ticksAtStart = hub.pid == nil ? nil : HubHealth.tickCount(o.url).map { (count: $0, at: monotonicSeconds()) }
         window.selfStart = CPUSample(pid: getpid())
         window.machineStart = ProcStats.machineJiffies()
         window.start = monotonicSeconds()
         let health = watch(followers, window: window, hub: hub)
         window.hubEnd = hub.pid.flatMap { CPUSample(pid: $0) }
+        if let start = ticksAtStart, let end = HubHealth.tickCount(o.url), monotonicSeconds() > start.at {
+            hub.ticksOverWindow = (end - start.count) / (monotonicSeconds() - start.at)
+        }
         if let sendCounter {
             let messages = followers.totals().0.messagesTotal - messagesAtStart
             let sends = sendCounter.count()

@@ -30,6 +30,19 @@ struct HubHealth: Sendable {
         return Sample(ticksPerSecond: Int(ticks), connectionsPerLoop: perLoop)
     }
 
+    /// The hub's ticks so far: the count of its tick-duration histogram in
+    /// `/metrics` (constant in size however many rooms; nil when it cannot be read).
+    /// Read as the window begins and ends, it gives the ticks over exactly the window.
+    static func tickCount(_ url: HubURL) -> Double? {
+        guard !url.secure, url.host == "127.0.0.1" || url.host == "localhost" else { return nil }
+        guard let response = try? RawHTTP.request(port: url.port, path: "/metrics"), response.status == 200 else { return nil }
+        let prefix = "camhub_tick_duration_seconds_count "
+        for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where line.hasPrefix(prefix) {
+            return Double(line.dropFirst(prefix.count))
+        }
+        return nil
+    }
+
     /// `/healthz` lists every room, so at thousands of rooms reading it once a
     /// second would load the hub being measured: then it is read once, after
     /// the window.
