@@ -251,7 +251,9 @@ public struct BenchReport: Codable, Sendable {
         l.append(h)
         if let ticks = hub.ticksPerSecond, let low = hub.ticksPerSecondMin {
             var t = "hub ticks: \(fixed(ticks, 1)) per second (lowest \(low))"
-            if let window = hub.ticksOverWindow { t = "hub ticks: \(fixed(window, 1)) per second over the window; \(fixed(ticks, 1)) (lowest \(low)) by /healthz" }
+            if let window = hub.ticksOverWindow {
+                t = "hub ticks: \(fixed(window, 1)) per second over the window; \(fixed(ticks, 1)) (lowest \(low)) by /healthz"
+            }
             if let perLoop = hub.connectionsPerLoop { t += "; connections per event loop \(perLoop.map(String.init).joined(separator: " / "))" }
             l.append(t)
         }

@@ -75,6 +75,17 @@ public struct AnimatorManager: Sendable {
         return events
     }
 
+    /// `takeEvents()` for an owner that has no use for `.changed` (its frames
+    /// carry the camera): empty, with nothing allocated, when every event since
+    /// the last call is a change, as on every tick of a plain flight.
+    public mutating func takeEventsBesidesChanges() -> [MotionEvent] {
+        guard events.contains(where: { if case .changed = $0 { false } else { true } }) else {
+            events.removeAll(keepingCapacity: true)
+            return []
+        }
+        return takeEvents()
+    }
+
     /// Moves time forward to `now`: starts and finishes motions at their exact
     /// times on the way, then evaluates the camera at `now`. Earlier times are ignored.
     public mutating func advance(to now: Double) {

@@ -20,6 +20,20 @@ struct CameraEventTests {
         #expect(changed.allSatisfy { $0.0 == "d1" })
     }
 
+    @Test("an owner that has no use for changes gets nothing while only changes happened, and everything once more did")
+    func eventsBesidesChanges() {
+        var m = AnimatorManager(camera: Camera(zoom: 3))
+        _ = m.ease(EaseRequest(update: CameraUpdate(zoom: 3.1), duration: 1), owner: driver, at: 0)
+        _ = m.takeEvents()  // the animation's start
+        m.advance(to: 0.25)
+        #expect(m.takeEventsBesidesChanges().isEmpty, "a tick of a plain flight: changes only")
+        #expect(m.takeEvents().isEmpty, "the changes were taken too")
+        m.advance(to: 1.5)
+        let events = m.takeEventsBesidesChanges()
+        #expect(events.contains { if case .animation(let report) = $0 { report.status == .finished } else { false } })
+        #expect(events.contains { if case .changed = $0 { true } else { false } }, "taken whole, in order, changes included")
+    }
+
     @Test("steady is reported once per rest, after the steady delay")
     func steadyOncePerRest() {
         var m = AnimatorManager(camera: Camera(zoom: 3))

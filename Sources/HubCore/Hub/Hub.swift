@@ -481,7 +481,8 @@ public struct Hub {
     /// Reports the manager's events: animation reports to their owners (and
     /// `roomAnimations` watchers), camera events to the room.
     mutating func deliverMotionEvents(in name: RoomName, at time: HubTime, sink: some HubSink) {
-        guard let (events, lastMovedBy) = rooms.update(name, { ($0.manager.takeEvents(), $0.manager.lastMovedBy) }), !events.isEmpty else { return }
+        guard let (events, lastMovedBy) = rooms.update(name, { ($0.manager.takeEventsBesidesChanges(), $0.manager.lastMovedBy) }), !events.isEmpty
+        else { return }
         if events.contains(where: \.changesCourse) { rooms.update(name) { $0.noteCourseChanged() } }
         for event in events {
             switch event {

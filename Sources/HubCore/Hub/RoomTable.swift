@@ -3,9 +3,9 @@ import CamHubProtocol
 /// The hub's rooms by name, and the one way into them. A room is stored
 /// inline (~700 bytes), so how it is reached matters on the hot paths: the
 /// rooms sit in an array and a dictionary maps each name to its index, so
-/// `read` looks at a room in place (an array's element is read through its
-/// address; a dictionary's value would be copied out, with a retain of every
-/// reference it holds, on every read) and `update` changes it in place (a
+/// `read` looks at a room in place (through the array's buffer; a dictionary's
+/// value, or an array's element read by subscript, is copied out with a retain
+/// of every reference it holds) and `update` changes it in place (a
 /// dictionary's key subscript would move the whole room out and back).
 ///
 /// Every lookup says what happens when the room is not there (an optional
@@ -35,7 +35,8 @@ struct RoomTable {
     /// What `body` makes of `name`'s room, read in place (nil: no such room).
     func read<R, E: Error>(_ name: RoomName, _ body: (Room) throws(E) -> R) throws(E) -> R? {
         guard let index = indices[name] else { return nil }
-        return try body(storage[index])
+        // Through the buffer: an element read by `storage[index]` is a copy.
+        return try storage.withUnsafeBufferPointer { rooms throws(E) in try body(rooms[index]) }
     }
 
     /// Runs `body` on `name`'s room in place (nil: no such room).
