@@ -81,13 +81,9 @@ public struct HelloOptions: Sendable, Hashable {
 /// One WebSocket to the hub on its own client loop thread, used from an
 /// ordinary thread: `join` blocks until `welcome`, `next` waits for the
 /// following message. Messages are stamped with the local wall clock on the
-/// loop thread as they arrive (for latency).
-///
-/// `@unchecked Sendable`: `items`, `head`, `isOpen` and `closeEvent` are guarded
-/// by `condition` (the loop thread appends, the caller's thread takes);
-/// `connection` and the welcome fields are written in `join` before the
-/// connection is handed to anyone; the rest is immutable.
-public final class HubConnection: @unchecked Sendable {
+/// loop thread as they arrive (for latency). What the loop thread hands over
+/// goes through a `HubInbox`; everything else is set before `join` returns.
+public final class HubConnection: Sendable {
     public struct Received: Sendable {
         /// The message's JSON text (a binary frame as the JSON frame that says the same).
         public let text: String
@@ -104,164 +100,103 @@ public final class HubConnection: @unchecked Sendable {
 
     public let url: HubURL
     private let client: WebSocketClient
-    private let condition = NSCondition()
-    private var items: [Item] = []
-    private var head = 0
-    private var isOpen = false
-    private var closeEvent: ClientCloseEvent?
-    private var connection: ConnectionID?
-    public private(set) var welcome: Welcome?
+    private let inbox: HubInbox
+    private let connection: ConnectionID
+    public let welcome: Welcome?
     /// The `welcome`'s `time` (the hub's wall clock, ms since the epoch).
-    public private(set) var welcomeTime: Double?
+    public let welcomeTime: Double?
     /// The `welcome` exactly as the hub sent it.
-    public private(set) var welcomeText: String?
+    public let welcomeText: String?
 
-    private init(url: HubURL) {
+    private init(url: HubURL, client: WebSocketClient, inbox: HubInbox, connection: ConnectionID, welcome: Welcome, time: Double, text: String) {
         self.url = url
-        var configuration = ClientConfiguration()
-        configuration.connectTimeoutSeconds = 10
-        configuration.tls = url.clientTLS
-        client = WebSocketClient(configuration: configuration)
+        self.client = client
+        self.inbox = inbox
+        self.connection = connection
+        self.welcome = welcome
+        welcomeTime = time
+        welcomeText = text
     }
 
     /// Connects, sends `hello` and waits for `welcome` (or throws the hub's error).
     public static func join(_ url: HubURL, hello: HelloOptions, timeout: Double = 10) throws(ClientError) -> HubConnection {
-        let c = HubConnection(url: url)
-        do { try c.start() } catch { throw ClientError("could not start the WebSocket client: \(error)") }
-        let deadline = monotonicSeconds() + timeout
-        c.connection = c.client.connect(url.connectRequest())
-        guard c.waitOpen(until: deadline) else {
-            let why = c.closeReason ?? "timed out after \(fixed(timeout, 0)) s"
-            c.shutdown()
-            throw ClientError("could not connect to \(url): \(why)")
-        }
         let text: String
-        do { text = try hello.text() } catch {
-            c.shutdown()
-            throw ClientError("hello: \(error.message)")
+        do { text = try hello.text() } catch { throw ClientError("hello: \(error.message)") }
+        var configuration = ClientConfiguration()
+        configuration.connectTimeoutSeconds = 10
+        configuration.tls = url.clientTLS
+        let client = WebSocketClient(configuration: configuration)
+        let inbox = HubInbox()
+        do { try client.start(handlers(inbox)) } catch { throw ClientError("could not start the WebSocket client: \(error)") }
+        let deadline = monotonicSeconds() + timeout
+        let connection = client.connect(url.connectRequest())
+        func fail(_ message: String, hubError: ProtocolError? = nil) -> ClientError {
+            close(connection, of: client, inbox: inbox)
+            return ClientError(message, hubError: hubError)
         }
-        c.send(text)
+        guard inbox.waitOpen(until: deadline) else {
+            let why = inbox.closeEvent.map(describe) ?? "timed out after \(fixed(timeout, 0)) s"
+            throw fail("could not connect to \(url): \(why)")
+        }
+        client.send(.text(text), to: connection)
         while true {
-            guard let item = c.next(timeout: deadline - monotonicSeconds()) else {
-                c.shutdown()
-                throw ClientError("no welcome from \(url) within \(fixed(timeout, 0)) s")
-            }
-            switch item {
-            case .message(let r):
+            switch inbox.next(until: deadline) {
+            case nil:
+                throw fail("no welcome from \(url) within \(fixed(timeout, 0)) s")
+            case .message(let r)?:
                 switch r.message {
                 case .welcome(let w, let time):
-                    c.welcome = w
-                    c.welcomeTime = time
-                    c.welcomeText = r.text
-                    return c
+                    return HubConnection(url: url, client: client, inbox: inbox, connection: connection, welcome: w, time: time, text: r.text)
                 case .error(let e):
-                    c.shutdown()
-                    throw ClientError("hello refused: \(e.code): \(e.message)", hubError: e)
+                    throw fail("hello refused: \(e.code): \(e.message)", hubError: e)
                 default:
                     continue
                 }
-            case .closed(let event):
-                c.shutdown()
-                throw ClientError("the hub closed the connection during hello (\(describe(event)))")
+            case .closed(let event)?:
+                throw fail("the hub closed the connection during hello (\(describe(event)))")
             }
         }
     }
 
-    private func start() throws {
-        try client.start(
-            ClientHandlers(
-                onOpen: { [weak self] _ in
-                    guard let self else { return }
-                    self.condition.lock()
-                    self.isOpen = true
-                    self.condition.broadcast()
-                    self.condition.unlock()
-                },
-                onMessage: { [weak self] _, message in
-                    guard let self else { return }
-                    let now = wallClockMilliseconds()
-                    let received: Received
-                    switch message {
-                    case .text(let text):
-                        received = Received(text: text, message: HubToClient.reading(text: text), localTime: now)
-                    case .binary(let bytes):
-                        let (message, text) = HubToClient.reading(binary: bytes)
-                        received = Received(text: text, message: message, localTime: now)
-                    }
-                    self.condition.lock()
-                    self.items.append(.message(received))
-                    self.condition.broadcast()
-                    self.condition.unlock()
-                },
-                onClose: { [weak self] _, event in
-                    guard let self else { return }
-                    self.condition.lock()
-                    self.closeEvent = event
-                    self.items.append(.closed(event))
-                    self.condition.broadcast()
-                    self.condition.unlock()
-                }))
-    }
-
-    private var closeReason: String? {
-        condition.lock()
-        defer { condition.unlock() }
-        return closeEvent.map(describe)
-    }
-
-    private func waitOpen(until deadline: Double) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while !isOpen && closeEvent == nil {
-            let left = deadline - monotonicSeconds()
-            if left <= 0 { return false }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: left))
-        }
-        return isOpen
+    /// The client loop's callbacks: each hands what happened to `inbox`.
+    private static func handlers(_ inbox: HubInbox) -> ClientHandlers {
+        ClientHandlers(
+            onOpen: { _ in inbox.opened() },
+            onMessage: { _, message in
+                let now = wallClockMilliseconds()
+                switch message {
+                case .text(let text):
+                    inbox.received(Received(text: text, message: HubToClient.reading(text: text), localTime: now))
+                case .binary(let bytes):
+                    let (message, text) = HubToClient.reading(binary: bytes)
+                    inbox.received(Received(text: text, message: message, localTime: now))
+                }
+            },
+            onClose: { _, event in inbox.closed(event) })
     }
 
     /// Sends one text message (any thread).
     public func send(_ text: String) {
-        guard let connection else { return }
         client.send(.text(text), to: connection)
     }
 
     /// The next message or the close, waiting at most `timeout` seconds (nil: none in time).
     public func next(timeout: Double) -> Item? {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = monotonicSeconds() + max(0, timeout)
-        while head >= items.count {
-            let left = deadline - monotonicSeconds()
-            if left <= 0 { return nil }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: left))
-        }
-        let item = items[head]
-        head += 1
-        if head > 1024 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        return item
+        inbox.next(until: monotonicSeconds() + max(0, timeout))
     }
 
     /// True once the connection has ended.
-    public var isClosed: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return closeEvent != nil
-    }
+    public var isClosed: Bool { inbox.closeEvent != nil }
 
     /// Closes with 1000 and stops the loop thread (blocks up to ~1 s). Idempotent.
-    public func shutdown() {
-        if let connection, !isClosed {
+    public func shutdown() { Self.close(connection, of: client, inbox: inbox) }
+
+    /// Closes `connection` with 1000 unless it has ended, waits up to 1 s for
+    /// the close, and stops `client`'s loop thread.
+    private static func close(_ connection: ConnectionID, of client: WebSocketClient, inbox: HubInbox) {
+        if inbox.closeEvent == nil {
             client.close(connection, code: .normal, reason: "bye")
-            let deadline = monotonicSeconds() + 1
-            condition.lock()
-            while closeEvent == nil, monotonicSeconds() < deadline {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
-            }
-            condition.unlock()
+            _ = inbox.waitClosed(until: monotonicSeconds() + 1)
         }
         client.shutdown()
     }
