@@ -11,17 +11,24 @@ import WebSocketTransport
 /// more each time a segment finishes, as `Spin.run` does; the others stay
 /// still (`--moving`). Their own frames come at 1 Hz (they are not measured).
 ///
-/// `@unchecked Sendable`: `queued` and `welcomedIDs` are touched only on the
-/// client's loop thread (its callbacks and `execute`); what other threads read
-/// is in `shared`, a `Mutex`; the rest is immutable.
-final class RoomSpinners: @unchecked Sendable {
+/// What the client's loop thread keeps (its callbacks and `execute`) is in
+/// `onLoop`, checked to be touched there only; what other threads read is in
+/// `shared`, a `Mutex`; the rest is immutable.
+final class RoomSpinners: Sendable {
+    /// The presenters' progress, on the client's loop thread.
+    private struct Progress {
+        /// Segments queued so far, per presenter.
+        var queued: [Int]
+        /// Connection ids of the welcomed presenters, by room index.
+        var welcomedIDs: [Int: ConnectionID] = [:]
+        /// `startSpinning` was called.
+        var started = false
+    }
+
     private let client: WebSocketClient
     private let hellos: [String]
-    /// Segments queued so far, per presenter (loop thread only).
-    private var queued: [Int]
+    private let onLoop: LoopBound<Progress>
     private let spinning: Int
-    /// Connection ids of the welcomed presenters, by room index (loop thread only).
-    private var welcomedIDs: [Int: ConnectionID] = [:]
     /// What other threads read: presenters welcomed, the first errors, whether stopping.
     private let shared = Mutex((welcomed: 0, errors: [String](), stopping: false))
 
@@ -36,7 +43,7 @@ final class RoomSpinners: @unchecked Sendable {
                 try HelloOptions(room: room, role: "presenter", name: "bench-presenter", token: token, rate: 1).text()
             }
         } catch { throw ClientError("hello: \(error.message)") }
-        queued = Array(repeating: 0, count: rooms.count)
+        onLoop = LoopBound(Progress(queued: Array(repeating: 0, count: rooms.count)), on: client.loop)
         do {
             try client.start(
                 ClientHandlers(
@@ -58,21 +65,18 @@ final class RoomSpinners: @unchecked Sendable {
     /// welcomed by now; one welcomed later starts as soon as it is).
     func startSpinning() {
         client.loop.execute { [self] in
-            started = true
-            for (i, id) in welcomedIDs where i < spinning { for _ in 0..<3 { queueNext(i, id) } }
+            onLoop.value.started = true
+            for (i, id) in onLoop.value.welcomedIDs where i < spinning { for _ in 0..<3 { queueNext(i, id) } }
         }
     }
-
-    /// `startSpinning` was called (loop thread only).
-    private var started = false
 
     /// Loop thread.
     private func received(_ id: ConnectionID, _ message: WebSocketMessage) {
         guard case .text(let text) = message else { return }
         let i = Int(id.rawValue) - 1
         if text.hasPrefix(WirePrefix.message("welcome")) {
-            welcomedIDs[i] = id
-            if started && i < spinning { for _ in 0..<3 { queueNext(i, id) } }
+            onLoop.value.welcomedIDs[i] = id
+            if onLoop.value.started && i < spinning { for _ in 0..<3 { queueNext(i, id) } }
             shared.withLock { $0.welcomed += 1 }
         } else if text.hasPrefix(WirePrefix.message("animation")) && text.contains(#""status":"finished""#) {
             queueNext(i, id)
@@ -81,9 +85,10 @@ final class RoomSpinners: @unchecked Sendable {
         }
     }
 
+    /// Loop thread.
     private func queueNext(_ i: Int, _ id: ConnectionID) {
-        queued[i] += 1
-        client.send(.text(Spin.segment(queued[i])), to: id)
+        onLoop.value.queued[i] += 1
+        client.send(.text(Spin.segment(onLoop.value.queued[i])), to: id)
     }
 
     private func record(_ error: String) {
