@@ -294,9 +294,3 @@ public struct BenchReport: Codable, Sendable {
 
     private func mib(_ b: UInt64) -> String { "\(fixed(Double(b) / 1_048_576, 1)) MiB" }
 }
-
-/// Hands a non-Sendable value to another thread that becomes its only user.
-final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -245,12 +245,10 @@ public final class BenchRunner {
             }
         case .script(let script, let name):
             motion.presenterName = name
-            let box = UncheckedBox(
-                PresenterRunner(
-                    connection: presenter, script: script,
-                    shouldStop: { stop.withLock { $0 } }, onFrame: onFrame))
             Thread.detachNewThread { [errors = motion.presenterErrors, done = motion.presenterDone] in
-                let report = box.value.run(loop: true)
+                // Made on the thread that runs it: the runner is that thread's alone.
+                let runner = PresenterRunner(connection: presenter, script: script, shouldStop: { stop.withLock { $0 } }, onFrame: onFrame)
+                let report = runner.run(loop: true)
                 errors.withLock { $0 = report.errors.map { "\($0.failure.code): \($0.failure.message)" } + report.problems }
                 done.signal()
             }
