@@ -66,7 +66,7 @@ public final class HubServer: Sendable {
                 recorder: recorder?.depth ?? 0, recordingsDropped: recorder?.dropped ?? 0,
                 redis: cluster?.redis.commandsInFlight ?? 0, redisFramesShed: cluster?.redis.shed ?? 0,
                 redisInbox: cluster?.inbox.depth ?? 0, redisInboxShed: cluster?.inbox.shed ?? 0)
-            metrics.flush(hub: hub, transport: loops.transportTotals, queues: queues, now: now().seconds)
+            metrics.flush(figures: HubFigures(hub, now: now().seconds), transport: loops.transportTotals, queues: queues)
         }
 
         init(hub: Hub, logger: Logger, loops: HubLoops, recorder: Recorder?) {
@@ -298,8 +298,9 @@ public final class HubServer: Sendable {
         let health: @Sendable (HTTPRequest) -> HTTPResponse = { _ in
             let s = state.value
             let isDraining = draining.isRaised
+            let snapshot = HealthSnapshot(s.hub, now: s.now().seconds, cluster: s.cluster != nil)
             let report = HealthReport.json(
-                s.hub, now: s.now().seconds, connectionsPerLoop: loops.servers.map(\.openConnections), cluster: s.cluster, draining: isDraining)
+                snapshot, connectionsPerLoop: loops.servers.map(\.openConnections), cluster: s.cluster, draining: isDraining)
             return .json(report, status: isDraining ? 503 : 200)
         }
         let metrics: @Sendable (HTTPRequest) -> HTTPResponse = { request in

@@ -50,9 +50,9 @@ struct LiveHubTests {
         let stop = Locked(false)
         let followerDone = DispatchSemaphore(value: 0)
         let summary = Locked<FollowSummary?>(nil)
-        let box = UncheckedBox(FollowRunner(connection: follower, clock: .local))
         Thread.detachNewThread {
-            let s = box.value.run(duration: 30, shouldStop: { stop.withLock { $0 } }) { received, _ in
+            // Made on the thread that runs it: the runner is that thread's alone.
+            let s = FollowRunner(connection: follower, clock: .local).run(duration: 30, shouldStop: { stop.withLock { $0 } }) { received, _ in
                 if case .frame(let f) = received.message { frames.withLock { $0.append(f) } }
             }
             summary.withLock { $0 = s }

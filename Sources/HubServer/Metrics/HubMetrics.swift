@@ -75,10 +75,10 @@ final class HubMetrics {
     /// `none`: connected, not joined yet.
     static let roleLabels = Role.allCases.map(\.rawValue) + ["none"]
 
-    /// Moves the tally into the metrics and reads the gauges. `transport` holds
-    /// the transport's running totals (coalesced frames, slow clients closed),
-    /// `queues` what waits in the hand-overs; `now` is the hub's clock.
-    func flush(hub: Hub, transport: TransportTotals, queues: QueueFigures, now: Double) {
+    /// Moves the tally into the metrics and sets the gauges from `figures` (read
+    /// off the hub). `transport` holds the transport's running totals
+    /// (coalesced frames, slow clients closed), `queues` what waits in the hand-overs.
+    func flush(figures: HubFigures, transport: TransportTotals, queues: QueueFigures) {
         framesSent.increment(by: tally.framesSent)
         bytesSent.increment(by: tally.frameBytes + tally.messageBytes)
         rateLimited.increment(by: tally.rateLimited)
@@ -109,15 +109,14 @@ final class HubMetrics {
         for d in tally.sendPassDurations { sendPassDuration.recordNanoseconds(Self.nanoseconds(d)) }
         tally.reset()
 
-        let counts = hub.counts
-        rooms.record(counts.rooms)
-        members.record(counts.clients)
-        awakeRooms.record(hub.awakeRooms)
-        ticksPerSecond.record(hub.ticksPerSecond(at: now))
-        let byRole = hub.connectionsByRole
+        rooms.record(figures.rooms)
+        members.record(figures.members)
+        awakeRooms.record(figures.awakeRooms)
+        ticksPerSecond.record(figures.ticksPerSecond)
+        let byRole = figures.connectionsByRole
         for role in Role.allCases { connections[role.rawValue]?.record(byRole[role] ?? 0) }  // `init` made one per role and "none"
         connections["none"]?.record(byRole[nil] ?? 0)
-        recordTopRooms(hub.busyRoomTicksPerSecond(at: now))
+        recordTopRooms(figures.busyRooms)
     }
 
     /// Keeps one gauge per busy room, for the `topRooms` busiest (ties by name),
