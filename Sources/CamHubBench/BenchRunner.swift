@@ -288,8 +288,9 @@ public final class BenchRunner {
         window.start = monotonicSeconds()
         let health = watch(followers, window: window, hub: hub)
         window.hubEnd = hub.pid.flatMap { CPUSample(pid: $0) }
-        if let start = ticksAtStart, let end = HubHealth.tickCount(o.url), monotonicSeconds() > start.at {
-            hub.ticksOverWindow = (end - start.count) / (monotonicSeconds() - start.at)
+        if let start = ticksAtStart, let end = HubHealth.tickCount(o.url) {
+            let seconds = monotonicSeconds() - start.at
+            if seconds > 0 { hub.ticksOverWindow = (end - start.count) / seconds }
         }
         if let sendCounter {
             let messages = followers.totals().0.messagesTotal - messagesAtStart

@@ -21,8 +21,6 @@ struct UnfinishedPasses {
     /// Rooms with a pass under way.
     var count: Int { members.count }
 
-    func contains(_ room: RoomName) -> Bool { members[room] != nil }
-
     /// Queues `room` behind the others, unless its pass is queued already.
     mutating func append(_ room: RoomName) {
         guard members[room] == nil else { return }
