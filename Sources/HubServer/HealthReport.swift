@@ -9,8 +9,8 @@ import HubCore
 /// (seconds): the hub's own ticks, and per room the ticks that visited it
 /// (while it moves, as often as its members are due frames; 0 at rest);
 /// `activeRooms` counts the rooms visited in that second.
-struct HealthSnapshot: Equatable {
-    struct Room: Equatable {
+struct HealthSnapshot: Equatable, Sendable {
+    struct Room: Equatable, Sendable {
         var name: String
         var clients: Int
         var seq: UInt64

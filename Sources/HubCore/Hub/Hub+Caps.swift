@@ -22,11 +22,14 @@ extension Hub {
                     ref: "hello", close: .tryAgainLater)
             }
         } else {
-            guard rooms.count + preparing < configuration.maxRooms else {
-                throw ProtocolError(
-                    .full, "room: the hub holds its maximum of \(configuration.maxRooms) rooms; try again later or join an existing room",
-                    ref: "hello", close: .tryAgainLater)
-            }
+            guard rooms.counted + preparing < configuration.maxRooms else { throw Self.roomsFull(configuration.maxRooms) }
         }
+    }
+
+    /// `full`: the hub holds `maxRooms` rooms (a new room cannot be made).
+    static func roomsFull(_ maxRooms: Int) -> ProtocolError {
+        ProtocolError(
+            .full, "room: the hub holds its maximum of \(maxRooms) rooms; try again later or join an existing room",
+            ref: "hello", close: .tryAgainLater)
     }
 }

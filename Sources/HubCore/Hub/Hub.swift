@@ -69,9 +69,12 @@ public struct Hub {
     /// Clients of other hubs whose forwarded commands this hub (their room's owner) runs: client id → key.
     var remoteConnections: [String: ConnectionKey] = [:]
 
-    public init(configuration: HubConfiguration = HubConfiguration()) {
+    /// `roomCount`: shared with the other hubs of the process, when there are
+    /// several (one per loop), so that `maxRooms` caps them together.
+    public init(configuration: HubConfiguration = HubConfiguration(), roomCount: RoomCount? = nil) {
         self.configuration = configuration
         tokenPolicy = configuration.tokens
+        rooms.shared = roomCount
     }
 
     /// Connections open, joined clients, rooms. O(1): joined clients are the
@@ -313,7 +316,9 @@ public struct Hub {
         let grant = try tokenPolicy.authorize(hello, now: time.epochMilliseconds / 1000)
         try checkCaps(joining: hello.room)
         let client = ids.next()
-        if !rooms.contains(hello.room) { rooms.insert(newRoom(hello.room, at: time.seconds)) }
+        if !rooms.contains(hello.room), !rooms.insert(newRoom(hello.room, at: time.seconds), below: configuration.maxRooms) {
+            throw Self.roomsFull(configuration.maxRooms)  // another hub sharing the count took the last room since `checkCaps`
+        }
         // Another hub's presenter, whom a presenter joining here takes over from.
         let remotePresenter = rooms.read(hello.room) { $0.roster.presenter == nil ? $0.clusterPresenter : nil } ?? nil
         var outcome = try changeRoster(existing: hello.room) { roster throws(ProtocolError) in

@@ -15,6 +15,12 @@ struct RoomTable {
     private var storage: [Room] = []
     /// Each room's index in `storage`, by its own `name` (`insert`).
     private var indices: [RoomName: Int] = [:]
+    /// The rooms of every hub of the process, when this table is one of
+    /// several (nil: this hub's rooms are all there is; see `RoomCount`).
+    var shared: RoomCount?
+
+    /// The rooms `maxRooms` caps: every hub's sharing `shared`, or this table's.
+    var counted: Int { shared?.current ?? storage.count }
 
     /// How many rooms the hub holds (owned or mirrored).
     var count: Int { storage.count }
@@ -71,6 +77,23 @@ struct RoomTable {
     /// Adds `room` under its own name. The caller checked there was none:
     /// a room is created once, and replacing it would lose its members.
     mutating func insert(_ room: Room) {
+        shared?.add()
+        store(room)
+    }
+
+    /// Adds `room` if fewer than `limit` rooms are counted (`counted`); false:
+    /// the cap is reached and nothing changed.
+    mutating func insert(_ room: Room, below limit: Int) -> Bool {
+        if let shared {
+            guard shared.reserve(below: limit) else { return false }
+        } else {
+            guard storage.count < limit else { return false }
+        }
+        store(room)
+        return true
+    }
+
+    private mutating func store(_ room: Room) {
         precondition(indices.updateValue(storage.count, forKey: room.name) == nil, "room \(room.name) already exists")
         storage.append(room)
     }
@@ -79,6 +102,7 @@ struct RoomTable {
     @discardableResult
     mutating func remove(_ name: RoomName) -> Room? {
         guard let index = indices.removeValue(forKey: name) else { return nil }
+        shared?.release()
         if index != storage.count - 1 {
             storage.swapAt(index, storage.count - 1)
             indices[storage[index].name] = index

@@ -7,26 +7,30 @@ import WebSocketTransport
 /// set SO_REUSEPORT, so the loops cannot each listen on the port.)
 ///
 /// Who owns what:
-/// - Loop 0 (`hub`) owns the `Hub` and everything that touches it: the tick,
-///   the send passes, `/healthz`, `/metrics`, persistence, the connection log.
-/// - Every loop owns its own sockets and their send lanes. Loops 1… hand
-///   their connections' opens, messages and closes to loop 0 (a mailbox post
-///   each) and get back one `OutboundBatch` per flush.
-/// - Nothing else is shared but immutable frames' payload bytes and the caps'
-///   `ConnectionAdmission` (behind its lock).
+/// - Every loop owns its own sockets and their send lanes, and a hub
+///   (`HubServer.State`, `LoopHubs`) with the rooms `RoomPlacement` gives it:
+///   their ticks, send passes and sessions.
+/// - A client's opens, messages and closes go to its loop's hub (loop 0's
+///   in a cluster); a client whose `hello` names a room of another loop is
+///   handed to that loop's hub, and what it sends later follows it there, in
+///   order (a mailbox post each). Frames and messages for a connection of
+///   another loop go to it as one `OutboundBatch` per flush.
+/// - Loop 0 also owns the metrics' registry and, with `--redis`, the cluster engine.
+/// - Nothing else is shared but immutable frames' payload bytes, the caps'
+///   `ConnectionAdmission` and the rooms' count (`RoomCount`), each behind its lock or atomics.
 struct HubLoops: Sendable {
     let servers: [WebSocketServer]
-    /// Per loop, the bound on its clients' messages waiting for loop 0 (nil for loop 0 itself).
-    let mailboxGates: [HubMailboxGate?]
+    /// Per loop, the bound on its clients' messages waiting for another loop's hub.
+    let mailboxGates: [HubMailboxGate]
 
-    /// `hubQueue`: messages each loop but 0 may have waiting for loop 0.
+    /// `hubQueue`: messages each loop's clients may have waiting for other loops' hubs.
     init(servers: [WebSocketServer], hubQueue: Int) {
         self.servers = servers
-        mailboxGates = servers.indices.map { $0 == 0 ? nil : HubMailboxGate(limit: hubQueue) }
+        mailboxGates = servers.map { _ in HubMailboxGate(limit: hubQueue) }
     }
 
-    /// Client messages of the other loops waiting for loop 0, over all of them (any thread).
-    var mailboxDepth: Int { mailboxGates.reduce(0) { $0 + ($1?.depth ?? 0) } }
+    /// Client messages waiting for another loop's hub, over all loops (any thread).
+    var mailboxDepth: Int { mailboxGates.reduce(0) { $0 + $1.depth } }
 
     var count: Int { servers.count }
     /// Loop 0: the hub's own loop.
@@ -37,7 +41,7 @@ struct HubLoops: Sendable {
         connection.loop(among: servers.count)
     }
 
-    /// Batches from the hub's loop waiting for the other loops, over all of them (any thread).
+    /// Batches from the hubs' loops waiting for the other loops, over all of them (any thread).
     var queuedBatches: Int { servers.reduce(0) { $0 + $1.queuedBatchCount } }
 
     /// The transport's running totals over every loop, for the metrics (any thread).
@@ -46,26 +50,6 @@ struct HubLoops: Sendable {
             framesReplaced: servers.reduce(0) { $0 + $1.framesReplaced },
             framesJoined: servers.reduce(0) { $0 + $1.batchedSendStats.joinedFrames },
             slowCloses: servers.reduce(SlowCloses()) { $0 + $1.slowCloses })
-    }
-
-    /// An HTTP request about the hub (`path`, GET or HEAD) that arrived on loop
-    /// `index` (not 0): `answer` runs on the hub's loop and its response goes
-    /// back to the request whenever it comes, so loop `index` never waits;
-    /// 503 when the hub's loop has not answered within `timeout`.
-    func answeredOnHubLoop(
-        _ path: String, from index: Int, timeout: Duration = .seconds(2), _ answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse
-    ) -> HTTPAPIHandler {
-        let hubLoop = hub.loop
-        let here = servers[index].loop
-        let busy = HTTPResponse.text("the hub's loop did not answer in time; try again\n", status: 503)
-        return { request, responder in
-            guard request.path == path else { return responder.respond(.text("not found\n", status: 404)) }
-            guard request.method == .get || request.method == .head else {
-                return responder.respond(.text("method not allowed\n", status: 405))
-            }
-            here.schedule(after: timeout) { responder.respond(busy) }  // the first answer wins
-            guard hubLoop.execute({ responder.respond(answer(request)) }) else { return responder.respond(busy) }
-        }
     }
 }
 

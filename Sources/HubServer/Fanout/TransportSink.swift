@@ -4,15 +4,15 @@ import HubCore
 import HubRecording
 import WebSocketTransport
 
-/// The hub's output onto its server loops. Used on the hub's loop thread only
-/// (loop 0, where the `Hub` lives).
+/// One loop's hub's output onto the server loops. Used on that loop's thread
+/// only (`home`, where its `Hub` lives).
 ///
-/// Connections on loop 0 are written at once. Those on the other loops
+/// Connections on the home loop are written at once. Those on the other loops
 /// (`HubServerConfiguration.loops`) are gathered into one `OutboundBatch` per
 /// loop and handed over by `flush()`, one mailbox post per loop, which the
-/// hub's loop calls after each tick, send slice and message. Frames go out as
+/// home loop calls after each tick, send slice and message. Frames go out as
 /// the payload the hub encoded (with the server's headroom:
-/// `HubConfiguration.frameHeadroom`): every follower on loop 0 writes those
+/// `HubConfiguration.frameHeadroom`): every follower on the home loop writes those
 /// bytes, and each other loop gets one copy per frame (lws writes a frame's
 /// header into its headroom on the writing thread, so a payload belongs to
 /// one loop) shared by all its followers.
@@ -21,6 +21,8 @@ import WebSocketTransport
 /// tells `log` about errors and closes.
 struct TransportSink: HubSink {
     let loops: HubLoops
+    /// The loop whose hub this is.
+    let home: Int
     let batches: OutboundBatches
     let tally: HubTally
     let log: ConnectionLog
@@ -43,8 +45,8 @@ struct TransportSink: HubSink {
         if tally.countMessage(bytes, copies: 1) == "error" { log.errorSent(bytes, to: connection) }
         let id = ConnectionID(rawValue: connection)
         let loop = loops.index(of: id)
-        if loop == 0 {
-            loops.hub.send(SharedFrame(kind: .text, bytes: bytes), to: id)
+        if loop == home {
+            loops.servers[home].send(SharedFrame(kind: .text, bytes: bytes), to: id)
         } else {
             batches.batches[loop].send(SharedFrame(kind: .text, bytes: bytes), to: id)
         }
@@ -63,8 +65,8 @@ struct TransportSink: HubSink {
             let loop = loops.index(of: id)
             let frame = perLoop[loop] ?? SharedFrame(kind: .text, bytes: bytes)
             perLoop[loop] = frame
-            if loop == 0 {
-                loops.hub.send(frame, to: id)
+            if loop == home {
+                loops.servers[home].send(frame, to: id)
             } else {
                 batches.batches[loop].send(frame, to: id)
             }
@@ -78,8 +80,8 @@ struct TransportSink: HubSink {
         tally.frameBytes += frame.payload.count
         let id = ConnectionID(rawValue: connection)
         let loop = loops.index(of: id)
-        if loop == 0 {
-            loops.hub.sendLatest(SharedFrame(kind: frame.messageKind, payload: frame.payload), to: id)
+        if loop == home {
+            loops.servers[home].sendLatest(SharedFrame(kind: frame.messageKind, payload: frame.payload), to: id)
         } else {
             batches.batches[loop].sendLatest(batches.copy(of: frame, for: loop), to: id)
         }
@@ -89,8 +91,8 @@ struct TransportSink: HubSink {
         log.closing(connection, code: code, reason: reason)
         let id = ConnectionID(rawValue: connection)
         let loop = loops.index(of: id)
-        if loop == 0 {
-            loops.hub.close(id, code: CloseCode(code), reason: reason)
+        if loop == home {
+            loops.servers[home].close(id, code: CloseCode(code), reason: reason)
         } else {
             batches.batches[loop].close(id, code: CloseCode(code), reason: reason)
         }
@@ -105,14 +107,14 @@ struct TransportSink: HubSink {
     /// Hands each other loop what was gathered for it since the last flush.
     func flush() {
         guard loops.count > 1 else { return }
-        for loop in 1..<loops.count where !batches.batches[loop].isEmpty {
+        for loop in 0..<loops.count where loop != home && !batches.batches[loop].isEmpty {
             loops.servers[loop].apply(batches.take(loop))
         }
     }
 }
 
-/// What the hub's loop has gathered for each other loop since the last
-/// flush (index 0 unused). Hub loop only.
+/// What a hub's loop has gathered for each other loop since the last
+/// flush (its own index unused). That loop only.
 final class OutboundBatches {
     var batches: [OutboundBatch]
     /// Per loop and encoding, the last frame copied for it and its copy: a

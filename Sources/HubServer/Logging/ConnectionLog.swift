@@ -13,7 +13,7 @@ final class ConnectionLog {
     /// What every open connection's lines need, for its whole life: kept
     /// small (one per connection, and the dictionary keeps up to twice as
     /// many slots as entries).
-    private struct Entry {
+    fileprivate struct Entry: Sendable {
         let remote: String
         /// Seconds after `origin` (8 bytes, where an instant takes 16).
         let opened: Double
@@ -79,6 +79,26 @@ final class ConnectionLog {
                     "error": "\(helloErrors[connection] ?? "")",
                 ])
         }
+    }
+
+    /// What this log knows of a connection that has not joined, taken out to
+    /// go with it to another loop's hub (`arrive` there).
+    struct Handed: Sendable {
+        fileprivate let entry: Entry
+        fileprivate let helloError: String?
+        fileprivate let hubClose: (code: UInt16, reason: String)?
+    }
+
+    func handOver(_ connection: ConnectionKey) -> Handed? {
+        guard let entry = entries.removeValue(forKey: connection) else { return nil }
+        return Handed(entry: entry, helloError: helloErrors.removeValue(forKey: connection), hubClose: hubCloses.removeValue(forKey: connection))
+    }
+
+    func arrive(_ connection: ConnectionKey, _ handed: Handed?) {
+        guard let handed else { return }
+        entries[connection] = handed.entry
+        helloErrors[connection] = handed.helloError
+        hubCloses[connection] = handed.hubClose
     }
 
     /// The server is closing every connection (shutdown or restart).

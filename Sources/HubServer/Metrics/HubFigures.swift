@@ -5,7 +5,7 @@ import HubCore
 /// hub (`init(_:now:)`), and added up over several (`+`). Each read is O(1)
 /// or O(busy rooms): running totals and the rooms visited lately, never a
 /// walk over every room.
-struct HubFigures: Equatable {
+struct HubFigures: Equatable, Sendable {
     var rooms = 0
     var awakeRooms = 0
     /// Clients joined (the rooms' members, and other hubs' clients whose commands ran here).

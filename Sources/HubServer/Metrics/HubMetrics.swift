@@ -6,13 +6,12 @@ import WebSocketTransport
 
 /// The hub's metrics in swift-metrics, kept in a Prometheus registry of this
 /// server's own (so several servers in one process, as in tests, never mix).
-/// `flush` moves the loop thread's `HubTally` into the counters and histograms
-/// and reads the gauges off the hub: once a second and before each scrape.
-/// Everything but `registry` is loop-thread only.
+/// `flush` moves what the loops' `HubTally`s counted into the counters and
+/// histograms and sets the gauges from the hubs' figures: once a second and
+/// before each scrape. Everything but `registry` is loop 0's only.
 final class HubMetrics {
     let registry = PrometheusCollectorRegistry()
     let factory: PrometheusMetricsFactory
-    let tally = HubTally()
     /// How many rooms get a `camhub_room_ticks_per_second` series (the busiest).
     static let topRooms = 10
 
@@ -75,10 +74,10 @@ final class HubMetrics {
     /// `none`: connected, not joined yet.
     static let roleLabels = Role.allCases.map(\.rawValue) + ["none"]
 
-    /// Moves the tally into the metrics and sets the gauges from `figures` (read
-    /// off the hub). `transport` holds the transport's running totals
+    /// Moves `tally` (the loops' counts since the last flush) into the metrics
+    /// and sets the gauges from `figures` (read off the hubs). `transport` holds the transport's running totals
     /// (coalesced frames, slow clients closed), `queues` what waits in the hand-overs.
-    func flush(figures: HubFigures, transport: TransportTotals, queues: QueueFigures) {
+    func flush(tally: TallyCounts, figures: HubFigures, transport: TransportTotals, queues: QueueFigures) {
         framesSent.increment(by: tally.framesSent)
         bytesSent.increment(by: tally.frameBytes + tally.messageBytes)
         rateLimited.increment(by: tally.rateLimited)
@@ -107,7 +106,6 @@ final class HubMetrics {
         add(tally.closesByCode, to: "camhub_closes_total", label: "code")
         for d in tally.tickDurations { tickDuration.recordNanoseconds(Self.nanoseconds(d)) }
         for d in tally.sendPassDurations { sendPassDuration.recordNanoseconds(Self.nanoseconds(d)) }
-        tally.reset()
 
         rooms.record(figures.rooms)
         members.record(figures.members)

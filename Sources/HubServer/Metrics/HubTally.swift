@@ -78,8 +78,20 @@ final class HubTally {
         }
     }
 
+    /// What was counted since the last `take`, as a value another thread may
+    /// add up (each loop's hub has a tally; loop 0 moves their sum into the
+    /// metrics); the tally starts again from nothing, keeping its storage.
+    func take() -> TallyCounts {
+        defer { reset() }
+        return TallyCounts(
+            framesSent: framesSent, frameBytes: frameBytes, messagesByType: messagesByType, messageBytes: messageBytes,
+            errorsByCode: errorsByCode, commandsByType: commandsByType, rateLimited: rateLimited,
+            framesThrottled: framesThrottled, closesByCode: closesByCode, tickDurations: tickDurations,
+            sendPassDurations: sendPassDurations)
+    }
+
     /// Forgets what was flushed, keeping the storage.
-    func reset() {
+    private func reset() {
         framesSent = 0
         frameBytes = 0
         messageBytes = 0
@@ -118,5 +130,36 @@ final class HubTally {
         let rest = bytes[errorPrefix.count...]
         guard let end = rest.firstIndex(of: UInt8(ascii: "\"")) else { return "unknown" }
         return String(decoding: rest[..<end], as: UTF8.self)
+    }
+}
+
+/// A `HubTally`'s counts at one moment (`take`), added up over loops with `+`.
+struct TallyCounts: Sendable, Equatable {
+    var framesSent = 0
+    var frameBytes = 0
+    var messagesByType: [String: Int] = [:]
+    var messageBytes = 0
+    var errorsByCode: [String: Int] = [:]
+    var commandsByType: [String: Int] = [:]
+    var rateLimited = 0
+    var framesThrottled = 0
+    var closesByCode: [String: Int] = [:]
+    var tickDurations: [Duration] = []
+    var sendPassDurations: [Duration] = []
+
+    static func + (a: TallyCounts, b: TallyCounts) -> TallyCounts {
+        var sum = a
+        sum.framesSent += b.framesSent
+        sum.frameBytes += b.frameBytes
+        sum.messagesByType.merge(b.messagesByType, uniquingKeysWith: +)
+        sum.messageBytes += b.messageBytes
+        sum.errorsByCode.merge(b.errorsByCode, uniquingKeysWith: +)
+        sum.commandsByType.merge(b.commandsByType, uniquingKeysWith: +)
+        sum.rateLimited += b.rateLimited
+        sum.framesThrottled += b.framesThrottled
+        sum.closesByCode.merge(b.closesByCode, uniquingKeysWith: +)
+        sum.tickDurations += b.tickDurations
+        sum.sendPassDurations += b.sendPassDurations
+        return sum
     }
 }

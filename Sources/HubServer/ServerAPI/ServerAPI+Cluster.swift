@@ -6,15 +6,16 @@ import WebSocketTransport
 /// The server API on a hub of a cluster (`--redis`): what this hub cannot
 /// answer alone it asks the other hubs over Redis (`ClusterEngine.ask`), and
 /// `ForwardedAPIRequests` answers the HTTP request when they reply, or with
-/// 503 when they do not in time. Loop 0, like the rest of `ServerAPI`'s work.
+/// 503 when they do not in time. Loop 0, where the engine and every room of a cluster's hub are.
 extension ServerAPI {
-    /// `GET /rooms`: this hub's rooms; in a cluster, every hub's, merged by name.
-    static func listRooms(_ s: HubServer.State, _ r: HTTPResponder) {
+    /// `GET /rooms` on loop 0, with `entries` (this process's rooms, from
+    /// every loop, by name); in a cluster, every hub's, merged by name.
+    static func listRooms(_ s: HubServer.State, _ entries: [APIRoomEntry], _ r: HTTPResponder) {
         guard let cluster = s.cluster, cluster.link == .up else {
-            return r.respond(.json(String(decoding: s.hub.apiRoomList(), as: UTF8.self)))
+            return r.respond(.json(String(decoding: Hub.apiRoomList(entries), as: UTF8.self)))
         }
         let id = cluster.ask(.rooms)
-        s.forwarded.add(id, .rooms(lists: [s.hub.apiRoomEntries()], expected: nil), responder: r, at: s.now().seconds)
+        s.forwarded.add(id, .rooms(lists: [entries], expected: nil), responder: r, at: s.now().seconds)
     }
 
     /// A room's state or command for the room's owner, which this hub is not

@@ -9,15 +9,22 @@ import WebSocketTransport
 /// - `POST /api/v1/rooms/{room}/commands` (`?wait=finished`);
 /// - `DELETE /api/v1/rooms/{room}/clients/{client}`.
 /// Described in docs/openapi.yaml. Authorized and rate-limited on the loop
-/// that took the request (`APIAccess`); the work runs on loop 0 with the hub.
+/// that took the request (`APIAccess`); a room's work runs on its loop's hub,
+/// the room list is gathered from every loop's (`LoopHubs.gather`).
 /// In a cluster any hub answers for the whole cluster: what it cannot answer
 /// alone it asks the other hubs over Redis (`ServerAPI+Cluster`, `ForwardedAPIRequests`).
 struct ServerAPI: Sendable {
     static let prefix = "/api/v1/"
     let access: APIAccess
 
-    /// `onHub` runs work on loop 0 with the hub's state (as the loop's WebSocket events do).
-    func handler(onHub: @escaping @Sendable (@escaping @Sendable (HubServer.State) -> Void) -> Void) -> HTTPAPIHandler {
+    /// What a request asks: work on one room's hub, or the list of every loop's rooms.
+    enum Work: Sendable {
+        case room(RoomName, @Sendable (HubServer.State, HTTPResponder) -> Void)
+        case list
+    }
+
+    /// The handler of `/api/v1/`: a room's work runs on the hub of `hubs` that holds it.
+    func handler(_ hubs: LoopHubs) -> HTTPAPIHandler {
         let access = self.access
         return { request, responder in
             guard let key = access.key(from: request.authorization) else {
@@ -30,8 +37,18 @@ struct ServerAPI: Sendable {
                 return responder.respond(Self.response(failure, headers: ["retry-after": "1"]))
             }
             do throws(APIFailure) {
-                let work = try Self.route(request)
-                onHub { s in work(s, responder) }
+                switch try Self.route(request) {
+                case .room(let room, let work):
+                    hubs.post(to: hubs.placement.loop(of: room)) { s in
+                        work(s, responder)
+                        s.sink.flush()
+                    }
+                case .list:
+                    let entries: @Sendable (HubServer.State) -> [APIRoomEntry] = { $0.hub.apiRoomEntries() }
+                    hubs.gather(entries) { s, lists in
+                        Self.listRooms(s, lists.joined().sorted { $0.name.value < $1.name.value }, responder)
+                    }
+                }
             } catch {
                 responder.respond(Self.response(error))
             }
@@ -39,17 +56,17 @@ struct ServerAPI: Sendable {
     }
 
     /// What the request asks of the hub, checked as far as it can be here.
-    private static func route(_ request: HTTPRequest) throws(APIFailure) -> @Sendable (HubServer.State, HTTPResponder) -> Void {
+    private static func route(_ request: HTTPRequest) throws(APIFailure) -> Work {
         let parts = request.path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let read = request.method == .get || request.method == .head
         switch parts.count {
         case 1 where parts[0] == "rooms":
             guard read else { throw methodNotAllowed("GET") }
-            return { s, r in listRooms(s, r) }
+            return .list
         case 2 where parts[0] == "rooms":
             guard read else { throw methodNotAllowed("GET") }
             let room = try roomName(parts[1])
-            return { s, r in
+            return .room(room) { s, r in
                 guard let json = s.hub.apiRoom(room, at: s.now()) else { return askOwner(.room(room), of: room, s, r) }
                 r.respond(.json(String(decoding: json, as: UTF8.self)))
             }
@@ -58,7 +75,7 @@ struct ServerAPI: Sendable {
             let room = try roomName(parts[1])
             let wait = try waitsUntilFinished(request)
             let body = request.body
-            return { s, r in
+            return .room(room) { s, r in
                 // In a cluster, a room this hub does not run goes to the hub that does.
                 guard s.cluster == nil || s.hub.owns(room) == true else {
                     return askOwner(.command(room, body: body, untilFinished: wait), of: room, s, r)
@@ -69,13 +86,12 @@ struct ServerAPI: Sendable {
             guard request.method == .delete else { throw methodNotAllowed("DELETE") }
             let room = try roomName(parts[1])
             let client = parts[3]
-            return { s, r in
+            return .room(room) { s, r in
                 if let hub = s.cluster?.hub(ofClient: client), hub != s.cluster?.hubID { return askHub(hub, toRemove: client, from: room, s, r) }
                 guard s.hub.apiRemove(client: client, from: room, at: s.now(), sink: s.sink) else {
                     let failure = APIFailure(status: 404, code: "not_found", "client: no client '\(client)' in room '\(room.value)' on this hub")
                     return r.respond(response(failure))
                 }
-                s.sink.flush()
                 r.respond(HTTPResponse(status: 204, contentType: "application/json", body: []))
             }
         default:

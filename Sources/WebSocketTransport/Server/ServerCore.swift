@@ -33,6 +33,9 @@ final class ServerCore: @unchecked Sendable {
     var pendingWSI: [UInt64: OpaquePointer] = [:]
     private var lastID: UInt64 = 0
     var shuttingDown = false
+    /// Called once when a drain ends, in place of stopping the loop (`WebSocketServer.drain`).
+    var whenDrained: (() -> Void)?
+    private var drainEnded = false
     /// How many lws callbacks are running on the loop thread right now (0 in
     /// timer ticks). Sends write through to the socket only at depth 0.
     var callbackDepth = 0
@@ -198,7 +201,7 @@ final class ServerCore: @unchecked Sendable {
         conn.slots.removeAll()
         conn.closing = true
         if !conn.isEcho { handlers.onClose(conn.id, conn.closeCode) }
-        if shuttingDown && connections.isEmpty { loop.stop() }
+        if shuttingDown && connections.isEmpty { endDrain() }
     }
 
     /// Sets the close frame and tells lws to close (the caller returns this).
@@ -432,7 +435,7 @@ final class ServerCore: @unchecked Sendable {
         guard !shuttingDown else { return }
         shuttingDown = true
         if connections.isEmpty {
-            loop.stop()
+            endDrain()
             return
         }
         let open = connections.values.filter { !$0.closing }.map(\.id)
@@ -447,8 +450,17 @@ final class ServerCore: @unchecked Sendable {
                 loop.schedule(after: interval * slice) { [self] in close(ids, code: code, reason: reason) }
             }
         }
-        let loop = self.loop
-        loop.schedule(after: config.drainTimeout) { loop.stop() }
+        loop.schedule(after: config.drainTimeout) { [self] in endDrain() }
+    }
+
+    /// Loop thread: the drain is over (every connection gone, or `drainTimeout`):
+    /// stops the loop, or calls `whenDrained` once (`WebSocketServer.drain`).
+    private func endDrain() {
+        guard !drainEnded else { return }
+        drainEnded = true
+        guard let whenDrained else { return loop.stop() }
+        self.whenDrained = nil
+        whenDrained()
     }
 
     /// The shortest time between two slices of a spread drain, and the fewest

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -32,6 +34,8 @@ public final class WebSocketServer: Sendable {
 
     private struct LifeCycle {
         var started = false
+        /// `drain` closed every connection; the loop runs until `shutdown`.
+        var drained = false
         var stopped = false
         var port = 0
         var batchesSends = false
@@ -220,15 +224,43 @@ public final class WebSocketServer: Sendable {
     /// `shutdown()`, closing every WebSocket with `closeCode` and `reason`
     /// (e.g. 1012 "service restart" before a planned restart).
     public func shutdown(closeCode: CloseCode, reason: String) {
-        let proceed = state.withLock { s -> Bool in
-            guard s.started, !s.stopped else { return false }
+        let proceed = state.withLock { s -> (go: Bool, drained: Bool) in
+            guard s.started, !s.stopped else { return (false, false) }
             s.stopped = true
+            return (true, s.drained)
+        }
+        guard proceed.go else { return }
+        let core = self.core
+        let loop = self.loop
+        if proceed.drained {
+            loop.onLoop { loop.stop() }  // after the work posted before this call
+        } else {
+            loop.onLoop { core.beginShutdown(code: closeCode, reason: reason) }
+        }
+        loop.join()
+    }
+
+    /// Any thread but the loop's: the first half of `shutdown`. Refuses new
+    /// connections, closes every WebSocket with `closeCode` and `reason`
+    /// (spread over `drainSpread`) and returns once they are all gone or
+    /// `drainTimeout` has passed. The loop keeps running, so work other loops
+    /// post (such as what their clients' closes cause here) still runs, until
+    /// `shutdown` stops it. Idempotent; nothing once `shutdown` has begun.
+    public func drain(closeCode: CloseCode, reason: String) {
+        let proceed = state.withLock { s -> Bool in
+            guard s.started, !s.stopped, !s.drained else { return false }
+            s.drained = true
             return true
         }
         guard proceed else { return }
         let core = self.core
-        loop.onLoop { core.beginShutdown(code: closeCode, reason: reason) }
-        loop.join()
+        let done = DispatchSemaphore(value: 0)
+        loop.onLoop {
+            core.whenDrained = { done.signal() }
+            core.beginShutdown(code: closeCode, reason: reason)
+        }
+        // The loop ends the drain by `drainTimeout`; the margin covers a loop that has stopped on its own.
+        _ = done.wait(timeout: DispatchTime.now() + .milliseconds(Int(configuration.drainTimeout / .milliseconds(1)) + 1_000))
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import Dispatch
 import HubCore
 import SocketTestSupport
@@ -7,10 +8,10 @@ import WebSocketTransport
 @testable import HubServer
 
 extension HubServerTests {
-    /// While the hub's loop is held up, another loop queues at most `hubQueue`
+    /// While a room's loop is held up, another loop queues at most `hubQueue`
     /// of its clients' messages for it: the client whose message finds the
     /// queue full is closed 1013, and the hub answers everything it queued
-    /// once it goes on. A client of the hub's own loop just waits.
+    /// once it goes on. A client of the room's own loop just waits.
     @Test func aClientWhoseMessageFindsTheHubsQueueFullIsClosed1013() throws {
         let hub = try RunningHub {
             $0.loops = 2
@@ -22,7 +23,8 @@ extension HubServerTests {
         let before = try hub.scrape()[#"camhub_closes_total{code="1013"}"#]
         let gate = DispatchSemaphore(value: 0)
         let held = DispatchSemaphore(value: 0)
-        hub.server.loops.hub.execute {
+        let roomLoop = hub.server.hubs.placement.loop(of: try RoomName(validating: "queue"))
+        hub.server.loops.servers[roomLoop].execute {
             held.signal()
             gate.wait()
         }
@@ -35,7 +37,7 @@ extension HubServerTests {
         #expect(waitUntil { a.closeEvent != nil || b.closeEvent != nil }, "the client on the other loop is closed")
         gate.signal()
         let (closed, open) = a.closeEvent != nil ? (a, b) : (b, a)
-        #expect(waitUntil { open.messages("pong").count == 10 }, "the hub's own loop's client gets every answer")
+        #expect(waitUntil { open.messages("pong").count == 10 }, "the room's own loop's client gets every answer")
         #expect(open.closeEvent == nil)
         #expect(waitUntil { ((try? hub.scrape()[#"camhub_closes_total{code="1013"}"#]) ?? 0) - before == 1 }, "closed with 1013")
         #expect(closed.messages("pong").count <= 4, "what was queued before the close, at most")

@@ -1,0 +1,28 @@
+import CamHubProtocol
+import Testing
+
+@testable import HubServer
+
+extension HubServerTests {
+    @Suite struct Placement {
+        @Test func theHashIsFNV1aSoEveryProcessPlacesARoomAlike() {
+            #expect(RoomPlacement.fnv1a("") == 0xcbf2_9ce4_8422_2325)
+            #expect(RoomPlacement.fnv1a("a") == 0xaf63_dc4c_8601_ec8c)
+            #expect(RoomPlacement.fnv1a("foobar") == 0x8594_4171_f739_67e8)
+        }
+
+        @Test func roomsSpreadOverEveryLoop() throws {
+            let placement = RoomPlacement(loops: 4, onFirstLoopOnly: false)
+            var perLoop = [0, 0, 0, 0]
+            for n in 0..<4_000 { perLoop[placement.loop(of: try RoomName(validating: "class-\(n)"))] += 1 }
+            #expect(perLoop.allSatisfy { (850...1_150).contains($0) }, "4,000 rooms over 4 loops: \(perLoop)")
+        }
+
+        @Test func inAClusterEveryRoomAndEveryConnectionStartsOnLoopZero() throws {
+            let placement = RoomPlacement(loops: 4, onFirstLoopOnly: true)
+            for n in 0..<100 { #expect(placement.loop(of: try RoomName(validating: "class-\(n)")) == 0) }
+            #expect((0..<4).map(placement.entry(for:)) == [0, 0, 0, 0])
+            #expect((0..<4).map(RoomPlacement(loops: 4, onFirstLoopOnly: false).entry(for:)) == [0, 1, 2, 3])
+        }
+    }
+}
