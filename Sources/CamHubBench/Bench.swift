@@ -132,6 +132,9 @@ public struct BenchReport: Codable, Sendable {
         /// The hub's ticks per second over exactly the window: its tick count in
         /// `/metrics`, read as the window begins and as it ends.
         public var ticksOverWindow: Double?
+        /// Each loop's median tick over the window (ms; from the hub's
+        /// `camhub_tick_duration_seconds{loop}` buckets, interpolated; nil: no tick).
+        public var tickMedianPerLoopMilliseconds: [Double?]?
         /// Its connections per event loop at the window's end (`--loops`).
         public var connectionsPerLoop: [Int]?
         /// Sends the hub made during the window: send syscalls and io_uring
@@ -253,6 +256,9 @@ public struct BenchReport: Codable, Sendable {
             var t = "hub ticks: \(fixed(ticks, 1)) per second (lowest \(low))"
             if let window = hub.ticksOverWindow {
                 t = "hub ticks: \(fixed(window, 1)) per second over the window; \(fixed(ticks, 1)) (lowest \(low)) by /healthz"
+            }
+            if let medians = hub.tickMedianPerLoopMilliseconds {
+                t += "; tick p50 per loop \(medians.map { $0.map { fixed($0, 2) } ?? "-" }.joined(separator: " / ")) ms"
             }
             if let perLoop = hub.connectionsPerLoop { t += "; connections per event loop \(perLoop.map(String.init).joined(separator: " / "))" }
             l.append(t)

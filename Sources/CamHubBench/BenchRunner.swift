@@ -282,15 +282,16 @@ public final class BenchRunner {
             do { sendCounter = try SendSyscallCounter(pid: pid) } catch { hub.sendsUnavailable = error.description }
         }
         let messagesAtStart = followers.totals().0.messagesTotal
-        let ticksAtStart = hub.pid == nil ? nil : HubHealth.tickCount(o.url).map { (count: $0, at: monotonicSeconds()) }
+        let ticksAtStart = hub.pid == nil ? nil : HubHealth.ticks(o.url).map { (reading: $0, at: monotonicSeconds()) }
         window.selfStart = CPUSample(pid: getpid())
         window.machineStart = ProcStats.machineJiffies()
         window.start = monotonicSeconds()
         let health = watch(followers, window: window, hub: hub)
         window.hubEnd = hub.pid.flatMap { CPUSample(pid: $0) }
-        if let start = ticksAtStart, let end = HubHealth.tickCount(o.url) {
+        if let start = ticksAtStart, let end = HubHealth.ticks(o.url) {
             let seconds = monotonicSeconds() - start.at
-            if seconds > 0 { hub.ticksOverWindow = (end - start.count) / seconds }
+            if seconds > 0 { hub.ticksOverWindow = (end.meanCount - start.reading.meanCount) / seconds }
+            hub.tickMedianPerLoopMilliseconds = end.medianMilliseconds(since: start.reading)
         }
         if let sendCounter {
             let messages = followers.totals().0.messagesTotal - messagesAtStart

@@ -1,3 +1,4 @@
+import Foundation
 import CamHubClient
 import CamHubProtocol
 import HubCore
@@ -30,17 +31,27 @@ struct HubHealth: Sendable {
         return Sample(ticksPerSecond: Int(ticks), connectionsPerLoop: perLoop)
     }
 
-    /// The hub's ticks so far: the count of its tick-duration histogram in
-    /// `/metrics` (constant in size however many rooms; nil when it cannot be read).
-    /// Read as the window begins and ends, it gives the ticks over exactly the window.
-    static func tickCount(_ url: HubURL) -> Double? {
+    /// The hub's tick histograms now (`/metrics`; nil when it cannot be read).
+    /// Read as the window begins and ends, they give the ticks over exactly
+    /// the window and each loop's median tick (`TickReading`).
+    static func ticks(_ url: HubURL) -> TickReading? {
         guard !url.secure, url.host == "127.0.0.1" || url.host == "localhost" else { return nil }
         guard let response = try? RawHTTP.request(port: url.port, path: "/metrics"), response.status == 200 else { return nil }
-        let prefix = "camhub_tick_duration_seconds_count "
-        for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where line.hasPrefix(prefix) {
-            return Double(line.dropFirst(prefix.count))
+        let reading = TickReading(exposition: String(decoding: response.body, as: UTF8.self))
+        return reading.loops.isEmpty ? nil : reading
+    }
+
+    /// The values of every series of `name` in a Prometheus text exposition
+    /// (`name value`, or `name{labels} value`).
+    static func seriesValues(_ name: String, in text: String) -> [Double] {
+        text.split(separator: "\n").compactMap { line -> Double? in
+            guard line.hasPrefix(name) else { return nil }
+            let rest = line.dropFirst(name.count)
+            if rest.first == " " { return Double(rest.dropFirst()) }
+            guard rest.first == "{", let close = rest.firstIndex(of: "}") else { return nil }
+            let after = rest[rest.index(after: close)...]
+            return after.first == " " ? Double(after.dropFirst()) : nil
         }
-        return nil
     }
 
     /// `/healthz` lists every room, so at thousands of rooms reading it once a
@@ -57,5 +68,65 @@ struct HubHealth: Sendable {
         guard !samples.isEmpty else { return nil }
         let values = samples.map(\.ticksPerSecond)
         return (Double(values.reduce(0, +)) / Double(values.count), values.min() ?? 0)
+    }
+}
+
+/// A camhub hub's tick-duration histogram (`camhub_tick_duration_seconds{loop}`)
+/// at one moment: per loop, its cumulative buckets (upper bound in seconds → ticks).
+public struct TickReading: Sendable, Equatable {
+    var loops: [String: [(le: Double, count: Double)]]
+
+    public static func == (a: TickReading, b: TickReading) -> Bool {
+        a.loops.keys == b.loops.keys && a.loops.allSatisfy { loop, buckets in
+            b.loops[loop].map { $0.elementsEqual(buckets) { $0.le == $1.le && $0.count == $1.count } } ?? false
+        }
+    }
+
+    init(exposition text: String) {
+        let prefix = "camhub_tick_duration_seconds_bucket{"
+        var loops: [String: [(le: Double, count: Double)]] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
+            guard let close = line.firstIndex(of: "}"), let count = Double(line[line.index(after: close)...].drop { $0 == " " }) else { continue }
+            var loop = "0"
+            var le: Double?
+            for label in line[line.index(line.startIndex, offsetBy: prefix.count)..<close].split(separator: ",") {
+                let parts = label.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                if parts[0] == "loop" { loop = value }
+                if parts[0] == "le" { le = value == "+Inf" ? .infinity : Double(value) }
+            }
+            if let le { loops[loop, default: []].append((le, count)) }
+        }
+        self.loops = loops.mapValues { $0.sorted { $0.le < $1.le } }
+    }
+
+    /// Ticks so far, on average over the loops (each loop's hub ticks on its own clock).
+    var meanCount: Double {
+        let totals = loops.values.compactMap { $0.last?.count }
+        return totals.isEmpty ? 0 : totals.reduce(0, +) / Double(totals.count)
+    }
+
+    /// Each loop's median tick (ms) between `earlier` and this reading, in
+    /// loop order, interpolated within its bucket (nil: no tick in between).
+    func medianMilliseconds(since earlier: TickReading) -> [Double?] {
+        loops.keys.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { loop in
+            let now = loops[loop] ?? []
+            let before = earlier.loops[loop] ?? []
+            let counts = now.enumerated().map { i, bucket in bucket.count - (i < before.count ? before[i].count : 0) }
+            guard let total = counts.last, total > 0 else { return nil }
+            var lower = 0.0
+            var below = 0.0
+            for (i, bucket) in now.enumerated() {
+                if counts[i] >= total / 2 {
+                    guard bucket.le.isFinite else { return lower * 1000 }
+                    let share = counts[i] > below ? (total / 2 - below) / (counts[i] - below) : 0
+                    return (lower + share * (bucket.le - lower)) * 1000
+                }
+                lower = bucket.le
+                below = counts[i]
+            }
+            return nil
+        }
     }
 }

@@ -4,13 +4,20 @@ import CameraMotion
 
 /// Hands out hub-wide client ids `c1`, `c2`, … (never reused while the hub runs).
 public struct ClientIDAllocator: Sendable {
-    private var last: UInt64 = 0
+    private var upcoming: UInt64
+    private let step: UInt64
     /// Appended to every id (a cluster hub's own, so ids are unique across hubs; default none).
     public var suffix = ""
-    public init() {}
+    /// Ids `c<first>`, `c<first + step>`, …: hubs of one process (one per loop)
+    /// take every `step`-th number from their own `first`, so ids never repeat across them.
+    public init(first: UInt64 = 1, step: UInt64 = 1) {
+        precondition(first >= 1 && step >= 1, "client ids count from 1")
+        upcoming = first
+        self.step = step
+    }
     public mutating func next() -> String {
-        last += 1
-        return "c\(last)\(suffix)"
+        defer { upcoming += step }
+        return "c\(upcoming)\(suffix)"
     }
 }
 

@@ -64,7 +64,7 @@ extension HubServer {
 
         /// What loop 0 gathers from every loop for the metrics, once a second and on each scrape.
         func figures() -> LoopFigures {
-            LoopFigures(hub: HubFigures(hub, now: now().seconds), tally: tally.take(), roomStore: persistence?.depth ?? 0)
+            LoopFigures(hub: HubFigures(hub, now: now().seconds), tally: tally.take(loop: home), roomStore: persistence?.depth ?? 0)
         }
 
         /// Runs one tick or send slice (`body` gets the frames it may write and

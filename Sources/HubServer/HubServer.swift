@@ -75,7 +75,10 @@ public final class HubServer: Sendable {
         let (logger, servers) = (configuration.logger, loops)
         let states = (0..<count).map { index in
             State(
-                hub: Hub(configuration: hubConfiguration, roomCount: roomCount), home: index, start: start,
+                hub: Hub(
+                    configuration: hubConfiguration, roomCount: roomCount,
+                    clientIDs: ClientIDAllocator(first: UInt64(index) + 1, step: UInt64(placement.onFirstLoopOnly ? 1 : count))),
+                home: index, start: start,
                 logger: logger, loops: servers, recorder: recorder)
         }
         if let directory = configuration.dataDirectory {
@@ -88,7 +91,7 @@ public final class HubServer: Sendable {
             }
             configuration.logger.info("rooms restored", metadata: ["path": "\(store.path)", "rooms": .stringConvertible(rooms.count)])
         }
-        let hubMetrics = HubMetrics()
+        let hubMetrics = HubMetrics(loops: count)
         metricsFactory = hubMetrics.factory
         metrics = LoopBound(hubMetrics, on: loops.hub.loop)
         hubs = LoopHubs(states: states.map { LoopBound($0, on: servers.servers[$0.home].loop) }, placement: placement)

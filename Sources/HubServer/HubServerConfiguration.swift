@@ -25,8 +25,9 @@ public struct HubServerConfiguration: Sendable {
     public var pingAfter: UInt16 = 30
     public var hangupAfter: UInt16 = 60
     public var hub = HubConfiguration()
-    /// Event loops sharing the port (`HubLoops`): loop 0 runs the hub and its
-    /// sockets, the others only sockets. 1 keeps everything on one thread.
+    /// Event loops sharing the port (`HubLoops`), each with its sockets and a
+    /// hub running the rooms whose names hash to it (`RoomPlacement`; with
+    /// `redis`, every room on loop 0). 1 keeps everything on one thread.
     public var loops = 1
     /// Certificate and key (PEM): serve https:// and wss:// instead of http:// and ws://.
     public var tls: ServerTLS?
@@ -65,10 +66,10 @@ public struct HubServerConfiguration: Sendable {
     /// Recording entries that may wait for the writer; more are dropped and
     /// counted (`camhub_recording_dropped_total`), so a stalled disk never stalls the hub.
     public var recordQueue = Recorder.defaultQueueLimit
-    /// Frame batches from the hub's loop that may wait for another loop before
+    /// Frame batches from one loop's hub that may wait for another loop before
     /// they are merged (newest frame per follower, messages kept in order).
     public var loopQueue = ServerConfiguration().maxQueuedBatches
-    /// Client messages one loop may have waiting for the hub's loop (loop 0); the
+    /// Client messages one loop may have waiting for other loops' hubs; the
     /// client whose message finds the queue full is closed 1013 instead.
     public var hubQueue = 65_536
     /// Redis commands in flight (queued or unanswered) from which the owner's

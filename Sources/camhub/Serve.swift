@@ -51,7 +51,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Room ticks per second (frames are sent at most this often).")
     var tick = HubProtocol.defaultTick
 
-    @Option(help: "Event loops sharing the port, each on its own thread (loop 0 also runs the hub); default: one per CPU.")
+    @Option(help: "Event loops sharing the port, each on its own thread and running the rooms whose names hash to it; default: one per CPU.")
     var loops = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: ArgumentHelp("Folder of the web viewer.", valueName: "dir"))
@@ -144,7 +144,7 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Client messages one loop may have waiting for the hub's loop; the client whose message finds it full is closed 1013 (try again later).",
+            "Client messages one loop may have waiting for other loops' hubs; the client whose message finds it full is closed 1013 (try again later).",
             valueName: "messages"))
     var hubQueue = HubServerConfiguration().hubQueue
 

@@ -12,7 +12,7 @@ extension ServeSetting {
         .value("tick", \.tick, about: "Room ticks per second, 1 to 240 (frames are sent at most this often)."),
         .value(
             "loops", \.loops, sample: 2,
-            about: "Event loops sharing the port, each on its own thread; loop 0 also runs the hub. Default: one per CPU."),
+            about: "Event loops sharing the port, each on its own thread, each running the rooms whose names hash to it (with redis, every room on loop 0). Default: one per CPU."),
         .value("web", \.web, about: "Folder of the web viewer, relative to where the hub starts."),
     ]
 
@@ -112,12 +112,12 @@ extension ServeSetting {
         .value(
             "loop_queue", \.loopQueue,
             about:
-                "Frame batches from the hub's loop that may wait for another loop while it is busy; more are merged (the newest frame per follower, messages kept in order; a client owed more messages than its lane holds is closed 1013)."
+                "Frame batches from one loop's hub that may wait for another loop while it is busy; more are merged (the newest frame per follower, messages kept in order; a client owed more messages than its lane holds is closed 1013)."
         ),
         .value(
             "hub_queue", \.hubQueue,
             about:
-                "Client messages one loop may have waiting for the hub's loop (loop 0) while it is busy; the client whose message finds the queue full is closed 1013 (try again later), so nothing it sent is lost silently."
+                "Client messages one loop may have waiting for other loops' hubs while they are busy; the client whose message finds the queue full is closed 1013 (try again later), so nothing it sent is lost silently."
         ),
         .value(
             "redis_queue", \.redisQueue,

@@ -146,8 +146,10 @@ static long proc_rss_kb(int pid) {
     return kb;
 }
 
-/* The value of the counter line `name value` in the server's GET /metrics (a
-   blocking request on its own socket, 2 s at most), -1 when it cannot be read. */
+/* The value of the counter `name` in the server's GET /metrics (a blocking
+   request on its own socket, 2 s at most): its line `name value`, or the mean of
+   its labelled series `name{...} value` (camhub counts each loop's ticks apart);
+   -1 when it cannot be read. */
 static double scrape_counter(const char *name) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return -1;
@@ -168,16 +170,26 @@ static double scrape_counter(const char *name) {
     for (ssize_t r; len < cap && (r = recv(fd, body + len, cap - len, 0)) > 0;) len += (size_t)r;
     close(fd);
     body[len] = 0;
-    double value = -1;
+    double sum = 0;
+    int series = 0;
     size_t name_len = strlen(name);
     for (char *line = body; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-        if (!strncmp(line, name, name_len) && line[name_len] == ' ') {
-            value = strtod(line + name_len + 1, NULL);
-            break;
+        if (strncmp(line, name, name_len) != 0) continue;
+        char *value = NULL;
+        if (line[name_len] == ' ') {
+            value = line + name_len + 1;
+        } else if (line[name_len] == '{') {
+            char *close = strchr(line + name_len, '}');
+            char *end = strchr(line, '\n');
+            if (close && (!end || close < end) && close[1] == ' ') value = close + 2;
+        }
+        if (value) {
+            sum += strtod(value, NULL);
+            series++;
         }
     }
     free(body);
-    return value;
+    return series > 0 ? sum / series : -1;
 }
 
 /* The whole machine's busy and total jiffies from /proc/stat's first line. */
@@ -1113,7 +1125,7 @@ static void usage(FILE *f) {
             "  --sleep              block in epoll_wait instead of polling with a zero timeout\n"
             "  --server-pid PID     measure this process's CPU over the window (/proc/PID/stat)\n"
             "  --ticks-metric NAME  the server's tick counter in its GET /metrics, read as the window\n"
-            "                       begins and ends: server_ticks_per_second\n"
+            "                       begins and ends: server_ticks_per_second (labelled series: their mean)\n"
             "  --seq-step K         seq increase expected between a follower's frames (default 1;\n"
             "                       2 for a hub ticking at twice the rate)\n"
             "  --quiet              no progress on stderr\n"

@@ -17,7 +17,7 @@ public struct Hub {
     /// animation and send nothing that runs on another hub, and a large
     /// audience should not cost an entry each.
     var connectionOfClient: [String: ConnectionKey] = [:]
-    var ids = ClientIDAllocator()
+    var ids: ClientIDAllocator
     /// Connections that have not joined yet → when they opened (s). The tick
     /// checks only these for the hello timeout, not every session.
     var awaitingHello: [ConnectionKey: Double] = [:]
@@ -69,12 +69,16 @@ public struct Hub {
     /// Clients of other hubs whose forwarded commands this hub (their room's owner) runs: client id → key.
     var remoteConnections: [String: ConnectionKey] = [:]
 
-    /// `roomCount`: shared with the other hubs of the process, when there are
-    /// several (one per loop), so that `maxRooms` caps them together.
-    public init(configuration: HubConfiguration = HubConfiguration(), roomCount: RoomCount? = nil) {
+    /// When the process runs several hubs (one per loop): `roomCount` is
+    /// shared by them, so that `maxRooms` caps them together, and `clientIDs`
+    /// gives each its own numbers, so that client ids never repeat across them.
+    public init(
+        configuration: HubConfiguration = HubConfiguration(), roomCount: RoomCount? = nil, clientIDs: ClientIDAllocator = ClientIDAllocator()
+    ) {
         self.configuration = configuration
         tokenPolicy = configuration.tokens
         rooms.shared = roomCount
+        ids = clientIDs
     }
 
     /// Connections open, joined clients, rooms. O(1): joined clients are the

@@ -20,7 +20,9 @@ final class HubMetrics {
     private let slowUnacknowledged, slowUndrained: Metrics.Counter
     private let recordingsDropped, redisFramesShed, redisInboxShed: Metrics.Counter
     private let loopBatchesDepth, hubMailboxDepth, roomStoreDepth, recorderDepth, redisDepth, redisInboxDepth: Metrics.Gauge
-    private let tickDuration, sendPassDuration: Metrics.Timer
+    /// By loop (`loop` label): each loop's hub ticks on its own.
+    private var tickDuration: [Int: Metrics.Timer] = [:]
+    private var sendPassDuration: [Int: Metrics.Timer] = [:]
     private let rooms, awakeRooms, members, ticksPerSecond: Metrics.Gauge
     private var connections: [String: Metrics.Gauge] = [:]
     private var labelled: [String: [String: Metrics.Counter]] = [:]
@@ -30,12 +32,15 @@ final class HubMetrics {
     private var lastRedisFramesShed = 0
     private var lastRedisInboxShed = 0
 
-    init() {
+    /// `loops`: the hub's loops, each with its own series of the tick histograms.
+    init(loops: Int = 1) {
         var factory = PrometheusMetricsFactory(registry: registry)
+        // Fine between 1 and 16.7 ms (a tick at 60 Hz), where a loaded hub's ticks fall.
         let tickBuckets: [Duration] = [
             .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
-            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
-            .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(1), .microseconds(1_500), .milliseconds(2), .milliseconds(3), .milliseconds(4),
+            .milliseconds(5), .milliseconds(6), .milliseconds(8), .milliseconds(10), .microseconds(12_500),
+            .milliseconds(15), .milliseconds(20), .milliseconds(25), .milliseconds(50), .milliseconds(100),
         ]
         factory.durationHistogramBuckets = [
             "camhub_tick_duration_seconds": tickBuckets,
@@ -60,12 +65,14 @@ final class HubMetrics {
         hubMailboxDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "hub_mailbox")], factory: factory)
         roomStoreDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "room_store")], factory: factory)
         recorderDepth = Metrics.Gauge(label: "camhub_queue_depth", dimensions: [("queue", "recorder")], factory: factory)
-        tickDuration = Metrics.Timer(label: "camhub_tick_duration_seconds", factory: factory)
-        sendPassDuration = Metrics.Timer(label: "camhub_send_pass_duration_seconds", factory: factory)
         rooms = Metrics.Gauge(label: "camhub_rooms", factory: factory)
         awakeRooms = Metrics.Gauge(label: "camhub_rooms_awake", factory: factory)
         members = Metrics.Gauge(label: "camhub_members", factory: factory)
         ticksPerSecond = Metrics.Gauge(label: "camhub_ticks_per_second", factory: factory)
+        for loop in 0..<loops {
+            _ = Self.timer(&tickDuration, "camhub_tick_duration_seconds", loop: loop, factory)
+            _ = Self.timer(&sendPassDuration, "camhub_send_pass_duration_seconds", loop: loop, factory)
+        }
         for role in Self.roleLabels {
             connections[role] = Metrics.Gauge(label: "camhub_connections", dimensions: [("role", role)], factory: factory)
         }
@@ -104,8 +111,14 @@ final class HubMetrics {
         add(tally.commandsByType, to: "camhub_commands_received_total", label: "type")
         add(tally.errorsByCode, to: "camhub_errors_sent_total", label: "code")
         add(tally.closesByCode, to: "camhub_closes_total", label: "code")
-        for d in tally.tickDurations { tickDuration.recordNanoseconds(Self.nanoseconds(d)) }
-        for d in tally.sendPassDurations { sendPassDuration.recordNanoseconds(Self.nanoseconds(d)) }
+        for (loop, durations) in tally.tickDurations {
+            let timer = Self.timer(&tickDuration, "camhub_tick_duration_seconds", loop: loop, factory)
+            for d in durations { timer.recordNanoseconds(Self.nanoseconds(d)) }
+        }
+        for (loop, durations) in tally.sendPassDurations {
+            let timer = Self.timer(&sendPassDuration, "camhub_send_pass_duration_seconds", loop: loop, factory)
+            for d in durations { timer.recordNanoseconds(Self.nanoseconds(d)) }
+        }
 
         rooms.record(figures.rooms)
         members.record(figures.members)
@@ -150,6 +163,16 @@ final class HubMetrics {
         return counter
     }
 
+    /// Loop `loop`'s series of the histogram `label`, made on first use.
+    private static func timer(
+        _ timers: inout [Int: Metrics.Timer], _ label: String, loop: Int, _ factory: PrometheusMetricsFactory
+    ) -> Metrics.Timer {
+        if let timer = timers[loop] { return timer }
+        let timer = Metrics.Timer(label: label, dimensions: [("loop", String(loop))], factory: factory)
+        timers[loop] = timer
+        return timer
+    }
+
     private static func nanoseconds(_ d: Duration) -> Int64 {
         d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000
     }
@@ -171,9 +194,9 @@ struct TransportTotals {
 
 /// What waits in the hub's hand-overs to other threads, and what they dropped.
 struct QueueFigures {
-    /// Batches from the hub's loop not yet applied by the other loops (each at most `maxQueuedBatches`).
+    /// Batches from the hubs' loops not yet applied by the other loops (each at most `maxQueuedBatches`).
     var loopBatches = 0
-    /// Client messages of the other loops waiting for the hub's loop (each loop at most `hubQueue`).
+    /// Client messages waiting for the hub of another loop (each loop's at most `hubQueue`).
     var hubMailbox = 0
     /// Rooms waiting for the room store's writer (at most one write per room).
     var roomStore = 0

@@ -81,13 +81,14 @@ final class HubTally {
     /// What was counted since the last `take`, as a value another thread may
     /// add up (each loop's hub has a tally; loop 0 moves their sum into the
     /// metrics); the tally starts again from nothing, keeping its storage.
-    func take() -> TallyCounts {
+    /// `loop`: the loop whose hub this tally counts (its ticks are labelled with it).
+    func take(loop: Int) -> TallyCounts {
         defer { reset() }
         return TallyCounts(
             framesSent: framesSent, frameBytes: frameBytes, messagesByType: messagesByType, messageBytes: messageBytes,
             errorsByCode: errorsByCode, commandsByType: commandsByType, rateLimited: rateLimited,
-            framesThrottled: framesThrottled, closesByCode: closesByCode, tickDurations: tickDurations,
-            sendPassDurations: sendPassDurations)
+            framesThrottled: framesThrottled, closesByCode: closesByCode, tickDurations: [loop: tickDurations],
+            sendPassDurations: [loop: sendPassDurations])
     }
 
     /// Forgets what was flushed, keeping the storage.
@@ -144,8 +145,9 @@ struct TallyCounts: Sendable, Equatable {
     var rateLimited = 0
     var framesThrottled = 0
     var closesByCode: [String: Int] = [:]
-    var tickDurations: [Duration] = []
-    var sendPassDurations: [Duration] = []
+    /// By loop: each loop's hub ticks on its own.
+    var tickDurations: [Int: [Duration]] = [:]
+    var sendPassDurations: [Int: [Duration]] = [:]
 
     static func + (a: TallyCounts, b: TallyCounts) -> TallyCounts {
         var sum = a
@@ -158,8 +160,8 @@ struct TallyCounts: Sendable, Equatable {
         sum.rateLimited += b.rateLimited
         sum.framesThrottled += b.framesThrottled
         sum.closesByCode.merge(b.closesByCode, uniquingKeysWith: +)
-        sum.tickDurations += b.tickDurations
-        sum.sendPassDurations += b.sendPassDurations
+        sum.tickDurations.merge(b.tickDurations, uniquingKeysWith: +)
+        sum.sendPassDurations.merge(b.sendPassDurations, uniquingKeysWith: +)
         return sum
     }
 }

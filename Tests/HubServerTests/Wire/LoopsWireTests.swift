@@ -7,7 +7,7 @@ import Testing
 import WebSocketTransport
 
 /// Several event loops sharing the hub's port (`--loops`): the kernel spreads
-/// connections over them; loop 0 runs the hub; the room behaves as on one loop.
+/// connections over them; the room's loop runs it; it behaves as on one loop.
 extension HubServerTests {
     @Suite struct Loops {
         /// Joins `count` clients of `role` and checks, through `/healthz`, that

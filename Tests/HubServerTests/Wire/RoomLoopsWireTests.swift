@@ -28,6 +28,8 @@ extension HubServerTests {
             for name in names { followers.append((0..<6).map { _ in clients.join(name, role: "follower") }) }
             let perLoop = try hub.health()["connectionsPerLoop"]?.arrayValue?.compactMap(\.numberValue) ?? []
             #expect(perLoop.count == 2 && perLoop.allSatisfy { $0 >= 5 }, "each room has followers on both loops: \(perLoop)")
+            let ids = followers.joined().compactMap(\.client)
+            #expect(ids.count == 12 && Set(ids).count == 12, "client ids never repeat across the loops' hubs: \(ids)")
             for (index, name) in names.enumerated() {
                 let held = hub.onLoop(index) { s in (rooms: s.hub.roomSummaries.map(\.name), clients: s.hub.counts.clients) }
                 #expect(held?.rooms == [name], "loop \(index) runs \(name) only")
