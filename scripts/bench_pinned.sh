@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # One fan-out point with the busy follower client (scripts/busy_follower/busy_follower.c),
 # the server and the client each pinned to a CPU of its own:
-#   scripts/bench_pinned.sh FOLLOWERS RATE SECONDS OUT.json [--server camhub|uws] [--encoding binary|json|mixed] [client options…]
+#   scripts/bench_pinned.sh FOLLOWERS RATE SECONDS OUT.json [--server camhub|uws|picows] [--encoding binary|json|mixed] [client options…]
 #   scripts/bench_pinned.sh 2000 30 15 out/pinned-camhub-2000.json
 #   scripts/bench_pinned.sh 2000 30 15 out/pinned-uws-2000.json --server uws --encoding json
 #
 # camhub: `camhub serve --loops 1` on a free loopback port under `taskset -c SERVER_CPU`,
 # kept moving by `camhub present --loop` with the spin script
 # (scripts/busy_follower/spin_script.py, the motion of `camhub bench --presenter spin`).
-# uws: scripts/bench_peer_uws.py (uWebSockets through socketify) under the same taskset;
-# it moves its own camera at RATE Hz. The client, compiled here with `cc -O2`, pins
+# uws, picows: scripts/bench_peer_uws.py (uWebSockets through socketify) or
+# scripts/bench_peer_picows.py (JSON frames only) under the same taskset; each moves its own camera at RATE Hz. The client, compiled here with `cc -O2`, pins
 # itself to CLIENT_CPU (the presenter runs there too), connects FOLLOWERS followers, settles
 # 2 s and measures SECONDS s; it reads the server's /proc/PID/stat (and, for camhub, the tick count in its /metrics) at the window's two ends,
 # so the server's CPU is over exactly the window. OUT.json is the client's report
@@ -27,12 +27,15 @@ followers=${1:?followers}; rate=${2:?rate}; seconds=${3:?seconds}; out=${4:?out.
 server=camhub; encoding=binary; extra=(); ticks=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --server) server=${2:?--server camhub|uws}; shift 2 ;;
+    --server) server=${2:?--server camhub|uws|picows}; shift 2 ;;
     --encoding) encoding=${2:?--encoding binary|json|mixed}; shift 2 ;;
     *) extra+=("$1"); shift ;;
   esac
 done
-case "$server" in camhub|uws) ;; *) echo "bench_pinned.sh: --server is camhub or uws (got '$server')" >&2; exit 2 ;; esac
+case "$server" in camhub|uws|picows) ;; *) echo "bench_pinned.sh: --server is camhub, uws or picows (got '$server')" >&2; exit 2 ;; esac
+if [ "$server" = picows ] && [ "$encoding" != json ]; then
+  echo "bench_pinned.sh: the picows peer sends JSON frames only: add --encoding json" >&2; exit 2
+fi
 camhub=${CAMHUB:-.build/release/camhub}
 server_cpu=${SERVER_CPU:-0}
 client_cpu=${CLIENT_CPU:-1}
@@ -89,16 +92,20 @@ if [ "$server" = camhub ]; then
   # The hub's clock: its ticks counted in /metrics, read as the window begins and ends.
   ticks=(--ticks-metric camhub_tick_duration_seconds_count)
 else
-  python3 -c 'import socketify' 2>/dev/null || pip install socketify==0.0.31
+  if [ "$server" = uws ]; then
+    python3 -c 'import socketify' 2>/dev/null || pip install socketify==0.0.31
+  else
+    python3 -c 'import picows' 2>/dev/null || pip install picows==2.3.1
+  fi
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  taskset -c "$server_cpu" python3 scripts/bench_peer_uws.py --port "$port" --rate "$rate" --max-seconds "$limit" \
+  taskset -c "$server_cpu" python3 "scripts/bench_peer_$server.py" --port "$port" --rate "$rate" --max-seconds "$limit" \
     > "$server_log" 2>&1 &
   pids+=("$!")
-  wait_for "$server_log" "listening" 10 || { cat "$server_log" >&2; echo "bench_pinned.sh: the uws peer did not start" >&2; exit 1; }
+  wait_for "$server_log" "listening" 10 || { cat "$server_log" >&2; echo "bench_pinned.sh: the $server peer did not start" >&2; exit 1; }
   # The Python process itself (not a wrapper such as a pyenv shim): the peer prints its pid.
   server_pid=$(sed -n 's/.*listening.*, pid \([0-9]*\)$/\1/p' "$server_log" | head -n 1)
   step=1   # one seq per tick, every tick to every follower
-  command="python3 scripts/bench_peer_uws.py --rate $rate"
+  command="python3 scripts/bench_peer_$server.py --rate $rate"
   tick=$rate
 fi
 
