@@ -1,6 +1,6 @@
-import Foundation
 import CamHubClient
 import CamHubProtocol
+import Foundation
 import HubCore
 
 /// What a camhub hub's `/healthz` says about its own pace, sampled once a
@@ -77,9 +77,10 @@ public struct TickReading: Sendable, Equatable {
     var loops: [String: [(le: Double, count: Double)]]
 
     public static func == (a: TickReading, b: TickReading) -> Bool {
-        a.loops.keys == b.loops.keys && a.loops.allSatisfy { loop, buckets in
-            b.loops[loop].map { $0.elementsEqual(buckets) { $0.le == $1.le && $0.count == $1.count } } ?? false
-        }
+        a.loops.keys == b.loops.keys
+            && a.loops.allSatisfy { loop, buckets in
+                b.loops[loop].map { $0.elementsEqual(buckets) { $0.le == $1.le && $0.count == $1.count } } ?? false
+            }
     }
 
     init(exposition text: String) {

@@ -12,7 +12,9 @@ extension ServeSetting {
         .value("tick", \.tick, about: "Room ticks per second, 1 to 240 (frames are sent at most this often)."),
         .value(
             "loops", \.loops, sample: 2,
-            about: "Event loops sharing the port, each on its own thread, each running the rooms whose names hash to it (with redis, every room on loop 0). Default: one per CPU."),
+            about:
+                "Event loops sharing the port, each on its own thread, each running the rooms whose names hash to it (with redis, every room on loop 0). Default: one per CPU."
+        ),
         .value("web", \.web, about: "Folder of the web viewer, relative to where the hub starts."),
     ]
 

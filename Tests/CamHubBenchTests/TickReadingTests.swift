@@ -13,16 +13,18 @@ import Testing
     }
 
     @Test func eachLoopsMedianTickOverTheWindowComesFromTheDifferenceOfItsBuckets() {
-        let start = TickReading(exposition: Self.exposition([
-            (0, [("0.001", 100), ("0.002", 100), ("0.004", 100), ("+Inf", 100)]),
-            (1, [("0.001", 50), ("0.002", 50), ("0.004", 50), ("+Inf", 50)]),
-        ]))
+        let start = TickReading(
+            exposition: Self.exposition([
+                (0, [("0.001", 100), ("0.002", 100), ("0.004", 100), ("+Inf", 100)]),
+                (1, [("0.001", 50), ("0.002", 50), ("0.004", 50), ("+Inf", 50)]),
+            ]))
         // Over the window: loop 0 ticked 60 times, all between 2 and 4 ms; loop 1 60 times,
         // 30 of them under 1 ms and 30 between 1 and 2 ms.
-        let end = TickReading(exposition: Self.exposition([
-            (0, [("0.001", 100), ("0.002", 100), ("0.004", 160), ("+Inf", 160)]),
-            (1, [("0.001", 80), ("0.002", 110), ("0.004", 110), ("+Inf", 110)]),
-        ]))
+        let end = TickReading(
+            exposition: Self.exposition([
+                (0, [("0.001", 100), ("0.002", 100), ("0.004", 160), ("+Inf", 160)]),
+                (1, [("0.001", 80), ("0.002", 110), ("0.004", 110), ("+Inf", 110)]),
+            ]))
         let medians = end.medianMilliseconds(since: start)
         #expect(medians.count == 2)
         #expect(abs((medians[0] ?? 0) - 3.0) < 1e-9, "halfway into the 2–4 ms bucket: \(medians)")

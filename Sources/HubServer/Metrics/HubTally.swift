@@ -10,18 +10,13 @@ final class HubTally {
     /// (only the loop thread touches the tally, one access at a time).
     @exclusivity(unchecked) var framesSent = 0
     @exclusivity(unchecked) var frameBytes = 0
-    /// Ordered messages (welcome, event, animation, result, error, pong) by type.
-    var messagesByType: [String: Int] = [:]
-    var messageBytes = 0
-    var errorsByCode: [String: Int] = [:]
-    var commandsByType: [String: Int] = [:]
-    var rateLimited = 0
-    var framesThrottled = 0
-    /// Closes by code ("none" when the connection ended without a close frame).
-    var closesByCode: [String: Int] = [:]
-    /// Durations of ticks (and of their frame-send passes) not yet recorded.
-    var tickDurations: [Duration] = []
-    var sendPassDurations: [Duration] = []
+    /// The rest of what was counted since the last `take` (its frame counts and
+    /// durations stay zero and empty here: they are kept above and below, and
+    /// `take` files them in).
+    private var counts = TallyCounts()
+    /// Durations of ticks (and of their frame-send passes) not yet taken.
+    private var tickDurations: [Duration] = []
+    private var sendPassDurations: [Duration] = []
     /// The send pass of the tick running now.
     var sendPassStarted: ContinuousClock.Instant?
     var sendPassTotal: Duration = .zero
@@ -34,17 +29,17 @@ final class HubTally {
     @discardableResult
     func countMessage(_ bytes: [UInt8], copies: Int) -> String {
         let type = Self.messageType(bytes)
-        messagesByType[type, default: 0] += copies
-        messageBytes += bytes.count * copies
-        if type == "error" { errorsByCode[Self.errorCode(bytes), default: 0] += copies }
+        counts.messagesByType[type, default: 0] += copies
+        counts.messageBytes += bytes.count * copies
+        if type == "error" { counts.errorsByCode[Self.errorCode(bytes), default: 0] += copies }
         return type
     }
 
     func note(_ activity: HubActivity) {
         switch activity {
-        case .command(let type): commandsByType[type, default: 0] += 1
-        case .rateLimited: rateLimited += 1
-        case .framesThrottled(let count): framesThrottled += count
+        case .command(let type): counts.commandsByType[type, default: 0] += 1
+        case .rateLimited: counts.rateLimited += 1
+        case .framesThrottled(let count): counts.framesThrottled += count
         case .sendPassStarted:
             sendPassStarted = .now
         case .sendPassEnded:
@@ -63,7 +58,7 @@ final class HubTally {
     }
 
     func countClose(code: UInt16?) {
-        closesByCode[Self.closeLabel(code), default: 0] += 1
+        counts.closesByCode[Self.closeLabel(code), default: 0] += 1
     }
 
     /// A close code as a label value with bounded cardinality: the codes of
@@ -80,30 +75,20 @@ final class HubTally {
 
     /// What was counted since the last `take`, as a value another thread may
     /// add up (each loop's hub has a tally; loop 0 moves their sum into the
-    /// metrics); the tally starts again from nothing, keeping its storage.
+    /// metrics); the tally starts again from nothing.
     /// `loop`: the loop whose hub this tally counts (its ticks are labelled with it).
     func take(loop: Int) -> TallyCounts {
-        defer { reset() }
-        return TallyCounts(
-            framesSent: framesSent, frameBytes: frameBytes, messagesByType: messagesByType, messageBytes: messageBytes,
-            errorsByCode: errorsByCode, commandsByType: commandsByType, rateLimited: rateLimited,
-            framesThrottled: framesThrottled, closesByCode: closesByCode, tickDurations: [loop: tickDurations],
-            sendPassDurations: [loop: sendPassDurations])
-    }
-
-    /// Forgets what was flushed, keeping the storage.
-    private func reset() {
+        var taken = counts
+        taken.framesSent = framesSent
+        taken.frameBytes = frameBytes
+        taken.tickDurations = [loop: tickDurations]
+        taken.sendPassDurations = [loop: sendPassDurations]
+        counts = TallyCounts()
         framesSent = 0
         frameBytes = 0
-        messageBytes = 0
-        rateLimited = 0
-        framesThrottled = 0
-        messagesByType.removeAll(keepingCapacity: true)
-        errorsByCode.removeAll(keepingCapacity: true)
-        commandsByType.removeAll(keepingCapacity: true)
-        closesByCode.removeAll(keepingCapacity: true)
         tickDurations.removeAll(keepingCapacity: true)
         sendPassDurations.removeAll(keepingCapacity: true)
+        return taken
     }
 
     private static let typePrefix = Array(#"{"type":""#.utf8)
