@@ -96,7 +96,8 @@ extension HubServer {
             if let stale = t.handedOver.removeValue(forKey: key) { forget(key, at: stale, until: t.home, hubs) }
             t.hub.arrive(key, arrival)
             t.log.arrive(key, logged)
-            deliver(message, from: id, to: t, hubs, admitted: false, server: server, gate: gate)
+            receive(message, from: id, t)  // its room's loop: nothing to hand over or pass on
+            t.sink.flush()
         }
         return true
     }

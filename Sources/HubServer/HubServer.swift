@@ -84,8 +84,10 @@ public final class HubServer: Sendable {
         if let directory = configuration.dataDirectory {
             let store = try RoomStore(directory: directory)
             let rooms = try store.load()
+            // Each loop restores the rooms placed on it (a name the store holds is valid; one that is not stays unloaded).
+            let byLoop = Dictionary(grouping: rooms) { room in (try? RoomName(validating: room.name)).map(placement.loop(of:)) ?? -1 }
             for state in states {
-                let mine = rooms.filter { room in (try? RoomName(validating: room.name)).map { placement.loop(of: $0) == state.home } ?? false }
+                let mine = byLoop[state.home] ?? []
                 state.hub.restore(mine)
                 state.persistence = RoomPersistence(store: store, loaded: mine, logger: configuration.logger)
             }

@@ -106,6 +106,33 @@ extension HubServerTests {
             }
         }
 
+        @Test func eachLoopSavesItsRoomsAndRestoresThemAfterARestart() throws {
+            let data = FileManager.default.temporaryDirectory.appendingPathComponent("camhub-loops-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: data) }
+            let names = [Self.rooms(on: 0, of: 2, count: 1)[0], Self.rooms(on: 1, of: 2, count: 1)[0]]
+            do {
+                let hub = try RunningHub {
+                    $0.loops = 2
+                    $0.dataDirectory = data
+                }
+                let clients = try HubClients(port: hub.port)
+                for (i, name) in names.enumerated() {
+                    clients.join(name, role: "driver").send(#"{"type":"set","camera":{"zoom":\#(4 + i)}}"#)
+                    #expect(waitUntil { (try? hub.camera(of: name))??["zoom"]?.numberValue == Double(4 + i) })
+                }
+                hub.shutdown()
+            }
+            let again = try RunningHub {
+                $0.loops = 2
+                $0.dataDirectory = data
+            }
+            let clients = try HubClients(port: again.port)
+            for (i, name) in names.enumerated() {
+                let welcome = clients.join(name, role: "follower").messages("welcome").first?.json
+                #expect(welcome?["camera"]?["zoom"]?.numberValue == Double(4 + i), "\(name), on loop \(i), as it was saved")
+            }
+        }
+
         @Test func theRoomCapCountsTheRoomsOfEveryLoop() throws {
             let hub = try RunningHub {
                 $0.loops = 2
