@@ -34,6 +34,33 @@ extension TransportTests {
         server.server.shutdown()  // idempotent
     }
 
+    /// `drain` is shutdown's first half: every client is closed with the code
+    /// given and the call returns once they are gone, while the loop still runs
+    /// work posted to it (what other loops' clients' closes cause there); `shutdown` then stops it.
+    @Test func aDrainedServerClosesItsClientsAndKeepsItsLoopRunningUntilShutdown() throws {
+        let server = try ServerHarness {
+            $0.endpoints = [WebSocketEndpoint(path: "/hub", subprotocol: "camhub.v1")]
+            $0.drainTimeout = .seconds(30)
+        }
+        let client = try ClientHarness()
+        defer { client.client.shutdown() }
+        let ids = (0..<3).map { _ in
+            client.connectAndWait(ConnectRequest(port: server.port, path: "/hub", subprotocol: "camhub.v1"))
+        }
+        #expect(waitUntil { server.opened.count == 3 })
+        let started = ContinuousClock.now
+        server.server.drain(closeCode: .serviceRestart, reason: "service restart")
+        #expect(ContinuousClock.now - started < .seconds(10), "returns once the clients have gone, not after its 30 s drain timeout")
+        for info in server.opened { #expect(server.closeCode(of: info.id) == .some(.serviceRestart), "closed before drain returned") }
+        #expect(waitUntil { ids.allSatisfy { client.closeEvent($0)?.wasOpen == true } }, "each client saw its close")
+        let ran = Box(false)
+        #expect(server.server.execute { ran.value = true }, "the loop still takes work")
+        #expect(waitUntil { ran.value })
+        #expect(!server.server.loop.hasEnded)
+        server.server.shutdown()
+        #expect(server.server.loop.hasEnded, "shutdown stops it")
+    }
+
     /// Schedules a one-shot timer `delay` from now on `loop` and waits until it has fired: by
     /// then the work posted to the loop before it has run, and every timer due before it has fired
     /// (a loop runs expired timers in the order they were due). Returns what `read` saw when it
