@@ -7,8 +7,10 @@ import WebSocketTransport
 /// `hello` for a room of another loop hands it over (`Hub.handOver`, then
 /// `Hub.arrive` there): that hub posts the hello on, and what the client sends
 /// later, and its close, follow it from the same loop (a mailbox is FIFO),
-/// so nothing is reordered. A client whose hello failed may ask for a room of
-/// a third loop: the chain grows by one (rare: each link is a failed hello).
+/// so nothing is reordered. A client whose hello was dropped there (a spent
+/// rate limit) may ask for a room of a third loop: the chain grows by one; a
+/// chain that comes back to a loop is undone (`forget`), so no link outlives
+/// its connection.
 extension HubServer {
     /// The handlers of loop `index`.
     func handlers(loop index: Int) -> ServerHandlers {
