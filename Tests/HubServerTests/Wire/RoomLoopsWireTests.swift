@@ -86,8 +86,11 @@ extension HubServerTests {
                 for t in 0..<Int(HubProtocol.commandBurst) + 20 { connection.send(#"{"type":"ping","t":\#(t)}"#) }
                 connection.send(#"{"type":"hello","room":"\#(elsewhere)","role":"driver"}"#)
                 #expect(waitUntil { connection.messages("error").contains { $0.json["code"]?.stringValue == "rate_limited" } })
-                Thread.sleep(forTimeInterval: 0.3)
-                if connection.messages("welcome").isEmpty {
+                // The session arrives with its hello and the hello runs there at once: once the
+                // other loop holds the session, the hello has run (joined or dropped).
+                #expect(waitUntil { hub.onLoop(1 - own) { $0.hub.counts.connections } == 1 })
+                if hub.onLoop(1 - own, { $0.hub.counts.clients }) == 0 {
+                    #expect(connection.messages("welcome").isEmpty)
                     dropped = (connection, own)
                 } else {
                     clients.client.close(connection.id)
@@ -185,8 +188,13 @@ extension RunningHub {
     }
 
     /// The loop holding `connection`'s socket on the hub's side: whose hub holds its session before any hello.
+    /// (The only connection open: the hub of the first loop that holds a session, once one does.)
     func loopOf(_ connection: Connection) -> Int {
-        for index in 0..<server.hubs.count where onLoop(index, { $0.hub.counts.connections }) ?? 0 > 0 { return index }
-        return -1
+        var found: Int?
+        waitUntil {
+            found = (0..<server.hubs.count).first { onLoop($0, { $0.hub.counts.connections }) ?? 0 > 0 }
+            return found != nil
+        }
+        return found ?? 0
     }
 }
