@@ -5,17 +5,24 @@ import Testing
 @testable import WebSocketTransport
 
 extension TransportTests {
-    @Test func shutdownClosesClientsWith1001() throws {
+    /// A server with a 30 s drain timeout (a test that returns sooner shows it did not wait for it)
+    /// and three clients connected to it.
+    static func threeClients() throws -> (ServerHarness, ClientHarness, [ConnectionID]) {
         let server = try ServerHarness {
             $0.endpoints = [WebSocketEndpoint(path: "/hub", subprotocol: "camhub.v1")]
             $0.drainTimeout = .seconds(30)
         }
         let client = try ClientHarness()
-        defer { client.client.shutdown() }
         let ids = (0..<3).map { _ in
             client.connectAndWait(ConnectRequest(port: server.port, path: "/hub", subprotocol: "camhub.v1"))
         }
         #expect(waitUntil { server.opened.count == 3 })
+        return (server, client, ids)
+    }
+
+    @Test func shutdownClosesClientsWith1001() throws {
+        let (server, client, ids) = try Self.threeClients()
+        defer { client.client.shutdown() }
         let started = ContinuousClock.now
         server.server.shutdown()
         #expect(ContinuousClock.now - started < .seconds(10), "returns once the clients have gone, not after its 30 s drain timeout")
@@ -38,16 +45,8 @@ extension TransportTests {
     /// given and the call returns once they are gone, while the loop still runs
     /// work posted to it (what other loops' clients' closes cause there); `shutdown` then stops it.
     @Test func aDrainedServerClosesItsClientsAndKeepsItsLoopRunningUntilShutdown() throws {
-        let server = try ServerHarness {
-            $0.endpoints = [WebSocketEndpoint(path: "/hub", subprotocol: "camhub.v1")]
-            $0.drainTimeout = .seconds(30)
-        }
-        let client = try ClientHarness()
+        let (server, client, ids) = try Self.threeClients()
         defer { client.client.shutdown() }
-        let ids = (0..<3).map { _ in
-            client.connectAndWait(ConnectRequest(port: server.port, path: "/hub", subprotocol: "camhub.v1"))
-        }
-        #expect(waitUntil { server.opened.count == 3 })
         let started = ContinuousClock.now
         server.server.drain(closeCode: .serviceRestart, reason: "service restart")
         #expect(ContinuousClock.now - started < .seconds(10), "returns once the clients have gone, not after its 30 s drain timeout")
