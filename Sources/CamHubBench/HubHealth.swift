@@ -41,19 +41,6 @@ struct HubHealth: Sendable {
         return reading.loops.isEmpty ? nil : reading
     }
 
-    /// The values of every series of `name` in a Prometheus text exposition
-    /// (`name value`, or `name{labels} value`).
-    static func seriesValues(_ name: String, in text: String) -> [Double] {
-        text.split(separator: "\n").compactMap { line -> Double? in
-            guard line.hasPrefix(name) else { return nil }
-            let rest = line.dropFirst(name.count)
-            if rest.first == " " { return Double(rest.dropFirst()) }
-            guard rest.first == "{", let close = rest.firstIndex(of: "}") else { return nil }
-            let after = rest[rest.index(after: close)...]
-            return after.first == " " ? Double(after.dropFirst()) : nil
-        }
-    }
-
     /// `/healthz` lists every room, so at thousands of rooms reading it once a
     /// second would load the hub being measured: then it is read once, after
     /// the window.

@@ -309,8 +309,8 @@ public final class HubServer: Sendable {
         }
         for timer in timers.withLock({ $0 }) { timer.cancel() }
         let servers = loops.servers
+        for index in 0..<hubs.count { hubs.post(to: index) { $0.log.serverClosing(code: code.rawValue, reason: reason) } }  // before the closes
         if !servers.contains(where: { $0.loop.isCurrentThread }) {
-            for index in 0..<hubs.count { hubs.post(to: index) { $0.log.serverClosing(code: code.rawValue, reason: reason) } }  // before the closes
             // Every loop closes its clients while all loops run: a close reaches the
             // hub of its client's room, on whichever loop, before that loop stops.
             DispatchQueue.concurrentPerform(iterations: servers.count) { servers[$0].drain(closeCode: code, reason: reason) }
