@@ -31,7 +31,7 @@ public final class ClusterEngine {
     /// This hub's id in the cluster (random at start; a suffix of its client ids).
     public let hubID: String
     public let redis: RedisClient
-    /// What the Redis thread handed over and loop 0 has not run yet (bounded for moving frames).
+    /// What the Redis thread handed over and the hub's loop has not run yet (bounded for moving frames).
     public let inbox: RedisInbox
     /// The hub lease's time to live; it is renewed every `renewInterval` (a third of it).
     public let leaseMilliseconds: Int

@@ -4,7 +4,8 @@ import HubCluster
 import HubCore
 
 /// What `GET /healthz` says of the rooms, as a value: read off a hub
-/// (`init(_:now:cluster:)`), and added up over several (`+`).
+/// (`init(_:now:cluster:)`, with its loop's Redis engine in a cluster), and
+/// added up over several (`+`).
 /// `ticksPerSecond` counts the last whole second of the hub's clock `now`
 /// (seconds): the hub's own ticks, and per room the ticks that visited it
 /// (while it moves, as often as its members are due frames; 0 at rest);
@@ -29,8 +30,11 @@ struct HealthSnapshot: Equatable, Sendable {
     var remoteSessions: Int
     /// By name.
     var rooms: [Room]
+    /// The Redis engines' figures (`--redis`; nil: the in-memory engine).
+    var cluster: ClusterFigures?
 
-    init(_ hub: Hub, now: Double, cluster: Bool) {
+    init(_ hub: Hub, now: Double, cluster engine: ClusterEngine? = nil) {
+        let cluster = engine != nil
         let counts = hub.counts
         let roomTicks = hub.roomTicksPerSecond(at: now)
         connections = counts.connections
@@ -44,6 +48,7 @@ struct HealthSnapshot: Equatable, Sendable {
                 name: room.name, clients: room.clients, seq: room.seq, owned: name.map { hub.owns($0) ?? false },
                 fenced: name.map { hub.isFenced($0, at: now) }, ticksPerSecond: roomTicks[room.name] ?? 0, camera: room.camera)
         }
+        self.cluster = engine.map(ClusterFigures.init)
     }
 
     /// Two hubs' figures as one: counts added, rooms together by name, and the
@@ -56,6 +61,7 @@ struct HealthSnapshot: Equatable, Sendable {
         sum.activeRooms += b.activeRooms
         sum.remoteSessions += b.remoteSessions
         sum.rooms = (a.rooms + b.rooms).sorted { $0.name < $1.name }
+        sum.cluster = a.cluster + b.cluster
         return sum
     }
 }
@@ -65,8 +71,9 @@ struct HealthSnapshot: Equatable, Sendable {
 enum HealthReport {
     /// `draining`: the hub is shutting down (status "draining", answered with 503 so that a load balancer stops sending clients).
     static func json(
-        _ snapshot: HealthSnapshot, connectionsPerLoop: [Int], cluster: ClusterEngine? = nil, draining: Bool = false
+        _ snapshot: HealthSnapshot, connectionsPerLoop: [Int], draining: Bool = false
     ) -> String {
+        let cluster = snapshot.cluster
         var w = JSONWriter(capacity: 256)
         let degraded = cluster.map { $0.link != .up } ?? false
         w.raw("{\"status\":")
@@ -119,23 +126,28 @@ enum HealthReport {
         w.raw("}")
     }
 
-    /// The Redis engine's part: its link, this hub's id, and what went through it.
-    private static func write(_ cluster: ClusterEngine, remoteSessions: Int, into w: inout JSONWriter) {
+    /// The Redis engines' part: their link, this hub's ids (one per loop), and what went through them.
+    private static func write(_ cluster: ClusterFigures, remoteSessions: Int, into w: inout JSONWriter) {
         w.raw(",\"redis\":{\"state\":")
         w.string(cluster.link.rawValue)
         w.raw(",\"reason\":")
-        w.string(cluster.linkReason)
+        w.string(cluster.reason)
         w.raw(",\"hub\":")
-        w.string(cluster.hubID)
-        w.raw(",\"published\":")
+        w.string(cluster.hubIDs.first ?? "")
+        w.raw(",\"hubs\":[")  // every loop's member of the cluster, loop 0's first
+        for (i, id) in cluster.hubIDs.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(id)
+        }
+        w.raw("],\"published\":")
         w.integer(cluster.published)
         w.raw(",\"forwarded\":")
         w.integer(cluster.forwarded)
-        w.raw(",\"leaseRenewals\":")  // the hub's lease, renewed in time or taken again
+        w.raw(",\"leaseRenewals\":")  // the hubs' leases, renewed in time or taken again
         w.integer(cluster.leaseRenewals)
-        // Clients of other hubs whose commands ran here: the engine's keys and the hub's sessions for them.
+        // Clients of other hubs whose commands ran here: the engines' keys and the hubs' sessions for them.
         w.raw(",\"remoteClients\":")
-        w.integer(UInt64(cluster.remoteClientCount))
+        w.integer(UInt64(cluster.remoteClients))
         w.raw(",\"remoteSessions\":")
         w.integer(UInt64(remoteSessions))
         w.raw(",\"unanswered\":")

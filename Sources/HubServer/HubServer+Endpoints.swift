@@ -25,12 +25,11 @@ extension HubServer {
             }
         }
         let health = gathered("/healthz") { _, responder in
-            let snapshot: @Sendable (State) -> HealthSnapshot = { s in HealthSnapshot(s.hub, now: s.now().seconds, cluster: s.cluster != nil) }
-            hubs.gather(snapshot) { first, parts in
+            let snapshot: @Sendable (State) -> HealthSnapshot = { s in HealthSnapshot(s.hub, now: s.now().seconds, cluster: s.cluster) }
+            hubs.gather(snapshot) { _, parts in
                 guard let sum = parts.first.map({ parts.dropFirst().reduce($0, +) }) else { return responder.respond(busy) }
                 let isDraining = draining.isRaised
-                let report = HealthReport.json(
-                    sum, connectionsPerLoop: loops.servers.map(\.openConnections), cluster: first.cluster, draining: isDraining)
+                let report = HealthReport.json(sum, connectionsPerLoop: loops.servers.map(\.openConnections), draining: isDraining)
                 responder.respond(.json(report, status: isDraining ? 503 : 200))
             }
         }

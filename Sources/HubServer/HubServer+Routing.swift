@@ -3,52 +3,34 @@ import HubCore
 import WebSocketTransport
 
 /// Where a client's events run. A connection starts on the hub of the loop
-/// that holds its socket (loop 0's in a cluster: `RoomPlacement.entry`). Its
-/// `hello` for a room of another loop hands it over (`Hub.handOver`, then
-/// `Hub.arrive` there): that hub posts the hello on, and what the client sends
-/// later, and its close, follow it from the same loop (a mailbox is FIFO),
-/// so nothing is reordered. A client whose hello was dropped there (a spent
-/// rate limit) may ask for a room of a third loop: the chain grows by one; a
-/// chain that comes back to a loop is undone (`forget`), so no link outlives
-/// its connection.
+/// that holds its socket. Its `hello` for a room of another loop hands it over
+/// (`Hub.handOver`, then `Hub.arrive` there): that hub posts the hello on, and
+/// what the client sends later, and its close, follow it from the same loop
+/// (a mailbox is FIFO), so nothing is reordered. A client whose hello was
+/// dropped there (a spent rate limit) may ask for a room of a third loop: the
+/// chain grows by one; a chain that comes back to a loop is undone (`forget`),
+/// so no link outlives its connection. In a cluster the room's loop's Redis
+/// engine takes the hello from there (`ClusterEngine.hold`).
 extension HubServer {
     /// The handlers of loop `index`.
     func handlers(loop index: Int) -> ServerHandlers {
         let hubs = self.hubs
-        let entry = hubs.placement.entry(for: index)
+        let state = hubs.states[index]
         let server = loops.servers[index]
         let gate = loops.mailboxGates[index]
-        /// Runs `work` on the entry hub: at once when it is this loop's, else posted there.
-        let onEntry: @Sendable (@escaping @Sendable (State) -> Void) -> Void
-        if entry == index {
-            let state = hubs.states[index]
-            onEntry = { work in work(state.value) }
-        } else {
-            onEntry = { work in hubs.post(to: entry, work) }
-        }
         var handlers = ServerHandlers(
             onOpen: { info in
-                onEntry { s in
-                    s.log.opened(info.id.rawValue, remote: info.remoteAddress, origin: info.origin)
-                    s.hub.open(info.id.rawValue, at: s.now())
-                    s.sink.flush()
-                }
+                let s = state.value
+                s.log.opened(info.id.rawValue, remote: info.remoteAddress, origin: info.origin)
+                s.hub.open(info.id.rawValue, at: s.now())
+                s.sink.flush()
             },
             onMessage: { id, message in
-                if entry == index {
-                    Self.deliver(message, from: id, to: hubs.states[index].value, hubs, admitted: false, server: server, gate: gate)
-                    return
-                }
-                guard gate.admit() else { return Self.tooFarBehind(id, server) }
-                hubs.post(to: entry) { s in Self.deliver(message, from: id, to: s, hubs, admitted: true, server: server, gate: gate) }
+                Self.deliver(message, from: id, to: state.value, hubs, admitted: false, server: server, gate: gate)
             },
-            onClose: { id, code in
-                onEntry { s in Self.closed(id, code: code, at: s, hubs) }
-            }
+            onClose: { id, code in Self.closed(id, code: code, at: state.value, hubs) }
         )
-        handlers.onRefused = { remote, status, reason in
-            onEntry { s in s.log.refused(remote: remote, status: status, reason: reason) }
-        }
+        handlers.onRefused = { remote, status, reason in state.value.log.refused(remote: remote, status: status, reason: reason) }
         (handlers.http, handlers.api) = hubEndpoints(loop: index)
         if !configuration.apiKeys.isEmpty {
             handlers.api[ServerAPI.prefix] = ServerAPI(access: apiAccess).handler(hubs)

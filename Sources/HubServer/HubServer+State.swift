@@ -11,14 +11,14 @@ extension HubServer {
     /// a `LoopBound`): the rooms `RoomPlacement` gives the loop, the sessions of
     /// the clients in them (whichever loop holds their sockets), the tick and
     /// send passes, their tally, the room store's bookkeeping, the server
-    /// API's answers. Loop 0's also holds the cluster engine (`--redis`: every
-    /// room is there) and the API requests asked of other hubs.
+    /// API's answers; in a cluster, the loop's Redis engine (each loop is a
+    /// member of the cluster) and the API requests it asked of other hubs.
     final class State {
         var hub: Hub
         /// The loop this state lives on.
         let home: Int
-        /// The Redis engine (`--redis`, loop 0 only); nil: the in-memory engine.
-        /// Its Redis thread posts events to loop 0 (`clusterEvent`).
+        /// This loop's Redis engine (`--redis`); nil: the in-memory engine.
+        /// Its Redis thread posts events to this loop (`clusterEvent`).
         var cluster: ClusterEngine?
         /// What this loop's hub sent, received and skipped since loop 0 last gathered it for the metrics.
         let tally = HubTally()
@@ -31,7 +31,7 @@ extension HubServer {
         var sink: TransportSink
         /// The server API's answers in waiting (`--api-key-file`), for the rooms of this loop.
         let api = APIAnswers()
-        /// The server API's requests asked of other hubs, until they answer (`--redis`, loop 0).
+        /// The server API's requests this loop's engine asked of other hubs, until they answer (`--redis`).
         let forwarded = ForwardedAPIRequests()
         /// Frames the next tick or send slice may write, sized from the measured
         /// cost of the last ones, so the 60 Hz clock never waits long for a slice.
@@ -64,7 +64,9 @@ extension HubServer {
 
         /// What loop 0 gathers from every loop for the metrics, once a second and on each scrape.
         func figures() -> LoopFigures {
-            LoopFigures(hub: HubFigures(hub, now: now().seconds), tally: tally.take(loop: home), roomStore: persistence?.depth ?? 0)
+            LoopFigures(
+                hub: HubFigures(hub, now: now().seconds), tally: tally.take(loop: home), roomStore: persistence?.depth ?? 0,
+                cluster: cluster.map(ClusterFigures.init))
         }
 
         /// Runs one tick or send slice (`body` gets the frames it may write and
@@ -88,8 +90,10 @@ struct LoopFigures: Sendable {
     var tally: TallyCounts
     /// Rooms of this loop waiting for the room store's writer.
     var roomStore: Int
+    /// This loop's Redis engine (`--redis`).
+    var cluster: ClusterFigures?
 
     static func + (a: LoopFigures, b: LoopFigures) -> LoopFigures {
-        LoopFigures(hub: a.hub + b.hub, tally: a.tally + b.tally, roomStore: a.roomStore + b.roomStore)
+        LoopFigures(hub: a.hub + b.hub, tally: a.tally + b.tally, roomStore: a.roomStore + b.roomStore, cluster: a.cluster + b.cluster)
     }
 }

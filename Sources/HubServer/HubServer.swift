@@ -69,7 +69,9 @@ public final class HubServer: Sendable {
                 logger.error("recording failed", metadata: ["problem": "\(problem)"])
             }
         }
-        let placement = RoomPlacement(loops: count, onFirstLoopOnly: configuration.redis != nil)
+        let placement = RoomPlacement(loops: count)
+        // In a cluster a client id ends with its hub's id, one per loop: unique without striding.
+        let idStep = configuration.redis == nil ? count : 1
         let roomCount = count > 1 ? RoomCount() : nil
         let start = ContinuousClock.now
         let (logger, servers) = (configuration.logger, loops)
@@ -77,7 +79,7 @@ public final class HubServer: Sendable {
             State(
                 hub: Hub(
                     configuration: hubConfiguration, roomCount: roomCount,
-                    clientIDs: ClientIDAllocator(first: UInt64(index) + 1, step: UInt64(placement.onFirstLoopOnly ? 1 : count))),
+                    clientIDs: ClientIDAllocator(first: UInt64(index % idStep) + 1, step: UInt64(idStep))),
                 home: index, start: start,
                 logger: logger, loops: servers, recorder: recorder)
         }
@@ -98,25 +100,35 @@ public final class HubServer: Sendable {
         metrics = LoopBound(hubMetrics, on: loops.hub.loop)
         hubs = LoopHubs(states: states.map { LoopBound($0, on: servers.servers[$0.home].loop) }, placement: placement)
         if let endpoint = configuration.redis {
-            let first = hubs.states[0]
-            // Nothing runs on loop 0 yet: the engine is set up here, its events go there.
-            let engine = try states[0].joinCluster(
-                endpoint, leaseMilliseconds: configuration.leaseMilliseconds, redisQueue: configuration.redisQueue,
-                redisInbox: configuration.redisInbox
-            ) { event in
-                _ = first.loop.execute { first.value.clusterEvent(event, bound: first) }
+            // Every loop is a member of the cluster, with its own Redis engine and
+            // id (loop 0's, then the same with `-1`, `-2`, …). Nothing runs on the
+            // loops yet: each engine is set up here, its events go to its loop.
+            let base = ClusterEngine.randomID()
+            let links = ClusterLinks(loops: count)
+            var ids: [String] = []
+            var interval = 0.0
+            for (state, bound) in zip(states, hubs.states) {
+                let engine = try state.joinCluster(
+                    endpoint, hubID: state.home == 0 ? base : "\(base)-\(state.home)", leaseMilliseconds: configuration.leaseMilliseconds,
+                    redisQueue: configuration.redisQueue, redisInbox: configuration.redisInbox
+                ) { event in
+                    _ = bound.loop.execute { bound.value.clusterEvent(event, bound: bound, links: links) }
+                }
+                ids.append(engine.hubID)
+                interval = engine.renewInterval
             }
-            clusterHubID = engine.hubID
-            clusterRenewInterval = engine.renewInterval
+            clusterHubIDs = ids
+            clusterRenewInterval = interval
         } else {
-            clusterHubID = nil
+            clusterHubIDs = []
             clusterRenewInterval = nil
         }
     }
 
-    /// This hub's id in its Redis cluster (`--redis`); nil for the in-memory engine.
-    public let clusterHubID: String?
-    /// Seconds between the cluster engine's lease renewals and presence (`--redis`).
+    /// This hub's ids in its Redis cluster (`--redis`), one per loop, loop 0's
+    /// first (every loop is a member); empty for the in-memory engine.
+    public let clusterHubIDs: [String]
+    /// Seconds between the cluster engines' lease renewals and presence (`--redis`).
     private let clusterRenewInterval: Double?
 
     /// The transport settings every loop shares (the map's tile archive is
@@ -176,8 +188,8 @@ public final class HubServer: Sendable {
         return port
     }
 
-    /// Every loop ticks its own hub on the shared clock; loop 0 also gathers
-    /// the metrics once a second and runs the cluster engine's renewals.
+    /// Every loop ticks its own hub on the shared clock and, in a cluster, runs
+    /// its engine's renewals; loop 0 also gathers the metrics once a second.
     private func startTimers() {
         let interval = Duration.nanoseconds(Int64(1e9 / configuration.hub.tick))
         var started: [LoopTimer] = []
@@ -208,12 +220,10 @@ public final class HubServer: Sendable {
                 Self.flushMetrics(hubs, metrics, loops) {}
             })
         if let renew = clusterRenewInterval {
-            let first = hubs.states[0]
-            _ = first.loop.execute { first.value.cluster?.start() }
-            started.append(
-                first.loop.scheduleRepeating(every: .milliseconds(Int64(renew * 1000))) {
-                    first.value.clusterTick()
-                })
+            for state in hubs.states {
+                _ = state.loop.execute { state.value.cluster?.start() }
+                started.append(state.loop.scheduleRepeating(every: .milliseconds(Int64(renew * 1000))) { state.value.clusterTick() })
+            }
         }
         timers.withLock { $0 = started }
     }
@@ -226,12 +236,12 @@ public final class HubServer: Sendable {
         let figures: @Sendable (State) -> LoopFigures = { $0.figures() }
         hubs.gather(figures) { first, parts in
             guard let sum = parts.first.map({ parts.dropFirst().reduce($0, +) }) else { return done() }
-            let cluster = first.cluster
+            let cluster = sum.cluster
             let queues = QueueFigures(
                 loopBatches: loops.queuedBatches, hubMailbox: loops.mailboxDepth, roomStore: sum.roomStore,
                 recorder: first.recorder?.depth ?? 0, recordingsDropped: first.recorder?.dropped ?? 0,
-                redis: cluster?.redis.commandsInFlight ?? 0, redisFramesShed: cluster?.redis.shed ?? 0,
-                redisInbox: cluster?.inbox.depth ?? 0, redisInboxShed: cluster?.inbox.shed ?? 0)
+                redis: cluster?.commandsInFlight ?? 0, redisFramesShed: cluster?.framesShed ?? 0,
+                redisInbox: cluster?.inboxDepth ?? 0, redisInboxShed: cluster?.inboxShed ?? 0)
             metrics.value.flush(tally: sum.tally, figures: sum.hub, transport: loops.transportTotals, queues: queues)
             done()
         }
@@ -268,7 +278,7 @@ public final class HubServer: Sendable {
                 "tokenSecret": "\(c.hub.tokens.secret == nil ? "none" : "set")",
                 "metricsToken": "\(c.metricsToken == nil ? "none" : "set")",
                 "data": "\(c.dataDirectory ?? "")", "record": "\(c.recordDirectory ?? "")",
-                "engine": "\(c.redis.map { "redis \($0) hub \(clusterHubID ?? "")" } ?? "memory")",
+                "engine": "\(c.redis.map { "redis \($0) hubs \(clusterHubIDs.joined(separator: ","))" } ?? "memory")",
             ])
     }
 
@@ -324,6 +334,7 @@ public final class HubServer: Sendable {
             let s = state.valueAfterLoopEnded()
             s.persistence?.finish(&s.hub)
         }
+        defer { leaveCluster() }
         guard loops.hub.loop.hasEnded else { return }
         let first = hubs.states[0].valueAfterLoopEnded()
         if recorderFinished.withLock({
@@ -333,7 +344,17 @@ public final class HubServer: Sendable {
         }) {
             first.recorder?.finish()
         }
-        first.cluster?.stop(hub: first.hub)
+    }
+
+    /// Every loop that has ended gives up its rooms and its lease in the
+    /// cluster, once (the other hubs take over at once).
+    private func leaveCluster() {
+        for state in hubs.states where state.loop.hasEnded {
+            let s = state.valueAfterLoopEnded()
+            guard let engine = s.cluster else { continue }
+            s.cluster = nil
+            engine.stop(hub: s.hub)
+        }
     }
 }
 

@@ -27,7 +27,7 @@ public struct HubServerConfiguration: Sendable {
     public var hub = HubConfiguration()
     /// Event loops sharing the port (`HubLoops`), each with its sockets and a
     /// hub running the rooms whose names hash to it (`RoomPlacement`; with
-    /// `redis`, every room on loop 0). 1 keeps everything on one thread.
+    /// `redis`, each loop's hub is a member of the cluster). 1 keeps everything on one thread.
     public var loops = 1
     /// Certificate and key (PEM): serve https:// and wss:// instead of http:// and ws://.
     public var tls: ServerTLS?

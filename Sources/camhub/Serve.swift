@@ -150,13 +150,13 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With --redis: Redis commands in flight from which moving frames are shed instead of queued (camhub_redis_frames_shed_total); resting frames and other commands still go.",
+            "With --redis: Redis commands in flight (per loop: each loop has its own link) from which moving frames are shed instead of queued (camhub_redis_frames_shed_total); resting frames and other commands still go.",
             valueName: "commands"))
     var redisQueue = HubServerConfiguration().redisQueue
 
     @Option(
         help: ArgumentHelp(
-            "With --redis: events waiting for the hub's loop from which other hubs' moving frames are shed (camhub_redis_inbox_frames_shed_total); resting frames and everything else still go.",
+            "With --redis: events waiting for a loop's hub (per loop) from which other hubs' moving frames are shed (camhub_redis_inbox_frames_shed_total); resting frames and everything else still go.",
             valueName: "events"))
     var redisInbox = HubServerConfiguration().redisInbox
 
@@ -468,8 +468,9 @@ struct Serve: ParsableCommand {
         say(
             "camhub: listening on \(http)://\(shown):\(bound)/ (WebSocket \(ws)://\(shown):\(bound)/hub, tick \(JSONWriter.plain(tick)) Hz, event loop \(server.eventLoop), sends: \(server.sendPath), libwebsockets \(WebSocketTransportSettings.libraryVersion))"
         )
-        if let endpoint = configuration.redis, let id = server.clusterHubID {
-            say("camhub: engine redis (\(endpoint)), hub \(id): rooms are shared with every hub on that Redis")
+        if let endpoint = configuration.redis, let id = server.clusterHubIDs.first {
+            let loops = server.clusterHubIDs.count > 1 ? " (one member per loop: \(server.clusterHubIDs.joined(separator: ", ")))" : ""
+            say("camhub: engine redis (\(endpoint)), hub \(id)\(loops): rooms are shared with every hub on that Redis")
         }
         if FileManager.default.fileExists(atPath: web + "/vendor/maplibre/maplibre-gl.js") == false {
             say("camhub: note: \(web)/vendor/maplibre is missing; run scripts/install_web_vendor.sh for the map")

@@ -124,12 +124,12 @@ extension ServeSetting {
         .value(
             "redis_queue", \.redisQueue,
             about:
-                "With redis: Redis commands in flight (queued or unanswered) from which this hub's moving frames are shed instead of queued (counted in camhub_redis_frames_shed_total); resting frames and every other command still go."
+                "With redis: Redis commands in flight (queued or unanswered; per loop, each loop has its own link) from which this hub's moving frames are shed instead of queued (counted in camhub_redis_frames_shed_total); resting frames and every other command still go."
         ),
         .value(
             "redis_inbox", \.redisInbox,
             about:
-                "With redis: replies and other hubs' messages waiting for the hub's loop from which other hubs' moving frames are shed (counted in camhub_redis_inbox_frames_shed_total; the owner's next frame supersedes one); resting frames and everything else still go."
+                "With redis: replies and other hubs' messages waiting for a loop's hub (per loop) from which other hubs' moving frames are shed (counted in camhub_redis_inbox_frames_shed_total; the owner's next frame supersedes one); resting frames and everything else still go."
         ),
     ]
 

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Bounds what the Redis thread hands to the hub's loop: replies, published
-/// messages and link changes that loop 0 has not run yet.
+/// messages and link changes that its hub's loop has not run yet.
 ///
 /// The rule when full: beyond `limit` waiting, a published *moving* frame of
 /// another hub's room (not a corner, not a prompt) is shed and counted: the
@@ -10,12 +10,12 @@ import Synchronization
 /// replies (at most the commands in flight), resting frames (the camera
 /// mirrors end on), commands, presence, events and the server API's
 /// messages, each a few a second per room or bounded by its sender's rate
-/// limits. A loop 0 that stalls therefore holds at most `limit` events plus
+/// limits. A hub's loop that stalls therefore holds at most `limit` events plus
 /// those.
 ///
-/// Any thread: the Redis thread admits, loop 0 marks each event it ran.
+/// Any thread: the Redis thread admits, the hub's loop marks each event it ran.
 public final class RedisInbox: Sendable {
-    /// Events that may wait for loop 0 before moving frames are shed.
+    /// Events that may wait for the hub's loop before moving frames are shed.
     public let limit: Int
     private let waiting = Atomic<Int>(0)
     private let shedFrames = Atomic<Int>(0)
@@ -33,7 +33,7 @@ public final class RedisInbox: Sendable {
         return true
     }
 
-    /// Loop 0: one admitted event was run.
+    /// The hub's loop: one admitted event was run.
     public func done() { waiting.subtract(1, ordering: .relaxed) }
 
     /// Events waiting now (any thread).

@@ -5,7 +5,7 @@ import WebSocketTransport
 
 /// The answers of the server API's commands: what the hub sends its API
 /// sessions (keys at `apiConnectionBase` and above) becomes HTTP responses.
-/// Loop 0 only (the hub's thread), like the `TransportSink` that feeds it.
+/// On its loop only (its hub's thread), like the `TransportSink` that feeds it.
 final class APIAnswers {
     /// A request that waits for its animation: its first report, or with
     /// `untilEnd` the one that ends it (an `error` for it answers too).

@@ -6,7 +6,7 @@ import WebSocketTransport
 /// cluster (`ClusterEngine.ask`), until their answers come back over Redis.
 /// Every one is answered within a bound: by the other hub, else with 503
 /// (or, for the room list, with the rooms of the hubs that did answer).
-/// Loop 0 only (the hub's thread), where the engine's arrivals are taken.
+/// On its loop only (the thread of the hub whose engine asked), where the engine's arrivals are taken.
 final class ForwardedAPIRequests {
     enum Kind {
         /// One hub answers (the room's owner, or the client's hub). `nowhere`:

@@ -4,7 +4,7 @@ import Synchronization
 import WebSocketTransport
 
 extension HubServer.State {
-    /// Loop 0, after each cluster event: serves the API requests other hubs
+    /// This loop, after each of its engine's events: serves the API requests other hubs
     /// asked this one, and hands the answers to this hub's requests to
     /// `forwarded`. `bound` is this state, for answers that come later.
     func takeClusterAPI(_ bound: LoopBound<HubServer.State>) {

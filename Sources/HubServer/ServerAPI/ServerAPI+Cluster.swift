@@ -6,7 +6,8 @@ import WebSocketTransport
 /// The server API on a hub of a cluster (`--redis`): what this hub cannot
 /// answer alone it asks the other hubs over Redis (`ClusterEngine.ask`), and
 /// `ForwardedAPIRequests` answers the HTTP request when they reply, or with
-/// 503 when they do not in time. Loop 0, where the engine and every room of a cluster's hub are.
+/// 503 when they do not in time. On the room's loop, whose engine asks (the
+/// room list on loop 0's): every loop is a member of the cluster.
 extension ServerAPI {
     /// `GET /rooms` on loop 0, with `entries` (this process's rooms, from
     /// every loop, by name); in a cluster, every hub's, merged by name.

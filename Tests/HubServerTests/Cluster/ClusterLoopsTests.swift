@@ -1,11 +1,15 @@
+import CamHubProtocol
 import Foundation
 import HubCore
 import SocketTestSupport
 import Testing
 
+@testable import HubServer
+
 /// A cluster whose hubs each run two event loops (`--redis` with `--loops 2`):
-/// clients of one hub sit on both of its loops, and the owner's answers to a
-/// mirror's driver cross both Redis and a loop hand-over.
+/// every loop is a member of the cluster and runs the rooms whose names hash
+/// to it; clients of one hub sit on both of its loops, and the owner's answers
+/// to a mirror's driver cross both Redis and a loop hand-over.
 extension HubServerTests {
     @Test func hubsWithTwoLoopsEachServeOneRoomAcrossTheCluster() throws {
         let cluster = try TestCluster(hubs: 2, loops: 2)
@@ -29,5 +33,85 @@ extension HubServerTests {
             #expect(Self.isEaseTarget(follower.frames.last?.json["camera"]), "\(follower.frames.last?.text ?? "")")
         }
         #expect(presenter.messages("animation").isEmpty, "answers meant for the driver reach it only")
+    }
+
+    /// One room on each loop of a two-loop hub.
+    private static var roomPerLoop: [String] { [RoomLoops.rooms(on: 0, of: 2, count: 1)[0], RoomLoops.rooms(on: 1, of: 2, count: 1)[0]] }
+
+    @Test func everyLoopOfAClusterHubIsAMemberOwningTheRoomsHashedToIt() throws {
+        let cluster = try TestCluster(hubs: 2, loops: 2)
+        defer { cluster.shutdown() }
+        let (a, b) = (cluster.hubs[0], cluster.hubs[1])
+        let redis = try #require(try a.health()["redis"])
+        let ids = redis["hubs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let first = try #require(redis["hub"]?.stringValue)
+        #expect(ids == [first, first + "-1"], "one member per loop, named after loop 0's: \(ids)")
+
+        let (clientsA, clientsB) = (try HubClients(port: a.port), try HubClients(port: b.port))
+        let rooms = Self.roomPerLoop
+        let presenters = rooms.map { clientsA.join($0, role: "presenter") }
+        for (loop, presenter) in presenters.enumerated() {
+            #expect(presenter.client?.hasSuffix("." + ids[loop]) == true, "a client's id names its room's loop: \(presenter.client ?? "")")
+        }
+        for (loop, room) in rooms.enumerated() {
+            let name = try RoomName(validating: room)
+            #expect(a.onLoop(loop) { $0.hub.owns(name) } == true, "hub A's loop \(loop) owns \(room)")
+            #expect(a.onLoop(1 - loop) { $0.hub.owns(name) == nil } == true, "the other loop does not have it")
+        }
+        let followersB = rooms.map { clientsB.join($0, role: "follower") }
+        for (loop, room) in rooms.enumerated() {
+            #expect(b.owns(room) == false, "hub B mirrors \(room)")
+            let driver = clientsB.join(room, role: "driver")
+            driver.send(#"{"type":"set","camera":{"zoom":\#(6 + loop)}}"#)
+            #expect(waitUntil(.seconds(10)) { followersB[loop].frames.last?.json["camera"]?["zoom"]?.numberValue == Double(6 + loop) })
+            #expect(waitUntil(.seconds(10)) { presenters[loop].frames.last?.json["camera"]?["zoom"]?.numberValue == Double(6 + loop) })
+        }
+        let health = try b.health()
+        #expect(health["redis"]?["hubs"]?.arrayValue?.count == 2 && health["redis"]?["state"]?.stringValue == "up")
+    }
+
+    @Test func whenAHubWithTwoLoopsStopsTheOtherHubTakesOverTheRoomsOfBothLoops() throws {
+        let cluster = try TestCluster(hubs: 2, loops: 2)
+        defer { cluster.shutdown() }
+        let (a, b) = (cluster.hubs[0], cluster.hubs[1])
+        let rooms = Self.roomPerLoop
+        let clientsA = try HubClients(port: a.port)
+        let presenters = rooms.map { clientsA.join($0, role: "presenter") }
+        let clientsB = try HubClients(port: b.port)
+        let drivers = rooms.map { clientsB.join($0, role: "driver") }
+        #expect(rooms.allSatisfy { a.owns($0) == true && b.owns($0) == false })
+        a.shutdown()
+        for presenter in presenters { _ = presenter.waitForClose() }
+        for room in rooms { #expect(waitUntil(.seconds(10)) { b.owns(room) == true }, "hub B owns \(room) once hub A has left") }
+        for (loop, driver) in drivers.enumerated() {
+            driver.send(#"{"type":"set","camera":{"zoom":\#(3 + loop)}}"#)
+            #expect(waitUntil(.seconds(10)) { (try? b.camera(of: rooms[loop]))??["zoom"]?.numberValue == Double(3 + loop) })
+        }
+    }
+
+    @Test func theServerAPIOfATwoLoopHubFindsRoomsAndClientsOnEitherLoopAcrossTheCluster() throws {
+        let cluster = try TestCluster(hubs: 2, loops: 2, apiKeys: [ServerAPIWire.key])
+        defer { cluster.shutdown() }
+        let (a, b) = (cluster.hubs[0], cluster.hubs[1])
+        let rooms = Self.roomPerLoop
+        let clientsA = try HubClients(port: a.port)
+        let drivers = rooms.map { clientsA.join($0, role: "driver") }
+        let clientsB = try HubClients(port: b.port)
+        let followersB = rooms.map { clientsB.join($0, role: "follower") }
+        for hub in [a, b] {
+            let list = { try? Self.api(hub, "GET", "/api/v1/rooms").json?["rooms"]?.arrayValue }
+            #expect(list()?.compactMap { $0["name"]?.stringValue } == rooms.sorted(), "each room once")
+            // The owner counts the mirror's members when their presence reaches it over Redis.
+            #expect(waitUntil { list()?.allSatisfy { $0["clients"]?.numberValue == 2 } == true }, "head counts across the cluster")
+        }
+        for (loop, room) in rooms.enumerated() {
+            let set = try Self.api(b, "POST", "/api/v1/rooms/\(room)/commands", body: #"{"type":"set","camera":{"zoom":\#(4 + loop)}}"#)
+            #expect(set.status == 200, "hub B's loop \(loop) asks hub A's loop \(loop)")
+            #expect(waitUntil { followersB[loop].frames.last?.json["camera"]?["zoom"]?.numberValue == Double(4 + loop) })
+            #expect(try Self.api(b, "GET", "/api/v1/rooms/\(room)").json?["camera"]?["zoom"]?.numberValue == Double(4 + loop))
+            let client = try #require(drivers[loop].client)
+            #expect(try Self.api(b, "DELETE", "/api/v1/rooms/\(room)/clients/\(client)").status == 204)
+            #expect(drivers[loop].waitForClose()?.code?.rawValue == 4000, "closed on hub A, from hub B")
+        }
     }
 }

@@ -52,7 +52,7 @@ struct HubFiguresTests {
     @Test func healthOfTwoHubsListsEveryRoomByNameOnce() {
         let a = hub(rooms: ["m", "z"], followers: 1, firstKey: 1)
         let b = hub(rooms: ["a", "q"], followers: 0, firstKey: 100)
-        let sum = HealthSnapshot(a, now: 2, cluster: false) + HealthSnapshot(b, now: 2, cluster: false)
+        let sum = HealthSnapshot(a, now: 2) + HealthSnapshot(b, now: 2)
         #expect(sum.rooms.map(\.name) == ["a", "m", "q", "z"])
         #expect(sum.rooms.map(\.clients) == [1, 2, 1, 2])
         #expect(sum.connections == 8 && sum.clients == 6)
@@ -61,7 +61,7 @@ struct HubFiguresTests {
 
     @Test func theReportOfOneHubIsWhatHealthzAlwaysSaid() {
         let a = hub(rooms: ["r"], followers: 1, firstKey: 1)
-        let json = HealthReport.json(HealthSnapshot(a, now: 2, cluster: false), connectionsPerLoop: [3, 1])
+        let json = HealthReport.json(HealthSnapshot(a, now: 2), connectionsPerLoop: [3, 1])
         #expect(json.hasPrefix(#"{"status":"ok","engine":"memory","connections":3,"clients":2,"loops":2,"connectionsPerLoop":[3,1],"ticksPerSecond":60,"#))
         #expect(json.contains(#""rooms":[{"name":"r","clients":2,"seq":"#))
     }

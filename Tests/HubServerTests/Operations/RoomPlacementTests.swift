@@ -12,17 +12,10 @@ extension HubServerTests {
         }
 
         @Test func roomsSpreadOverEveryLoop() throws {
-            let placement = RoomPlacement(loops: 4, onFirstLoopOnly: false)
+            let placement = RoomPlacement(loops: 4)
             var perLoop = [0, 0, 0, 0]
             for n in 0..<4_000 { perLoop[placement.loop(of: try RoomName(validating: "class-\(n)"))] += 1 }
             #expect(perLoop.allSatisfy { (850...1_150).contains($0) }, "4,000 rooms over 4 loops: \(perLoop)")
-        }
-
-        @Test func inAClusterEveryRoomAndEveryConnectionStartsOnLoopZero() throws {
-            let placement = RoomPlacement(loops: 4, onFirstLoopOnly: true)
-            for n in 0..<100 { #expect(placement.loop(of: try RoomName(validating: "class-\(n)")) == 0) }
-            #expect((0..<4).map(placement.entry(for:)) == [0, 0, 0, 0])
-            #expect((0..<4).map(RoomPlacement(loops: 4, onFirstLoopOnly: false).entry(for:)) == [0, 1, 2, 3])
         }
     }
 }

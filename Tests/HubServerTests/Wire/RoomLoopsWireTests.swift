@@ -15,7 +15,7 @@ extension HubServerTests {
     @Suite struct RoomLoops {
         /// The first names `room-0`, `room-1`, … that land on loop `index` of `loops`.
         static func rooms(on index: Int, of loops: Int, count: Int) -> [String] {
-            let placement = RoomPlacement(loops: loops, onFirstLoopOnly: false)
+            let placement = RoomPlacement(loops: loops)
             return (0..<1_000).lazy.map { "room-\($0)" }.filter { placement.loop(of: try! RoomName(validating: $0)) == index }
                 .prefix(count).map { $0 }
         }
