@@ -152,8 +152,6 @@ enum ClusterMessage: Hashable, Sendable {
         return w.out
     }
 
-    /// nil: not a message of this version (a clear log line, never a crash).
-    /// One case per message kind, the mirror image of `encoded()` (hence its length).
     /// Whether `bytes` are a moving frame that a later frame supersedes whole
     /// (not a corner or prompt frame): what a full `RedisInbox` may shed.
     /// Reads the kind and the flags byte only (after seq, epoch and time),
@@ -162,6 +160,15 @@ enum ClusterMessage: Hashable, Sendable {
         guard bytes.count > FrameFlags.offset, bytes[0] == UInt8(ascii: "F") else { return false }
         let flags = bytes[FrameFlags.offset]
         return flags & (FrameFlags.moving | FrameFlags.corner | FrameFlags.prompt) == FrameFlags.moving
+    }
+
+    /// The epoch of the frame `bytes` (after the kind and seq), read without
+    /// decoding the frame, on the Redis thread; nil for any other message.
+    static func frameEpoch(_ bytes: [UInt8]) -> UInt64? {
+        guard bytes.count > FrameFlags.offset, bytes[0] == UInt8(ascii: "F") else { return nil }
+        var reader = ByteReader(bytes)
+        reader.at = 1 + 8
+        return reader.u64()
     }
 
     /// The flags byte of a frame message: where it is (after the kind, seq,
@@ -180,6 +187,8 @@ enum ClusterMessage: Hashable, Sendable {
         }
     }
 
+    /// nil: not a message of this version (a clear log line, never a crash).
+    /// One case per message kind, the mirror image of `encoded()` (hence its length).
     init?(decoding bytes: [UInt8]) {
         var r = ByteReader(bytes)
         guard let kind = r.byte() else { return nil }

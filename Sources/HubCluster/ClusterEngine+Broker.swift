@@ -44,12 +44,21 @@ extension ClusterEngine: RoomBroker {
     func storeAndPublish(_ bytes: [UInt8], as kind: String, epoch: UInt64, in room: RoomName, sheddable: Bool = false) {
         redis.command(
             bytes: [
-                Array("EVAL".utf8), Array(LeaseScripts.checkpoint.utf8), Array("2".utf8), Array(key(room, kind).utf8),
-                Array(key(room, "epoch").utf8), Array("\(epoch)".utf8), bytes,
+                Words.eval, Words.checkpoint, Words.two, Array(key(room, kind).utf8), Array(key(room, "epoch").utf8),
+                Array("\(epoch)".utf8), bytes,
             ],
             token: token(.ignore), sheddable: sheddable)
-        redis.command(
-            bytes: [Array("SPUBLISH".utf8), Array(key(room, "frames").utf8), bytes], token: token(.ignore), sheddable: sheddable)
+        let channel = key(room, "frames")
+        if kind == "frame" { ownFrames.published(on: channel, epoch: epoch) }
+        redis.command(bytes: [Words.spublish, Array(channel.utf8), bytes], token: token(.ignore), sheddable: sheddable)
+    }
+
+    /// The words of every frame's two commands, made once (a moving room sends them 60 times a second).
+    private enum Words {
+        static let eval = Array("EVAL".utf8)
+        static let checkpoint = Array(LeaseScripts.checkpoint.utf8)
+        static let two = Array("2".utf8)
+        static let spublish = Array("SPUBLISH".utf8)
     }
 
     public func roomRemoved(_ room: RoomName) {
@@ -58,6 +67,7 @@ extension ClusterEngine: RoomBroker {
         book.forget(room)
         send(["HDEL", key(room, "presence"), hubID], .ignore)
         redis.unsubscribe(key(room, "frames"))
+        ownFrames.forget(key(room, "frames"))
         redis.unsubscribe(key(room, "cmd"))
         send(["EVAL", LeaseScripts.release, "1", key(room, "owner"), hubID], .ignore)
     }

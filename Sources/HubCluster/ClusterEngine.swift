@@ -33,6 +33,8 @@ public final class ClusterEngine {
     public let redis: RedisClient
     /// What the Redis thread handed over and the hub's loop has not run yet (bounded for moving frames).
     public let inbox: RedisInbox
+    /// The epochs of this hub's own frames, which the Redis thread drops when Redis hands them back.
+    let ownFrames = OwnFrames()
     /// The hub lease's time to live; it is renewed every `renewInterval` (a third of it).
     public let leaseMilliseconds: Int
     public var renewInterval: Double { Double(leaseMilliseconds) / 3000 }
@@ -130,6 +132,7 @@ public final class ClusterEngine {
         self.leaseMilliseconds = leaseMilliseconds
         let inbox = RedisInbox(limit: redisInbox)
         self.inbox = inbox
+        let own = ownFrames
         redis = try RedisClient(
             endpoint: endpoint,
             handlers: .init(
@@ -138,6 +141,7 @@ public final class ClusterEngine {
                     post(.reply(token: token, reply))
                 },
                 message: { channel, payload in
+                    guard !own.isOwn(payload, on: channel) else { return }
                     guard inbox.admit(sheddable: ClusterMessage.isSheddableFrame(payload)) else { return }
                     post(.message(channel: channel, payload: payload))
                 },

@@ -138,9 +138,17 @@ public final class RedisClient: Sendable {
         finished.signal()  // a second stop does not wait again
     }
 
+    /// Queues `work` and wakes the Redis thread when the queue was empty: that
+    /// thread empties the pipe before it takes the queue whole (`RedisIO.drain`),
+    /// so work queued behind other work is taken with it, and a moving room's
+    /// frames cost no system call each.
     private func post(_ work: Work) {
         if case .command = work { inFlight.add(1, ordering: .relaxed) }
-        inbox.withLock { $0.append(work) }
+        let wasEmpty = inbox.withLock { queue in
+            defer { queue.append(work) }
+            return queue.isEmpty
+        }
+        guard wasEmpty else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)  // a full pipe already says "wake up"
     }

@@ -48,6 +48,8 @@ final class RedisIO {
 
     // MARK: Work from other threads
 
+    /// The pipe first, then the queue: work queued after the take writes to
+    /// the pipe again (`RedisClient.post` wakes this thread only for an empty queue).
     private func drain() {
         var byte = [UInt8](repeating: 0, count: 256)
         while read(client.wakeRead, &byte, byte.count) > 0 {}
