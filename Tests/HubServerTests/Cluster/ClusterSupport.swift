@@ -13,8 +13,9 @@ final class TestCluster {
     let redis: RedisServer
     var hubs: [RunningHub] = []
 
-    /// `loops`: event loops per hub (`--loops`); `apiKeys`: the server API's keys (none: off).
-    init(hubs count: Int, lease: Int = 600, loops: Int = 1, apiKeys: [String] = []) throws {
+    /// `loops`: event loops per hub (`--loops`; two by default, as `camhub serve` runs on a
+    /// two-core machine: each loop a member of the cluster); `apiKeys`: the server API's keys (none: off).
+    init(hubs count: Int, lease: Int = 600, loops: Int = 2, apiKeys: [String] = []) throws {
         redis = try RedisServer()
         for _ in 0..<count { try addHub(lease: lease, loops: loops, apiKeys: apiKeys) }
         #expect(
@@ -27,7 +28,7 @@ final class TestCluster {
     /// `maxClientsPerRoom`: the hub's cap on a room's clients (counted across the cluster).
     @discardableResult
     func addHub(
-        lease: Int = 600, loops: Int = 1, record: String? = nil, maxClientsPerRoom: Int? = nil, apiKeys: [String] = []
+        lease: Int = 600, loops: Int = 2, record: String? = nil, maxClientsPerRoom: Int? = nil, apiKeys: [String] = []
     ) throws -> RunningHub {
         let endpoint = try RedisEndpoint(url: redis.url)
         let hub = try RunningHub {
