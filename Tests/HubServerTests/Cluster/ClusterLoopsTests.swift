@@ -36,7 +36,7 @@ extension HubServerTests {
     }
 
     /// One room on each loop of a two-loop hub.
-    private static var roomPerLoop: [String] { [RoomLoops.rooms(on: 0, of: 2, count: 1)[0], RoomLoops.rooms(on: 1, of: 2, count: 1)[0]] }
+    fileprivate static var roomPerLoop: [String] { [RoomLoops.rooms(on: 0, of: 2, count: 1)[0], RoomLoops.rooms(on: 1, of: 2, count: 1)[0]] }
 
     @Test func everyLoopOfAClusterHubIsAMemberOwningTheRoomsHashedToIt() throws {
         let cluster = try TestCluster(hubs: 2, loops: 2)
@@ -70,15 +70,32 @@ extension HubServerTests {
         #expect(health["redis"]?["hubs"]?.arrayValue?.count == 2 && health["redis"]?["state"]?.stringValue == "up")
     }
 
+    /// Two hubs of two loops each and one room per loop, joined in each room
+    /// first by a client of hub A in role `onA` (so A owns both), then by one of hub B in role `onB`.
+    private struct TwoRoomsOnTwoHubs {
+        let cluster: TestCluster
+        let rooms = HubServerTests.roomPerLoop
+        let clientsA: HubClients
+        let clientsB: HubClients
+        let onA: [Connection]
+        let onB: [Connection]
+        var a: RunningHub { cluster.hubs[0] }
+        var b: RunningHub { cluster.hubs[1] }
+
+        init(onA roleA: String, onB roleB: String, apiKeys: [String] = []) throws {
+            cluster = try TestCluster(hubs: 2, loops: 2, apiKeys: apiKeys)
+            clientsA = try HubClients(port: cluster.hubs[0].port)
+            clientsB = try HubClients(port: cluster.hubs[1].port)
+            let (rooms, clientsA, clientsB) = (self.rooms, self.clientsA, self.clientsB)
+            onA = rooms.map { clientsA.join($0, role: roleA) }
+            onB = rooms.map { clientsB.join($0, role: roleB) }
+        }
+    }
+
     @Test func whenAHubWithTwoLoopsStopsTheOtherHubTakesOverTheRoomsOfBothLoops() throws {
-        let cluster = try TestCluster(hubs: 2, loops: 2)
-        defer { cluster.shutdown() }
-        let (a, b) = (cluster.hubs[0], cluster.hubs[1])
-        let rooms = Self.roomPerLoop
-        let clientsA = try HubClients(port: a.port)
-        let presenters = rooms.map { clientsA.join($0, role: "presenter") }
-        let clientsB = try HubClients(port: b.port)
-        let drivers = rooms.map { clientsB.join($0, role: "driver") }
+        let setup = try TwoRoomsOnTwoHubs(onA: "presenter", onB: "driver")
+        defer { setup.cluster.shutdown() }
+        let (a, b, rooms, presenters, drivers) = (setup.a, setup.b, setup.rooms, setup.onA, setup.onB)
         #expect(rooms.allSatisfy { a.owns($0) == true && b.owns($0) == false })
         a.shutdown()
         for presenter in presenters { _ = presenter.waitForClose() }
@@ -90,14 +107,9 @@ extension HubServerTests {
     }
 
     @Test func theServerAPIOfATwoLoopHubFindsRoomsAndClientsOnEitherLoopAcrossTheCluster() throws {
-        let cluster = try TestCluster(hubs: 2, loops: 2, apiKeys: [ServerAPIWire.key])
-        defer { cluster.shutdown() }
-        let (a, b) = (cluster.hubs[0], cluster.hubs[1])
-        let rooms = Self.roomPerLoop
-        let clientsA = try HubClients(port: a.port)
-        let drivers = rooms.map { clientsA.join($0, role: "driver") }
-        let clientsB = try HubClients(port: b.port)
-        let followersB = rooms.map { clientsB.join($0, role: "follower") }
+        let setup = try TwoRoomsOnTwoHubs(onA: "driver", onB: "follower", apiKeys: [ServerAPIWire.key])
+        defer { setup.cluster.shutdown() }
+        let (a, b, rooms, drivers, followersB) = (setup.a, setup.b, setup.rooms, setup.onA, setup.onB)
         for hub in [a, b] {
             let list = { try? Self.api(hub, "GET", "/api/v1/rooms").json?["rooms"]?.arrayValue }
             #expect(list()?.compactMap { $0["name"]?.stringValue } == rooms.sorted(), "each room once")
