@@ -10,10 +10,11 @@ import WebSocketTransport
 /// - Every loop owns its own sockets and their send lanes, and a hub
 ///   (`HubServer.State`, `LoopHubs`) with the rooms `RoomPlacement` gives it:
 ///   their ticks, send passes and sessions.
-/// - A client's opens, messages and closes go to its loop's hub; a client whose `hello` names a room of another loop is
-///   handed to that loop's hub, and what it sends later follows it there, in
-///   order (a mailbox post each). Frames and messages for a connection of
-///   another loop go to it as one `OutboundBatch` per flush.
+/// - A client's opens, messages and closes go to its loop's hub; a client
+///   whose `hello` names a room of another loop is handed to that loop's hub,
+///   and what it sends later follows it there, in order (a mailbox post each).
+///   Frames and messages for a connection of another loop go to it as one
+///   `OutboundBatch` per flush.
 /// - Loop 0 also owns the metrics' registry; with `--redis` each loop owns its Redis engine.
 /// - Nothing else is shared but immutable frames' payload bytes, the caps'
 ///   `ConnectionAdmission` and the rooms' count (`RoomCount`), each behind its lock or atomics.
