@@ -153,8 +153,18 @@ public final class ClusterEngine {
         redis.subscribe("hubs")
     }
 
+    /// Six characters of `[a-z0-9]`.
     public static func randomID() -> String {
         String((0..<6).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
+    }
+
+    /// The id of loop `loop`'s member of a hub whose loop 0 is `base` (a
+    /// `randomID`): `base`, then `base` and the loop's number (`k3x9qa`,
+    /// `k3x9qa1`, …). It stays within the `[a-z0-9]{1,32}` a client id's
+    /// suffix is made of (docs/asyncapi.yaml), and `base`'s fixed length keeps
+    /// the members of one process apart from any other hub's.
+    public static func memberID(_ base: String, loop: Int) -> String {
+        loop == 0 ? base : base + String(loop)
     }
 
     /// Client ids this hub hands out end with this (unique across hubs).

@@ -101,7 +101,7 @@ public final class HubServer: Sendable {
         hubs = LoopHubs(states: states.map { LoopBound($0, on: servers.servers[$0.home].loop) }, placement: placement)
         if let endpoint = configuration.redis {
             // Every loop is a member of the cluster, with its own Redis engine and
-            // id (loop 0's, then the same with `-1`, `-2`, …). Nothing runs on the
+            // id (`ClusterEngine.memberID`: loop 0's, then it with 1, 2, …). Nothing runs on the
             // loops yet: each engine is set up here, its events go to its loop.
             let base = ClusterEngine.randomID()
             let links = ClusterLinks(loops: count)
@@ -109,7 +109,7 @@ public final class HubServer: Sendable {
             var interval = 0.0
             for (state, bound) in zip(states, hubs.states) {
                 let engine = try state.joinCluster(
-                    endpoint, hubID: state.home == 0 ? base : "\(base)-\(state.home)", leaseMilliseconds: configuration.leaseMilliseconds,
+                    endpoint, hubID: ClusterEngine.memberID(base, loop: state.home), leaseMilliseconds: configuration.leaseMilliseconds,
                     redisQueue: configuration.redisQueue, redisInbox: configuration.redisInbox
                 ) { event in
                     _ = bound.loop.execute { bound.value.clusterEvent(event, bound: bound, links: links) }

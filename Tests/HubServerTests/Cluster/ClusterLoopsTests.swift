@@ -45,13 +45,15 @@ extension HubServerTests {
         let redis = try #require(try a.health()["redis"])
         let ids = redis["hubs"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let first = try #require(redis["hub"]?.stringValue)
-        #expect(ids == [first, first + "-1"], "one member per loop, named after loop 0's: \(ids)")
+        #expect(ids == [first, first + "1"], "one member per loop, named after loop 0's: \(ids)")
+        #expect(ids.allSatisfy { $0.wholeMatch(of: /[a-z0-9]{1,32}/) != nil }, "a client id's suffix, as the protocol has it")
 
         let (clientsA, clientsB) = (try HubClients(port: a.port), try HubClients(port: b.port))
         let rooms = Self.roomPerLoop
         let presenters = rooms.map { clientsA.join($0, role: "presenter") }
         for (loop, presenter) in presenters.enumerated() {
             #expect(presenter.client?.hasSuffix("." + ids[loop]) == true, "a client's id names its room's loop: \(presenter.client ?? "")")
+            #expect(presenter.client?.wholeMatch(of: /c[1-9][0-9]*\.[a-z0-9]{1,32}/) != nil)
         }
         for (loop, room) in rooms.enumerated() {
             let name = try RoomName(validating: room)
