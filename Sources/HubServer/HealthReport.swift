@@ -10,7 +10,7 @@ import HubCore
 /// (seconds): the hub's own ticks, and per room the ticks that visited it
 /// (while it moves, as often as its members are due frames; 0 at rest);
 /// `activeRooms` counts the rooms visited in that second.
-struct HealthSnapshot: Equatable, Sendable {
+struct HealthSnapshot: Equatable, LoopPart {
     struct Room: Equatable, Sendable {
         var name: String
         var clients: Int

@@ -6,7 +6,7 @@ extension HubServer {
     /// figures: whichever loop takes the request gathers them (`LoopHubs.gather`)
     /// and loop 0 answers, so no loop waits for another meanwhile; 503 when
     /// they have not all answered within `timeout`.
-    func hubEndpoints(loop index: Int, timeout: Duration = .seconds(2)) -> (http: [String: HTTPHandler], api: [String: HTTPAPIHandler]) {
+    func hubEndpoints(loop index: Int, timeout: Duration = .seconds(2)) -> [String: HTTPAPIHandler] {
         let hubs = self.hubs
         let loops = self.loops
         let metrics = self.metrics
@@ -27,7 +27,7 @@ extension HubServer {
         let health = gathered("/healthz") { _, responder in
             let snapshot: @Sendable (State) -> HealthSnapshot = { s in HealthSnapshot(s.hub, now: s.now().seconds, cluster: s.cluster) }
             hubs.gather(snapshot) { _, parts in
-                guard let sum = parts.first.map({ parts.dropFirst().reduce($0, +) }) else { return responder.respond(busy) }
+                guard let sum = parts.sum else { return responder.respond(busy) }
                 let isDraining = draining.isRaised
                 let report = HealthReport.json(sum, connectionsPerLoop: loops.servers.map(\.openConnections), draining: isDraining)
                 responder.respond(.json(report, status: isDraining ? 503 : 200))
@@ -39,6 +39,6 @@ extension HubServer {
                 responder.respond(endpoint.respond(request) { metrics.value.exposition() })
             }
         }
-        return ([:], ["/healthz": health, MetricsEndpoint.path: scrape])
+        return ["/healthz": health, MetricsEndpoint.path: scrape]
     }
 }

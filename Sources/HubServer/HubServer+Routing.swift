@@ -31,7 +31,7 @@ extension HubServer {
             onClose: { id, code in Self.closed(id, code: code, at: state.value, hubs) }
         )
         handlers.onRefused = { remote, status, reason in state.value.log.refused(remote: remote, status: status, reason: reason) }
-        (handlers.http, handlers.api) = hubEndpoints(loop: index)
+        handlers.api = hubEndpoints(loop: index)
         if !configuration.apiKeys.isEmpty {
             handlers.api[ServerAPI.prefix] = ServerAPI(access: apiAccess).handler(hubs)
         }

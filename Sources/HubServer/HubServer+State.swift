@@ -85,7 +85,7 @@ extension HubServer {
 }
 
 /// One loop's part of the metrics (`State.figures`).
-struct LoopFigures: Sendable {
+struct LoopFigures: LoopPart {
     var hub: HubFigures
     var tally: TallyCounts
     /// Rooms of this loop waiting for the room store's writer.

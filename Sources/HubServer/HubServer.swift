@@ -235,7 +235,7 @@ public final class HubServer: Sendable {
     ) {
         let figures: @Sendable (State) -> LoopFigures = { $0.figures() }
         hubs.gather(figures) { first, parts in
-            guard let sum = parts.first.map({ parts.dropFirst().reduce($0, +) }) else { return done() }
+            guard let sum = parts.sum else { return done() }
             let cluster = sum.cluster
             let queues = QueueFigures(
                 loopBatches: loops.queuedBatches, hubMailbox: loops.mailboxDepth, roomStore: sum.roomStore,

@@ -21,7 +21,8 @@ struct LoopHubs: Sendable {
 
     /// Runs `part` with every loop's hub, each on its own loop, then `combine`
     /// on loop 0 with the parts in loop order (a loop that has stopped gives
-    /// none). No loop waits for another: each hands its part over and goes on.
+    /// none; `LoopPart`s add up with `sum`). No loop waits for another: each
+    /// hands its part over and goes on.
     func gather<Part: Sendable>(
         _ part: @escaping @Sendable (HubServer.State) -> Part,
         then combine: @escaping @Sendable (HubServer.State, [Part]) -> Void
@@ -55,4 +56,15 @@ struct LoopHubs: Sendable {
             for _ in 0..<posted where done.wait(timeout: deadline) == .timedOut { return }
         }
     }
+}
+
+/// One loop's share of a figure the hub reports whole (`/healthz`, `/metrics`):
+/// the loops' parts add up with `+`.
+protocol LoopPart: Sendable {
+    static func + (a: Self, b: Self) -> Self
+}
+
+extension Array where Element: LoopPart {
+    /// Every loop's part added up; nil when no loop gave one.
+    var sum: Element? { first.map { dropFirst().reduce($0, +) } }
 }
