@@ -25,9 +25,12 @@ extension HubToClient {
 
 extension Camera {
     /// Short form for people: `lat 48.85660 lon 2.35220 zoom 12.00 bearing 30.0 tilt 45.0`
-    /// (then ` anchor x,y` when not centred).
+    /// (then ` roll r`, ` elevation e m`, ` fov f` when not at their defaults and
+    /// ` anchor x,y` when not centred).
     public var summary: String {
         "lat \(fixed(latitude, 5)) lon \(fixed(longitude, 5)) zoom \(fixed(zoom, 2)) bearing \(fixed(bearing, 1)) tilt \(fixed(tilt, 1))"
+            + (roll == 0 ? "" : " roll \(fixed(roll, 1))") + (elevation == 0 ? "" : " elevation \(fixed(elevation, 0)) m")
+            + (fov == Camera.defaultFov ? "" : " fov \(fixed(fov, 1))")
             + (anchor == .center ? "" : " anchor \(fixed(anchor.x, 2)),\(fixed(anchor.y, 2))")
     }
 

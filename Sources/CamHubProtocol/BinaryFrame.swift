@@ -14,24 +14,51 @@ public enum FrameEncoding: String, CaseIterable, Hashable, Sendable {
 ///
 /// ```
 /// offset  size  field
-///  0      1     kind: 1 (frame)
+///  0      1     kind: 1 (frame), or 2 (a frame whose camera has roll, elevation or fov)
 ///  1      1     flags: 0x01 moving, 0x02 corner, 0x04 velocity, 0x08 anchor,
 ///               0x10 padding, 0x20 epoch, 0x40 pointer shown, 0x80 pointer hidden
-///  2      8     seq (u64)
-/// 10      8     time (f64, ms since the Unix epoch)
-/// 18     40     camera: lat, lon, zoom, bearing, tilt (f64 each; lon in [-180, 180), bearing in [0, 360))
-/// 58            then, each only when its flag is set, in this order:
+/// (kind 2 only)
+///  2      1     3D flags: 0x01 roll, 0x02 elevation, 0x04 fov
+/// then
+///         8     seq (u64)
+///         8     time (f64, ms since the Unix epoch)
+///        40     camera: lat, lon, zoom, bearing, tilt (f64 each; lon in [-180, 180), bearing in [0, 360))
+///               then, each only when its flag is set, in this order:
+///       8 each  (kind 2) roll, elevation, fov (f64)
 ///       16      anchor: x, y (f64)
 ///       32      padding: top, left, bottom, right (f64)
 ///        8      epoch (u64)
-///       20      velocity: lat, lon, zoom, bearing, tilt per second (f32; the JSON's values, rounded to 1e-7)
+///       20      velocity: lat, lon, zoom, bearing, tilt per second (f32; the JSON's values, rounded to 1e-7);
+///       32      in kind 2: also roll, elevation, fov per second (eight f32s in all)
 ///        2+n    by: length (u16; 0xFFFF: null), then n bytes of UTF-8
 ///               pointer (flag 0x40): lat, lon (f64), by: length (u16), UTF-8
 /// ```
-/// A moving frame with its velocity is 83 bytes where its JSON is ~270.
+/// A moving frame with its velocity is 83 bytes where its JSON is ~270. A
+/// frame is kind 2 only when its camera has a roll, elevation or field of
+/// view off its default or its velocity changes one of them, so a flat room's
+/// frames are the kind 1 bytes clients without 3D read.
 public enum BinaryFrame {
     /// The first byte of a binary frame message.
     public static let kind: UInt8 = 1
+    /// The first byte of a binary frame whose camera has 3D fields (a second flags byte follows the first).
+    public static let kind3D: UInt8 = 2
+
+    /// The second flags byte of a kind 2 frame: which 3D fields follow the camera.
+    public struct Flags3D: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let roll = Flags3D(rawValue: 0x01)
+        public static let elevation = Flags3D(rawValue: 0x02)
+        public static let fov = Flags3D(rawValue: 0x04)
+
+        /// The fields `camera` has off their defaults.
+        init(_ camera: Camera) {
+            self = []
+            if camera.roll != 0 { insert(.roll) }
+            if camera.elevation != 0 { insert(.elevation) }
+            if camera.fov != Camera.defaultFov { insert(.fov) }
+        }
+    }
 
     public struct Flags: OptionSet, Hashable, Sendable {
         public let rawValue: UInt8
@@ -66,9 +93,12 @@ public enum BinaryFrame {
         case .shown: flags.insert(.pointerShown)
         case .hidden: flags.insert(.pointerHidden)
         }
+        let flags3D = Flags3D(camera)
+        let is3D = !flags3D.isEmpty || !(velocity?.hasOnlyFlatRates ?? true)
         var w = BinaryWriter(capacity: 96)
-        w.byte(kind)
+        w.byte(is3D ? kind3D : kind)
         w.byte(flags.rawValue)
+        if is3D { w.byte(flags3D.rawValue) }
         w.u64(seq)
         w.f64(time)
         w.f64(camera.latitude)
@@ -76,6 +106,9 @@ public enum BinaryFrame {
         w.f64(camera.zoom)
         w.f64(normalizeBearing(camera.bearing))
         w.f64(camera.tilt)
+        if flags3D.contains(.roll) { w.f64(camera.roll) }
+        if flags3D.contains(.elevation) { w.f64(camera.elevation) }
+        if flags3D.contains(.fov) { w.f64(camera.fov) }
         if flags.contains(.anchor) {
             w.f64(camera.anchor.x)
             w.f64(camera.anchor.y)
@@ -85,7 +118,8 @@ public enum BinaryFrame {
         }
         if epoch > 0 { w.u64(epoch) }
         if let v = velocity {
-            for rate in [v.latitude, v.longitude, v.zoom, v.bearing, v.tilt] { w.f32(Float((rate * 1e7).rounded() / 1e7)) }
+            let rates = [v.latitude, v.longitude, v.zoom, v.bearing, v.tilt] + (is3D ? [v.roll, v.elevation, v.fov] : [])
+            for rate in rates { w.f32(Float((rate * 1e7).rounded() / 1e7)) }
         }
         w.text(by)
         if case .shown(let p) = pointer {
@@ -133,6 +167,8 @@ extension BinaryFrame {
         /// Hub wall clock, ms since the Unix epoch.
         public var time: Double
         public var latitude, longitude, zoom, bearing, tilt: Double
+        /// The camera's 3D fields (kind 2), their defaults in a kind 1 frame.
+        public var roll = 0.0, elevation = 0.0, fov = Camera.defaultFov
         /// nil: centred.
         public var anchor: Anchor?
         /// nil: none.
@@ -142,7 +178,7 @@ extension BinaryFrame {
         public var by: String?
         /// 0: none (the in-memory engine).
         public var epoch: UInt64
-        /// lat, lon, zoom, bearing, tilt per second; nil: none.
+        /// lat, lon, zoom, bearing, tilt per second (and roll, elevation, fov in a kind 2 frame); nil: none.
         public var velocity: [Double]?
         public var pointer: Pointer
 
@@ -162,14 +198,20 @@ extension BinaryFrame {
     public static func decode(_ bytes: some Collection<UInt8>) throws(DecodingError) -> Decoded {
         var r = BinaryReader(Array(bytes))
         let first = try r.byte("kind")
-        guard first == kind else { throw DecodingError(description: "binary message of kind \(first): only 1 (frame) exists") }
+        guard first == kind || first == kind3D else {
+            throw DecodingError(description: "binary message of kind \(first): only 1 (frame) and 2 (frame with 3D fields) exist")
+        }
         let flags = Flags(rawValue: try r.byte("flags"))
+        let flags3D = first == kind3D ? Flags3D(rawValue: try r.byte("flags3D")) : []
         var frame = Decoded(
             seq: try r.u64("seq"), time: try r.f64("time"),
             latitude: try r.f64("camera.lat"), longitude: try r.f64("camera.lon"), zoom: try r.f64("camera.zoom"),
             bearing: try r.f64("camera.bearing"), tilt: try r.f64("camera.tilt"),
             padding: nil, moving: flags.contains(.moving), corner: flags.contains(.corner), by: nil, epoch: 0,
             velocity: nil, pointer: .none)
+        if flags3D.contains(.roll) { frame.roll = try r.f64("camera.roll") }
+        if flags3D.contains(.elevation) { frame.elevation = try r.f64("camera.elevation") }
+        if flags3D.contains(.fov) { frame.fov = try r.f64("camera.fov") }
         if flags.contains(.anchor) { frame.anchor = Anchor(x: try r.f64("anchor.x"), y: try r.f64("anchor.y")) }
         if flags.contains(.padding) {
             frame.padding = EdgeInsets(
@@ -177,7 +219,10 @@ extension BinaryFrame {
                 right: try r.f64("padding.right"))
         }
         if flags.contains(.epoch) { frame.epoch = try r.u64("epoch") }
-        if flags.contains(.velocity) { frame.velocity = try (0..<5).map { _ throws(DecodingError) in Double(try r.f32("velocity")) } }
+        if flags.contains(.velocity) {
+            let count = first == kind3D ? 8 : 5
+            frame.velocity = try (0..<count).map { _ throws(DecodingError) in Double(try r.f32("velocity")) }
+        }
         frame.by = try r.text("by")
         if flags.contains(.pointerShown) {
             let latitude = try r.f64("pointer.lat")
@@ -238,7 +283,11 @@ extension BinaryFrame.Decoded {
         w.raw(",\"time\":")
         w.number(time)
         w.raw(",\"camera\":")
-        fields([("lat", latitude), ("lon", longitude), ("zoom", zoom), ("bearing", bearing), ("tilt", tilt)], into: &w, close: false)
+        var camera = [("lat", latitude), ("lon", longitude), ("zoom", zoom), ("bearing", bearing), ("tilt", tilt)]
+        if roll != 0 { camera.append(("roll", roll)) }
+        if elevation != 0 { camera.append(("elevation", elevation)) }
+        if fov != Camera.defaultFov { camera.append(("fov", fov)) }
+        fields(camera, into: &w, close: false)
         if let anchor {
             w.raw(",\"anchor\":")
             fields([("x", anchor.x), ("y", anchor.y)], into: &w)
@@ -249,9 +298,10 @@ extension BinaryFrame.Decoded {
         }
         w.raw("}")
         HubMessage.frameState(moving: moving, by: by, corner: corner, epoch: epoch, into: &w)
-        if let velocity, velocity.count == 5 {
+        if let velocity, velocity.count >= 5 {
             w.raw(",\"velocity\":")
-            fields(zip(["lat", "lon", "zoom", "bearing", "tilt"], velocity).map { ($0, $1) }, into: &w)
+            let names = ["lat", "lon", "zoom", "bearing", "tilt", "roll", "elevation", "fov"]
+            fields(zip(names, velocity).enumerated().filter { $0.offset < 5 || $0.element.1 != 0 }.map(\.element), into: &w)
         }
         switch pointer {
         case .none: break

@@ -130,7 +130,7 @@ extension ClientMessage {
 
     // MARK: camera
 
-    static let cameraKeys = ["lat", "lon", "zoom", "bearing", "tilt", "anchor", "padding"]
+    static let cameraKeys = ["lat", "lon", "zoom", "bearing", "tilt", "anchor", "padding", "roll", "elevation", "fov"]
 
     /// A partial camera under `key` (required, at least one field).
     static func decodeCamera(_ f: FieldReader, key: String) throws(ProtocolError) -> CameraUpdate {
@@ -142,6 +142,9 @@ extension ClientMessage {
         update.zoom = try c.number("zoom")
         update.bearing = try c.number("bearing")
         update.tilt = try c.number("tilt")
+        update.roll = try c.number("roll")
+        update.elevation = try c.number("elevation")
+        update.fov = try c.number("fov")
         update.anchor = try c.viewPoint("anchor").map { Anchor(x: $0.x, y: $0.y) }
         if let p = try c.object("padding") {
             try p.rejectUnknownKeys(["top", "left", "bottom", "right"], of: c.path + "padding")
@@ -304,7 +307,7 @@ extension ClientMessage {
 
     // MARK: limits
 
-    static let limitKeys = ["minZoom", "maxZoom", "minTilt", "maxTilt", "maxTiltByZoom", "bounds"]
+    static let limitKeys = ["minZoom", "maxZoom", "minTilt", "maxTilt", "maxTiltByZoom", "bounds", "maxRoll"]
 
     static func decodeLimits(_ f: FieldReader) throws(ProtocolError) -> CameraLimits.Change {
         var change = CameraLimits.Change()
@@ -317,6 +320,7 @@ extension ClientMessage {
         change.maxZoom = try scalar("maxZoom")
         change.minTilt = try scalar("minTilt")
         change.maxTilt = try scalar("maxTilt")
+        change.maxRoll = try scalar("maxRoll")
         if let value = f.object["maxTiltByZoom"] {
             switch value {
             case .null: change.maxTiltByZoom = .reset

@@ -138,6 +138,7 @@ extension CameraLimits.Change {
         w.limit("maxTilt", maxTilt) { $0.plainNumber($1) }
         w.limit("maxTiltByZoom", maxTiltByZoom) { $0.array($1) { $0.array([$1.zoom, $1.tilt]) { $0.plainNumber($1) } } }
         w.limit("bounds", bounds) { $0.geoBounds($1) }
+        w.limit("maxRoll", maxRoll) { $0.plainNumber($1) }
     }
 }
 
@@ -277,6 +278,9 @@ extension JSONWriter {
             $0.field("zoom", c.zoom)
             $0.field("bearing", c.bearing)
             $0.field("tilt", c.tilt)
+            $0.field("roll", c.roll)
+            $0.field("elevation", c.elevation)
+            $0.field("fov", c.fov)
             if let anchor = c.anchor { $0.field("anchor") { $0.viewPoint(ViewPoint(x: anchor.x, y: anchor.y)) } }
             if let p = c.padding { $0.field("padding") { $0.padding(p) } }
         }

@@ -53,10 +53,12 @@ public struct HubFrame: Hashable, Sendable {
     public init(_ binary: BinaryFrame.Decoded) {
         let camera = Camera(
             latitude: binary.latitude, longitude: binary.longitude, zoom: binary.zoom, tilt: binary.tilt, bearing: binary.bearing,
-            anchor: binary.anchor ?? .center, padding: binary.padding ?? .zero)
+            anchor: binary.anchor ?? .center, padding: binary.padding ?? .zero, roll: binary.roll, elevation: binary.elevation,
+            fov: binary.fov)
         var velocity: CameraVelocity?
-        if let v = binary.velocity, v.count == 5 {
+        if let v = binary.velocity, v.count >= 5 {
             velocity = CameraVelocity(latitude: v[0], longitude: v[1], zoom: v[2], bearing: v[3], tilt: v[4])
+            if v.count == 8 { (velocity!.roll, velocity!.elevation, velocity!.fov) = (v[5], v[6], v[7]) }
         }
         let pointer: FramePointer
         switch binary.pointer {

@@ -16,7 +16,8 @@ extension HubToClient {
         if let v = try f.object("velocity") {
             frame.velocity = CameraVelocity(
                 latitude: try v.requiredNumber("lat"), longitude: try v.requiredNumber("lon"), zoom: try v.requiredNumber("zoom"),
-                bearing: try v.requiredNumber("bearing"), tilt: try v.requiredNumber("tilt"))
+                bearing: try v.requiredNumber("bearing"), tilt: try v.requiredNumber("tilt"), roll: try v.number("roll") ?? 0,
+                elevation: try v.number("elevation") ?? 0, fov: try v.number("fov") ?? 0)
         }
         switch f.object["pointer"] {
         case nil: frame.pointer = .none

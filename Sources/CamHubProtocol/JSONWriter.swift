@@ -99,7 +99,8 @@ public struct JSONWriter: Sendable {
 
     /// `{"lat":…,"lon":…,"zoom":…,"bearing":…,"tilt":…}` per second, each
     /// rounded to 1e-7 (a follower needs the slope, not the double's last
-    /// bits: 1e-7 °/s is 0.15 px/s at zoom 20).
+    /// bits: 1e-7 °/s is 0.15 px/s at zoom 20), then `"roll"`, `"elevation"`
+    /// and `"fov"` each only when its rounded rate is not 0.
     public mutating func velocity(_ v: CameraVelocity) {
         func rounded(_ x: Double) -> Double { (x * 1e7).rounded() / 1e7 }
         raw("{\"lat\":")
@@ -112,12 +113,30 @@ public struct JSONWriter: Sendable {
         number(rounded(v.bearing))
         raw(",\"tilt\":")
         number(rounded(v.tilt))
+        let roll = rounded(v.roll)
+        let elevation = rounded(v.elevation)
+        let fov = rounded(v.fov)
+        if roll != 0 {
+            raw(",\"roll\":")
+            number(roll)
+        }
+        if elevation != 0 {
+            raw(",\"elevation\":")
+            number(elevation)
+        }
+        if fov != 0 {
+            raw(",\"fov\":")
+            number(fov)
+        }
         raw("}")
     }
 
-    /// `{"lat":…,"lon":…,"zoom":…,"bearing":…,"tilt":…}` plus `"anchor":{"x":…,"y":…}`
-    /// when the anchor is not the centre. Longitude wrapped to [-180, 180)
-    /// (see `wireLongitude`), bearing to [0, 360).
+    /// `{"lat":…,"lon":…,"zoom":…,"bearing":…,"tilt":…}`, then `"roll"`,
+    /// `"elevation"` and `"fov"` each only when not at its default (0, 0,
+    /// `Camera.defaultFov`: a flat camera reads as it did before they
+    /// existed), `"anchor":{"x":…,"y":…}` when the anchor is not the centre and
+    /// `"padding"` when there is some. Longitude wrapped to [-180, 180) (see
+    /// `wireLongitude`), bearing to [0, 360).
     public mutating func camera(_ camera: Camera) {
         raw("{\"lat\":")
         number(camera.latitude)
@@ -129,6 +148,18 @@ public struct JSONWriter: Sendable {
         number(normalizeBearing(camera.bearing))
         raw(",\"tilt\":")
         number(camera.tilt)
+        if camera.roll != 0 {
+            raw(",\"roll\":")
+            number(camera.roll)
+        }
+        if camera.elevation != 0 {
+            raw(",\"elevation\":")
+            number(camera.elevation)
+        }
+        if camera.fov != Camera.defaultFov {
+            raw(",\"fov\":")
+            number(camera.fov)
+        }
         if camera.anchor != .center {
             raw(",\"anchor\":{\"x\":")
             number(camera.anchor.x)
@@ -189,7 +220,8 @@ public struct JSONWriter: Sendable {
         raw("}")
     }
 
-    /// Same shape as the `limits` message, every field present (bounds null when none).
+    /// Same shape as the `limits` message, every field present (bounds null
+    /// when none) but `maxRoll`, written only when it limits the roll (below 180).
     public mutating func limits(_ l: CameraLimits) {
         raw("{\"minZoom\":")
         number(l.minZoom)
@@ -199,6 +231,10 @@ public struct JSONWriter: Sendable {
         number(l.minTilt)
         raw(",\"maxTilt\":")
         number(l.maxTilt)
+        if l.maxRoll != CameraLimits.defaultMaxRoll {
+            raw(",\"maxRoll\":")
+            number(l.maxRoll)
+        }
         raw(",\"maxTiltByZoom\":[")
         for (i, stop) in l.maxTiltByZoom.enumerated() {
             if i > 0 { raw(",") }

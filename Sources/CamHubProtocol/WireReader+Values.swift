@@ -3,8 +3,9 @@ import CameraMotion
 
 /// The camera-domain values of hub messages, read back from what `JSONWriter` writes.
 extension WireReader {
-    /// A camera (`JSONWriter.camera`): lat, lon, zoom, bearing, tilt, and
-    /// `anchor` and `padding` when not centred and not zero. The wire holds
+    /// A camera (`JSONWriter.camera`): lat, lon, zoom, bearing, tilt; roll,
+    /// elevation and fov when not at their defaults; `anchor` and `padding`
+    /// when not centred and not zero. The wire holds
     /// the longitude wrapped to [-180, 180) and the bearing in [0, 360): a
     /// camera written with others (a continuous longitude of 181, a bearing
     /// of -90) comes back wrapped.
@@ -21,7 +22,8 @@ extension WireReader {
     static func camera(_ c: WireReader) throws(DecodingError) -> Camera {
         var camera = Camera(
             latitude: try c.requiredNumber("lat"), longitude: try c.requiredNumber("lon"), zoom: try c.requiredNumber("zoom"),
-            tilt: try c.requiredNumber("tilt"), bearing: try c.requiredNumber("bearing"))
+            tilt: try c.requiredNumber("tilt"), bearing: try c.requiredNumber("bearing"), roll: try c.number("roll") ?? 0,
+            elevation: try c.number("elevation") ?? 0, fov: try c.number("fov") ?? Camera.defaultFov)
         if let a = try c.object("anchor") { camera.anchor = Anchor(x: try a.requiredNumber("x"), y: try a.requiredNumber("y")) }
         if let p = try c.object("padding") { camera.padding = try p.insets() }
         return camera
@@ -61,8 +63,11 @@ extension WireReader {
                     zoom: try Self.number(pair[0], field: item.field + "[0]"), tilt: try Self.number(pair[1], field: item.field + "[1]")))
         }
         let bounds = try l.object("bounds")?.bounds()
+        let maxRoll = try l.number("maxRoll") ?? CameraLimits.defaultMaxRoll
         do {
-            return try CameraLimits(minZoom: minZoom, maxZoom: maxZoom, minTilt: minTilt, maxTilt: maxTilt, maxTiltByZoom: stops, bounds: bounds)
+            return try CameraLimits(
+                minZoom: minZoom, maxZoom: maxZoom, minTilt: minTilt, maxTilt: maxTilt, maxTiltByZoom: stops, bounds: bounds,
+                maxRoll: maxRoll)
         } catch {
             throw DecodingError(field: l.path + error.field, message: error.message)
         }

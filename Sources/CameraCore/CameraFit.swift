@@ -3,7 +3,7 @@ import Foundation
 extension Camera {
     /// The camera that shows `bounds` inside `viewport` less this camera's
     /// padding and `padding` (MapLibre `cameraForBounds`, which adds the
-    /// options' padding to the map's): this camera's bearing, anchor and padding, tilt 0,
+    /// options' padding to the map's): this camera's bearing, roll, elevation, anchor and padding, tilt 0,
     /// the largest zoom at which the whole box fits (capped at the absolute
     /// zoom range; apply the room's limits to the result). Throws when the
     /// padding leaves no room or the bounds are invalid.
@@ -30,27 +30,43 @@ extension Camera {
         let east = WebMercator.project(GeoCoordinate(latitude: south, longitude: bounds.west + bounds.longitudeSpan), zoom: 0)
         let corners = [(west.x, west.y), (east.x, west.y), (east.x, east.y), (west.x, east.y)]
 
-        // Extent of the box as the rotated view sees it.
-        let b = bearing * .pi / 180
+        // Extent of the box as the rotated view sees it. Looking straight down, roll turns the
+        // picture the same way as bearing.
+        let b = (bearing + roll) * .pi / 180
         let c = cos(b)
         let s = sin(b)
         let rotated = corners.map { (x, y) in (x * c + y * s, -x * s + y * c) }
         let width = rotated.map(\.0).max()! - rotated.map(\.0).min()!
         let height = rotated.map(\.1).max()! - rotated.map(\.1).min()!
         let scale = min(width > 0 ? availableWidth / width : .infinity, height > 0 ? availableHeight / height : .infinity)
-        let zoom = min(max(log2(scale), CameraLimits.zoomRange.lowerBound), CameraLimits.zoomRange.upperBound)
-        let size = exp2(zoom)
+        let midX = (west.x + east.x) / 2
+        let midY = (west.y + east.y) / 2
 
-        // Put the box centre at the centre of the padded area: target = centre − R(bearing)·(screen offset
-        // from the anchor point, where the target is drawn; at tilt 0 offsets are linear).
+        // The box is on the ground, `elevation` below the target's plane: drawn smaller by
+        // `groundScale`, which depends on the zoom, so the zoom is settled in a few steps.
         var flat = self
         flat.tilt = 0
-        let anchorPoint = ViewTransform(camera: flat, viewport: viewport).anchorPoint
-        let midX = (west.x + east.x) / 2 * size
-        let midY = (west.y + east.y) / 2 * size
-        let sx = padding.left + availableWidth / 2 - anchorPoint.x
-        let sy = padding.top + availableHeight / 2 - anchorPoint.y
-        let target = WebMercator.unproject(x: midX - (sx * c - sy * s), y: midY - (sx * s + sy * c), zoom: zoom)
+        var zoom = min(max(log2(scale), CameraLimits.zoomRange.lowerBound), CameraLimits.zoomRange.upperBound)
+        var groundScale = 1.0
+        for _ in 0..<(elevation == 0 ? 0 : 8) {
+            flat.zoom = zoom
+            groundScale = flat.groundScale(atWorldY: midY * exp2(zoom), viewport: viewport)
+            zoom = min(max(log2(scale / groundScale), CameraLimits.zoomRange.lowerBound), CameraLimits.zoomRange.upperBound)
+        }
+        flat.zoom = zoom
+        if elevation != 0 { groundScale = flat.groundScale(atWorldY: midY * exp2(zoom), viewport: viewport) }
+        let size = exp2(zoom)
+
+        // Put the box centre at the centre of the padded area: its ground offset from the
+        // centre of perspective is the screen offset over `groundScale`; the target, drawn at
+        // its anchor in its own plane, keeps its screen offset. Both turned back by R(bearing + roll).
+        let transform = ViewTransform(camera: flat, viewport: viewport)
+        let mx = (padding.left + availableWidth / 2 - transform.principalX) / groundScale
+        let my = (padding.top + availableHeight / 2 - transform.principalY) / groundScale
+        let ax = transform.anchorPoint.x - transform.principalX
+        let ay = transform.anchorPoint.y - transform.principalY
+        let (sx, sy) = (mx - ax, my - ay)
+        let target = WebMercator.unproject(x: midX * size - (sx * c - sy * s), y: midY * size - (sx * s + sy * c), zoom: zoom)
 
         var out = self
         out.zoom = zoom
@@ -58,5 +74,16 @@ extension Camera {
         out.latitude = target.latitude
         out.continuousLongitude = nearestLongitude(target.longitude, to: continuousLongitude)
         return out
+    }
+}
+
+extension Camera {
+    /// Looking straight down, how much smaller than the target's plane the
+    /// ground is drawn: `d / (d + elevation · pixelsPerMeter)`, with the
+    /// pixels per metre at world y `y` (the camera's zoom). 1 at elevation 0.
+    func groundScale(atWorldY y: Double, viewport: Viewport) -> Double {
+        let distance = viewport.height / 2 / tan(fov * .pi / 360)
+        let below = elevation * ViewTransform.pixelsPerMeter(atWorldY: y, zoom: zoom)
+        return distance / max(distance + below, distance * 1e-6)
     }
 }

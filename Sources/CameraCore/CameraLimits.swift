@@ -11,6 +11,10 @@ public struct CameraLimits: Hashable, Sendable {
     public static let defaultMaxZoom: Double = 22
     public static let defaultMinTilt: Double = 0
     public static let defaultMaxTilt: Double = 60
+    /// Roll any limit may take: the largest |roll| allowed, in degrees.
+    public static let rollRange: ClosedRange<Double> = 0...180
+    /// No limit on roll.
+    public static let defaultMaxRoll: Double = 180
 
     /// One entry of the max-tilt-per-zoom table: at `zoom`, tilt may reach `tilt`.
     public struct TiltStop: Hashable, Sendable {
@@ -26,6 +30,8 @@ public struct CameraLimits: Hashable, Sendable {
     public private(set) var maxZoom: Double = defaultMaxZoom
     public private(set) var minTilt: Double = defaultMinTilt
     public private(set) var maxTilt: Double = defaultMaxTilt
+    /// The camera's roll stays within ±`maxRoll` degrees (0: always level).
+    public private(set) var maxRoll: Double = defaultMaxRoll
     /// Sorted by zoom, zooms strictly increasing. Between entries the limit is
     /// interpolated linearly; beyond the ends the end value holds.
     public private(set) var maxTiltByZoom: [TiltStop] = []
@@ -33,14 +39,14 @@ public struct CameraLimits: Hashable, Sendable {
     /// client has its own viewport, so only the target can be bounded for all).
     public private(set) var bounds: GeoBounds?
 
-    /// The defaults: zoom 0…22, tilt 0…60, no table, no bounds.
+    /// The defaults: zoom 0…22, tilt 0…60, any roll, no table, no bounds.
     public init() {}
 
     /// Limits with the given values, validated as a whole.
     public init(
         minZoom: Double = defaultMinZoom, maxZoom: Double = defaultMaxZoom,
         minTilt: Double = defaultMinTilt, maxTilt: Double = defaultMaxTilt,
-        maxTiltByZoom: [TiltStop] = [], bounds: GeoBounds? = nil
+        maxTiltByZoom: [TiltStop] = [], bounds: GeoBounds? = nil, maxRoll: Double = defaultMaxRoll
     ) throws(CameraInputError) {
         var change = Change()
         change.minZoom = .set(minZoom)
@@ -48,6 +54,7 @@ public struct CameraLimits: Hashable, Sendable {
         change.minTilt = .set(minTilt)
         change.maxTilt = .set(maxTilt)
         change.maxTiltByZoom = .set(maxTiltByZoom)
+        change.maxRoll = .set(maxRoll)
         change.bounds = bounds.map { .set($0) } ?? .reset
         self = try CameraLimits().applying(change)
     }
@@ -115,6 +122,7 @@ extension CameraLimits {
         public var minTilt: LimitChange<Double> = .keep
         public var maxTilt: LimitChange<Double> = .keep
         public var maxTiltByZoom: LimitChange<[TiltStop]> = .keep
+        public var maxRoll: LimitChange<Double> = .keep
         public var bounds: LimitChange<GeoBounds> = .keep
         public init() {}
     }
@@ -127,6 +135,7 @@ extension CameraLimits {
         next.maxZoom = try Self.resolve(change.maxZoom, current: maxZoom, default: Self.defaultMaxZoom, field: "maxZoom", range: Self.zoomRange)
         next.minTilt = try Self.resolve(change.minTilt, current: minTilt, default: Self.defaultMinTilt, field: "minTilt", range: Self.tiltRange)
         next.maxTilt = try Self.resolve(change.maxTilt, current: maxTilt, default: Self.defaultMaxTilt, field: "maxTilt", range: Self.tiltRange)
+        next.maxRoll = try Self.resolve(change.maxRoll, current: maxRoll, default: Self.defaultMaxRoll, field: "maxRoll", range: Self.rollRange)
         guard next.minZoom <= next.maxZoom else {
             throw CameraInputError(field: "minZoom", message: "must not exceed maxZoom (\(next.minZoom) > \(next.maxZoom))")
         }

@@ -2,8 +2,8 @@
 /// clamping reports speak in these units: an animation *claims* properties,
 /// and a write reports which properties the limits *clamped*.
 public struct CameraProperties: OptionSet, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// Target latitude and longitude (always claimed together).
     public static let center = CameraProperties(rawValue: 1 << 0)
@@ -12,33 +12,27 @@ public struct CameraProperties: OptionSet, Hashable, Sendable, CustomStringConve
     public static let tilt = CameraProperties(rawValue: 1 << 3)
     public static let anchor = CameraProperties(rawValue: 1 << 4)
     public static let padding = CameraProperties(rawValue: 1 << 5)
+    public static let roll = CameraProperties(rawValue: 1 << 6)
+    public static let elevation = CameraProperties(rawValue: 1 << 7)
+    public static let fov = CameraProperties(rawValue: 1 << 8)
 
-    public static let all: CameraProperties = [.center, .zoom, .bearing, .tilt, .anchor, .padding]
+    public static let all: CameraProperties = [.center, .zoom, .bearing, .tilt, .roll, .elevation, .fov, .anchor, .padding]
 
-    /// Wire names in a fixed order: `center`, `zoom`, `bearing`, `tilt`, `anchor`, `padding`.
-    public var names: [String] {
-        var out: [String] = []
-        if contains(.center) { out.append("center") }
-        if contains(.zoom) { out.append("zoom") }
-        if contains(.bearing) { out.append("bearing") }
-        if contains(.tilt) { out.append("tilt") }
-        if contains(.anchor) { out.append("anchor") }
-        if contains(.padding) { out.append("padding") }
-        return out
-    }
+    /// Each property with its wire name, in the wire's fixed order.
+    static let named: [(CameraProperties, String)] = [
+        (.center, "center"), (.zoom, "zoom"), (.bearing, "bearing"), (.tilt, "tilt"), (.roll, "roll"),
+        (.elevation, "elevation"), (.fov, "fov"), (.anchor, "anchor"), (.padding, "padding"),
+    ]
+
+    /// Wire names in a fixed order: `center`, `zoom`, `bearing`, `tilt`, `roll`,
+    /// `elevation`, `fov`, `anchor`, `padding`.
+    public var names: [String] { Self.named.filter { contains($0.0) }.map(\.1) }
 
     public var description: String { "[" + names.joined(separator: ", ") + "]" }
 
     /// Parses one wire name (see `names`); nil for an unknown name.
     public init?(name: String) {
-        switch name {
-        case "center": self = .center
-        case "zoom": self = .zoom
-        case "bearing": self = .bearing
-        case "tilt": self = .tilt
-        case "anchor": self = .anchor
-        case "padding": self = .padding
-        default: return nil
-        }
+        guard let found = Self.named.first(where: { $0.1 == name }) else { return nil }
+        self = found.0
     }
 }

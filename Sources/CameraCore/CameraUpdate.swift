@@ -8,12 +8,22 @@ public struct CameraUpdate: Hashable, Sendable {
     public var bearing: Double?
     public var anchor: Anchor?
     public var padding: PaddingUpdate?
+    /// Degrees, within `Camera.rollRange`.
+    public var roll: Double?
+    /// Metres, within `Camera.elevationRange`.
+    public var elevation: Double?
+    /// Degrees, within `Camera.fovRange`.
+    public var fov: Double?
 
     public init(
         latitude: Double? = nil, longitude: Double? = nil, zoom: Double? = nil,
-        tilt: Double? = nil, bearing: Double? = nil, anchor: Anchor? = nil, padding: PaddingUpdate? = nil
+        tilt: Double? = nil, bearing: Double? = nil, anchor: Anchor? = nil, padding: PaddingUpdate? = nil,
+        roll: Double? = nil, elevation: Double? = nil, fov: Double? = nil
     ) {
         self.padding = padding
+        self.roll = roll
+        self.elevation = elevation
+        self.fov = fov
         self.latitude = latitude
         self.longitude = longitude
         self.zoom = zoom
@@ -26,7 +36,8 @@ public struct CameraUpdate: Hashable, Sendable {
     public init(_ camera: Camera) {
         self.init(
             latitude: camera.latitude, longitude: camera.continuousLongitude, zoom: camera.zoom,
-            tilt: camera.tilt, bearing: camera.bearing, anchor: camera.anchor, padding: PaddingUpdate(camera.padding))
+            tilt: camera.tilt, bearing: camera.bearing, anchor: camera.anchor, padding: PaddingUpdate(camera.padding),
+            roll: camera.roll, elevation: camera.elevation, fov: camera.fov)
     }
 
     public var isEmpty: Bool { properties.isEmpty }
@@ -40,11 +51,16 @@ public struct CameraUpdate: Hashable, Sendable {
         if tilt != nil { out.insert(.tilt) }
         if anchor != nil { out.insert(.anchor) }
         if padding.map({ !$0.isEmpty }) ?? false { out.insert(.padding) }
+        if roll != nil { out.insert(.roll) }
+        if elevation != nil { out.insert(.elevation) }
+        if fov != nil { out.insert(.fov) }
         return out
     }
 
-    /// Rejects what must never reach the state: non-finite numbers and
-    /// latitudes beyond ±90. Everything else is clamped when applied.
+    /// Rejects what must never reach the state: non-finite numbers, latitudes
+    /// beyond ±90, and a roll, elevation or field of view outside its range
+    /// (`Camera.rollRange`, `elevationRange`, `fovRange`). Everything else is
+    /// clamped when applied.
     public func validate() throws(CameraInputError) {
         if let latitude {
             try requireFinite(latitude, "lat")
@@ -61,6 +77,9 @@ public struct CameraUpdate: Hashable, Sendable {
             try requireFinite(anchor.y, "anchor.y")
         }
         try padding?.validate()
+        if let roll { try requireWithin(roll, Camera.rollRange, "roll") }
+        if let elevation { try requireWithin(elevation, Camera.elevationRange, "elevation") }
+        if let fov { try requireWithin(fov, Camera.fovRange, "fov") }
     }
 }
 
@@ -93,11 +112,14 @@ extension Camera {
         if let bearing = update.bearing { next.bearing = bearing }
         if let anchor = update.anchor { next.anchor = anchor }
         if let padding = update.padding { next.padding = padding.applied(to: next.padding) }
+        if let roll = update.roll { next.roll = roll }
+        if let elevation = update.elevation { next.elevation = elevation }
+        if let fov = update.fov { next.fov = fov }
         return next.clamped(to: limits)
     }
 
     /// This camera clamped to `limits` (zoom first, then tilt for that zoom,
-    /// then the target), with bearing normalized and the anchor kept in view.
+    /// roll, then the target), with bearing and roll normalized and the anchor kept in view.
     /// Assumes finite values (as every `Camera` built through `applying` has).
     public func clamped(to limits: CameraLimits) -> ClampedCamera {
         var next = self
@@ -116,6 +138,10 @@ extension Camera {
         }
 
         next.bearing = normalizeBearing(next.bearing)
+
+        let roll = min(max(normalizeRoll(next.roll), -limits.maxRoll), limits.maxRoll)
+        if roll != normalizeRoll(next.roll) { clamped.insert(.roll) }
+        next.roll = roll
 
         let anchor = Anchor(x: min(max(next.anchor.x, 0), 1), y: min(max(next.anchor.y, 0), 1))
         if anchor != next.anchor {

@@ -34,6 +34,14 @@ public func normalizeBearing(_ degrees: Double) -> Double {
     return positive >= 360 ? 0 : positive
 }
 
+/// A roll in degrees as the camera keeps it: untouched within −180…180 (both
+/// ends, so what a client set reads back the same), otherwise wrapped into [-180, 180).
+@inlinable
+public func normalizeRoll(_ degrees: Double) -> Double {
+    if degrees >= -180 && degrees <= 180 { return degrees }
+    return wrapLongitude(degrees)
+}
+
 /// The copy of `longitude` (plus or minus whole turns) nearest to `reference`.
 /// Used to keep longitudes continuous and to take the short way round the antimeridian.
 @inlinable

@@ -2,7 +2,7 @@
 public struct VisibleRegion: Hashable, Sendable {
     /// Geo points under the corners: top-left, top-right, bottom-right,
     /// bottom-left. Corners in the sky are moved down to 85 % of the way from
-    /// the principal point to the horizon. Longitudes are continuous around the
+    /// the principal point to the horizon (see `ViewTransform.visibleRegion`). Longitudes are continuous around the
     /// camera's target (wrap them for display).
     public var quad: [GeoCoordinate]
     /// The smallest box holding the quad; `west > east` when it crosses the
@@ -16,19 +16,25 @@ public struct VisibleRegion: Hashable, Sendable {
 }
 
 extension ViewTransform {
-    /// The visible quad and its bounding box.
+    /// The visible quad and its bounding box: the ground under the viewport's
+    /// corners, a corner that shows sky moved down (in the level picture, see
+    /// `unrolled`) to `horizonClampFraction` of the way from the principal point
+    /// to the horizon. Should the ground not be in sight there (an elevation
+    /// below sea level deeper than the eye's height), the target's plane stands in for it.
     public var visibleRegion: VisibleRegion {
         let w = viewport.width
         let h = viewport.height
-        var top = 0.0
-        if let horizon = horizonY {
-            top = max(0, principalY - (principalY - horizon) * Self.horizonClampFraction)
-        }
-        let bottom = max(h, top)
-        let corners = [ViewPoint(x: 0, y: top), ViewPoint(x: w, y: top), ViewPoint(x: w, y: bottom), ViewPoint(x: 0, y: bottom)]
+        let clampY = horizonY.map { principalY - (principalY - $0) * Self.horizonClampFraction }
+        let corners = [ViewPoint(x: 0, y: 0), ViewPoint(x: w, y: 0), ViewPoint(x: w, y: h), ViewPoint(x: 0, y: h)]
         let quad: [GeoCoordinate] = corners.map { corner in
-            // Below the clamped line every point has a ground position.
-            let offset = viewToWorldOffset(corner)!
+            var point = corner
+            var level = unrolled(corner)
+            if let clampY, level.y < clampY {
+                level.y = clampY
+                point = rolled(level)
+            }
+            // Below the clamped line the target's plane is always in sight.
+            let offset = viewToWorldOffset(point) ?? targetPlaneOffset(under: point) ?? (0, 0)
             return WebMercator.unproject(x: centerX + offset.dx, y: centerY + offset.dy, zoom: camera.zoom)
         }
         return VisibleRegion(quad: quad, bounds: Self.boundingBox(of: quad))

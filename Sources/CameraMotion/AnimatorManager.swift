@@ -176,7 +176,8 @@ public struct AnimatorManager: Sendable {
 }
 
 /// Thresholds for `significantChange` (defaults: a quarter of the reference
-/// viewport's smaller side in position, 0.5 zoom, 10° of bearing or tilt).
+/// viewport's smaller side in position, 0.5 zoom, 10° of bearing, tilt or roll,
+/// 10° of field of view).
 public struct SignificanceThresholds: Hashable, Sendable {
     public var referenceViewport = Viewport(width: 1280, height: 720)
     /// Fraction of the reference viewport's smaller side the target must move.
@@ -184,12 +185,16 @@ public struct SignificanceThresholds: Hashable, Sendable {
     public var zoom = 0.5
     public var bearing = 10.0
     public var tilt = 10.0
+    public var roll = 10.0
+    public var fov = 10.0
     public init() {}
 
     func isSignificant(from a: Camera, to b: Camera) -> Bool {
         if abs(b.zoom - a.zoom) >= zoom { return true }
         if abs(shortestTurn(from: a.bearing, to: b.bearing)) >= bearing { return true }
         if abs(b.tilt - a.tilt) >= tilt { return true }
+        if abs(shortestTurn(from: a.roll, to: b.roll)) >= roll { return true }
+        if abs(b.fov - a.fov) >= fov { return true }
         let size = WebMercator.worldSize(zoom: b.zoom)
         let dx =
             (WebMercator.unitX(longitude: nearestLongitude(b.continuousLongitude, to: a.continuousLongitude))

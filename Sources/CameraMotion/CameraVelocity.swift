@@ -15,14 +15,29 @@ public struct CameraVelocity: Hashable, Sendable {
     public var bearing: Double
     /// Degrees per second.
     public var tilt: Double
+    /// Degrees per second (the short way through ±180).
+    public var roll: Double
+    /// Metres per second.
+    public var elevation: Double
+    /// Degrees of field of view per second.
+    public var fov: Double
 
-    public init(latitude: Double, longitude: Double, zoom: Double, bearing: Double, tilt: Double) {
+    public init(
+        latitude: Double, longitude: Double, zoom: Double, bearing: Double, tilt: Double, roll: Double = 0, elevation: Double = 0,
+        fov: Double = 0
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.zoom = zoom
         self.bearing = bearing
         self.tilt = tilt
+        self.roll = roll
+        self.elevation = elevation
+        self.fov = fov
     }
+
+    /// True when roll, elevation and field of view do not change (the wire then carries only the flat rates).
+    public var hasOnlyFlatRates: Bool { roll == 0 && elevation == 0 && fov == 0 }
 
     /// The mean velocity from camera `a` to camera `b` over `seconds` (> 0).
     init(from a: Camera, to b: Camera, over seconds: Double) {
@@ -31,6 +46,9 @@ public struct CameraVelocity: Hashable, Sendable {
         zoom = (b.zoom - a.zoom) / seconds
         bearing = shortestTurn(from: a.bearing, to: b.bearing) / seconds
         tilt = (b.tilt - a.tilt) / seconds
+        roll = shortestTurn(from: a.roll, to: b.roll) / seconds
+        elevation = (b.elevation - a.elevation) / seconds
+        fov = (b.fov - a.fov) / seconds
     }
 }
 

@@ -6,11 +6,11 @@ import Foundation
 /// is a pure function of progress, so the result never depends on tick rate.
 enum MotionPlan: Hashable, Sendable {
     /// Straight interpolation of each property (center in Mercator space,
-    /// bearing the short way round).
+    /// bearing and roll the short way round).
     case ease(from: Camera, to: Camera)
     /// Zoom/bearing/tilt interpolated while the geo point under `point` stays there.
     case around(from: Camera, to: Camera, geo: GeoCoordinate, point: ViewPoint, viewport: Viewport)
-    /// A van Wijk & Nuij flight for center+zoom; bearing, tilt, anchor eased.
+    /// A van Wijk & Nuij flight for center+zoom; bearing, tilt, roll, elevation, fov, anchor eased.
     case fly(path: FlightPath, from: Camera, to: Camera)
 
     /// The camera `to` as planned (final values, written exactly at the end).
@@ -74,6 +74,11 @@ enum MotionPlan: Hashable, Sendable {
         if held.contains(.bearing) {
             camera.bearing = p >= 1 ? to.bearing : normalizeBearing(from.bearing + shortestTurn(from: from.bearing, to: to.bearing) * p)
         }
+        if held.contains(.roll) {
+            camera.roll = p >= 1 ? to.roll : normalizeRoll(from.roll + shortestTurn(from: from.roll, to: to.roll) * p)
+        }
+        if held.contains(.elevation) { camera.elevation = p >= 1 ? to.elevation : from.elevation + (to.elevation - from.elevation) * p }
+        if held.contains(.fov) { camera.fov = p >= 1 ? to.fov : from.fov + (to.fov - from.fov) * p }
         if held.contains(.padding) {
             let a = from.padding
             let b = to.padding

@@ -52,7 +52,8 @@ extension EaseRequest {
             ("lat", from.latitude != nil, to.latitude != nil), ("lon", from.longitude != nil, to.longitude != nil),
             ("zoom", from.zoom != nil, to.zoom != nil), ("bearing", from.bearing != nil, to.bearing != nil),
             ("tilt", from.tilt != nil, to.tilt != nil), ("anchor", from.anchor != nil, to.anchor != nil),
-            ("padding", from.padding != nil, to.padding != nil),
+            ("padding", from.padding != nil, to.padding != nil), ("roll", from.roll != nil, to.roll != nil),
+            ("elevation", from.elevation != nil, to.elevation != nil), ("fov", from.fov != nil, to.fov != nil),
         ]
         for (name, inFrom, inTo) in fields where inFrom && !inTo {
             throw CameraInputError(field: "from.\(name)", message: "is not animated (to has no \(name))")

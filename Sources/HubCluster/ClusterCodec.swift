@@ -52,7 +52,7 @@ enum ClusterMessage: Hashable, Sendable {
             w.double(f.time)
             w.byte(FrameFlags.byte(f))
             if let v = f.velocity {
-                for x in [v.latitude, v.longitude, v.zoom, v.bearing, v.tilt] { w.double(x) }
+                for x in [v.latitude, v.longitude, v.zoom, v.bearing, v.tilt, v.roll, v.elevation, v.fov] { w.double(x) }
             }
             w.camera(f.camera)
             w.limits(f.limits)
@@ -328,7 +328,7 @@ struct ByteWriter {
     mutating func camera(_ c: Camera) {
         for v in [
             c.latitude, c.continuousLongitude, c.zoom, c.tilt, c.bearing, c.anchor.x, c.anchor.y,
-            c.padding.top, c.padding.left, c.padding.bottom, c.padding.right,
+            c.padding.top, c.padding.left, c.padding.bottom, c.padding.right, c.roll, c.elevation, c.fov,
         ] { double(v) }
     }
     /// nil times and durations as NaN.
@@ -337,12 +337,13 @@ struct ByteWriter {
         string(a.by)
         string(a.kind.rawValue)
         string(a.status)
-        byte(a.properties.rawValue)
+        byte(UInt8(a.properties.rawValue & 0xFF))
+        byte(UInt8(a.properties.rawValue >> 8))
         for v in [a.started, a.duration, a.starts] { double(v ?? .nan) }
         string(a.after)
     }
     mutating func limits(_ l: CameraLimits) {
-        for v in [l.minZoom, l.maxZoom, l.minTilt, l.maxTilt] { double(v) }
+        for v in [l.minZoom, l.maxZoom, l.minTilt, l.maxTilt, l.maxRoll] { double(v) }
         u64(UInt64(l.maxTiltByZoom.count))
         for stop in l.maxTiltByZoom {
             double(stop.zoom)
@@ -378,11 +379,14 @@ struct ByteReader {
         return v
     }
     mutating func double() -> Double? { u64().map(Double.init(bitPattern:)) }
-    /// Five doubles when `present` (`.some(nil)` when not; nil: the bytes ran out).
+    /// Eight doubles when `present` (`.some(nil)` when not; nil: the bytes ran out).
     mutating func velocity(if present: Bool) -> CameraVelocity?? {
         guard present else { return .some(nil) }
-        guard let lat = double(), let lon = double(), let zoom = double(), let bearing = double(), let tilt = double() else { return nil }
-        return CameraVelocity(latitude: lat, longitude: lon, zoom: zoom, bearing: bearing, tilt: tilt)
+        guard let lat = double(), let lon = double(), let zoom = double(), let bearing = double(), let tilt = double(),
+            let roll = double(), let elevation = double(), let fov = double()
+        else { return nil }
+        return CameraVelocity(
+            latitude: lat, longitude: lon, zoom: zoom, bearing: bearing, tilt: tilt, roll: roll, elevation: elevation, fov: fov)
     }
     mutating func bytes() -> [UInt8]? {
         guard let n = u64(), n <= UInt64(data.count - at) else { return nil }
@@ -399,26 +403,26 @@ struct ByteReader {
     }
     mutating func camera() -> Camera? {
         var v: [Double] = []
-        for _ in 0..<11 {
+        for _ in 0..<14 {
             guard let d = double() else { return nil }
             v.append(d)
         }
         return Camera(
             latitude: v[0], longitude: v[1], zoom: v[2], tilt: v[3], bearing: v[4], anchor: Anchor(x: v[5], y: v[6]),
-            padding: EdgeInsets(top: v[7], left: v[8], bottom: v[9], right: v[10]))
+            padding: EdgeInsets(top: v[7], left: v[8], bottom: v[9], right: v[10]), roll: v[11], elevation: v[12], fov: v[13])
     }
     mutating func animation() -> AnimationSummary? {
         guard let id = string() ?? nil, let by = string() ?? nil, let kindText = string() ?? nil,
-            let kind = LiveAnimation.Kind(rawValue: kindText), let status = string() ?? nil, let properties = byte(),
+            let kind = LiveAnimation.Kind(rawValue: kindText), let status = string() ?? nil, let low = byte(), let high = byte(),
             let started = double(), let duration = double(), let starts = double(), let after = string()
         else { return nil }
         func optional(_ v: Double) -> Double? { v.isNaN ? nil : v }
         return AnimationSummary(
-            id: id, by: by, kind: kind, status: status, properties: CameraProperties(rawValue: properties),
+            id: id, by: by, kind: kind, status: status, properties: CameraProperties(rawValue: UInt16(high) << 8 | UInt16(low)),
             started: optional(started), duration: optional(duration), after: after, starts: optional(starts))
     }
     mutating func limits() -> CameraLimits? {
-        guard let minZoom = double(), let maxZoom = double(), let minTilt = double(), let maxTilt = double(),
+        guard let minZoom = double(), let maxZoom = double(), let minTilt = double(), let maxTilt = double(), let maxRoll = double(),
             let count = u64(), count < 1000
         else { return nil }
         var stops: [CameraLimits.TiltStop] = []
@@ -434,6 +438,6 @@ struct ByteReader {
         }
         return try? CameraLimits(
             minZoom: minZoom, maxZoom: maxZoom, minTilt: minTilt, maxTilt: maxTilt,
-            maxTiltByZoom: stops, bounds: bounds)
+            maxTiltByZoom: stops, bounds: bounds, maxRoll: maxRoll)
     }
 }

@@ -97,7 +97,7 @@ import Testing
         #expect(throws: BinaryFrame.DecodingError(description: "binary frame: 1 bytes after its last field")) {
             try BinaryFrame.decode(bytes + [0])
         }
-        #expect(throws: BinaryFrame.DecodingError(description: "binary message of kind 7: only 1 (frame) exists")) {
+        #expect(throws: BinaryFrame.DecodingError(description: "binary message of kind 7: only 1 (frame) and 2 (frame with 3D fields) exist")) {
             try BinaryFrame.decode([7] + bytes.dropFirst())
         }
     }

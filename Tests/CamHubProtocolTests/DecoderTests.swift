@@ -209,15 +209,17 @@ struct CameraCommandDecodingTests {
     @Test("camera validation errors name camera.<field>")
     func cameraErrors() {
         #expect(decodeError(#"{"type":"set","camera":{"lat":91}}"#)?.message == "camera.lat: must be within -90…90 degrees (got 91.0)")
-        #expect(decodeError(#"{"type":"set","camera":{}}"#)?.message == "camera: must name at least one of lat, lon, zoom, bearing, tilt, anchor, padding")
+        #expect(
+            decodeError(#"{"type":"set","camera":{}}"#)?.message
+                == "camera: must name at least one of lat, lon, zoom, bearing, tilt, anchor, padding, roll, elevation, fov")
         #expect(decodeError(#"{"type":"set"}"#)?.message == "camera: missing")
         #expect(decodeError(#"{"type":"set","camera":5}"#)?.message == "camera: must be an object (got a number)")
         #expect(
             decodeError(#"{"type":"set","camera":{"zoom":3,"lng":5}}"#)?.message
-                == "camera.lng: unknown field in camera (known: lat, lon, zoom, bearing, tilt, anchor, padding)")
+                == "camera.lng: unknown field in camera (known: lat, lon, zoom, bearing, tilt, anchor, padding, roll, elevation, fov)")
         #expect(
             decodeError(#"{"type":"set","camera":{"zoom":3,"lng":5,"pitch":1}}"#)?.message
-                == "camera: unknown fields 'lng', 'pitch' (known: lat, lon, zoom, bearing, tilt, anchor, padding)")
+                == "camera: unknown fields 'lng', 'pitch' (known: lat, lon, zoom, bearing, tilt, anchor, padding, roll, elevation, fov)")
         #expect(decodeError(#"{"type":"set","camera":{"anchor":{"x":0.5}}}"#)?.message == "camera.anchor.y: missing")
         #expect(decodeError(#"{"type":"set","camera":{"anchor":{"x":0.5,"y":"1"}}}"#)?.message == "camera.anchor.y: must be a finite number (got a string)")
         #expect(decodeError(#"{"type":"animate","to":{"tilt":1e400},"duration":1}"#)?.message == "to.tilt: must be a finite number (got inf)")

@@ -113,13 +113,13 @@ struct HubDecoderErrorTests {
 
     @Test func unknownFieldsAreIgnoredAtEveryLevel() throws {
         let extended = Self.edited(
-            Self.edited(Self.frame, #""type":"frame","#, #""type":"frame","colour":"red","#), #""tilt":0.0}"#, #""tilt":0.0,"roll":5}"#)
+            Self.edited(Self.frame, #""type":"frame","#, #""type":"frame","colour":"red","#), #""tilt":0.0}"#, #""tilt":0.0,"yaw":5}"#)
         #expect(try HubToClient.decode(extended) == HubToClient.decode(Self.frame))
     }
 
     @Test func namesThisVersionDoesNotKnowAreDroppedFromLists() throws {
         #expect(try HubToClient.decode(#"{"type":"gestures","disabled":["pan","swipe"]}"#) == .gestures(disabled: [.pan]))
-        let report = #"{"type":"animation","id":"a","status":"finished","by":null,"lost":["zoom","roll"],"clamped":[],"time":1.0}"#
+        let report = #"{"type":"animation","id":"a","status":"finished","by":null,"lost":["zoom","yaw"],"clamped":[],"time":1.0}"#
         #expect(try HubToClient.decode(report) == .animation(AnimationMessage(id: "a", status: .finished, by: nil, lost: [.zoom]), time: 1))
         let welcome = text(HubMessage.welcome(try HubDecoderTests.fullWelcome(), time: 1))
         #expect(

@@ -65,7 +65,7 @@ struct HubFrameDecoderTests {
         #expect(throws: HubToClient.DecodingError(field: "", message: "binary frame: camera.zoom needs 8 bytes at offset 34, 4 left")) {
             try HubToClient.decode(binary: bytes.prefix(38))
         }
-        #expect(throws: HubToClient.DecodingError(field: "", message: "binary message of kind 7: only 1 (frame) exists")) {
+        #expect(throws: HubToClient.DecodingError(field: "", message: "binary message of kind 7: only 1 (frame) and 2 (frame with 3D fields) exist")) {
             try HubToClient.decode(binary: [7] + bytes.dropFirst())
         }
     }

@@ -204,6 +204,9 @@ public struct ScriptStep: Sendable, Equatable {
         if let v = u.zoom { parts.append("zoom \(JSONWriter.plain(v))") }
         if let v = u.bearing { parts.append("bearing \(JSONWriter.plain(v))") }
         if let v = u.tilt { parts.append("tilt \(JSONWriter.plain(v))") }
+        if let v = u.roll { parts.append("roll \(JSONWriter.plain(v))") }
+        if let v = u.elevation { parts.append("elevation \(JSONWriter.plain(v)) m") }
+        if let v = u.fov { parts.append("fov \(JSONWriter.plain(v))") }
         if let a = u.anchor { parts.append("anchor \(JSONWriter.plain(a.x)),\(JSONWriter.plain(a.y))") }
         if let p = u.padding {
             let sides = [("top", p.top), ("left", p.left), ("bottom", p.bottom), ("right", p.right)]

@@ -304,10 +304,12 @@ extension GestureEngine {
         let transform = ViewTransform(camera: camera, viewport: client.viewport)
         guard let geo = transform.ground(from) else { return nil }
 
-        // Tilted: the grabbed point must stay below the horizon.
-        if momentum.dy < 0, let horizon = transform.horizonY {
+        // Tilted: the grabbed point must stay below the horizon (in the level picture, when rolled).
+        let levelFrom = transform.unrolled(from)
+        let levelDy = transform.unrolled(ViewPoint(x: from.x + momentum.dx, y: from.y + momentum.dy)).y - levelFrom.y
+        if levelDy < 0, let horizon = transform.horizonY {
             let limit = transform.principalY - (transform.principalY - horizon) * settings.momentumHorizonFraction
-            if from.y + momentum.dy < limit { momentum.scale(by: max(0, (from.y - limit) / -momentum.dy)) }
+            if levelFrom.y + levelDy < limit { momentum.scale(by: max(0, (levelFrom.y - limit) / -levelDy)) }
         }
         // Less than `momentumMaxWorldFraction` of the world, so the centre eases the way it was thrown.
         let maxTravel = settings.momentumMaxWorldFraction * WebMercator.worldSize(zoom: camera.zoom)

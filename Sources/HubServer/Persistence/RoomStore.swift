@@ -49,6 +49,16 @@ public final class RoomStore: Sendable {
                     t.column("saved_at", .double).notNull()  // Unix seconds
                 }
             }
+            // The camera in 3D: rooms saved before it read back flat (roll 0, sea level, MapLibre's
+            // field of view) with roll unlimited.
+            migrator.registerMigration("rooms-v2-3d") { db in
+                try db.alter(table: "room") { t in
+                    t.add(column: "roll", .text).notNull().defaults(to: "0.0")
+                    t.add(column: "elevation", .text).notNull().defaults(to: "0.0")
+                    t.add(column: "fov", .text).notNull().defaults(to: Self.text(Camera.defaultFov))
+                    t.add(column: "max_roll", .text).notNull().defaults(to: Self.text(CameraLimits.defaultMaxRoll))
+                }
+            }
             try migrator.migrate(pool)
         } catch {
             throw Failure(
@@ -77,8 +87,9 @@ public final class RoomStore: Sendable {
                 try db.execute(
                     sql: """
                         INSERT OR REPLACE INTO room (name, latitude, longitude, zoom, bearing, tilt, anchor_x, anchor_y,
-                            min_zoom, max_zoom, min_tilt, max_tilt, max_tilt_by_zoom, bounds, tracking_mode, seq, saved_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            min_zoom, max_zoom, min_tilt, max_tilt, max_tilt_by_zoom, bounds, tracking_mode, seq, saved_at,
+                            roll, elevation, fov, max_roll)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: Self.arguments(state, savedAt: now))
             }
             for name in removed { try db.execute(sql: "DELETE FROM room WHERE name = ?", arguments: [name]) }
@@ -96,6 +107,7 @@ public final class RoomStore: Sendable {
             s.name, text(c.latitude), text(c.continuousLongitude), text(c.zoom), text(c.bearing), text(c.tilt),
             text(c.anchor.x), text(c.anchor.y), text(l.minZoom), text(l.maxZoom), text(l.minTilt), text(l.maxTilt),
             table, bounds, s.trackingMode.rawValue, Int64(clamping: s.seq), savedAt,
+            text(c.roll), text(c.elevation), text(c.fov), text(l.maxRoll),
         ]
         return StatementArguments(values)
     }
@@ -117,7 +129,8 @@ public final class RoomStore: Sendable {
         let camera = Camera(
             latitude: try number("latitude"), longitude: try number("longitude"), zoom: try number("zoom"),
             tilt: try number("tilt"), bearing: try number("bearing"),
-            anchor: Anchor(x: try number("anchor_x"), y: try number("anchor_y")))
+            anchor: Anchor(x: try number("anchor_x"), y: try number("anchor_y")), roll: try number("roll"),
+            elevation: try number("elevation"), fov: try number("fov"))
         let pairs = try numbers(row["max_tilt_by_zoom"] ?? "", "max_tilt_by_zoom")
         guard pairs.count % 2 == 0 else { throw Failure(description: "room \(name): max_tilt_by_zoom is not zoom:tilt pairs") }
         let table = stride(from: 0, to: pairs.count, by: 2).map { CameraLimits.TiltStop(zoom: pairs[$0], tilt: pairs[$0 + 1]) }
@@ -132,7 +145,7 @@ public final class RoomStore: Sendable {
             limits = try CameraLimits(
                 minZoom: try number("min_zoom"), maxZoom: try number("max_zoom"),
                 minTilt: try number("min_tilt"), maxTilt: try number("max_tilt"),
-                maxTiltByZoom: table, bounds: bounds)
+                maxTiltByZoom: table, bounds: bounds, maxRoll: try number("max_roll"))
         } catch let error as CameraInputError {
             throw Failure(description: "room \(name): limits: \(error)")
         }
