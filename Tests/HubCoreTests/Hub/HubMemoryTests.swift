@@ -26,6 +26,7 @@ struct RoomMemoryTests {
     @Test func aRoomStaysInline() {
         // Rooms are stored inline in the hub's table: each byte here is a byte per room at rest
         // (the current frame in its two encodings, JSON and binary, is two references of them).
-        #expect(MemoryLayout<Room>.stride <= 712, "\(MemoryLayout<Room>.stride) bytes")
+        // The camera's roll, elevation and field of view add 24 bytes to each of the three cameras it holds.
+        #expect(MemoryLayout<Room>.stride <= 784, "\(MemoryLayout<Room>.stride) bytes")
     }
 }

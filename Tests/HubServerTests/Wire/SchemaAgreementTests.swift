@@ -21,6 +21,9 @@ struct SchemaAgreementTests {
         #"{"type":"set","camera":{"lat":48.8566,"lon":2.3522,"zoom":12}}"#,
         #"{"type":"set","camera":{"padding":{"left":300}}}"#,
         #"{"type":"set","camera":{"anchor":{"x":0.5,"y":0.8},"bearing":-30}}"#,
+        #"{"type":"set","camera":{"tilt":85,"roll":-12.5,"elevation":350,"fov":50}}"#,
+        #"{"type":"animate","id":"r","to":{"roll":180},"from":{"roll":-180},"duration":2}"#,
+        #"{"type":"limits","maxTilt":85,"maxRoll":30}"#,
         #"{"type":"ease","id":"e1","camera":{"zoom":14},"duration":60,"curve":[0,5,1,-2],"around":{"x":1,"y":2}}"#,
         #"{"type":"fly","camera":{"lat":-90,"lon":500},"duration":0,"speed":100,"curve":10,"minZoom":24}"#,
         #"{"type":"animate","id":"a1","to":{"bearing":180},"from":{"bearing":10},"duration":4,"delay":3600,"after":"a0"}"#,
@@ -290,8 +293,20 @@ struct EncoderSchemaTests {
                     animation: .init(id: "doubleTap", duration: 0.3, to: tilted))),
         ]
         out += events.map { HubMessage.event($0, time: time) }
+        // The camera in 3D: a steep, rolled, elevated camera with a field of view of its own.
+        let steep = Camera(latitude: 46.55, longitude: 7.98, zoom: 13.5, tilt: 85, bearing: 200, roll: -12.5, elevation: 3454, fov: 50)
+        out += [
+            HubMessage.frame(
+                seq: 47, time: time, camera: steep, moving: true, by: "c3",
+                velocity: CameraVelocity(latitude: 0, longitude: 0.001, zoom: 0, bearing: 3, tilt: 0, roll: -4, elevation: 20, fov: 0)),
+            HubMessage.frame(seq: 48, time: time, camera: Camera(latitude: 1, longitude: 2, zoom: 3, roll: 180), moving: false, by: nil),
+            HubMessage.event(.limitsChanged(limits: try CameraLimits(maxTilt: 85, maxRoll: 30), by: "c1"), time: time),
+            HubMessage.animation(
+                AnimationMessage(id: "r", status: .finished, by: "c1", lost: [.roll, .fov], clamped: [.roll], camera: steep, owner: "c1"),
+                time: time),
+        ]
         for query in queries {
-            for c in [camera, tilted] {
+            for c in [camera, tilted, steep] {
                 out.append(HubMessage.result(id: query.id, try query.answer(camera: c, viewport: viewport, limits: CameraLimits())))
             }
         }
