@@ -11,6 +11,11 @@ from typing import Any, Optional
 from .errors import ProtocolError
 
 KIND_FRAME = 1
+#: A frame whose camera has roll, elevation or fov off its default: a second flags byte follows the first.
+KIND_FRAME_3D = 2
+_ROLL, _ELEVATION, _FOV = 0x01, 0x02, 0x04
+#: MapLibre's vertical field of view in degrees, 2·atan(1/3): a camera's `fov` when the frame leaves it out.
+DEFAULT_FOV = 36.86989764584402
 _NULL_LENGTH = 0xFFFF
 _MOVING, _CORNER, _VELOCITY, _ANCHOR, _PADDING, _EPOCH, _POINTER_SHOWN, _POINTER_HIDDEN = (1 << i for i in range(8))
 
@@ -41,12 +46,16 @@ def decode_frame(data: bytes) -> dict[str, Any]:
     """One binary frame message as the JSON frame's dict; ProtocolError naming the field that does not fit."""
     r = _Reader(bytes(data))
     (kind,) = r.take("<B", "kind")
-    if kind != KIND_FRAME:
-        raise ProtocolError(f"binary message of kind {kind}: only {KIND_FRAME} (frame) exists")
+    if kind not in (KIND_FRAME, KIND_FRAME_3D):
+        raise ProtocolError(f"binary message of kind {kind}: only 1 (frame) and 2 (frame with 3D fields) exist")
     (flags,) = r.take("<B", "flags")
+    flags3d = r.take("<B", "flags3D")[0] if kind == KIND_FRAME_3D else 0
     (seq,) = r.take("<Q", "seq")
     (time,) = r.take("<d", "time")
     camera: dict[str, Any] = {key: r.take("<d", f"camera.{key}")[0] for key in ("lat", "lon", "zoom", "bearing", "tilt")}
+    for bit, key in ((_ROLL, "roll"), (_ELEVATION, "elevation"), (_FOV, "fov")):
+        if flags3d & bit:
+            (camera[key],) = r.take("<d", f"camera.{key}")
     if flags & _ANCHOR:
         camera["anchor"] = {key: r.take("<d", f"anchor.{key}")[0] for key in ("x", "y")}
     if flags & _PADDING:
@@ -56,6 +65,12 @@ def decode_frame(data: bytes) -> dict[str, Any]:
         (m["epoch"],) = r.take("<Q", "epoch")
     if flags & _VELOCITY:
         m["velocity"] = {key: r.take("<f", f"velocity.{key}")[0] for key in ("lat", "lon", "zoom", "bearing", "tilt")}
+        if kind == KIND_FRAME_3D:
+            # Roll, elevation and fov rates follow; like the JSON frame, only the ones that are not 0.
+            for key in ("roll", "elevation", "fov"):
+                (rate,) = r.take("<f", f"velocity.{key}")
+                if rate != 0:
+                    m["velocity"][key] = rate
     m["by"] = r.text("by")
     if flags & _CORNER:
         m["corner"] = True

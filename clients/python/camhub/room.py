@@ -381,10 +381,10 @@ class Room:
         """Cancels one animation (`id`), this client's (no argument) or, for a presenter, every one (`all`)."""
         await self.send(_fields({"type": "cancel", "id": id, "all": True if all else None}))
 
-    async def limits(self, **limits: Any) -> None:
-        """Sets the room's limits (presenter): `min_zoom=2`, `max_tilt=50`, `bounds={…}` (None clears one)."""
+    async def set_limits(self, **limits: Any) -> None:
+        """Sets the room's limits (presenter): `min_zoom=2`, `max_tilt=85`, `max_roll=30`, `bounds={…}` (None clears one)."""
         names = {"min_zoom": "minZoom", "max_zoom": "maxZoom", "min_tilt": "minTilt", "max_tilt": "maxTilt",
-                 "max_tilt_by_zoom": "maxTiltByZoom", "bounds": "bounds"}
+                 "max_tilt_by_zoom": "maxTiltByZoom", "bounds": "bounds", "max_roll": "maxRoll"}
         await self.send({"type": "limits", **{names[k]: v for k, v in limits.items()}})
 
     async def track(self, mode: Optional[str] = None, location: Optional[dict[str, float]] = None) -> None:

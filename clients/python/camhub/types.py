@@ -25,10 +25,19 @@ class Padding:
     right: float = 0
 
 
+#: The camera's number fields, in the wire's order.
+_SCALARS = ("lat", "lon", "zoom", "bearing", "tilt", "roll", "elevation", "fov")
+
+
 @dataclass(frozen=True)
 class Camera:
     """A map camera: degrees, MapLibre zoom levels. A partial camera (for `set`,
-    `ease`, `fly`, `animate`) leaves out what it does not change (None)."""
+    `ease`, `fly`, `animate`) leaves out what it does not change (None).
+
+    The 3D fields, as MapLibre GL JS 5 has them: `roll` (degrees, -180…180), `elevation`
+    (the altitude of the point looked at, metres) and `fov` (vertical field of view,
+    degrees, 1…60). The hub leaves each out of a camera while it is at its default
+    (0, 0, 36.86989764584402), so a camera read from the hub has None there then."""
 
     lat: Optional[float] = None
     lon: Optional[float] = None
@@ -37,10 +46,13 @@ class Camera:
     tilt: Optional[float] = None
     anchor: Optional[Anchor] = None
     padding: Optional[Padding] = None
+    roll: Optional[float] = None
+    elevation: Optional[float] = None
+    fov: Optional[float] = None
 
     def to_wire(self) -> dict[str, Any]:
         """The wire object: only the fields that are set."""
-        out: dict[str, Any] = {k: getattr(self, k) for k in ("lat", "lon", "zoom", "bearing", "tilt") if getattr(self, k) is not None}
+        out: dict[str, Any] = {k: getattr(self, k) for k in _SCALARS if getattr(self, k) is not None}
         if self.anchor is not None:
             out["anchor"] = {"x": self.anchor.x, "y": self.anchor.y}
         if self.padding is not None:
@@ -54,6 +66,7 @@ class Camera:
         p = o.get("padding")
         return Camera(
             lat=o.get("lat"), lon=o.get("lon"), zoom=o.get("zoom"), bearing=o.get("bearing"), tilt=o.get("tilt"),
+            roll=o.get("roll"), elevation=o.get("elevation"), fov=o.get("fov"),
             anchor=Anchor(a["x"], a["y"]) if a else None,
             padding=Padding(p["top"], p["left"], p["bottom"], p["right"]) if p else None)
 

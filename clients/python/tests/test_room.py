@@ -190,6 +190,21 @@ def test_frames_come_binary_by_default_and_say_to_the_bit_what_the_json_frames_s
     asyncio.run(main())
 
 
+def test_a_rolled_elevated_camera_with_its_own_fov_reaches_binary_and_json_followers_to_the_bit(hub, wire):
+    async def main():
+        async with camhub.connect(hub.url, "steep", role="presenter", on_wire=wire) as presenter, \
+                camhub.connect(hub.url, "steep", rate=60, on_wire=wire) as binary, \
+                camhub.connect(hub.url, "steep", rate=60, encoding="json", on_wire=wire) as text:
+            await presenter.set_limits(max_tilt=85)
+            target = camhub.Camera(lat=46.55, lon=7.98, zoom=13.5, tilt=80, roll=-12.5, elevation=3454.0, fov=50.0)
+            result = await presenter.fly(target, duration=0.4)
+            assert result.finished
+            assert (result.camera.roll, result.camera.elevation, result.camera.fov, result.camera.tilt) == (-12.5, 3454.0, 50.0, 80.0)
+            await until(lambda: binary.camera == text.camera == result.camera, what="both followers on the fly's end")
+
+    asyncio.run(main())
+
+
 def test_a_malformed_binary_frame_is_refused_naming_the_field():
     frame = bytes([1, 0x01]) + (42).to_bytes(8, "little") + bytes(8 + 16)
     try:
