@@ -133,6 +133,8 @@ public struct Hello: Hashable, Sendable {
     public var fit = FitMode.same
     /// How its frames come: JSON text (the default) or binary (`BinaryFrame`).
     public var encoding = FrameEncoding.json
+    /// What its map can draw (`hello.render`); its frames carry the closest camera it can show.
+    public var render = RenderCapabilities.all
 
     public init(
         room: RoomName, role: Role, name: String? = nil, token: String? = nil,

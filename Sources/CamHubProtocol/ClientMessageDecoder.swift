@@ -105,7 +105,27 @@ extension ClientMessage {
             events: try decodeEvents(f))
         hello.fit = try f.enumeration("fit", FitMode.self, what: "fit") ?? .same
         hello.encoding = try f.enumeration("encoding", FrameEncoding.self, what: "encoding") ?? .json
+        if let render = try f.object("render") { hello.render = try decodeRender(render) }
         return hello
+    }
+
+    /// `hello.render`: `{"roll": bool, "maxTilt": whole degrees, "globe": bool}`, each defaulting to everything.
+    static func decodeRender(_ r: FieldReader) throws(ProtocolError) -> RenderCapabilities {
+        try r.rejectUnknownKeys(["roll", "maxTilt", "globe"], of: "render")
+        var maxTilt = RenderCapabilities.all.maxTilt
+        if let tilt = try r.number("maxTilt") {
+            guard tilt.rounded() == tilt, abs(tilt) < 1e6 else {
+                throw r.fail(r.name("maxTilt"), "must be a whole number of degrees (got \(format(tilt)))")
+            }
+            maxTilt = Int(tilt)
+        }
+        let roll = try r.bool("roll") ?? true
+        let globe = try r.bool("globe") ?? true
+        do {
+            return try RenderCapabilities.validated(roll: roll, maxTilt: maxTilt, globe: globe)
+        } catch {
+            throw r.fail(error)
+        }
     }
 
     /// `events`: a list of event names (see `EventSubscriptions.named`), or nil when absent.

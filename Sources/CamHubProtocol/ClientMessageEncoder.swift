@@ -69,6 +69,15 @@ extension Hello {
         if let events { w.field("events") { $0.names(events.names) } }
         if fit != .same { w.field("fit", fit.rawValue) }
         if encoding != .json { w.field("encoding", encoding.rawValue) }
+        if render != .all {
+            w.field("render") {
+                $0.object {
+                    if !render.roll { $0.field("roll", false) }
+                    if render.maxTilt != RenderCapabilities.all.maxTilt { $0.field("maxTilt", Double(render.maxTilt)) }
+                    if !render.globe { $0.field("globe", false) }
+                }
+            }
+        }
     }
 }
 

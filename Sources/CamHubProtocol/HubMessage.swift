@@ -36,6 +36,9 @@ public struct Welcome: Hashable, Sendable {
     public var view: RoomView?
     /// How the client fits the room's camera to its screen (its `hello.fit`).
     public var fit = FitMode.same
+    /// What the hub adapts in this client's frames because its map cannot draw
+    /// it (`RenderCapabilities.limited`: `roll`, `tilt`, `globe`); empty: nothing.
+    public var renderLimited: [String] = []
 
     public init(
         client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
@@ -342,6 +345,14 @@ public enum HubMessage {
         roomStateTail(m, into: &w)
         w.raw(",\"fit\":")
         w.string(m.fit.rawValue)
+        if !m.renderLimited.isEmpty {
+            w.raw(",\"renderLimited\":[")
+            for (i, name) in m.renderLimited.enumerated() {
+                if i > 0 { w.raw(",") }
+                w.string(name)
+            }
+            w.raw("]")
+        }
         w.raw("}")
         return w.bytes
     }

@@ -325,6 +325,9 @@ public struct Hub {
         }
         // Another hub's presenter, whom a presenter joining here takes over from.
         let remotePresenter = rooms.read(hello.room) { $0.roster.presenter == nil ? $0.clusterPresenter : nil } ?? nil
+        guard rooms.read(hello.room, { $0.takesRender(hello.render) }) ?? true else {
+            throw ProtocolError(.full, "room \(hello.room.value) already serves \(FrameFormat.maxRenderClasses) kinds of map (hello.render)", ref: "hello")
+        }
         var outcome = try changeRoster(existing: hello.room) { roster throws(ProtocolError) in
             try roster.join(client: client, name: grant.name ?? hello.name, role: hello.role)
         }
@@ -350,7 +353,9 @@ public struct Hub {
             // On the tick grid, as every later frame time: its frames then fall due on ticks.
             throttle.didSend(seq: room.seq, now: gridNow)
             session.room = room.name  // the room's own string: a long name is not stored again per member
-            session.member = UInt32(room.addMember(connection, throttle: throttle, events: events, encoding: hello.encoding))
+            let renderClass = room.renderClass(of: hello.render) ?? 0  // checked above: there is room for it
+            session.member = UInt32(
+                room.addMember(connection, throttle: throttle, events: events, encoding: hello.encoding, renderClass: renderClass))
             room.emptySince = nil
             if outcome.presenterChange != nil { room.presenterSince = time.epochMilliseconds }
             if let demoted = outcome.presenterChange?.demoted { room.manager.setRank(Role.driver.rank, of: demoted) }
@@ -365,6 +370,8 @@ public struct Hub {
         welcome.gestures = session.disabledGestures
         welcome.events = events
         welcome.fit = hello.fit
+        welcome.camera = hello.render.showable(welcome.camera)
+        welcome.renderLimited = hello.render.limited
         sink.send(HubMessage.welcome(welcome, time: time.epochMilliseconds), to: connection)
         sessions[connection] = session
         awaitingHello[connection] = nil

@@ -32,8 +32,11 @@ struct Room {
         /// What the member says its map does (`follow`). Between the
         /// throttle and the subscriptions, in bytes the layout leaves free.
         var follow = FollowState.following
-        /// How its frames are encoded (`hello.encoding`), beside `follow` in the same spare bytes.
-        let encoding: FrameEncoding
+        /// How its frames are made (`hello.encoding`, `hello.render`), beside `follow` in the same spare bytes.
+        let format: FrameFormat
+        var encoding: FrameEncoding { format.encoding }
+        /// 0: its map draws everything; else `renderVariants[renderClass - 1]` is what it draws.
+        var renderClass: UInt8 { format.renderClass }
         /// What the member gets besides frames (`hello.events`, `subscribe`).
         var events: EventSubscriptions
     }
@@ -81,6 +84,11 @@ struct Room {
     var frame: EncodedFrame?
     /// The same frame in the binary encoding, for members that asked for it.
     var binaryFrame: EncodedFrame?
+    /// The distinct `hello.render` capabilities of this room's members that
+    /// cannot draw everything (a member's `renderClass` is its index + 1),
+    /// each with its current frames (see `Room+Render.swift`). Empty, and
+    /// allocating nothing, while every map draws every camera.
+    var renderVariants: [RenderVariant] = []
     /// When the last member left (the room is removed `roomTTL` later).
     var emptySince: Double?
     /// The head count changed since the last `audience` event, sent at `audienceSentAt`.
@@ -245,9 +253,11 @@ struct Room {
 
     /// Adds a connection with its throttle (O(1)); returns its position in `members`.
     mutating func addMember(
-        _ connection: ConnectionKey, throttle: FollowerThrottle, events: EventSubscriptions, encoding: FrameEncoding = .json
+        _ connection: ConnectionKey, throttle: FollowerThrottle, events: EventSubscriptions, encoding: FrameEncoding = .json,
+        renderClass: UInt8 = 0
     ) -> Int {
-        members.append(Member(connection: connection, throttle: throttle, encoding: encoding, events: events))
+        members.append(
+            Member(connection: connection, throttle: throttle, format: FrameFormat(encoding: encoding, renderClass: renderClass), events: events))
         if events.contains(.roomAnimations) { roomAnimationWatchers += 1 }
         return members.count - 1
     }
@@ -389,7 +399,10 @@ struct Room {
                 return .unfinished
             }
             if members[i].throttle.take(roomSeq: seq, promptSeq: promptSeq, now: tickTime, staggering: staggering) {
-                let frame = currentFrame(time: epochMilliseconds, headroom: headroom, encoding: members[i].encoding)
+                let frame =
+                    members[i].renderClass == 0
+                    ? currentFrame(time: epochMilliseconds, headroom: headroom, encoding: members[i].encoding)
+                    : limitedFrame(time: epochMilliseconds, headroom: headroom, member: members[i])
                 sink.sendFrame(frame, to: members[i].connection)
                 budget -= 1
             } else if (members[i].throttle.lastSeq ?? 0) < seq {
@@ -441,6 +454,7 @@ struct Room {
     mutating func rest() {
         frame = nil
         binaryFrame = nil
+        for i in renderVariants.indices { renderVariants[i].forgetFrames() }
     }
 
     /// The frame for `seq` in `encoding`, encoded on first use (with `headroom`
@@ -461,19 +475,24 @@ struct Room {
     }
 
     /// The frame for `seq`: a mirror's as its owner published it, else this room's camera at `time`.
-    private func encodeFrame(time: Double, headroom: Int, encoding: FrameEncoding) -> EncodedFrame {
+    /// The frame for `seq` (a mirror's as its owner published it, else this room's camera at `time`),
+    /// as a map with `render` can show it.
+    func encodeFrame(time: Double, headroom: Int, encoding: FrameEncoding, render: RenderCapabilities = .all) -> EncodedFrame {
         let encode = encoding == .json ? HubMessage.frame : BinaryFrame.encode
         let bytes =
             if let mirror {
                 encode(
-                    seq, mirror.time, mirror.camera, mirror.moving, mirror.by, mirror.corner, mirror.velocity, mirror.pointer, mirror.epoch)
+                    seq, mirror.time, render.showable(mirror.camera), mirror.moving, mirror.by, mirror.corner,
+                    mirror.velocity.map { render.showable($0, at: mirror.camera) }, mirror.pointer, mirror.epoch)
             } else {
                 encode(
-                    seq, time, manager.camera, frameMoving, manager.lastMovedBy, frameCorner,
-                    frameMoving ? manager.velocity(at: manager.time) : nil, framePointer, epoch)
+                    seq, time, render.showable(manager.camera), frameMoving, manager.lastMovedBy, frameCorner,
+                    frameMoving ? manager.velocity(at: manager.time).map { render.showable($0, at: manager.camera) } : nil, framePointer,
+                    epoch)
             }
         return EncodedFrame(seq: seq, payload: SharedBytes(bytes, headroom: headroom), encoding: encoding)
     }
+
 }
 
 /// Heap storage for a room's gesture engine while gestures are under way.

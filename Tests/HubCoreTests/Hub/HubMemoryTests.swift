@@ -26,7 +26,8 @@ struct RoomMemoryTests {
     @Test func aRoomStaysInline() {
         // Rooms are stored inline in the hub's table: each byte here is a byte per room at rest
         // (the current frame in its two encodings, JSON and binary, is two references of them).
-        // The camera's roll, elevation and field of view add 24 bytes to each of the three cameras it holds.
-        #expect(MemoryLayout<Room>.stride <= 784, "\(MemoryLayout<Room>.stride) bytes")
+        // The camera's roll, elevation and field of view add 24 bytes to each of the three cameras it holds;
+        // the render classes of members whose maps cannot draw everything are one array (8 bytes, empty: no allocation).
+        #expect(MemoryLayout<Room>.stride <= 792, "\(MemoryLayout<Room>.stride) bytes")
     }
 }
