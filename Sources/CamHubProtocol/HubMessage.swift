@@ -37,7 +37,7 @@ public struct Welcome: Hashable, Sendable {
     /// How the client fits the room's camera to its screen (its `hello.fit`).
     public var fit = FitMode.same
     /// What the hub adapts in this client's frames because its map cannot draw
-    /// it (`RenderCapabilities.limited`: `roll`, `tilt`, `globe`); empty: nothing.
+    /// it (`RenderCapabilities.limited`: `roll`, `tilt`); empty: nothing.
     public var renderLimited: [String] = []
 
     public init(

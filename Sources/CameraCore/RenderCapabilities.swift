@@ -30,12 +30,12 @@ public struct RenderCapabilities: Hashable, Sendable {
     }
 
     /// The wire names of what this map cannot draw and the hub adapts for it,
-    /// in a fixed order: `roll`, `tilt` (when below 85), `globe`. Empty for `all`.
+    /// in a fixed order: `roll`, `tilt` (when below 85). Empty for `all`. Not
+    /// `globe`: rooms are drawn in Web Mercator, so there is nothing to adapt.
     public var limited: [String] {
         var out: [String] = []
         if !roll { out.append("roll") }
         if maxTilt < Int(CameraLimits.tiltRange.upperBound) { out.append("tilt") }
-        if !globe { out.append("globe") }
         return out
     }
 
