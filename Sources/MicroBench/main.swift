@@ -1,6 +1,7 @@
 // camhub-microbench: costs of the pure core's hot operations.
 // Run: swift run -c release camhub-microbench   (or: make bench-core)
 // A benchmark, not a test: figures depend on the machine; compare ratios.
+import CamHubProtocol
 import CameraCore
 import CameraMotion
 import Foundation
@@ -186,3 +187,23 @@ print(
     String(
         format: "a moving room with a 30 Hz follower, no sockets: %.0f µs of hub CPU a second (one core: %.0f such rooms).",
         movingRoomSecond, 1e6 / movingRoomSecond))
+
+// A frame's encoding, flat and in 3D (roll, elevation and fov off their defaults): bytes and time.
+print("")
+let flatFrameCamera = Camera(latitude: 48.8566, longitude: 2.3522, zoom: 12.25, tilt: 45, bearing: 30)
+var steepFrameCamera = flatFrameCamera
+(steepFrameCamera.tilt, steepFrameCamera.roll, steepFrameCamera.elevation, steepFrameCamera.fov) = (80, -12.5, 350, 50)
+let flatVelocity = CameraVelocity(latitude: 0.001, longitude: 0.002, zoom: 0.5, bearing: 3, tilt: 0)
+var steepVelocity = flatVelocity
+(steepVelocity.roll, steepVelocity.elevation) = (-4, 20)
+for (name, frameCamera, velocity) in [("flat", flatFrameCamera, flatVelocity), ("3D", steepFrameCamera, steepVelocity)] {
+    let json = HubMessage.frame(seq: 42, time: 1.7e12, camera: frameCamera, moving: true, by: "c3", velocity: velocity)
+    let binary = BinaryFrame.encode(seq: 42, time: 1.7e12, camera: frameCamera, moving: true, by: "c3", velocity: velocity)
+    let jsonCost = measure("HubMessage.frame, \(name), with velocity (\(json.count) bytes)", batch: 1000) {
+        for i in 0..<1000 { blackHole(HubMessage.frame(seq: UInt64(i), time: 1.7e12, camera: frameCamera, moving: true, by: "c3", velocity: velocity)) }
+    }
+    let binaryCost = measure("BinaryFrame.encode, \(name), with velocity (\(binary.count) bytes)", batch: 1000) {
+        for i in 0..<1000 { blackHole(BinaryFrame.encode(seq: UInt64(i), time: 1.7e12, camera: frameCamera, moving: true, by: "c3", velocity: velocity)) }
+    }
+    blackHole((jsonCost, binaryCost))
+}
