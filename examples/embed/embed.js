@@ -14,6 +14,7 @@ const map = new maplibregl.Map({
       { id: 'land', type: 'fill', source: 'countries', paint: { 'fill-color': '#f2efe6', 'fill-outline-color': '#999' } },
     ],
   },
+  maxPitch: 85, // the room's camera may pitch to 85°: MapLibre's default 60 would clamp it
 });
 const hub = connect({ url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/hub`, room, role });
 const attached = attachMapLibre(map, hub, { mode: role === 'follower' ? 'follow' : 'drive' });

@@ -126,7 +126,10 @@ export class Room {
     return this.state.role;
   }
 
-  /** The room's camera as the hub last said (welcome or frame), wire form {lat, lon, zoom, bearing, tilt, anchor?}. */
+  /**
+   * The room's camera as the hub last said (welcome or frame), wire form {lat, lon, zoom, bearing, tilt, roll?,
+   * elevation?, fov?, anchor?, padding?} (roll, elevation, fov absent: 0, 0, 36.86989764584402).
+   */
   get camera() {
     return this.state.hubCamera;
   }
@@ -192,7 +195,10 @@ export class Room {
 
   // -- commands --------------------------------------------------------------------------------------
 
-  /** Jumps the camera (`set`). Throws a CamHubError `not_joined` before a welcome. */
+  /**
+   * Jumps the camera (`set`): any of lat, lon, zoom, bearing, tilt, roll, elevation, fov, anchor, padding.
+   * Throws a CamHubError `not_joined` before a welcome.
+   */
   set(camera) {
     this.send(build.set(camera));
   }

@@ -97,3 +97,20 @@ test('a scroll while exploring zooms the local map around the pointer', () => {
   const end = e.sample(1000, room);
   assert.ok(Math.abs(end.zoom - 13) < 1e-9, `zoomed in by one: ${end.zoom}`);
 });
+
+test('back glides roll, elevation and fov too: the short way, onto the room\'s', () => {
+  const e = new Explorer({ viewport });
+  const roomNow = { ...room, tilt: 70, roll: -170, elevation: 800, fov: 30 };
+  e.explore({ ...roomNow, roll: 160, elevation: 0, fov: 40, lon: 2.4 }, 0);
+  const ms = e.back(0, roomNow);
+  assert.ok(backDuration({ ...roomNow, roll: 100 }, roomNow, viewport) > backDuration(roomNow, roomNow, viewport), 'a roll back takes longer');
+  const rolls = [];
+  for (let t = 16; t < ms; t += 16) {
+    const c = e.sample(t, roomNow);
+    assert.ok(c.roll >= 160 || c.roll <= -170, `the short way round, across ±180: ${c.roll}`);
+    assert.ok(c.elevation >= 0 && c.elevation <= 800 && c.fov >= 30 && c.fov <= 40);
+    rolls.push(c.roll);
+  }
+  assert.ok(rolls.some((r) => r < 0) && rolls.some((r) => r > 0));
+  assert.equal(e.sample(ms, roomNow), null, 'then the room exactly');
+});

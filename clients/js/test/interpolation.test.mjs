@@ -315,3 +315,77 @@ test('padding is interpolated like the anchor, and a resting padded frame lands 
   assert.deepEqual(back.padding, { top: 0, left: 0, bottom: 0, right: 0 });
   assert.equal(applyDelta(a, cameraDelta(a, a), 1).padding, undefined, 'no padding where there was none');
 });
+
+test('roll turns the short way round and stays within -180…180; elevation and fov are linear', () => {
+  const a = cam({ roll: 170, elevation: 100, fov: 30 });
+  const b = cam({ roll: -170, elevation: 500, fov: 50 });
+  const samples = [0.25, 0.5, 0.75].map((t) => interpolateCamera(a, b, t));
+  assert.deepEqual(samples.map((c) => c.roll), [175, 180, -175]);
+  assert.deepEqual(samples.map((c) => c.elevation), [200, 300, 400]);
+  assert.deepEqual(samples.map((c) => c.fov), [35, 40, 45]);
+  // absent is the default: roll 0, elevation 0, fov 2 atan(1/3)
+  const flat = cam();
+  const half = interpolateCamera(flat, cam({ roll: -40, elevation: 1000, fov: 36.86989764584402 + 10 }), 0.5);
+  assert.equal(half.roll, -20);
+  assert.equal(half.elevation, 500);
+  assert.ok(Math.abs(half.fov - (36.86989764584402 + 5)) < 1e-12);
+  const none = interpolateCamera(flat, cam({ lon: 21 }), 0.5);
+  for (const k of ['roll', 'elevation', 'fov']) assert.equal(k in none, false, `no ${k} between cameras without one`);
+  assert.deepEqual(interpolateCamera(a, b, 1), b, 'the end exactly');
+});
+
+test('roll, elevation and fov follow the hub\'s velocity between frames, and past the newest', () => {
+  // Over 2 s the camera rolls from -150° through 180° (a quadratic turn), climbs and narrows its view.
+  const T = 2000;
+  const path = (t) => {
+    const u = t / T;
+    const roll = -150 - 80 * u * u; // -150 → -230 (= 130), through -180
+    return cam({ lon: 10 + u, tilt: 80, roll: roll < -180 ? roll + 360 : roll, elevation: 3000 * Math.sin(u * 1.5), fov: 40 - 15 * u * u });
+  };
+  const velocity = (t) => {
+    const u = t / T;
+    return { lat: 0, lon: 1000 / T, zoom: 0, bearing: 0, tilt: 0, roll: (-160 * u * 1000) / T, elevation: (4500 * Math.cos(u * 1.5) * 1000) / T,
+      fov: (-30 * u * 1000) / T };
+  };
+  const withV = new SnapshotBuffer({ rate: 10 });
+  const without = new SnapshotBuffer({ rate: 10 });
+  for (let i = 0, t = 0; t <= T; i++, t += 100) {
+    withV.push({ ...frame(i + 1, t, path(t)), velocity: velocity(t) }, t + 5);
+    without.push(frame(i + 1, t, path(t)), t + 5);
+  }
+  let worst = { roll: 0, elevation: 0, fov: 0 };
+  let worstGuess = 0;
+  for (let t = 150; t <= T - 100; t += 7) {
+    const c = withV.evaluate(t).camera;
+    const want = path(t);
+    assert.ok(c.roll >= -180 && c.roll <= 180, `roll ${c.roll}`);
+    worst = {
+      roll: Math.max(worst.roll, Math.abs(((c.roll - want.roll + 540) % 360) - 180)),
+      elevation: Math.max(worst.elevation, Math.abs(c.elevation - want.elevation)),
+      fov: Math.max(worst.fov, Math.abs(c.fov - want.fov)),
+    };
+    const g = without.evaluate(t).camera;
+    worstGuess = Math.max(worstGuess, Math.abs(((g.roll - want.roll + 540) % 360) - 180));
+  }
+  assert.ok(worst.roll < 1e-9 && worst.fov < 1e-9, `quadratic roll and fov are followed exactly: ${JSON.stringify(worst)}`);
+  assert.ok(worst.elevation < 0.05, `elevation within 5 cm: ${worst.elevation}`);
+  assert.ok(worstGuess > 1e-3, `without the rates the roll is guessed: ${worstGuess}`);
+  // dry: along the newest frame's rates
+  const dry = new SnapshotBuffer({ rate: 10 });
+  dry.push({ ...frame(1, 0, cam({ roll: 178, elevation: 10, fov: 30 })), velocity: { lat: 0, lon: 0, zoom: 0, bearing: 0, tilt: 0, roll: 30, elevation: -100 } }, 5);
+  dry.push({ ...frame(2, 100, cam({ roll: 179, elevation: 0, fov: 30 })), velocity: { lat: 0, lon: 0, zoom: 0, bearing: 0, tilt: 0, roll: 40, elevation: -100 } }, 105);
+  const s = dry.evaluate(150);
+  assert.equal(s.dry, true);
+  assert.ok(Math.abs(s.camera.roll - (179 + 40 * 0.05 - 360)) < 1e-9, `roll ${s.camera.roll}`);
+  assert.ok(Math.abs(s.camera.elevation - -5) < 1e-9, `elevation ${s.camera.elevation}`);
+  assert.equal(s.camera.fov, 30, 'no fov rate: it holds');
+});
+
+test('cameraDistancePx counts roll, elevation and fov differences', () => {
+  const a = cam({ zoom: 14 });
+  assert.equal(cameraDistancePx(a, a), 0);
+  assert.ok(Math.abs(cameraDistancePx(a, { ...a, roll: 1 }) - 360 * Math.PI / 180) < 1e-9);
+  assert.ok(Math.abs(cameraDistancePx(a, { ...a, fov: 36.86989764584402 + 1 }) - 360 * Math.PI / 180) < 1e-9);
+  assert.ok(cameraDistancePx(a, { ...a, elevation: 100 }) > 10, 'a 100 m climb at zoom 14 is several px');
+  assert.equal(cameraDistancePx(a, { ...a, roll: 0, elevation: 0, fov: 36.86989764584402 }), 0, 'the defaults are no change');
+});

@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseMessage, ProtocolError, build, encode, validateCamera } from '../src/protocol/messages.js';
-import { toMapLibreCamera } from '../src/maplibre/camera.js';
-import { project } from '../src/geo/projection.js';
+import { toMapLibreCamera, fromMapLibreCamera } from '../src/maplibre/camera.js';
+import { MapLibreAttachment } from '../src/maplibre/attach.js';
+import { project, principalPoint } from '../src/geo/projection.js';
 
 const camera = { lat: 48.8566, lon: 2.3522, zoom: 12, bearing: 30, tilt: 45 };
 
@@ -314,4 +317,101 @@ test("follow mode's hub messages are validated: events, a frame's pointer, the w
   const frame = { type: 'frame', seq: 1, time: 1, camera: { lat: 0, lon: 0, zoom: 1, bearing: 0, tilt: 0 }, moving: false, by: null };
   assert.equal(parseMessage({ ...frame, pointer: null }).pointer, null);
   assert.throws(() => parseMessage({ ...frame, pointer: { lat: 1, lon: 2 } }), /frame.pointer: "by"/);
+});
+
+test('cameras with roll, elevation and fov: parsed from frames and reports, absent meaning the default', () => {
+  const rolled = { ...camera, tilt: 85, roll: -12.5, elevation: 1834.25, fov: 50 };
+  const text = JSON.stringify({ type: 'frame', seq: 9, time: 1, camera: rolled, moving: true, by: 'c2',
+    velocity: { lat: 0, lon: 0.5, zoom: 0, bearing: 0, tilt: 0, roll: 3, elevation: -20, fov: 1.5 } });
+  const m = parseMessage(text);
+  assert.deepEqual(m.camera, rolled);
+  assert.deepEqual(m.velocity, { lat: 0, lon: 0.5, zoom: 0, bearing: 0, tilt: 0, roll: 3, elevation: -20, fov: 1.5 });
+  assert.deepEqual(parseMessage({ type: 'frame', seq: 1, time: 1, camera, moving: false }).camera, camera, 'a flat camera has none');
+  for (const [type, extra] of [['welcome', welcome], ['animation', { id: 'a', status: 'finished', camera: rolled }],
+    ['gestureAck', { seq: 1, kind: 'pan', phase: 'end', time: 1 }], ['result', { id: 'q' }]]) {
+    assert.deepEqual(parseMessage({ ...extra, type, camera: rolled }).camera, rolled, type);
+  }
+  rejects({ type: 'frame', seq: 1, time: 1, camera: { ...camera, roll: 190 }, moving: false }, /frame.camera: "roll" must be in \[-180, 180\]/);
+  rejects({ type: 'frame', seq: 1, time: 1, camera: { ...camera, elevation: '2' }, moving: false }, /frame.camera: "elevation" must be a finite number/);
+  rejects({ type: 'frame', seq: 1, time: 1, camera: { ...camera, fov: 0 }, moving: false }, /frame.camera: "fov" must be greater than 0/);
+  rejects({ type: 'frame', seq: 1, time: 1, camera: { ...camera, fov: 180 }, moving: false }, /frame.camera: "fov" must be less than 180/);
+  rejects({ type: 'frame', seq: 1, time: 1, camera, moving: true, velocity: { lat: 0, lon: 0, zoom: 0, bearing: 0, tilt: 0, roll: null } },
+    /frame.velocity: "roll" must be a finite number/);
+  rejects({ type: 'frame', seq: 1, time: 1, camera, moving: true, velocity: { lon: 1 } }, /frame.velocity: "lat" must be a finite number/);
+});
+
+test('builders send roll, elevation and fov; animations name them as properties', () => {
+  assert.deepEqual(build.set({ roll: 15 }), { type: 'set', camera: { roll: 15 } });
+  assert.deepEqual(build.animate({ tilt: 85, elevation: 400, fov: 30 }, { duration: 2 }),
+    { type: 'animate', to: { tilt: 85, elevation: 400, fov: 30 }, duration: 2 });
+  assert.deepEqual(build.fly({ ...camera, roll: -5 }).camera, { ...camera, roll: -5 });
+  assert.throws(() => build.set({ roll: 181 }), /set.camera: "roll" must be in \[-180, 180\]/);
+  assert.throws(() => build.set({ elevation: 9001 }), /set.camera: "elevation" must be in \[-11000, 9000\]/);
+  assert.throws(() => build.ease({ fov: 70 }), /ease.camera: "fov" must be in \[1, 60\]/);
+  assert.throws(() => build.set({}), /set.camera must set at least one of lat, lon, zoom, bearing, tilt, roll, elevation, fov, anchor, padding/);
+  const live = { ...welcome, animations: [{ id: 'a1', by: 'c1', kind: 'animate', status: 'running', properties: ['roll', 'elevation', 'fov', 'padding'],
+    started: 1, duration: 2, after: null }] };
+  assert.deepEqual(parseMessage(live).animations[0].properties, ['roll', 'elevation', 'fov', 'padding']);
+});
+
+test('toMapLibreCamera hands MapLibre the roll and elevation; an anchored camera\'s centre is at that altitude', () => {
+  const vp = { width: 800, height: 600 };
+  const threeD = { ...camera, tilt: 70, roll: 20, elevation: 1200, fov: 45 };
+  assert.deepEqual(toMapLibreCamera(threeD, vp), {
+    center: [2.3522, 48.8566], zoom: 12, bearing: 30, pitch: 70, padding: { top: 0, bottom: 0, left: 0, right: 0 }, roll: 20, elevation: 1200,
+  });
+  const anchored = { ...threeD, anchor: { x: 0.25, y: 0.75 } };
+  const ml = toMapLibreCamera(anchored, vp);
+  // MapLibre centred on `center` (no anchor) at the same elevation draws the target, 1200 m up, at the anchor point.
+  const centred = { ...threeD, lat: ml.center[1], lon: ml.center[0] };
+  const at = project(centred, vp, { lat: camera.lat, lon: camera.lon, altitude: 1200 });
+  assert.ok(Math.abs(at.x - 200) < 1e-6 && Math.abs(at.y - 450) < 1e-6, JSON.stringify(at));
+  const { px, py } = principalPoint(anchored, vp);
+  const c = project(centred, vp, { lat: ml.center[1], lon: ml.center[0], altitude: 1200 });
+  assert.ok(Math.abs(c.x - px) < 1e-6 && Math.abs(c.y - py) < 1e-6);
+});
+
+test('fromMapLibreCamera reads roll, centre elevation and fov only when not at their defaults', () => {
+  const map = (o = {}) => ({
+    getCenter: () => ({ lng: o.lng ?? 190, lat: 10 }), getZoom: () => 5, getBearing: () => o.bearing ?? -30, getPitch: () => o.pitch ?? 80,
+    getRoll: () => o.roll ?? 0, getCenterElevation: () => o.elevation ?? 0,
+    getVerticalFieldOfView: () => o.fov ?? 0.6435011087932844 * 180 / Math.PI, getPadding: () => o.padding ?? { top: 0, left: 0, bottom: 0, right: 0 },
+  });
+  assert.deepEqual(fromMapLibreCamera(map()), { lat: 10, lon: -170, zoom: 5, bearing: 330, tilt: 80 });
+  assert.deepEqual(fromMapLibreCamera(map({ roll: -15, elevation: 300, fov: 60, padding: { top: 5, left: 0, bottom: 0, right: 0 } })),
+    { lat: 10, lon: -170, zoom: 5, bearing: 330, tilt: 80, roll: -15, elevation: 300, fov: 60, padding: { top: 5, left: 0, bottom: 0, right: 0 } });
+  const v4 = { getCenter: () => ({ lng: 1, lat: 2 }), getZoom: () => 3, getBearing: () => 4, getPitch: () => 5 };
+  assert.deepEqual(fromMapLibreCamera(v4), { lat: 2, lon: 1, zoom: 3, bearing: 4, tilt: 5 }, 'MapLibre 4: no roll, elevation or fov');
+});
+
+test('attachMapLibre: a flat camera makes the same calls as ever; fov only when it changes; roll and elevation back to 0', () => {
+  const calls = [];
+  const map = {
+    jumpTo: (o) => calls.push(['jumpTo', o]),
+    setVerticalFieldOfView: (f) => calls.push(['setVerticalFieldOfView', f]),
+  };
+  const attached = Object.assign(Object.create(MapLibreAttachment.prototype), {
+    map, viewport: { width: 800, height: 600 }, given: { roll: false, elevation: false, fov: 36.86989764584402 },
+  });
+  const flat = { ...camera, anchor: { x: 0.5, y: 0.7 } };
+  attached.jump(flat);
+  assert.deepEqual(calls, [['jumpTo', toMapLibreCamera(flat, attached.viewport)]]);
+  assert.equal('roll' in calls[0][1] || 'elevation' in calls[0][1], false);
+  calls.length = 0;
+  attached.jump({ ...camera, roll: 10, fov: 50 });
+  attached.jump({ ...camera, roll: 11, fov: 50 });
+  attached.jump({ ...camera, elevation: 100 });
+  assert.deepEqual(calls.map((c) => c[0] === 'jumpTo' ? [c[1].roll, c[1].elevation] : c), [
+    ['setVerticalFieldOfView', 50], [10, undefined], [11, undefined],
+    ['setVerticalFieldOfView', 36.86989764584402], [0, 100],
+  ]);
+});
+
+test('every hub message of the shared wire fixture parses, its 3D cameras and property names included', () => {
+  const path = fileURLToPath(new URL('../../../Tests/Vectors/wire_messages.txt', import.meta.url));
+  const hub = readFileSync(path, 'utf8').split('\n').filter((l) => l.startsWith('hub ')).map((l) => l.slice(4));
+  assert.ok(hub.length >= 20);
+  for (const text of hub) assert.equal(parseMessage(text).type, JSON.parse(text).type, text);
+  const rolled = hub.map((t) => JSON.parse(t)).filter((m) => m.camera?.roll !== undefined);
+  assert.ok(rolled.length > 0, 'the fixture has a rolled camera');
 });

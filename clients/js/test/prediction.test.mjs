@@ -160,3 +160,37 @@ test('a glide the hub started and the page did not predict is played from the re
   p.ack({ ...ackOf(c, c.steps.length - 1, end.seq, 50100), animation: { id: 'momentum', duration: 0.5, to } }, endT + 60);
   assertCamera(p.sample(endT + 500, null), to, 'where the hub said, when the hub said (from the release)');
 });
+
+test('predicted gestures keep roll, elevation and fov, and corrections blend them too', async () => {
+  const { cameraDifference, offsetCamera } = await import('../src/drive/prediction.js');
+  const { clampCamera } = await import('../src/drive/gesture_rules.js');
+  const { sameCamera } = await import('../src/follow/show.js');
+  const flat = { lat: 46.5, lon: 7.9, zoom: 12, bearing: 10, tilt: 80 };
+  const threeD = { ...flat, roll: 170, elevation: 1500, fov: 30 };
+  // a pan predicted on a rolled, raised camera moves only the centre
+  const p = new Predictor({ viewport: { width: 800, height: 600 } });
+  p.setLimits({ maxTilt: 85 });
+  p.outgoing({ kind: 'pan', phase: 'begin', x: 400, y: 450, t: 0 }, 0, threeD);
+  p.outgoing({ kind: 'pan', phase: 'change', x: 430, y: 420, t: 16 }, 16, threeD);
+  const panned = p.sample(16, null);
+  for (const k of ['zoom', 'bearing', 'tilt', 'roll', 'elevation', 'fov']) assert.equal(panned[k], threeD[k], k);
+  assert.ok(centreDistancePx(panned, threeD) > 1, 'the centre moved');
+  // differences: roll the short way, absent = the default; none on flat cameras
+  const other = { ...flat, roll: -170, elevation: 500 };
+  const d = cameraDifference(other, threeD);
+  assert.equal(d.roll, 20);
+  assert.equal(d.elevation, -1000);
+  assert.ok(Math.abs(d.fov - (36.86989764584402 - 30)) < 1e-12);
+  const half = offsetCamera(threeD, d, 0.5);
+  assert.deepEqual([half.roll, half.elevation], [180, 1000]);
+  assert.equal(offsetCamera(threeD, d, 0.75).roll, -175, 'within -180…180');
+  assert.deepEqual(Object.keys(cameraDifference(flat, { ...flat, lon: 8 })), ['x', 'y', 'zoom', 'bearing', 'tilt']);
+  assert.deepEqual(Object.keys(offsetCamera(flat, cameraDifference({ ...flat, lon: 8 }, flat), 1)), Object.keys(flat));
+  // the hub's roll limit, and what counts as the same camera
+  assert.equal(clampCamera({ ...threeD, roll: 170 }, { maxRoll: 30 }).roll, 30);
+  assert.equal(clampCamera({ ...threeD, roll: 190 }).roll, -170);
+  assert.equal('roll' in clampCamera(flat), false);
+  assert.ok(sameCamera(flat, { ...flat, roll: 0, elevation: 0, fov: 36.86989764584402 }));
+  assert.ok(!sameCamera(flat, { ...flat, roll: 1 }));
+  assert.ok(!sameCamera(threeD, { ...threeD, fov: 31 }));
+});

@@ -191,3 +191,48 @@ test('frames come binary by default and say to the bit what the JSON frames say'
   }
   assert.deepEqual(binary.camera, json.camera, 'both land on the hub camera');
 });
+
+test('a rolled, raised camera with its own fov comes in kind 2 binary frames that say what the JSON frames say', async () => {
+  const name = roomName();
+  const presenter = await join(name, 'presenter');
+  const kinds = {};
+  class KindCounting extends WebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (ev) => {
+        const kind = ev.data instanceof ArrayBuffer ? `kind ${new Uint8Array(ev.data)[0]}` : typeof ev.data === 'string' ? 'text' : 'other';
+        kinds[kind] = (kinds[kind] ?? 0) + 1;
+      });
+    }
+  }
+  const binary = await join(name, 'follower', { rate: 60, WebSocket: KindCounting });
+  const json = await join(name, 'follower', { rate: 60, encoding: 'json' });
+  const framesOf = (r) => {
+    const frames = [];
+    r.on('frame', (f) => frames.push(f));
+    return frames;
+  };
+  const [binaryFrames, jsonFrames] = [framesOf(binary), framesOf(json)];
+  const target = { lat: 46.55, lon: 7.98, zoom: 12.5, bearing: 200, tilt: 55, roll: -12.5, elevation: 3454.25, fov: 50 };
+  await presenter.fly(target, { duration: 0.4 });
+  const resting = (f) => !f.moving && f.camera.roll === target.roll;
+  for (let waited = 0; !(binaryFrames.some(resting) && jsonFrames.some(resting)); waited += 20) {
+    assert.ok(waited < 10000, 'both followers get the resting frame within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.ok((kinds['kind 2'] ?? 0) > 5, `kind 2 frames: ${JSON.stringify(kinds)}`);
+  const bySeq = new Map(jsonFrames.map((f) => [f.seq, f]));
+  const both = binaryFrames.filter((f) => bySeq.has(f.seq));
+  assert.ok(both.length > 5);
+  for (const f of both) {
+    const j = bySeq.get(f.seq);
+    assert.deepEqual(f.camera, j.camera, `seq ${f.seq}: the same camera to the bit`);
+    if (j.velocity) {
+      assert.deepEqual(Object.keys(f.velocity).sort(), Object.keys(j.velocity).sort(), `seq ${f.seq}: the same rates`);
+      for (const k of Object.keys(j.velocity)) assert.equal(f.velocity[k], Math.fround(j.velocity[k]), `seq ${f.seq} ${k}`);
+    }
+  }
+  const end = binaryFrames.find(resting).camera;
+  for (const k of ['roll', 'elevation', 'fov', 'tilt', 'bearing']) assert.equal(end[k], target[k], k);
+  assert.ok(binaryFrames.some((f) => f.velocity?.roll !== undefined), 'the roll rate comes with the motion');
+});

@@ -66,7 +66,10 @@ export class Room {
     get me(): any;
     /** The role the hub granted (or the one asked for, before a welcome). */
     get role(): string;
-    /** The room's camera as the hub last said (welcome or frame), wire form {lat, lon, zoom, bearing, tilt, anchor?}. */
+    /**
+     * The room's camera as the hub last said (welcome or frame), wire form {lat, lon, zoom, bearing, tilt, roll?,
+     * elevation?, fov?, anchor?, padding?} (roll, elevation, fov absent: 0, 0, 36.86989764584402).
+     */
     get camera(): any;
     /** The room's limits {minZoom, maxZoom, minTilt, maxTilt, maxTiltByZoom, bounds} (`setLimits` changes them). */
     get limits(): any;
@@ -109,7 +112,10 @@ export class Room {
      */
     on(name: string, handler: (...args: any[]) => void): () => void;
     off(name: any, handler: any): void;
-    /** Jumps the camera (`set`). Throws a CamHubError `not_joined` before a welcome. */
+    /**
+     * Jumps the camera (`set`): any of lat, lon, zoom, bearing, tilt, roll, elevation, fov, anchor, padding.
+     * Throws a CamHubError `not_joined` before a welcome.
+     */
     set(camera: any): void;
     /**
      * Eases to `camera` ({duration, curve, around, essential, id}); resolves with the final report.

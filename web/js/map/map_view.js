@@ -4,6 +4,7 @@
 // computed, then drawn at once).
 
 import { toMapLibreCamera, MAPLIBRE_HANDLERS as HANDLERS } from '../../../clients/js/src/maplibre/camera.js';
+import { DEFAULT_FOV_DEGREES } from '../../../clients/js/src/geo/projection.js';
 
 const ROUTE_PAINT = { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 };
 const BOUNDS_PAINT = { 'line-color': '#2b7bb9', 'line-width': 2, 'line-dasharray': [2, 1] };
@@ -40,6 +41,8 @@ export class MapView {
     try {
       return new maplibregl.Map({
         container, style, center: [10, 30], zoom: 1.5, maxPitch: 85, maxZoom: 24, interactive: false,
+        // The room's centre elevation as it is: clamped to the ground, MapLibre would reset it to 0 without terrain.
+        centerClampedToGround: false,
         ...Object.fromEntries(HANDLERS.map((h) => [h, false])),
         attributionControl: { compact: true }, renderWorldCopies: true, fadeDuration: 0,
       });
@@ -67,7 +70,7 @@ export class MapView {
    */
   show(camera, now, hidden) {
     if (!this.map) return null;
-    this.map.jumpTo(toMapLibreCamera(camera, this.screen.viewport));
+    this.place(camera, this.screen.viewport);
     if (!this.screen.mapLoaded || hidden) return null;
     const t0 = now();
     this.map.redraw();
@@ -75,18 +78,32 @@ export class MapView {
     return { drawn, ms: drawn - t0 };
   }
 
+  /**
+   * Puts `camera` (wire form) on the map: its field of view (not a jumpTo option; set only when it
+   * changed), then jumpTo with roll and elevation always given, so a camera that leaves them out
+   * (at their defaults, 0) levels a map that was rolled or raised (jumpTo keeps what it is not given).
+   */
+  place(camera, viewport) {
+    const fov = camera.fov ?? DEFAULT_FOV_DEGREES;
+    if (Math.abs(this.map.getVerticalFieldOfView() - fov) > 1e-9) this.map.setVerticalFieldOfView(fov);
+    this.map.jumpTo({ roll: 0, elevation: 0, ...toMapLibreCamera(camera, viewport) });
+  }
+
   /** The element changed size: the map follows (an anchored camera's centre depends on the size). */
   resize() {
     if (!this.map) return;
     this.map.resize();
-    if (this.screen.rendered) this.map.jumpTo(toMapLibreCamera(this.screen.rendered, this.screen.viewport));
+    if (this.screen.rendered) this.place(this.screen.rendered, this.screen.viewport);
   }
 
-  /** MapLibre's own view of the camera. */
+  /** MapLibre's own view of the camera: centre, zoom, bearing, pitch, roll, centre elevation and field of view. */
   camera() {
     if (!this.map) return null;
     const c = this.map.getCenter();
-    return { lat: c.lat, lon: c.lng, zoom: this.map.getZoom(), bearing: this.map.getBearing(), tilt: this.map.getPitch() };
+    return {
+      lat: c.lat, lon: c.lng, zoom: this.map.getZoom(), bearing: this.map.getBearing(), tilt: this.map.getPitch(),
+      roll: this.map.getRoll(), elevation: this.map.getCenterElevation(), fov: this.map.getVerticalFieldOfView(),
+    };
   }
 
   /** Names of MapLibre handlers that are enabled (should be none). */
@@ -102,7 +119,7 @@ export class MapView {
   project(camera, points, { nearestCopy = true } = {}) {
     if (!this.map) return null;
     const { viewport, rendered } = this.screen;
-    this.map.jumpTo(toMapLibreCamera(camera, viewport));
+    this.place(camera, viewport);
     const centerLon = this.map.getCenter().lng;
     const projected = points.map((p) => {
       // like projection.js: the copy of the longitude nearest the camera's
@@ -111,7 +128,7 @@ export class MapView {
       return { x: v.x, y: v.y };
     });
     const result = { points: projected, camera: this.camera(), viewport: { ...viewport } };
-    if (rendered) this.map.jumpTo(toMapLibreCamera(rendered, viewport));
+    if (rendered) this.place(rendered, viewport);
     return result;
   }
 }

@@ -4,12 +4,13 @@
 // clock; times are passed in. Tests/Vectors/gestures.json, written by the
 // Swift engine, is checked by both the Swift tests and web/tests/.
 //
-// Cameras are wire cameras {lat, lon, zoom, bearing, tilt, anchor?, padding?};
+// Cameras are wire cameras {lat, lon, zoom, bearing, tilt, roll?, elevation?, fov?, anchor?, padding?}
+// (gestures keep roll, elevation and fov as they are);
 // longitudes here stay continuous (a pan across the antimeridian does not jump)
 // and are wrapped only for comparison with the hub's.
 
-import { cameraPlacing, groundPoint, horizonY, principalPoint, worldSize, normalizeBearing, shortestTurn,
-  nearestLongitude, wrapLongitude, MAX_LATITUDE } from '../geo/projection.js';
+import { cameraPlacing, groundPoint, levelHorizonY, levelPoint, principalPoint, worldSize, normalizeBearing, normalizeRoll,
+  shortestTurn, nearestLongitude, wrapLongitude, MAX_LATITUDE } from '../geo/projection.js';
 
 /** The engine's tuning (GestureSettings' defaults, MapLibre's where it has one). */
 export const GESTURE_SETTINGS = Object.freeze({
@@ -33,7 +34,8 @@ export const GESTURE_SETTINGS = Object.freeze({
 });
 
 /** The room limits when the hub has said nothing else (CameraLimits' defaults). */
-export const DEFAULT_LIMITS = Object.freeze({ minZoom: 0, maxZoom: 22, minTilt: 0, maxTilt: 60, maxTiltByZoom: [], bounds: null });
+export const DEFAULT_LIMITS = Object.freeze({ minZoom: 0, maxZoom: 22, minTilt: 0, maxTilt: 60, maxTiltByZoom: [], bounds: null,
+  maxRoll: 180 });
 
 /** The properties each kind claims on the hub (GestureKind.claims). */
 export function claimsOf(kind, aroundPoint = false) {
@@ -78,13 +80,14 @@ function containsLongitude(bounds, lon) {
   return Math.abs(nearestLongitude(lon, centre) - centre) <= span / 2 + 1e-12;
 }
 
-/** `camera` clamped to `limits` as the hub clamps it (zoom, tilt for that zoom, bearing, anchor, target). */
+/** `camera` clamped to `limits` as the hub clamps it (zoom, tilt for that zoom, bearing, roll within ±maxRoll, anchor, target). */
 export function clampCamera(camera, limits = DEFAULT_LIMITS) {
   const l = { ...DEFAULT_LIMITS, ...limits };
   const out = { ...camera };
   out.zoom = Math.min(Math.max(out.zoom, l.minZoom), l.maxZoom);
   out.tilt = Math.min(Math.max(out.tilt, l.minTilt), maxTiltAt(l, out.zoom));
   out.bearing = normalizeBearing(out.bearing);
+  if (out.roll !== undefined) out.roll = Math.min(Math.max(normalizeRoll(out.roll), -l.maxRoll), l.maxRoll);
   if (out.anchor) out.anchor = { x: Math.min(Math.max(out.anchor.x, 0), 1), y: Math.min(Math.max(out.anchor.y, 0), 1) };
   let south = -MAX_LATITUDE;
   let north = MAX_LATITUDE;
@@ -359,11 +362,14 @@ export class ContinuousGesture {
     if (!m) return null;
     const geo = groundPoint(camera, this.viewport, from);
     if (!geo) return null;
-    const horizon = horizonY(camera, this.viewport);
-    if (m.dy < 0 && Number.isFinite(horizon)) {
+    // Tilted: the grabbed point must stay below the horizon (in the level picture, when rolled).
+    const levelFrom = levelPoint(camera, this.viewport, from);
+    const levelDy = levelPoint(camera, this.viewport, { x: from.x + m.dx, y: from.y + m.dy }).y - levelFrom.y;
+    const horizon = levelHorizonY(camera, this.viewport);
+    if (levelDy < 0 && Number.isFinite(horizon)) {
       const py = principalPoint(camera, this.viewport).py;
       const limit = py - (py - horizon) * s.momentumHorizonFraction;
-      if (from.y + m.dy < limit) scaleMomentum(m, Math.max(0, (from.y - limit) / -m.dy));
+      if (levelFrom.y + levelDy < limit) scaleMomentum(m, Math.max(0, (levelFrom.y - limit) / -levelDy));
     }
     const maxTravel = s.momentumMaxWorldFraction * worldSize(camera.zoom);
     let destination = null;

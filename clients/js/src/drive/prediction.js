@@ -25,28 +25,36 @@
 
 import { ContinuousGesture, CONTINUOUS_KINDS, ZOOM_KINDS, DEFAULT_LIMITS, GESTURE_SETTINGS, zoomGesture, planFromAck,
   evaluatePlan } from './gesture_rules.js';
-import { nearestLongitude, shortestTurn, worldSize, clampLatitude } from '../geo/projection.js';
+import { nearestLongitude, shortestTurn, worldSize, clampLatitude, normalizeRoll, DEFAULT_FOV_DEGREES } from '../geo/projection.js';
 
 const unitX = (lon) => (lon + 180) / 360;
 const unitY = (lat) => 0.5 - Math.log(Math.tan(Math.PI / 4 + (clampLatitude(lat) * Math.PI) / 360)) / (2 * Math.PI);
 const lonOfUnitX = (x) => x * 360 - 180;
 const latOfUnitY = (y) => ((2 * Math.atan(Math.exp((0.5 - y) * 2 * Math.PI)) - Math.PI / 2) * 180) / Math.PI;
 
-/** a − b per property: centre in Mercator units, zoom, bearing (shortest turn), tilt. */
+/**
+ * a − b per property: centre in Mercator units, zoom, bearing (shortest turn),
+ * tilt; roll (shortest turn), elevation (m) and fov (degrees) when either camera
+ * has them.
+ */
 export function cameraDifference(a, b) {
-  return {
+  const d = {
     x: unitX(a.lon) - unitX(nearestLongitude(b.lon, a.lon)),
     y: unitY(a.lat) - unitY(b.lat),
     zoom: a.zoom - b.zoom,
     bearing: shortestTurn(b.bearing, a.bearing),
     tilt: a.tilt - b.tilt,
   };
+  if (a.roll !== undefined || b.roll !== undefined) d.roll = shortestTurn(b.roll || 0, a.roll || 0);
+  if (a.elevation !== undefined || b.elevation !== undefined) d.elevation = (a.elevation || 0) - (b.elevation || 0);
+  if (a.fov !== undefined || b.fov !== undefined) d.fov = (a.fov ?? DEFAULT_FOV_DEGREES) - (b.fov ?? DEFAULT_FOV_DEGREES);
+  return d;
 }
 
 /** `camera` moved by `d` (a cameraDifference) times `k`. */
 export function offsetCamera(camera, d, k) {
   if (!d || k === 0) return camera;
-  return {
+  const out = {
     ...camera,
     lon: lonOfUnitX(unitX(camera.lon) + d.x * k),
     lat: latOfUnitY(unitY(camera.lat) + d.y * k),
@@ -54,6 +62,10 @@ export function offsetCamera(camera, d, k) {
     bearing: (((camera.bearing + d.bearing * k) % 360) + 360) % 360,
     tilt: camera.tilt + d.tilt * k,
   };
+  if (d.roll !== undefined) out.roll = normalizeRoll((camera.roll || 0) + d.roll * k);
+  if (d.elevation !== undefined) out.elevation = (camera.elevation || 0) + d.elevation * k;
+  if (d.fov !== undefined) out.fov = (camera.fov ?? DEFAULT_FOV_DEGREES) + d.fov * k;
+  return out;
 }
 
 /** How far apart two cameras' centres are on screen, in px at `a`'s zoom. */
@@ -65,7 +77,8 @@ export function centreDistancePx(a, b) {
 // Differences below these (1e-12 of the world's width ≈ 4e-5 px at zoom 22; 1e-9 zoom levels or
 // degrees) are rounding: nothing to blend.
 const quiet = (d) => !d || (Math.hypot(d.x, d.y) < 1e-12 && Math.abs(d.zoom) < 1e-9 && Math.abs(d.bearing) < 1e-9
-  && Math.abs(d.tilt) < 1e-9);
+  && Math.abs(d.tilt) < 1e-9 && !(Math.abs(d.roll || 0) >= 1e-9) && !(Math.abs(d.elevation || 0) >= 1e-9)
+  && !(Math.abs(d.fov || 0) >= 1e-9));
 
 /** Whether a continuous gesture's message carries a change (an `end` may, with its last position). */
 export function carriesChange(m) {

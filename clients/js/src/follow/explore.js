@@ -27,12 +27,14 @@ const BACK_CURVE = [0.25, 0.1, 0.25, 1];
 
 /**
  * How long the glide from `from` to `to` takes (ms): longer the further the
- * two views are apart (in zoom levels, and in screens between their centres),
+ * two views are apart (in zoom levels, in screens between their centres, and
+ * in bearing and roll),
  * from BACK_MIN_MS up to BACK_MAX_MS.
  */
 export function backDuration(from, to, viewport) {
   const screens = centreDistancePx(from, to) / Math.max(1, Math.hypot(viewport.width, viewport.height));
-  const effort = Math.abs(from.zoom - to.zoom) + Math.log2(1 + screens) + Math.abs(cameraDifference(from, to).bearing) / 90;
+  const d = cameraDifference(from, to);
+  const effort = Math.abs(from.zoom - to.zoom) + Math.log2(1 + screens) + Math.abs(d.bearing) / 90 + Math.abs(d.roll || 0) / 90;
   return Math.min(BACK_MAX_MS, BACK_MIN_MS + 250 * effort);
 }
 

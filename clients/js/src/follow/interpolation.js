@@ -10,7 +10,8 @@
 // - between two frames the camera follows the hub's path, property by
 //   property in the spaces the hub's own `animate` interpolates in: the centre
 //   in Web Mercator (lon the short way across the antimeridian), zoom (= the
-//   scale's logarithm), bearing by the shortest turn, tilt and anchor. Within
+//   scale's logarithm), bearing and roll by the shortest turn (roll kept within
+//   -180…180), tilt, elevation, fov and anchor. Within
 //   a motion it is a monotone cubic through the frame before as well
 //   (hermiteCamera: closer to curved paths, never past the frames); from a
 //   rest, or with `cubic: false`, a straight line (interpolateCamera);
@@ -39,10 +40,11 @@
 //
 // The buffer also estimates its own error: each shown camera is compared with
 // the path the buffer knows once frames cover its time (screen px at the
-// camera's zoom; zoom, bearing and tilt differences counted at
-// `errorRadiusPx` from the centre).
+// camera's zoom; zoom, bearing, tilt, roll and fov differences counted at
+// `errorRadiusPx` from the centre, an elevation difference as a distance).
 
-import { normalizeBearing, shortestTurn, wrapLongitude, clampLatitude } from '../geo/projection.js';
+import { normalizeBearing, normalizeRoll, shortestTurn, wrapLongitude, clampLatitude, pixelsPerMeter,
+  DEFAULT_FOV_DEGREES } from '../geo/projection.js';
 import { PlayoutClock, PLAYOUT_DEFAULTS } from './playout.js';
 
 const DEFAULTS = {
@@ -59,13 +61,28 @@ const DEFAULTS = {
 };
 
 const DEG = Math.PI / 180;
-const COMPONENTS = ['dx', 'dy', 'dz', 'db', 'dt', 'dax', 'day', 'dpt', 'dpl', 'dpb', 'dpr'];
+/** The narrowest field of view an extrapolation may reach (degrees; MapLibre's least is 0.1). */
+const MIN_FOV = 0.1;
+const COMPONENTS = ['dx', 'dy', 'dz', 'db', 'dt', 'dr', 'de', 'df', 'dax', 'day', 'dpt', 'dpl', 'dpb', 'dpr'];
+// The optional parts of a camera: a delta says whether either end has them, so
+// a motion between cameras without them makes cameras without them.
+const FLAGS = ['roll', 'elevation', 'fov', 'anchor', 'padding'];
 const NO_PADDING = { top: 0, left: 0, bottom: 0, right: 0 };
 
 function copyCamera(c) {
   const out = { lat: c.lat, lon: c.lon, zoom: c.zoom, bearing: c.bearing, tilt: c.tilt };
+  if (c.roll !== undefined) out.roll = c.roll;
+  if (c.elevation !== undefined) out.elevation = c.elevation;
+  if (c.fov !== undefined) out.fov = c.fov;
   if (c.anchor) out.anchor = { x: c.anchor.x, y: c.anchor.y };
   if (c.padding) out.padding = { ...NO_PADDING, ...c.padding };
+  return out;
+}
+
+/** The flags of a delta that has those of d or e. */
+function flagsOf(d, e = d) {
+  const out = {};
+  for (const k of FLAGS) out[k] = !!(d[k] || e[k]);
   return out;
 }
 
@@ -82,7 +99,8 @@ function latFromUnitY(y) {
 /**
  * The change from camera a to camera b, component-wise: dx, dy in Mercator
  * world units (x the short way), dz zoom, db bearing (shortest turn), dt tilt,
- * dax, day anchor.
+ * dr roll (shortest turn), de elevation (m), df fov (degrees), dax, day anchor,
+ * dpt, dpl, dpb, dpr padding; and which optional fields either camera has.
  */
 export function cameraDelta(a, b) {
   const aa = a.anchor || { x: 0.5, y: 0.5 };
@@ -95,12 +113,18 @@ export function cameraDelta(a, b) {
     dz: b.zoom - a.zoom,
     db: shortestTurn(a.bearing, b.bearing),
     dt: b.tilt - a.tilt,
+    dr: shortestTurn(a.roll || 0, b.roll || 0),
+    de: (b.elevation || 0) - (a.elevation || 0),
+    df: (b.fov ?? DEFAULT_FOV_DEGREES) - (a.fov ?? DEFAULT_FOV_DEGREES),
     dax: ba.x - aa.x,
     day: ba.y - aa.y,
     dpt: bp.top - ap.top,
     dpl: bp.left - ap.left,
     dpb: bp.bottom - ap.bottom,
     dpr: bp.right - ap.right,
+    roll: a.roll !== undefined || b.roll !== undefined,
+    elevation: a.elevation !== undefined || b.elevation !== undefined,
+    fov: a.fov !== undefined || b.fov !== undefined,
     anchor: !!(a.anchor || b.anchor),
     padding: !!(a.padding || b.padding),
   };
@@ -115,6 +139,9 @@ export function applyDelta(c, d, f) {
     bearing: d.db === 0 ? c.bearing : normalizeBearing(c.bearing + d.db * f),
     tilt: c.tilt + d.dt * f,
   };
+  if (c.roll !== undefined || d.roll) out.roll = !d.dr ? c.roll || 0 : normalizeRoll((c.roll || 0) + d.dr * f);
+  if (c.elevation !== undefined || d.elevation) out.elevation = (c.elevation || 0) + (d.de || 0) * f;
+  if (c.fov !== undefined || d.fov) out.fov = (c.fov ?? DEFAULT_FOV_DEGREES) + (d.df || 0) * f;
   if (c.anchor || d.anchor) {
     const ca = c.anchor || { x: 0.5, y: 0.5 };
     out.anchor = { x: ca.x + d.dax * f, y: ca.y + d.day * f };
@@ -130,13 +157,13 @@ export function applyDelta(c, d, f) {
 }
 
 function scaleDelta(d, f) {
-  const out = { anchor: d.anchor, padding: d.padding };
+  const out = flagsOf(d);
   for (const k of COMPONENTS) out[k] = (d[k] || 0) * f;
   return out;
 }
 
 function addDelta(d, e) {
-  const out = { anchor: d.anchor || e.anchor, padding: d.padding || e.padding };
+  const out = flagsOf(d, e);
   for (const k of COMPONENTS) out[k] = (d[k] || 0) + (e[k] || 0);
   return out;
 }
@@ -147,17 +174,19 @@ function isZeroDelta(d) {
 
 /**
  * How far apart two cameras look, in px: the centre's distance in world px at
- * a's zoom, and the zoom, bearing and tilt differences as the displacement
- * they cause `radiusPx` from the centre.
+ * a's zoom (its elevation difference counted as a distance too), and the zoom,
+ * bearing, tilt, roll and fov differences as the displacement they cause
+ * `radiusPx` from the centre.
  */
 export function cameraDistancePx(a, b, radiusPx = 360) {
   const d = cameraDelta(a, b);
   const ws = 512 * Math.pow(2, a.zoom);
-  const centre = Math.hypot(d.dx * ws, d.dy * ws);
+  const centre = Math.hypot(d.dx * ws, d.dy * ws, d.de ? d.de * pixelsPerMeter(a.lat, a.zoom) : 0);
   const zoom = radiusPx * Math.abs(Math.pow(2, d.dz) - 1);
   const turn = radiusPx * Math.abs(d.db) * DEG;
   const tilt = radiusPx * Math.abs(d.dt) * DEG;
-  return Math.hypot(centre, zoom, turn, tilt);
+  if (!d.dr && !d.df) return Math.hypot(centre, zoom, turn, tilt);
+  return Math.hypot(centre, zoom, turn, tilt, radiusPx * Math.abs(d.dr) * DEG, radiusPx * Math.abs(d.df) * DEG);
 }
 
 /** PCHIP tangent at a knot between secants d1 (over h1) and d2 (over h2): no overshoot. */
@@ -189,7 +218,7 @@ export function hermiteCamera(p, a, b, t) {
   const h10 = s3 - 2 * s2 + t;
   const h01 = -2 * s3 + 3 * s2;
   const h11 = s3 - s2;
-  const move = { anchor: db.anchor || dp.anchor, padding: db.padding || dp.padding };
+  const move = flagsOf(db, dp);
   for (const k of COMPONENTS) {
     const d1 = dp[k] / h1;
     const d2 = db[k] / h2;
@@ -202,7 +231,11 @@ export function hermiteCamera(p, a, b, t) {
   return applyDelta(a.camera, move, 1);
 }
 
-/** A frame's `velocity` (per second) as rates of cameraDelta's components per ms at camera c; anchor and padding from `secant`. */
+/**
+ * A frame's `velocity` (per second) as rates of cameraDelta's components per ms
+ * at camera c (roll, elevation and fov rates absent: 0); anchor and padding from
+ * `secant`.
+ */
 function velocityRates(c, v, secant, ms) {
   const rates = {};
   for (const k of COMPONENTS) rates[k] = (secant[k] || 0) / ms;
@@ -212,6 +245,9 @@ function velocityRates(c, v, secant, ms) {
   rates.dz = v.zoom / 1000;
   rates.db = v.bearing / 1000;
   rates.dt = v.tilt / 1000;
+  rates.dr = (v.roll || 0) / 1000;
+  rates.de = (v.elevation || 0) / 1000;
+  rates.df = (v.fov || 0) / 1000;
   return rates;
 }
 
@@ -232,14 +268,15 @@ export function hermiteVelocityCamera(a, b, t) {
   const h10 = s3 - 2 * s2 + t;
   const h01 = -2 * s3 + 3 * s2;
   const h11 = s3 - s2;
-  const move = { anchor: d.anchor, padding: d.padding };
+  const move = flagsOf(d);
   for (const k of COMPONENTS) move[k] = h10 * ms * ra[k] + h01 * d[k] + h11 * ms * rb[k];
   return applyDelta(a.camera, move, 1);
 }
 
 /**
  * Interpolates two cameras at fraction t in [0, 1] (no extrapolation): the
- * centre linear in Web Mercator, zoom linear, bearing the short way.
+ * centre linear in Web Mercator, zoom linear, bearing and roll the short way,
+ * tilt, elevation and fov linear.
  */
 export function interpolateCamera(a, b, t) {
   if (t <= 0) return copyCamera(a);
@@ -441,7 +478,7 @@ export class SnapshotBuffer {
     }
     // the hub's own slope at the newest frame when it sent one
     const exact = a.velocity ? velocityRates(a.camera, a.velocity, v, 1) : null;
-    const move = { anchor: v.anchor, padding: v.padding };
+    const move = flagsOf(v);
     for (const k of COMPONENTS) {
       const ak = acc ? acc[k] : 0;
       const va = exact ? exact[k] : v[k] + (ak * span) / 2; // the secant is the velocity half a span back
@@ -460,6 +497,7 @@ export class SnapshotBuffer {
     }
     const camera = applyDelta(a.camera, move, 1);
     camera.tilt = Math.max(0, camera.tilt);
+    if (camera.fov !== undefined) camera.fov = Math.max(MIN_FOV, camera.fov);
     return { camera };
   }
 

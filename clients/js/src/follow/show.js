@@ -6,7 +6,7 @@
 // buffer's delay (`SnapshotBuffer`), fitted to its screen (`fitCamera`).
 // Shared by the viewer's render loop and the MapLibre adapter. Pure.
 
-import { wrapLongitude } from '../geo/projection.js';
+import { wrapLongitude, DEFAULT_FOV_DEGREES } from '../geo/projection.js';
 import { fitCamera } from '../geo/fit.js';
 
 /**
@@ -35,10 +35,12 @@ export function cameraToShow(parts, t, paintAt) {
     moving: s.moving, frameSeq: s.seq };
 }
 
-/** True when two wire cameras are the same (anchor included). */
+/** True when two wire cameras are the same (roll, elevation, fov and anchor included; absent = the default). */
 export function sameCamera(a, b) {
   if (!a || !b) return false;
   if (a.lat !== b.lat || a.lon !== b.lon || a.zoom !== b.zoom || a.bearing !== b.bearing || a.tilt !== b.tilt) return false;
+  if ((a.roll || 0) !== (b.roll || 0) || (a.elevation || 0) !== (b.elevation || 0)
+    || (a.fov ?? DEFAULT_FOV_DEGREES) !== (b.fov ?? DEFAULT_FOV_DEGREES)) return false;
   const aa = a.anchor;
   const ba = b.anchor;
   if (!aa || !ba) return !aa && !ba;

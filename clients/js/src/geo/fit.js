@@ -6,6 +6,12 @@
 // view height)), same centre, bearing and tilt, clamped to the room's zoom
 // limits. The Swift client library applies the same rule (CameraCore
 // FitMode); both are checked against Tests/Vectors/fit_cover.json.
+//
+// Roll, elevation and fov are kept as they are: the eye is (H/2)/tan(fov/2) px
+// from the centre, and zoom + log2(k) makes k times as many px per metre, so on a
+// screen k times the mover's the eye stands where the mover's does, in metres,
+// and the picture is the mover's scaled by k (exactly so when both sides scale
+// alike and the padding with them).
 
 export const FIT_MODES = ['same', 'cover'];
 

@@ -12,6 +12,14 @@
 // brings the map back. In `drive` mode (a driver or presenter) they become the
 // room's gestures, predicted at once and reconciled with the hub's answers.
 // Browser only (requestAnimationFrame, the map's container).
+//
+// A camera's roll and elevation go to `jumpTo` (MapLibre GL JS 5), its field of
+// view to `setVerticalFieldOfView` when it changes; a room that never has them
+// makes the same calls as before they existed. Create the map with
+// `maxPitch: 85`: MapLibre's default 60 clamps the room's higher tilts. The map
+// shows the room's centre elevation: attaching turns MapLibre's
+// `centerClampedToGround` off (without terrain MapLibre would put every
+// centre back on the ground, elevation 0).
 
 import { SnapshotBuffer } from '../follow/interpolation.js';
 import { FramePacer } from '../follow/playout.js';
@@ -23,6 +31,7 @@ import { Predictor } from '../drive/prediction.js';
 import { InputCapture } from '../drive/input.js';
 import { build } from '../protocol/messages.js';
 import { toMapLibreCamera, MAPLIBRE_HANDLERS } from './camera.js';
+import { DEFAULT_FOV_DEGREES } from '../geo/projection.js';
 
 /** Milliseconds after the last resize before the hub hears the new viewport. */
 const VIEWPORT_SETTLE_MS = 150;
@@ -64,6 +73,9 @@ export class MapLibreAttachment {
     this.reducedMotion = new ReducedMotion(reducedMotion ?? prefersReduced);
     /** The camera on the map now (wire form), and the newest played-out frame. */
     this.rendered = null;
+    /** What the map was given besides the flat camera: roll and elevation once given (then always), its fov (degrees). */
+    this.given = { roll: false, elevation: false, fov: map.getVerticalFieldOfView?.() ?? DEFAULT_FOV_DEGREES };
+    map.setCenterClampedToGround?.(false);
     this.lastSample = null;
     this.follow = new FollowControl({ state, explorer: this.explorer, now: this.now, send: (m) => room.conn.send(m),
       shown: () => this.rendered, roomCamera: () => this.lastSample?.camera ?? null });
@@ -184,7 +196,7 @@ export class MapLibreAttachment {
     this.lastSample = shown.sample;
     if (shown.camera && !sameCamera(shown.camera, this.rendered)) {
       this.rendered = shown.camera;
-      this.map.jumpTo(toMapLibreCamera(shown.camera, viewport));
+      this.jump(shown.camera);
       if (this.map.loaded?.()) {
         const t0 = this.now();
         this.map.redraw?.();
@@ -192,6 +204,26 @@ export class MapLibreAttachment {
       }
     }
     this.input.tick(t);
+  }
+
+  /**
+   * Puts `camera` on the map: its field of view first when it changed
+   * (setVerticalFieldOfView), then jumpTo. Once the map has been given a roll or
+   * an elevation, a camera without one gives it 0 (jumpTo keeps what it is not given).
+   */
+  jump(camera) {
+    const { map, given } = this;
+    const fov = camera.fov ?? DEFAULT_FOV_DEGREES;
+    if (Math.abs(fov - given.fov) > 1e-9 && typeof map.setVerticalFieldOfView === 'function') {
+      map.setVerticalFieldOfView(fov);
+      given.fov = fov;
+    }
+    const options = toMapLibreCamera(camera, this.viewport);
+    if (options.roll !== undefined) given.roll = true;
+    else if (given.roll) options.roll = 0;
+    if (options.elevation !== undefined) given.elevation = true;
+    else if (given.elevation) options.elevation = 0;
+    map.jumpTo(options);
   }
 
   size() {

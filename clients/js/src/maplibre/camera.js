@@ -1,16 +1,24 @@
-// A hub camera (wire form) as MapLibre's `jumpTo` options. Pure.
+// A hub camera (wire form) as MapLibre's `jumpTo` options, and a MapLibre map's
+// camera in wire form. Pure.
 
-import { principalPoint, unproject } from '../geo/projection.js';
+import { centerPoint, normalizeBearing, normalizeRoll, wrapLongitude, DEFAULT_FOV_DEGREES } from '../geo/projection.js';
 
 /**
  * MapLibre `jumpTo` options for a hub camera in this viewport: {center, zoom,
- * bearing, pitch, padding}. The hub draws the target at its anchor without
- * moving the perspective (HERE's target anchor point), so for an anchored
- * camera MapLibre's `center` is the ground point under the view centre, found
- * with the hub's projection (the same as MapLibre's setLocationAtPoint);
- * without a viewport it falls back to the target. The camera's padding is
- * MapLibre's padding (it moves the centre of perspective the same way).
- * (Create the map with maxPitch: 85 to allow tilts above MapLibre's default 60.)
+ * bearing, pitch, padding}, and `roll` (degrees) and `elevation` (the centre's
+ * altitude, m: MapLibre GL JS 5) when the camera has them. The hub draws the
+ * target at its anchor without moving the perspective (HERE's target anchor
+ * point), so for an anchored camera MapLibre's `center` is the point under the
+ * view centre (at the camera's elevation), found with the hub's projection (the
+ * same as MapLibre's setLocationAtPoint); without a viewport it falls back to
+ * the target. The camera's padding is MapLibre's padding (it moves the centre
+ * of perspective the same way). The field of view is not a `jumpTo` option:
+ * set it with `map.setVerticalFieldOfView(camera.fov)` (attachMapLibre does).
+ * (Create the map with maxPitch: 85: MapLibre's default 60 clamps higher tilts.)
+ * @param {{lat: number, lon: number, zoom: number, bearing: number, tilt: number, roll?: number,
+ *   elevation?: number, fov?: number, anchor?: {x: number, y: number},
+ *   padding?: {top?: number, left?: number, bottom?: number, right?: number}}} camera
+ * @param {{width: number, height: number}} [viewport]
  */
 export function toMapLibreCamera(camera, viewport) {
   const p = camera.padding || {};
@@ -18,11 +26,43 @@ export function toMapLibreCamera(camera, viewport) {
   let center = [camera.lon, camera.lat];
   const anchored = camera.anchor && (camera.anchor.x !== 0.5 || camera.anchor.y !== 0.5);
   if (anchored && viewport) {
-    const { px, py } = principalPoint(camera, viewport);
-    const c = unproject(camera, viewport, { x: px, y: py });
-    if (c) center = [c.lon, c.lat];
+    const c = centerPoint(camera, viewport);
+    if (Number.isFinite(c.lat) && Number.isFinite(c.lon)) center = [wrapLongitude(c.lon), c.lat];
   }
-  return { center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.tilt, padding };
+  /** @type {{center: number[], zoom: number, bearing: number, pitch: number,
+   *   padding: {top: number, bottom: number, left: number, right: number}, roll?: number, elevation?: number}} */
+  const options = { center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.tilt, padding };
+  if (camera.roll !== undefined) options.roll = camera.roll;
+  if (camera.elevation !== undefined) options.elevation = camera.elevation;
+  return options;
+}
+
+/**
+ * A MapLibre map's camera in wire form: {lat, lon, zoom, bearing, tilt} and
+ * `roll`, `elevation` (getCenterElevation) and `fov` (getVerticalFieldOfView)
+ * only when not at their defaults (0, 0, 36.86989764584402 degrees; a MapLibre
+ * before 5 has none of them), `padding` when the map has some. `lon` is wrapped
+ * into [-180, 180), `bearing` into [0, 360). The map's centre is its point under
+ * the view centre: the camera has no anchor.
+ * @param {any} map a MapLibre map
+ */
+export function fromMapLibreCamera(map) {
+  const c = map.getCenter();
+  /** @type {{lat: number, lon: number, zoom: number, bearing: number, tilt: number, roll?: number, elevation?: number,
+   *   fov?: number, padding?: {top: number, left: number, bottom: number, right: number}}} */
+  const camera = { lat: c.lat, lon: wrapLongitude(c.lng), zoom: map.getZoom(), bearing: normalizeBearing(map.getBearing()),
+    tilt: map.getPitch() };
+  const roll = typeof map.getRoll === 'function' ? normalizeRoll(map.getRoll()) : 0;
+  if (roll !== 0) camera.roll = roll;
+  const elevation = typeof map.getCenterElevation === 'function' ? map.getCenterElevation() : 0;
+  if (elevation !== 0) camera.elevation = elevation;
+  const fov = typeof map.getVerticalFieldOfView === 'function' ? map.getVerticalFieldOfView() : DEFAULT_FOV_DEGREES;
+  if (Math.abs(fov - DEFAULT_FOV_DEGREES) > 1e-9) camera.fov = fov; // (degrees → radians → degrees may round)
+  const p = typeof map.getPadding === 'function' ? map.getPadding() : null;
+  if (p && (p.top || p.left || p.bottom || p.right)) {
+    camera.padding = { top: p.top || 0, left: p.left || 0, bottom: p.bottom || 0, right: p.right || 0 };
+  }
+  return camera;
 }
 
 /** MapLibre's input handlers. A map that follows or drives a room has them all off: it moves only as the room does. */

@@ -2,11 +2,16 @@
 // camhub.v1, JSON text frames): validation of what the hub sends and builders
 // for what the viewer sends. Pure: no DOM, no socket.
 //
-// Camera on the wire: {"lat", "lon", "zoom", "bearing", "tilt"} plus
-// "anchor": {"x", "y"} (0..1 of the padded viewport) when not centred, and
-// "padding": {"top", "left", "bottom", "right"} (px) when not zero. The hub sends
-// lon in [-180, 180) and bearing in [0, 360). Every hub `time` is the hub's wall
-// clock in ms since the epoch. Durations and delays are in seconds.
+// Camera on the wire: {"lat", "lon", "zoom", "bearing", "tilt"} plus, each only
+// when not at its default (absent means the default), "roll" (degrees, -180..180;
+// 0), "elevation" (the centre's altitude, m; 0) and "fov" (vertical field of view,
+// degrees; 36.86989764584402 = 2 atan(1/3), MapLibre's), "anchor": {"x", "y"}
+// (0..1 of the padded viewport) when not centred, and "padding": {"top", "left",
+// "bottom", "right"} (px) when not zero. The hub sends lon in [-180, 180) and
+// bearing in [0, 360); tilt (MapLibre's pitch) goes up to 85. A frame's
+// `velocity` {lat, lon, zoom, bearing, tilt} (per second) has "roll" (deg/s),
+// "elevation" (m/s) and "fov" (deg/s) only when not zero. Every hub `time` is the
+// hub's wall clock in ms since the epoch. Durations and delays are in seconds.
 //
 // Hub -> viewer (parseMessage validates; unknown extra fields are kept):
 //   welcome   {client, room, role, rate, tick, time, seq, camera, limits, presenter, roster, gestures,
@@ -14,7 +19,8 @@
 //              animations?: [{id, by, kind, status, properties, started, duration, after, starts?}],
 //              tracking?: {mode, location: {lat, lon, heading?} | null}, route?: [{lat, lon}]}
 //   event routeChanged {by, append, total, points: [{lat, lon}]}   the route replaced (append false) or extended
-//   frame     {seq, time, camera, moving, by, corner?, epoch?, velocity?, pointer?: {lat, lon, by} | null}
+//   frame     {seq, time, camera, moving, by, corner?, epoch?, velocity?: {lat, lon, zoom, bearing, tilt, roll?,
+//              elevation?, fov?}, pointer?: {lat, lon, by} | null}
 //   animation {id, status: started|interrupted|finished|cancelled|superseded, by, owner?, lost, clamped,
 //              camera?, reason?}   owner: whose animation (with roomAnimations, others' too)
 //   event     {event, time, ...}       event: steady|significantChange|trackingModeChanged|limitsChanged|
@@ -87,9 +93,15 @@ export const MAX_ROUTE_POINTS = 10000;
 export const ANIMATION_KINDS = ['ease', 'fly', 'animate'];
 /** How a live animation in `welcome.animations` stands. */
 export const LIVE_ANIMATION_STATUSES = ['running', 'delayed', 'waiting'];
-const PROPERTY_NAMES = ['center', 'zoom', 'bearing', 'tilt', 'anchor'];
+/** Camera property names of animation claims and reports, in the hub's order. */
+export const PROPERTY_NAMES = ['center', 'zoom', 'bearing', 'tilt', 'roll', 'elevation', 'fov', 'anchor', 'padding'];
 export const QUERY_KINDS = ['project', 'unproject', 'bounds', 'fit'];
-const CAMERA_KEYS = ['lat', 'lon', 'zoom', 'bearing', 'tilt'];
+const CAMERA_KEYS = ['lat', 'lon', 'zoom', 'bearing', 'tilt', 'roll', 'elevation', 'fov'];
+/** The centre elevations (m) and fields of view (degrees) the hub takes in a command. */
+export const ELEVATION_RANGE = Object.freeze([-11000, 9000]);
+export const FOV_RANGE = Object.freeze([1, 60]);
+/** A camera's defaults for the fields it may leave out (absent on the wire means these). */
+export const CAMERA_DEFAULTS = Object.freeze({ roll: 0, elevation: 0, fov: 36.86989764584402 });
 /** Longest room name, client name and animation/query id the hub accepts. */
 export const MAX_NAME_LENGTH = 64;
 
@@ -184,7 +196,11 @@ function obj(where, o, key, { required = true, nullable = false } = {}) {
 /**
  * Validates a camera object. With `partial`, any subset of the fields is allowed
  * (but at least one). With `wire` (cameras the hub sends), lon must lie in
- * [-180, 180] and bearing in [0, 360]. Returns the camera (not copied).
+ * [-180, 180] and bearing in [0, 360]. roll, elevation and fov are optional:
+ * roll within [-180, 180]; a partial camera (what a client sends) has them within
+ * what the hub takes (elevation -11000…9000 m, fov 1…60 degrees), any other
+ * camera an elevation that is finite and a fov within (0, 180). Returns the
+ * camera (not copied).
  */
 export function validateCamera(camera, where = 'camera', { partial = false, wire = false } = {}) {
   if (!isObject(camera)) throw new ProtocolError(`${where} must be an object, got ${describe(camera)}`);
@@ -194,6 +210,15 @@ export function validateCamera(camera, where = 'camera', { partial = false, wire
   num(where, camera, 'zoom', { ...req, min: 0, max: 30 });
   num(where, camera, 'bearing', wire ? { ...req, min: 0, max: 360 } : req);
   num(where, camera, 'tilt', { ...req, min: 0, max: 90 });
+  num(where, camera, 'roll', { required: false, min: -180, max: 180 });
+  if (partial) {
+    num(where, camera, 'elevation', { required: false, min: ELEVATION_RANGE[0], max: ELEVATION_RANGE[1] });
+    num(where, camera, 'fov', { required: false, min: FOV_RANGE[0], max: FOV_RANGE[1] });
+  } else {
+    num(where, camera, 'elevation', { required: false });
+    num(where, camera, 'fov', { required: false, above: 0 });
+    if (camera.fov >= 180) fail(where, 'fov', 'less than 180 (degrees)', camera.fov);
+  }
   if (camera.anchor !== undefined) {
     const a = camera.anchor;
     if (!isObject(a)) fail(where, 'anchor', 'an object {x, y}', a);
@@ -212,6 +237,13 @@ export function validateCamera(camera, where = 'camera', { partial = false, wire
 }
 
 const wireCamera = (c, where) => validateCamera(c, where, { wire: true });
+
+/** A frame's `velocity`: the five rates, and roll, elevation and fov rates when not zero. */
+function velocity(v, where) {
+  if (!isObject(v)) throw new ProtocolError(`${where} must be an object {lat, lon, zoom, bearing, tilt}, got ${describe(v)}`);
+  for (const k of ['lat', 'lon', 'zoom', 'bearing', 'tilt']) num(where, v, k);
+  for (const k of ['roll', 'elevation', 'fov']) num(where, v, k, { required: false });
+}
 
 function rosterEntry(e, where) {
   if (!isObject(e)) throw new ProtocolError(`${where} must be an object {client, name, role}, got ${describe(e)}`);
@@ -296,6 +328,7 @@ const serverValidators = {
     num('frame', m, 'time');
     wireCamera(m.camera, 'frame.camera');
     bool('frame', m, 'moving');
+    if (m.velocity !== undefined) velocity(m.velocity, 'frame.velocity');
     str('frame', m, 'by', { required: false, nullable: true });
     if (m.pointer !== undefined && m.pointer !== null) {
       obj('frame', m, 'pointer');

@@ -2,7 +2,7 @@
 // A typed user of the package: checked with `tsc --checkJs --noEmit` against
 // the generated declarations (types/), so a declaration that no longer fits
 // how the package is meant to be used fails the tests. Never run.
-import { connect, attachMapLibre, CamHubError, tokenFromUrl } from 'camhub-client';
+import { connect, attachMapLibre, CamHubError, tokenFromUrl, toMapLibreCamera, fromMapLibreCamera } from 'camhub-client';
 
 /** @param {any} map a MapLibre map */
 export async function presenterTour(map) {
@@ -14,6 +14,12 @@ export async function presenterTour(map) {
   /** @type {string} */
   const status = report.status;
   room.set({ zoom: 4 });
+  room.set({ roll: -10, elevation: 250, fov: 45, tilt: 85 });
+  const own = fromMapLibreCamera(map);
+  /** @type {number | undefined} */
+  const roll = own.roll;
+  /** @type {number | undefined} */
+  const elevation = toMapLibreCamera({ ...own, elevation: 100 }, { width: 800, height: 600 }).elevation;
   room.track({ mode: 'none' });
   room.route([{ lat: 0, lon: 0 }, { lat: 1, lon: 1 }]);
   room.follow('exploring');
@@ -31,5 +37,5 @@ export async function presenterTour(map) {
     if (e instanceof CamHubError) console.log(e.code);
   }
   room.close();
-  return { welcome, status, result, exploring, roster: room.roster, camera: room.camera };
+  return { welcome, status, result, exploring, roster: room.roster, camera: room.camera, roll, elevation };
 }

@@ -1,6 +1,6 @@
 /** The properties each kind claims on the hub (GestureKind.claims). */
 export function claimsOf(kind: any, aroundPoint?: boolean): string[];
-/** `camera` clamped to `limits` as the hub clamps it (zoom, tilt for that zoom, bearing, anchor, target). */
+/** `camera` clamped to `limits` as the hub clamps it (zoom, tilt for that zoom, bearing, roll within ±maxRoll, anchor, target). */
 export function clampCamera(camera: any, limits?: Readonly<{
     minZoom: 0;
     maxZoom: 22;
@@ -8,6 +8,7 @@ export function clampCamera(camera: any, limits?: Readonly<{
     maxTilt: 60;
     maxTiltByZoom: any[];
     bounds: any;
+    maxRoll: 180;
 }>): any;
 /** Progress at elapsed fraction u of a CSS cubic Bézier [x1, y1, x2, y2] (TimingCurve.progress). */
 export function curveProgress([x1, y1, x2, y2]: [any, any, any, any], u: any): number;
@@ -32,6 +33,7 @@ export function zoomGesture(input: any, camera: any, baseZoom: any, viewport: an
     maxTilt: 60;
     maxTiltByZoom: any[];
     bounds: any;
+    maxRoll: 180;
 }>, settings?: Readonly<{
     velocityWindow: 0.1;
     momentumMaxPause: 0.05;
@@ -86,6 +88,7 @@ export function aroundPlan(from: any, target: any, point: any, viewport: any, du
     maxTilt: 60;
     maxTiltByZoom: any[];
     bounds: any;
+    maxRoll: 180;
 }>): {
     kind: string;
     from: any;
@@ -148,6 +151,7 @@ export function evaluatePlan(plan: any, elapsed: any, current?: any, limits?: Re
     maxTilt: 60;
     maxTiltByZoom: any[];
     bounds: any;
+    maxRoll: 180;
 }>): any;
 /** The engine's tuning (GestureSettings' defaults, MapLibre's where it has one). */
 export const GESTURE_SETTINGS: Readonly<{
@@ -177,6 +181,7 @@ export const DEFAULT_LIMITS: Readonly<{
     maxTilt: 60;
     maxTiltByZoom: any[];
     bounds: any;
+    maxRoll: 180;
 }>;
 export const CONTINUOUS_KINDS: string[];
 export const ZOOM_KINDS: string[];
@@ -295,6 +300,7 @@ export class ContinuousGesture {
         maxTilt: 60;
         maxTiltByZoom: any[];
         bounds: any;
+        maxRoll: 180;
     }>): any;
     /** record(input), then step(input, current). */
     apply(input: any, current: any, limits?: Readonly<{
@@ -304,6 +310,7 @@ export class ContinuousGesture {
         maxTilt: 60;
         maxTiltByZoom: any[];
         bounds: any;
+        maxRoll: 180;
     }>): any;
     /**
      * A pan's momentum after an `end` at client time `endT` (ms) from `camera`:
@@ -316,6 +323,7 @@ export class ContinuousGesture {
         maxTilt: 60;
         maxTiltByZoom: any[];
         bounds: any;
+        maxRoll: 180;
     }>): {
         id: string;
         plan: {

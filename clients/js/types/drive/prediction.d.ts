@@ -1,4 +1,8 @@
-/** a − b per property: centre in Mercator units, zoom, bearing (shortest turn), tilt. */
+/**
+ * a − b per property: centre in Mercator units, zoom, bearing (shortest turn),
+ * tilt; roll (shortest turn), elevation (m) and fov (degrees) when either camera
+ * has them.
+ */
 export function cameraDifference(a: any, b: any): {
     x: number;
     y: number;
@@ -46,6 +50,7 @@ export class Predictor {
         maxTilt: 60;
         maxTiltByZoom: any[];
         bounds: any;
+        maxRoll: 180;
     }>;
     nextSeq: number;
     sentLog: any[];

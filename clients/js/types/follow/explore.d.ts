@@ -1,6 +1,7 @@
 /**
  * How long the glide from `from` to `to` takes (ms): longer the further the
- * two views are apart (in zoom levels, and in screens between their centres),
+ * two views are apart (in zoom levels, in screens between their centres, and
+ * in bearing and roll),
  * from BACK_MIN_MS up to BACK_MAX_MS.
  */
 export function backDuration(from: any, to: any, viewport: any): number;
@@ -33,6 +34,7 @@ export class Explorer {
         maxTilt: 60;
         maxTiltByZoom: any[];
         bounds: any;
+        maxRoll: 180;
     }>;
     /** Glides back started since the page loaded (for tests: a Back glides, it does not jump). */
     glides: number;

@@ -1,7 +1,8 @@
 /**
  * The change from camera a to camera b, component-wise: dx, dy in Mercator
  * world units (x the short way), dz zoom, db bearing (shortest turn), dt tilt,
- * dax, day anchor.
+ * dr roll (shortest turn), de elevation (m), df fov (degrees), dax, day anchor,
+ * dpt, dpl, dpb, dpr padding; and which optional fields either camera has.
  */
 export function cameraDelta(a: any, b: any): {
     dx: number;
@@ -9,12 +10,18 @@ export function cameraDelta(a: any, b: any): {
     dz: number;
     db: number;
     dt: number;
+    dr: number;
+    de: number;
+    df: number;
     dax: number;
     day: number;
     dpt: number;
     dpl: number;
     dpb: number;
     dpr: number;
+    roll: boolean;
+    elevation: boolean;
+    fov: boolean;
     anchor: boolean;
     padding: boolean;
 };
@@ -28,8 +35,9 @@ export function applyDelta(c: any, d: any, f: any): {
 };
 /**
  * How far apart two cameras look, in px: the centre's distance in world px at
- * a's zoom, and the zoom, bearing and tilt differences as the displacement
- * they cause `radiusPx` from the centre.
+ * a's zoom (its elevation difference counted as a distance too), and the zoom,
+ * bearing, tilt, roll and fov differences as the displacement they cause
+ * `radiusPx` from the centre.
  */
 export function cameraDistancePx(a: any, b: any, radiusPx?: number): number;
 /**
@@ -62,7 +70,8 @@ export function hermiteVelocityCamera(a: any, b: any, t: any): {
 };
 /**
  * Interpolates two cameras at fraction t in [0, 1] (no extrapolation): the
- * centre linear in Web Mercator, zoom linear, bearing the short way.
+ * centre linear in Web Mercator, zoom linear, bearing and roll the short way,
+ * tilt, elevation and fov linear.
  */
 export function interpolateCamera(a: any, b: any, t: any): {
     lat: any;

@@ -14,5 +14,5 @@ export function cameraToShow(parts: object, t: any, paintAt: any): {
     moving: boolean;
     frameSeq: number | null;
 };
-/** True when two wire cameras are the same (anchor included). */
+/** True when two wire cameras are the same (roll, elevation, fov and anchor included; absent = the default). */
 export function sameCamera(a: any, b: any): boolean;

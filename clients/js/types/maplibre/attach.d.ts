@@ -39,6 +39,12 @@ export class MapLibreAttachment {
     reducedMotion: ReducedMotion;
     /** The camera on the map now (wire form), and the newest played-out frame. */
     rendered: any;
+    /** What the map was given besides the flat camera: roll and elevation once given (then always), its fov (degrees). */
+    given: {
+        roll: boolean;
+        elevation: boolean;
+        fov: any;
+    };
     lastSample: any;
     follow: FollowControl;
     offs: any[];
@@ -64,6 +70,12 @@ export class MapLibreAttachment {
     welcomed(m: any, receivedAt: any): void;
     /** One paint at local time `t`, expected on screen at `paintAt`. */
     step(t: any, paintAt: any): void;
+    /**
+     * Puts `camera` on the map: its field of view first when it changed
+     * (setVerticalFieldOfView), then jumpTo. Once the map has been given a roll or
+     * an elevation, a camera without one gives it 0 (jumpTo keeps what it is not given).
+     */
+    jump(camera: any): void;
     size(): {
         width: number;
         height: number;

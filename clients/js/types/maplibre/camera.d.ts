@@ -1,23 +1,79 @@
 /**
  * MapLibre `jumpTo` options for a hub camera in this viewport: {center, zoom,
- * bearing, pitch, padding}. The hub draws the target at its anchor without
- * moving the perspective (HERE's target anchor point), so for an anchored
- * camera MapLibre's `center` is the ground point under the view centre, found
- * with the hub's projection (the same as MapLibre's setLocationAtPoint);
- * without a viewport it falls back to the target. The camera's padding is
- * MapLibre's padding (it moves the centre of perspective the same way).
- * (Create the map with maxPitch: 85 to allow tilts above MapLibre's default 60.)
+ * bearing, pitch, padding}, and `roll` (degrees) and `elevation` (the centre's
+ * altitude, m: MapLibre GL JS 5) when the camera has them. The hub draws the
+ * target at its anchor without moving the perspective (HERE's target anchor
+ * point), so for an anchored camera MapLibre's `center` is the point under the
+ * view centre (at the camera's elevation), found with the hub's projection (the
+ * same as MapLibre's setLocationAtPoint); without a viewport it falls back to
+ * the target. The camera's padding is MapLibre's padding (it moves the centre
+ * of perspective the same way). The field of view is not a `jumpTo` option:
+ * set it with `map.setVerticalFieldOfView(camera.fov)` (attachMapLibre does).
+ * (Create the map with maxPitch: 85: MapLibre's default 60 clamps higher tilts.)
+ * @param {{lat: number, lon: number, zoom: number, bearing: number, tilt: number, roll?: number,
+ *   elevation?: number, fov?: number, anchor?: {x: number, y: number},
+ *   padding?: {top?: number, left?: number, bottom?: number, right?: number}}} camera
+ * @param {{width: number, height: number}} [viewport]
  */
-export function toMapLibreCamera(camera: any, viewport: any): {
-    center: any[];
-    zoom: any;
-    bearing: any;
-    pitch: any;
+export function toMapLibreCamera(camera: {
+    lat: number;
+    lon: number;
+    zoom: number;
+    bearing: number;
+    tilt: number;
+    roll?: number;
+    elevation?: number;
+    fov?: number;
+    anchor?: {
+        x: number;
+        y: number;
+    };
+    padding?: {
+        top?: number;
+        left?: number;
+        bottom?: number;
+        right?: number;
+    };
+}, viewport?: {
+    width: number;
+    height: number;
+}): {
+    center: number[];
+    zoom: number;
+    bearing: number;
+    pitch: number;
     padding: {
-        top: any;
-        bottom: any;
-        left: any;
-        right: any;
+        top: number;
+        bottom: number;
+        left: number;
+        right: number;
+    };
+    roll?: number;
+    elevation?: number;
+};
+/**
+ * A MapLibre map's camera in wire form: {lat, lon, zoom, bearing, tilt} and
+ * `roll`, `elevation` (getCenterElevation) and `fov` (getVerticalFieldOfView)
+ * only when not at their defaults (0, 0, 36.86989764584402 degrees; a MapLibre
+ * before 5 has none of them), `padding` when the map has some. `lon` is wrapped
+ * into [-180, 180), `bearing` into [0, 360). The map's centre is its point under
+ * the view centre: the camera has no anchor.
+ * @param {any} map a MapLibre map
+ */
+export function fromMapLibreCamera(map: any): {
+    lat: number;
+    lon: number;
+    zoom: number;
+    bearing: number;
+    tilt: number;
+    roll?: number;
+    elevation?: number;
+    fov?: number;
+    padding?: {
+        top: number;
+        left: number;
+        bottom: number;
+        right: number;
     };
 };
 /** MapLibre's input handlers. A map that follows or drives a room has them all off: it moves only as the room does. */

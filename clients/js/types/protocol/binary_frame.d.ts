@@ -7,3 +7,5 @@
  */
 export function decodeBinaryFrame(data: ArrayBuffer | ArrayBufferView): any;
 export const BINARY_FRAME_KIND: 1;
+/** The kind of a frame whose camera has roll, elevation or fov (or whose velocity has their rates). */
+export const BINARY_FRAME_3D_KIND: 2;

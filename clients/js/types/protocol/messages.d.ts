@@ -1,7 +1,11 @@
 /**
  * Validates a camera object. With `partial`, any subset of the fields is allowed
  * (but at least one). With `wire` (cameras the hub sends), lon must lie in
- * [-180, 180] and bearing in [0, 360]. Returns the camera (not copied).
+ * [-180, 180] and bearing in [0, 360]. roll, elevation and fov are optional:
+ * roll within [-180, 180]; a partial camera (what a client sends) has them within
+ * what the hub takes (elevation -11000…9000 m, fov 1…60 degrees), any other
+ * camera an elevation that is finite and a fov within (0, 180). Returns the
+ * camera (not copied).
  */
 export function validateCamera(camera: any, where?: string, { partial, wire }?: {
     partial?: boolean;
@@ -46,7 +50,18 @@ export const MAX_ROUTE_POINTS: 10000;
 export const ANIMATION_KINDS: string[];
 /** How a live animation in `welcome.animations` stands. */
 export const LIVE_ANIMATION_STATUSES: string[];
+/** Camera property names of animation claims and reports, in the hub's order. */
+export const PROPERTY_NAMES: string[];
 export const QUERY_KINDS: string[];
+/** The centre elevations (m) and fields of view (degrees) the hub takes in a command. */
+export const ELEVATION_RANGE: readonly number[];
+export const FOV_RANGE: readonly number[];
+/** A camera's defaults for the fields it may leave out (absent on the wire means these). */
+export const CAMERA_DEFAULTS: Readonly<{
+    roll: 0;
+    elevation: 0;
+    fov: 36.86989764584402;
+}>;
 /** Longest room name, client name and animation/query id the hub accepts. */
 export const MAX_NAME_LENGTH: 64;
 export const SUBSCRIPTIONS: string[];
