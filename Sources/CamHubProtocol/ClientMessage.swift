@@ -37,6 +37,8 @@ public enum ClientMessage: Hashable, Sendable {
     case pointer(GeoCoordinate?)
     /// A new signed token for the session (`exp` moves on); see `Hub.refresh`.
     case refresh(token: String)
+    /// Draws the room's map in this projection (Mercator or the globe).
+    case projection(MapProjection)
 
     /// The wire `type` of this message.
     public var type: String {
@@ -62,6 +64,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .fit: "fit"
         case .pointer: "pointer"
         case .refresh: "refresh"
+        case .projection: "projection"
         }
     }
 
@@ -69,7 +72,7 @@ public enum ClientMessage: Hashable, Sendable {
     public static let types = [
         "hello", "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
         "viewport", "limits", "track", "query", "ping", "subscribe", "route",
-        "follow", "summon", "followPolicy", "fit", "pointer", "refresh",
+        "follow", "summon", "followPolicy", "fit", "pointer", "refresh", "projection",
     ]
 
     /// What to put in an `error`'s `ref` for this message: its id, else its type.
@@ -94,7 +97,7 @@ public enum ClientMessage: Hashable, Sendable {
     public var requiredRole: Role {
         switch self {
         case .hello, .gestures, .viewport, .query, .ping, .subscribe, .follow, .fit, .refresh: .follower
-        case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track, .route, .pointer: .driver
+        case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track, .route, .pointer, .projection: .driver
         case .limits, .cancel(.all), .summon, .followPolicy: .presenter
         }
     }

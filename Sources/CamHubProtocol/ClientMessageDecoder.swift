@@ -59,6 +59,7 @@ extension ClientMessage {
         case "fit":
             guard let mode = try fields.enumeration("mode", FitMode.self, what: "fit") else { throw fields.fail("mode", "missing (same or cover)") }
             return .fit(mode)
+        case "projection": return .projection(try decodeProjection(fields))
         case "followPolicy":
             guard let explore = try fields.bool("explore") else { throw fields.fail("explore", "missing (true allows exploring, false locks following)") }
             return .followPolicy(explore: explore)
@@ -107,6 +108,17 @@ extension ClientMessage {
         hello.encoding = try f.enumeration("encoding", FrameEncoding.self, what: "encoding") ?? .json
         if let render = try f.object("render") { hello.render = try decodeRender(render) }
         return hello
+    }
+
+    /// `projection`: `mercator` or `globe`.
+    static func decodeProjection(_ f: FieldReader) throws(ProtocolError) -> MapProjection {
+        let known = MapProjection.allCases.map(\.rawValue).joined(separator: " or ")
+        guard let value = f.object["projection"] else { throw f.fail("projection", "missing (\(known))") }
+        guard case .string(let text) = value, let projection = MapProjection(rawValue: text) else {
+            let got = if case .string(let text) = value { "'\(text)'" } else { value.typeName }
+            throw f.fail("projection", "\(known) (got \(got))")
+        }
+        return projection
     }
 
     /// `hello.render`: `{"roll": bool, "maxTilt": whole degrees, "globe": bool}`, each defaulting to everything.

@@ -48,6 +48,7 @@ extension ClientMessage {
         case .follow(let state): w.field("state", state.name)
         case .summon(let id): w.field("id", id)
         case .followPolicy(let explore): w.field("explore", explore)
+        case .projection(let projection): w.field("projection", projection.rawValue)
         case .fit(let mode): w.field("mode", mode.rawValue)
         case .pointer(let at?):
             w.field("lat", at.latitude)

@@ -40,6 +40,8 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     public static let followPolicyChanged = EventSubscriptions(rawValue: 1 << 17)
     /// `viewChanged` events (the viewport of whoever moves the camera changed).
     public static let viewChanged = EventSubscriptions(rawValue: 1 << 18)
+    /// `projectionChanged` events (the room's map went to the globe or back to Mercator).
+    public static let projectionChanged = EventSubscriptions(rawValue: 1 << 19)
 
     /// Every name a client may subscribe to, in the order PROTOCOL.md lists them.
     public static let named: [(name: String, kind: EventSubscriptions)] = [
@@ -47,7 +49,7 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
         ("limitsChanged", .limitsChanged), ("presenterChanged", .presenterChanged), ("joined", .joined), ("left", .left),
         ("tap", .tap), ("longPress", .longPress), ("audience", .audience), ("gesture", .gesture), ("clamped", .clamped),
         ("routeChanged", .routeChanged), ("followChanged", .followChanged), ("summoned", .summoned),
-        ("followPolicyChanged", .followPolicyChanged), ("viewChanged", .viewChanged),
+        ("followPolicyChanged", .followPolicyChanged), ("viewChanged", .viewChanged), ("projectionChanged", .projectionChanged),
         ("animation", .animation), ("roomAnimations", .roomAnimations),
     ]
 
@@ -55,7 +57,7 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     /// A follower's default: what it needs to render and stay in step.
     public static let followerDefault: EventSubscriptions = [
         .steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience,
-        .routeChanged, .summoned, .followPolicyChanged, .viewChanged,
+        .routeChanged, .summoned, .followPolicyChanged, .viewChanged, .projectionChanged,
     ]
 
     /// A driver's or presenter's default: everything but `roomAnimations` and
@@ -107,6 +109,7 @@ extension HubEvent {
         case .summoned: .summoned
         case .followPolicyChanged: .followPolicyChanged
         case .viewChanged: .viewChanged
+        case .projectionChanged: .projectionChanged
         }
     }
 }

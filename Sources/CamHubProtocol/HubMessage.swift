@@ -39,6 +39,8 @@ public struct Welcome: Hashable, Sendable {
     /// What the hub adapts in this client's frames because its map cannot draw
     /// it (`RenderCapabilities.limited`: `roll`, `tilt`); empty: nothing.
     public var renderLimited: [String] = []
+    /// How the room's map draws the world.
+    public var projection = MapProjection.mercator
 
     public init(
         client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
@@ -225,6 +227,8 @@ public enum HubEvent: Hashable, Sendable {
     case followPolicyChanged(FollowPolicy)
     /// The view of whoever moves the camera changed (another viewport or padding).
     case viewChanged(RoomView)
+    /// The room's map projection changed (`by`: who set it).
+    case projectionChanged(MapProjection, by: String?)
 
     public var name: String {
         switch self {
@@ -245,6 +249,7 @@ public enum HubEvent: Hashable, Sendable {
         case .summoned: "summoned"
         case .followPolicyChanged: "followPolicyChanged"
         case .viewChanged: "viewChanged"
+        case .projectionChanged: "projectionChanged"
         }
     }
 
@@ -345,6 +350,8 @@ public enum HubMessage {
         roomStateTail(m, into: &w)
         w.raw(",\"fit\":")
         w.string(m.fit.rawValue)
+        w.raw(",\"projection\":")
+        w.string(m.projection.rawValue)
         if !m.renderLimited.isEmpty {
             w.raw(",\"renderLimited\":[")
             for (i, name) in m.renderLimited.enumerated() {
@@ -610,6 +617,11 @@ public enum HubMessage {
         case .viewChanged(let view):
             w.raw(",\"view\":")
             w.view(view)
+        case .projectionChanged(let projection, let by):
+            w.raw(",\"projection\":")
+            w.string(projection.rawValue)
+            w.raw(",\"by\":")
+            w.string(by)
         }
         w.raw("}")
         return w.bytes

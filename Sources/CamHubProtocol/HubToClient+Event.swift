@@ -52,6 +52,8 @@ extension HubToClient {
         case "summoned":
             let by = try f.requiredObject("by")
             return .summoned(by: try by.requiredString("client"), name: try by.requiredString("name"))
+        case "projectionChanged":
+            return .projectionChanged(try f.requiredEnumeration("projection", MapProjection.self, what: "projection"), by: try f.string("by"))
         case "followPolicyChanged":
             return .followPolicyChanged(FollowPolicy(explore: try f.requiredBool("explore"), by: try f.string("by")))
         case "viewChanged":

@@ -33,6 +33,7 @@ extension HubToClient {
         welcome.route = try f.route("route")
         welcome.view = try f.object("view")?.roomView()
         welcome.fit = try f.requiredEnumeration("fit", FitMode.self, what: "fit mode")
+        welcome.projection = try f.requiredEnumeration("projection", MapProjection.self, what: "projection")
         welcome.renderLimited = f.value("renderLimited") == nil ? [] : try f.requiredStrings("renderLimited")
         return welcome
     }

@@ -60,6 +60,7 @@ enum ClusterMessage: Hashable, Sendable {
             w.u64(UInt64(f.animations.count))
             for a in f.animations { w.animation(a) }
             w.string(f.trackingMode.rawValue)
+            w.string(f.projection.rawValue)
             w.string(f.trackingOwner?.client)
             w.byte(UInt8(f.trackingOwner?.rank.rawValue ?? 0))
             if let fix = f.trackedLocation {
@@ -210,6 +211,8 @@ enum ClusterMessage: Hashable, Sendable {
             }
             guard let mode = r.string() ?? nil, let tracking = TrackingMode(rawValue: mode) else { return nil }
             frame.trackingMode = tracking
+            guard let projectionText = r.string() ?? nil, let projection = MapProjection(rawValue: projectionText) else { return nil }
+            frame.projection = projection
             guard let trackingOwner = r.string(), let rankValue = r.byte(), let rank = Rank(rawValue: Int(rankValue)),
                 let hasFix = r.byte()
             else { return nil }

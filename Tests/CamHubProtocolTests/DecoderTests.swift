@@ -109,6 +109,7 @@ struct EnvelopeTests {
             #"{"type":"fit","mode":"cover"}"#,
             #"{"type":"pointer","lat":48.8584,"lon":2.2945}"#,
             #"{"type":"refresh","token":"eyJhbGciOiJIUzI1NiJ9.e30.c2ln"}"#,
+            #"{"type":"projection","projection":"globe"}"#,
         ]
         #expect(examples.count == ClientMessage.types.count)
         var seen: Set<String> = []

@@ -50,6 +50,8 @@ struct HubEventDecoderTests {
         .followPolicyChanged(FollowPolicy(explore: true, by: nil)),
         .viewChanged(RoomView(by: "c1", viewport: Viewport(width: 1600, height: 900.5), padding: EdgeInsets(top: 0, left: 300, bottom: 1e-9, right: 0))),
         .viewChanged(RoomView(by: "c1", viewport: Viewport(width: 1, height: 16_384))),
+        .projectionChanged(.globe, by: "c1"),
+        .projectionChanged(.mercator, by: nil),
     ]
 
     @Test(arguments: HubEventDecoderTests.events)

@@ -20,6 +20,8 @@ struct ClusterRoomState: Sendable {
     var publishedTracking = TrackingMode.none
     /// The view last handed to the broker (a change of view alone is published too).
     var publishedView: RoomView?
+    /// The projection last handed to the broker (a change of projection alone is published too).
+    var publishedProjection = MapProjection.mercator
     /// Other hubs' members of this room, by hub id (the cluster's presence messages).
     var remote: [String: HubPresence] = [:]
     /// The lease epoch: on the owner, the one its lease carries; on a mirror,

@@ -228,6 +228,7 @@ extension Hub {
             room.publishedSeq = room.seq
             room.mirror = nil
             room.view = frame.view
+            room.projection = frame.projection
             room.mirrorSeqOffset = 0
             room.frame = nil
         }
@@ -244,6 +245,7 @@ extension Hub {
                 seq: room.seq, time: 0, camera: room.manager.camera, limits: room.manager.limits,
                 moving: false, by: room.manager.lastMovedBy)
             frame.view = room.view
+            frame.projection = room.projection
             room.mirror = frame
             room.mirrorStale = true
             room.mirrorRoute = room.manager.route?.points ?? []
@@ -261,11 +263,13 @@ extension Hub {
             guard
                 room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
                     || room.publishedTracking != room.manager.trackingMode || room.publishedView != room.view
+                    || room.publishedProjection != room.projection
             else { return nil }
             room.publishedSeq = room.seq
             room.publishedLimits = room.manager.limits
             room.publishedTracking = room.manager.trackingMode
             room.publishedView = room.view
+            room.publishedProjection = room.projection
             return Self.frame(of: room, at: time)
         }
         if let frame = changed ?? nil { broker.publish(frame, in: name) }
@@ -285,6 +289,7 @@ extension Hub {
         frame.trackedLocation = room.manager.trackedLocation
         frame.view = room.view
         frame.pointer = room.framePointer
+        frame.projection = room.projection
         if room.frameMoving || room.manager.due != .never {
             frame.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) }
         }
@@ -397,7 +402,7 @@ extension EventSubscriptions {
     /// relayed to mirrors (`RoomBroker.relay`). The others (`joined`, `left`,
     /// `audience`, `presenterChanged`, gestures) each hub makes for its own members.
     public static let ofTheCamera: EventSubscriptions = [
-        .steady, .significantChange, .limitsChanged, .trackingModeChanged, .routeChanged, .viewChanged,
+        .steady, .significantChange, .limitsChanged, .trackingModeChanged, .routeChanged, .viewChanged, .projectionChanged,
     ]
 }
 

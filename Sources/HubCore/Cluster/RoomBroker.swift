@@ -73,6 +73,8 @@ public struct RoomFrame: Hashable, Sendable {
     public var view: RoomView?
     /// What this frame says of the room's pointer (`frame.pointer`).
     public var pointer = FramePointer.none
+    /// How the room's map draws the world (`welcome.projection` on a mirror).
+    public var projection = MapProjection.mercator
 
     public init(seq: UInt64, time: Double, camera: Camera, limits: CameraLimits, moving: Bool, by: String?) {
         self.seq = seq

@@ -1,7 +1,8 @@
 import CamHubProtocol
+import CameraCore
 
 /// A room's follow-mode state besides its members: the presenter's policy,
-/// the mover's view and the pointer. Heap-stored (`Room.followBox`) once one is set.
+/// the mover's view, the pointer and the map's projection. Heap-stored (`Room.followBox`) once one is set.
 struct FollowRoomState: Hashable, Sendable {
     var policy = FollowPolicy.open
     var view: RoomView?
@@ -9,6 +10,8 @@ struct FollowRoomState: Hashable, Sendable {
     var pointer: RoomPointer?
     /// What the frame of the room's current `seq` says of the pointer.
     var framePointer = FramePointer.none
+    /// How the room's map draws the world (`projection`).
+    var projection = MapProjection.mercator
 }
 
 /// Heap storage for a room's `FollowRoomState`. Immutable: a change makes a

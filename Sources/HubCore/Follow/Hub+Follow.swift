@@ -40,6 +40,14 @@ extension Hub {
         applyFollowPolicy(FollowPolicy(explore: explore, by: client, since: time.epochMilliseconds), in: name, at: time, sink: sink)
     }
 
+    /// `projection`: the room's map goes to `projection`, and every client hears
+    /// `projectionChanged` (nothing happens when it already is).
+    mutating func setProjection(_ projection: MapProjection, by client: String, in name: RoomName, at time: HubTime, sink: some HubSink) {
+        guard rooms.read(existing: name, \.projection) != projection else { return }
+        rooms.update(existing: name) { $0.projection = projection }
+        broadcast(.projectionChanged(projection, by: client), in: name, at: time, sink: sink)
+    }
+
     /// Another hub's presenter summoned the room: this hub's clients that are not following hear it.
     public mutating func applyRemoteSummon(by client: String, name: String, in room: RoomName, at time: HubTime, sink: some HubSink) {
         guard rooms.contains(room) else { return }

@@ -12,9 +12,14 @@ public struct RoomState: Hashable, Sendable {
     /// the client feeding locations, which must send `track` again.
     public var trackingMode: TrackingMode
     public var seq: UInt64
+    /// How the room's map draws the world.
+    public var projection: MapProjection
 
-    public init(name: String, camera: Camera, limits: CameraLimits, trackingMode: TrackingMode, seq: UInt64) {
+    public init(
+        name: String, camera: Camera, limits: CameraLimits, trackingMode: TrackingMode, seq: UInt64, projection: MapProjection = .mercator
+    ) {
         self.name = name
+        self.projection = projection
         self.camera = camera
         self.limits = limits
         self.trackingMode = trackingMode
@@ -40,7 +45,7 @@ extension Hub {
         for room in rooms.values {
             states[room.name] = RoomState(
                 name: room.name.value, camera: room.manager.camera, limits: room.manager.limits,
-                trackingMode: room.manager.trackingMode, seq: room.seq)
+                trackingMode: room.manager.trackingMode, seq: room.seq, projection: room.projection)
         }
         return states.values.sorted { $0.name < $1.name }
     }
@@ -57,7 +62,7 @@ extension Hub {
                 changed.append(
                     RoomState(
                         name: name.value, camera: room.manager.camera, limits: room.manager.limits,
-                        trackingMode: room.manager.trackingMode, seq: room.seq))
+                        trackingMode: room.manager.trackingMode, seq: room.seq, projection: room.projection))
             } else if restorable[name] == nil {
                 removed.append(name.value)
             }
@@ -79,6 +84,7 @@ extension Hub {
             name: name, camera: state.camera, limits: state.limits,
             listedFollowers: configuration.listedFollowers, now: now)
         room.seq = state.seq
+        room.projection = state.projection
         return room
     }
 }

@@ -85,6 +85,8 @@ extension Hub {
             setFollowPolicy(explore: explore, by: owner.client, in: roomName, at: time, sink: sink)
         case .fit(let mode):
             sessions[connection]?.fit = mode
+        case .projection(let projection):  // driver and presenter
+            setProjection(projection, by: owner.client, in: roomName, at: time, sink: sink)
         case .refresh(let token):
             try refreshToken(token, role: role, room: roomName, from: connection, at: time, sink: sink)
         case .pointer(let at):  // driver and presenter (`ClientMessage.requiredRole`)

@@ -17,6 +17,7 @@ extension Room {
         welcome.route = routePoints
         welcome.followPolicy = followPolicy
         welcome.view = view
+        welcome.projection = projection
         return welcome
     }
 }

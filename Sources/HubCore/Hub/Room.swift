@@ -144,6 +144,17 @@ struct Room {
         set { follow.view = newValue }
     }
 
+    /// How the room's map draws the world (on a mirror, the owner's, from its frames).
+    var projection: MapProjection {
+        get {
+            switch authority {
+            case .owned: followBox?.state.projection ?? .mercator
+            case .mirrored: mirror?.projection ?? .mercator
+            }
+        }
+        set { follow.projection = newValue }
+    }
+
     /// The pointer shown now (nil: nobody points). Owner only: a mirror's frames carry the owner's.
     var pointer: RoomPointer? { followBox?.state.pointer }
 
@@ -198,6 +209,10 @@ struct Room {
     var publishedView: RoomView? {
         get { cluster.publishedView }
         set { cluster.publishedView = newValue }
+    }
+    var publishedProjection: MapProjection {
+        get { cluster.publishedProjection }
+        set { cluster.publishedProjection = newValue }
     }
     /// Other hubs' members of this room, by hub id (the cluster's presence messages).
     var remote: [String: HubPresence] {

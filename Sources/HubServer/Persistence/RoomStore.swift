@@ -57,6 +57,7 @@ public final class RoomStore: Sendable {
                     t.add(column: "elevation", .text).notNull().defaults(to: "0.0")
                     t.add(column: "fov", .text).notNull().defaults(to: Self.text(Camera.defaultFov))
                     t.add(column: "max_roll", .text).notNull().defaults(to: Self.text(CameraLimits.defaultMaxRoll))
+                    t.add(column: "projection", .text).notNull().defaults(to: MapProjection.mercator.rawValue)
                 }
             }
             try migrator.migrate(pool)
@@ -88,8 +89,8 @@ public final class RoomStore: Sendable {
                     sql: """
                         INSERT OR REPLACE INTO room (name, latitude, longitude, zoom, bearing, tilt, anchor_x, anchor_y,
                             min_zoom, max_zoom, min_tilt, max_tilt, max_tilt_by_zoom, bounds, tracking_mode, seq, saved_at,
-                            roll, elevation, fov, max_roll)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            roll, elevation, fov, max_roll, projection)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: Self.arguments(state, savedAt: now))
             }
             for name in removed { try db.execute(sql: "DELETE FROM room WHERE name = ?", arguments: [name]) }
@@ -107,7 +108,7 @@ public final class RoomStore: Sendable {
             s.name, text(c.latitude), text(c.continuousLongitude), text(c.zoom), text(c.bearing), text(c.tilt),
             text(c.anchor.x), text(c.anchor.y), text(l.minZoom), text(l.maxZoom), text(l.minTilt), text(l.maxTilt),
             table, bounds, s.trackingMode.rawValue, Int64(clamping: s.seq), savedAt,
-            text(c.roll), text(c.elevation), text(c.fov), text(l.maxRoll),
+            text(c.roll), text(c.elevation), text(c.fov), text(l.maxRoll), s.projection.rawValue,
         ]
         return StatementArguments(values)
     }
@@ -153,7 +154,10 @@ public final class RoomStore: Sendable {
             throw Failure(description: "room \(name): tracking_mode is not a tracking mode")
         }
         guard let seq: Int64 = row["seq"], seq >= 0 else { throw Failure(description: "room \(name): seq is not a count") }
-        return RoomState(name: name, camera: camera, limits: limits, trackingMode: mode, seq: UInt64(seq))
+        guard let projection = MapProjection(rawValue: row["projection"] ?? "") else {
+            throw Failure(description: "room \(name): projection is not mercator or globe")
+        }
+        return RoomState(name: name, camera: camera, limits: limits, trackingMode: mode, seq: UInt64(seq), projection: projection)
     }
 
     /// The shortest text that reads back as exactly `value` (Swift's description).

@@ -8,13 +8,13 @@ import Testing
 @Suite struct HubRestoreTests {
     static let camera = Camera(
         latitude: 48.518813798570104, longitude: 362.3185159187478, zoom: 4.526642311129816,
-        tilt: 15.354692, bearing: -0.0, anchor: Anchor(x: 0.5, y: 0.6))
+        tilt: 15.354692, bearing: -0.0, anchor: Anchor(x: 0.5, y: 0.6), roll: -33.25, elevation: 1234.5, fov: 24.000000000000004)
 
     static func state(_ name: String = "kept") throws -> RoomState {
         RoomState(
             name: name, camera: camera,
             limits: try CameraLimits(minZoom: 1.25, maxTilt: 55, bounds: GeoBounds(south: -60, west: -170, north: 70, east: 170)),
-            trackingMode: .followNorthUp, seq: 181)
+            trackingMode: .followNorthUp, seq: 181, projection: .globe)
     }
 
     @Test func aRestoredRoomIsRecreatedAsItWasOnItsFirstJoin() throws {
@@ -25,8 +25,9 @@ import Testing
         let follower = bench.join("kept", role: "follower").key
         let welcome = try #require(bench.welcome(follower))
         #expect(welcome["seq"]?.numberValue == 181)
+        #expect(welcome["projection"]?.stringValue == "globe", "the room's projection is kept")
         let room = try #require(bench.room("kept"))
-        #expect(room.camera == Self.camera, "the same camera, continuous longitude and -0.0 bearing included")
+        #expect(room.camera == Self.camera, "the same camera, continuous longitude, -0.0 bearing, roll, elevation and fov included")
         #expect(room.camera.bearing.sign == .minus)
         #expect(bench.hub.roomStates.first?.limits == (try Self.state()).limits)
         #expect(bench.hub.roomStates.first?.trackingMode == TrackingMode.none, "nobody tracks after a restart")

@@ -41,6 +41,7 @@ struct HubRoleTableTests {
         case "followPolicy": return #"{"type":"followPolicy","explore":false}"#
         case "pointer": return #"{"type":"pointer","lat":1,"lon":2}"#
         case "refresh": return #"{"type":"refresh","token":"a.b.c"}"#
+        case "projection": return #"{"type":"projection","projection":"globe"}"#
         default: return ""  // a message type this test does not know: fails below
         }
     }

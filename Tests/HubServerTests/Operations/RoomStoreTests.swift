@@ -30,4 +30,16 @@ import Testing
         #expect(loaded.first?.camera.bearing.sign == .minus)
         #expect(loaded.first?.camera.tilt == 5e-324)
     }
+
+    @Test func aRoomInThreeDimensionsOnTheGlobeReadsBackExactly() throws {
+        let dir = try TempDir()
+        let camera = Camera(
+            latitude: 46.55, longitude: 7.98, zoom: 13.5, tilt: 85, bearing: 200, roll: -179.99999999999997, elevation: 3454.123456789,
+            fov: 1.0000000000000002)
+        let state = RoomState(
+            name: "alps", camera: camera, limits: try CameraLimits(maxTilt: 85, maxRoll: 179.5), trackingMode: .none, seq: 7,
+            projection: .globe)
+        try RoomStore(directory: dir.path + "/data").save([state])
+        #expect(try RoomStore(directory: dir.path + "/data").load() == [state])
+    }
 }

@@ -24,6 +24,8 @@ struct SchemaAgreementTests {
         #"{"type":"set","camera":{"tilt":85,"roll":-12.5,"elevation":350,"fov":50}}"#,
         #"{"type":"animate","id":"r","to":{"roll":180},"from":{"roll":-180},"duration":2}"#,
         #"{"type":"limits","maxTilt":85,"maxRoll":30}"#,
+        #"{"type":"projection","projection":"globe"}"#,
+        #"{"type":"hello","room":"demo","role":"follower","render":{"roll":false,"maxTilt":60,"globe":false}}"#,
         #"{"type":"ease","id":"e1","camera":{"zoom":14},"duration":60,"curve":[0,5,1,-2],"around":{"x":1,"y":2}}"#,
         #"{"type":"fly","camera":{"lat":-90,"lon":500},"duration":0,"speed":100,"curve":10,"minZoom":24}"#,
         #"{"type":"animate","id":"a1","to":{"bearing":180},"from":{"bearing":10},"duration":4,"delay":3600,"after":"a0"}"#,
@@ -193,6 +195,8 @@ struct EncoderSchemaTests {
         welcome.followPolicy = FollowPolicy(explore: false, by: "c1", since: time)
         welcome.view = RoomView(by: "c1", viewport: Viewport(width: 1280, height: 720))
         welcome.fit = .cover
+        welcome.projection = .globe
+        welcome.renderLimited = ["roll", "tilt"]
         welcome.animations = [
             AnimationSummary(
                 id: "f1", by: "c1", kind: .fly, status: "running", properties: [.center, .zoom], started: time,
@@ -217,6 +221,8 @@ struct EncoderSchemaTests {
         bare.route = []
         bare.view = nil
         bare.limits = CameraLimits()
+        bare.projection = .mercator
+        bare.renderLimited = []
 
         let events: [HubEvent] = [
             .steady(camera: camera), .significantChange(camera: plain, by: nil), .significantChange(camera: plain, by: "c1"),
@@ -243,6 +249,7 @@ struct EncoderSchemaTests {
             .followPolicyChanged(FollowPolicy(explore: false, by: "c1", since: time)),
             .viewChanged(RoomView(by: "c1", viewport: Viewport(width: 1600, height: 900), padding: EdgeInsets(left: 300))),
             .audience(Audience(clients: 9, followers: 7, follow: FollowCounts(following: 4, exploring: 2, away: 1))),
+            .projectionChanged(.globe, by: "c1"), .projectionChanged(.mercator, by: nil),
         ]
         let viewport = Viewport(width: 1280, height: 720)
         let queries: [QueryCommand] = [

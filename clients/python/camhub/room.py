@@ -83,6 +83,10 @@ class Room:
         self.clients = 0
         self.explore_allowed = True
         self.view: Optional[dict[str, Any]] = None
+        #: How the room's map draws the world: "mercator" or "globe".
+        self.projection = "mercator"
+        #: What the hub adapts in this client's frames because of its `render` ("roll", "tilt").
+        self.render_limited: list[str] = []
         self.seq = 0
         #: Times the room was joined again after the connection ended.
         self.reconnects = 0
@@ -192,6 +196,8 @@ class Room:
         self.clients = m.get("clients", 0)
         self.explore_allowed = m.get("followPolicy", {}).get("explore", True)
         self.view = m.get("view")
+        self.projection = m.get("projection", "mercator")
+        self.render_limited = m.get("renderLimited", [])
         self.seq = m["seq"]
         self._emit("welcome", m)
 
@@ -242,6 +248,8 @@ class Room:
             self.explore_allowed = m["explore"]
         elif name == "viewChanged":
             self.view = m["view"]
+        elif name == "projectionChanged":
+            self.projection = m["projection"]
 
     async def _new_token(self) -> str:
         token = self.get_token()  # type: ignore[misc]
@@ -425,6 +433,12 @@ class Room:
         """Presenter: `False` locks following (nobody may explore), `True` unlocks."""
         await self.send({"type": "followPolicy", "explore": explore})
 
+    async def set_projection(self, projection: str) -> None:
+        """Driver or presenter: draws the room's map as a "globe" or in "mercator"."""
+        if projection not in ("mercator", "globe"):
+            raise ValueError(f"projection: mercator or globe (got {projection!r})")
+        await self.send({"type": "projection", "projection": projection})
+
     async def fit(self, mode: str) -> None:
         """How this client fits the room's camera to its screen: `same` or `cover`."""
         await self.send({"type": "fit", "mode": mode})
@@ -465,14 +479,17 @@ class connect:
     refreshes its token when the hub says it expires soon (`tokenExpiring`), and joins again with
     a new one after a close for an expired (4001) or revoked (4003) token.
     `encoding` is how frames come: "binary" (the default, a third of the bytes) or "json".
+    `render` says what the map this client draws with can show (`{"roll": False, "maxTilt": 60}`):
+    the hub then sends it the closest camera it can show, and `room.render_limited` says what it adapts.
     `on_wire(direction, data)` sees every message sent and received (text, or bytes for a binary frame)."""
 
     def __init__(self, url: str, room: str, role: str = "follower", *, name: Optional[str] = None,
                  token: Optional[str] = None, rate: Optional[float] = None, events: Optional[list[str]] = None,
                  fit: Optional[str] = None, viewport: Optional[tuple[float, float]] = None, reconnect: bool = True,
-                 on_wire: Optional[WireTap] = None, get_token: Optional[TokenSource] = None, encoding: str = "binary"):
+                 on_wire: Optional[WireTap] = None, get_token: Optional[TokenSource] = None, encoding: str = "binary",
+                 render: Optional[dict[str, Any]] = None):
         hello = _fields({"type": "hello", "room": room, "role": role, "name": name, "token": token, "rate": rate,
-                         "events": events, "fit": fit, "encoding": None if encoding == "json" else encoding})
+                         "events": events, "fit": fit, "encoding": None if encoding == "json" else encoding, "render": render})
         if viewport is not None:
             hello["viewport"] = {"width": viewport[0], "height": viewport[1]}
         self.room = Room(url, hello, reconnect=reconnect, on_wire=on_wire, get_token=get_token)

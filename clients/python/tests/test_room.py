@@ -205,6 +205,23 @@ def test_a_rolled_elevated_camera_with_its_own_fov_reaches_binary_and_json_follo
     asyncio.run(main())
 
 
+def test_a_follower_without_roll_gets_roll_zero_while_others_get_the_roll_and_everyone_hears_the_globe(hub, wire):
+    async def main():
+        async with camhub.connect(hub.url, "banked", role="presenter", on_wire=wire) as presenter, \
+                camhub.connect(hub.url, "banked", render={"roll": False}, on_wire=wire) as level, \
+                camhub.connect(hub.url, "banked", on_wire=wire) as everything:
+            assert level.render_limited == ["roll"] and everything.render_limited == []
+            result = await presenter.ease(camhub.Camera(roll=25.0, bearing=40.0), duration=0.3)
+            assert result.finished and result.camera.roll == 25.0
+            await until(lambda: everything.camera == result.camera, what="the full camera")
+            await until(lambda: level.camera.bearing == 40.0, what="the levelled camera")
+            assert level.camera.roll is None and everything.camera.roll == 25.0
+            await presenter.set_projection("globe")
+            await until(lambda: level.projection == everything.projection == "globe", what="projectionChanged")
+
+    asyncio.run(main())
+
+
 def test_a_malformed_binary_frame_is_refused_naming_the_field():
     frame = bytes([1, 0x01]) + (42).to_bytes(8, "little") + bytes(8 + 16)
     try:
