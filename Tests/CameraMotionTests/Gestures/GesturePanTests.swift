@@ -24,6 +24,25 @@ struct GesturePanTests {
         #expect(pixelDistance(rig.view(of: geo), last) <= 0.5)
     }
 
+    @Test(
+        "rolled, elevated and steep, the grabbed point stays under the finger and the roll stays (≤ 0.5 px)",
+        arguments: [(80.0, 25.0, 0.0), (70, -140, 1500), (30, 90, 400)])
+    func grabbedPointFollowsFingerInThreeDimensions(tilt: Double, roll: Double, elevation: Double) throws {
+        let camera = Camera(latitude: 46.5, longitude: 7.9, zoom: 13, tilt: tilt, bearing: 60, roll: roll, elevation: elevation, fov: 45)
+        var rig = GestureRig(camera: camera, limits: try CameraLimits(maxTilt: 85))
+        // Below the centre in the level picture: on the ground whatever the roll.
+        let level = rig.transform
+        let start = level.rolled(ViewPoint(x: 640, y: 560))
+        let geo = try #require(rig.geo(at: start))
+        _ = try rig.send(pan(.begin, start.x, start.y, t: 0), at: 0).get()
+        for i in 1...20 {
+            let p = level.rolled(ViewPoint(x: 640 - 6 * Double(i), y: 560 - 4 * Double(i)))
+            _ = try rig.send(pan(.change, p.x, p.y, t: Double(i) * 16), at: Double(i) * 0.016).get()
+            #expect(pixelDistance(rig.view(of: geo), p) <= 0.5)
+        }
+        #expect(rig.manager.camera.differences(from: camera) == .center, "roll, tilt, elevation and fov are untouched")
+    }
+
     @Test("panning moves only the center")
     func panMovesOnlyCenter() throws {
         let camera = Camera(latitude: 10, longitude: 20, zoom: 9, tilt: 30, bearing: 40)
