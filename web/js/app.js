@@ -40,6 +40,7 @@ import { MapView } from './map/map_view.js';
 import { toast, showFatal, Notices } from './page/notices.js';
 import { Session } from './page/session.js';
 import { Controls } from './page/controls.js';
+import { ViewControls } from './page/view_controls.js';
 import { FollowMode } from './page/follow.js';
 import { Pointer } from './page/pointer.js';
 import { PresenterOutline } from './page/presenter_outline.js';
@@ -117,6 +118,8 @@ page.tapMarkers = new TapMarkers(() => page.mapView.map, state);
 page.session = new Session(page);
 page.notices = new Notices(params, (next) => page.session.rejoin(next));
 page.controls = new Controls(page);
+/** The projection switch, the roll slider and the Ctrl+Shift-drag roll (drivers and presenters). */
+page.view = new ViewControls({ state, conn: page.conn, now, container, toast });
 page.follow = new FollowMode({
   state, conn: page.conn, explorer: page.explorer, now, toast, controls: page.controls, session: page.session,
 });

@@ -18,6 +18,14 @@ test('events and animation reports are logged newest first with who did it', () 
   assert.match(log.lines()[0], /^\d\d:\d\d:\d\d tracking: followNorthUp by bo$/);
 });
 
+test('a change of projection is logged with who made it', () => {
+  const log = new EventLog();
+  log.add({ type: 'event', event: 'projectionChanged', time: 1, projection: 'globe', by: 'c1' }, nameOf);
+  log.add({ type: 'event', event: 'projectionChanged', time: 2, projection: 'mercator', by: null }, nameOf);
+  assert.deepEqual(log.entries.map((e) => [e.kind, e.text]), [['projection', 'mercator'], ['projection', 'globe by ana']]);
+  assert.match(log.lines()[1], /^\d\d:\d\d:\d\d projection: globe by ana$/);
+});
+
 test('the log is bounded: the oldest entries fall off', () => {
   const log = new EventLog(3);
   for (let i = 0; i < 5; i++) log.add({ type: 'event', event: 'steady', time: i });

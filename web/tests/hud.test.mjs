@@ -13,9 +13,20 @@ test('coordinates with hemispheres', () => {
 test('camera fields', () => {
   assert.deepEqual(formatCamera({ lat: 1, lon: 2, zoom: 3.456, bearing: 359.96, tilt: 60 }), {
     lat: '1.00000° N', lon: '2.00000° E', zoom: '3.46', bearing: '360.0°', tilt: '60.0°', anchor: 'centre',
+    roll: null, elevation: null, fov: null,
   });
   assert.equal(formatCamera({ lat: 1, lon: 2, zoom: 3, bearing: 0, tilt: 0, anchor: { x: 0.5, y: 0.8 } }).anchor, '0.50, 0.80');
   assert.equal(formatCamera(null).zoom, '—');
+});
+
+test('roll, elevation and field of view are shown only when not at their defaults', () => {
+  const flat = { lat: 1, lon: 2, zoom: 3, bearing: 0, tilt: 80 };
+  const shown = (c) => { const f = formatCamera(c); return [f.roll, f.elevation, f.fov]; };
+  assert.deepEqual(shown({ ...flat, roll: -12.54, elevation: 350.4, fov: 50 }), ['-12.5°', '350 m', '50.0°']);
+  assert.deepEqual(shown({ ...flat, roll: 0, elevation: 0, fov: 36.86989764584402 }), [null, null, null], 'at their defaults');
+  assert.deepEqual(shown(flat), [null, null, null], 'left out (the wire leaves out defaults)');
+  assert.deepEqual(shown({ ...flat, roll: 0.04 }), ['0.0°', null, null], 'off the default, however little');
+  assert.deepEqual(shown(null), [null, null, null]);
 });
 
 test('durations and rates', () => {

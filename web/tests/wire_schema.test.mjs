@@ -119,6 +119,7 @@ test('every kind of message the viewer sends, through a Connection, matches docs
     build.follow('exploring'), build.follow('away'), build.follow('following'),
     build.summon(), build.summon('back'), build.followPolicy(false), build.followPolicy(true),
     build.fit('cover'), build.pointer(48.8584, 2.2945), build.pointer(null),
+    build.projection('globe'), build.projection('mercator'), build.set({ roll: -12.5 }), build.set({ roll: 0 }),
     ...recognizedGestures().map((g) => build.gesture(g)),
   ];
   const gestureKinds = new Set(messages.filter((m) => m.type === 'gesture').map((m) => m.kind));
@@ -128,7 +129,7 @@ test('every kind of message the viewer sends, through a Connection, matches docs
   const kinds = new Set(sent.map((t) => JSON.parse(t).type));
   for (const type of ['hello', 'gesture', 'ping', 'query']) assert.ok(kinds.has(type), `no ${type} was sent`);
   const r = validate(sent, ['--require',
-    'hello,subscribe,set,ease,fly,animate,cancel,gesture,gestures,viewport,limits,track,route,query,ping,follow,summon,followPolicy,fit,pointer']);
+    'hello,subscribe,set,ease,fly,animate,cancel,gesture,gestures,viewport,limits,track,route,query,ping,follow,summon,followPolicy,fit,pointer,projection']);
   assert.equal(r.status, 0, r.out);
   conn.stop();
 });

@@ -14,7 +14,7 @@
 export { connect, Room, CamHubError, ENDED_STATUSES } from './room.js';
 export { Emitter } from './events.js';
 export { build, encode, parseMessage, validateCamera, validateGesture, ProtocolError, ROLES, FOLLOW_STATES, FRAME_ENCODINGS,
-  EVENT_NAMES, ERROR_CODES, ANIMATION_STATUSES, SUBSCRIPTIONS, CAMERA_DEFAULTS, PROPERTY_NAMES } from './protocol/messages.js';
+  EVENT_NAMES, ERROR_CODES, ANIMATION_STATUSES, SUBSCRIPTIONS, CAMERA_DEFAULTS, PROPERTY_NAMES, PROJECTIONS } from './protocol/messages.js';
 export { decodeBinaryFrame, BINARY_FRAME_KIND, BINARY_FRAME_3D_KIND } from './protocol/binary_frame.js';
 export { Connection, SUBPROTOCOL, FINAL_CLOSE_CODES, DRAIN_CLOSE_CODES } from './net/connection.js';
 export { tokenFromUrl } from './net/token_refresh.js';
@@ -29,7 +29,7 @@ export { Predictor } from './drive/prediction.js';
 export { InputCapture } from './drive/input.js';
 export { fitCamera, FIT_MODES } from './geo/fit.js';
 export { project, unproject, visibleBounds, wrapLongitude, centerPoint, DEFAULT_FOV_DEGREES } from './geo/projection.js';
-export { toMapLibreCamera, fromMapLibreCamera, MAPLIBRE_HANDLERS } from './maplibre/camera.js';
+export { toMapLibreCamera, fromMapLibreCamera, applyProjection, mapProjection, MAPLIBRE_HANDLERS } from './maplibre/camera.js';
 export { attachMapLibre, MapLibreAttachment } from './maplibre/attach.js';
 export { FollowControl } from './follow/follow_control.js';
 export { cameraToShow } from './follow/show.js';

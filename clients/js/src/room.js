@@ -163,6 +163,15 @@ export class Room {
     return this.state.tracking;
   }
 
+  /**
+   * How the room's map draws the world: 'mercator' (flat, a new room's) or 'globe' (welcome, then each
+   * `projectionChanged`; `setProjection` changes it, `attachMapLibre` puts it on the map).
+   * @returns {'mercator'|'globe'}
+   */
+  get projection() {
+    return this.state.projection;
+  }
+
   /** 'idle', 'connecting', 'joining', 'joined', 'closed' (reconnecting), 'refused' or 'stopped'. */
   get connection() {
     return this.conn.state;
@@ -176,7 +185,7 @@ export class Room {
 
   /**
    * Calls `handler` for each `name`: a hub event (`joined`, `left`, `followChanged`, `summoned`,
-   * `limitsChanged`, …: the event message), `welcome`, `frame` (message, receivedAt), `animation`,
+   * `limitsChanged`, `projectionChanged`, …: the event message), `welcome`, `frame` (message, receivedAt), `animation`,
    * `result`, `error`, `gestureAck`, `tokenExpiring`, `tokenRefreshed`, `tokenRefreshFailed` (Error), `refused` (CamHubError: the hello was
    * refused, or the hub ended the session for good),
    * `connection` (state, detail), `protocolError` (Error), or `message` (every hub message: message,
@@ -262,6 +271,17 @@ export class Room {
   /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */
   followPolicy(explore) {
     this.send(build.followPolicy(explore));
+  }
+
+  /**
+   * Drivers, presenters: draws the room's map as a globe ('globe', MapLibre GL JS 5's, which blends into Web
+   * Mercator as it zooms in) or flat ('mercator'), for everyone. Not answered: everyone (this client too) hears
+   * `projectionChanged`; a follower's is refused with an `error` `forbidden`. Throws a ProtocolError naming
+   * `projection` for any other value, before anything is sent.
+   * @param {'mercator'|'globe'} projection
+   */
+  setProjection(projection) {
+    this.send(build.projection(projection));
   }
 
   /** This client's follow state: 'following', 'exploring' or 'away'. */

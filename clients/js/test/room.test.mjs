@@ -236,3 +236,33 @@ test('a rolled, raised camera with its own fov comes in kind 2 binary frames tha
   for (const k of ['roll', 'elevation', 'fov', 'tilt', 'bearing']) assert.equal(end[k], target[k], k);
   assert.ok(binaryFrames.some((f) => f.velocity?.roll !== undefined), 'the roll rate comes with the motion');
 });
+
+test('setProjection puts the room on the globe for everyone: projectionChanged, a joiner\'s welcome; a follower\'s is forbidden', async () => {
+  const name = roomName();
+  const presenter = await join(name, 'presenter');
+  const follower = await join(name, 'follower');
+  assert.equal(presenter.projection, 'mercator', 'a new room is flat');
+  assert.equal(presenter.welcome.projection, 'mercator', 'welcome.projection is always there');
+  const heard = next(follower, 'projectionChanged');
+  const own = next(presenter, 'projectionChanged');
+  presenter.setProjection('globe');
+  const [event] = await heard;
+  assert.equal(event.projection, 'globe');
+  assert.equal(event.by, presenter.me);
+  assert.equal(follower.projection, 'globe');
+  await own;
+  assert.equal(presenter.projection, 'globe', 'the sender hears it too');
+  const late = await join(name, 'driver');
+  assert.equal(late.projection, 'globe', 'a joiner finds it in its welcome');
+
+  const refused = next(follower, 'error', 10000, (m) => m.ref === 'projection');
+  follower.setProjection('mercator');
+  const [error] = await refused;
+  assert.equal(error.code, 'forbidden');
+  assert.equal(presenter.projection, 'globe', 'nothing changed');
+
+  const back = next(follower, 'projectionChanged', 10000, (m) => m.projection === 'mercator');
+  late.setProjection('mercator');
+  assert.equal((await back)[0].by, late.me, 'drivers set it too');
+  assert.equal(follower.projection, 'mercator');
+});

@@ -9,7 +9,7 @@ export { FollowControl } from "./follow/follow_control.js";
 export { cameraToShow } from "./follow/show.js";
 export { ReducedMotion } from "./follow/reduced_motion.js";
 export { connect, Room, CamHubError, ENDED_STATUSES } from "./room.js";
-export { build, encode, parseMessage, validateCamera, validateGesture, ProtocolError, ROLES, FOLLOW_STATES, FRAME_ENCODINGS, EVENT_NAMES, ERROR_CODES, ANIMATION_STATUSES, SUBSCRIPTIONS, CAMERA_DEFAULTS, PROPERTY_NAMES } from "./protocol/messages.js";
+export { build, encode, parseMessage, validateCamera, validateGesture, ProtocolError, ROLES, FOLLOW_STATES, FRAME_ENCODINGS, EVENT_NAMES, ERROR_CODES, ANIMATION_STATUSES, SUBSCRIPTIONS, CAMERA_DEFAULTS, PROPERTY_NAMES, PROJECTIONS } from "./protocol/messages.js";
 export { decodeBinaryFrame, BINARY_FRAME_KIND, BINARY_FRAME_3D_KIND } from "./protocol/binary_frame.js";
 export { Connection, SUBPROTOCOL, FINAL_CLOSE_CODES, DRAIN_CLOSE_CODES } from "./net/connection.js";
 export { RoomState, Changes } from "./state/room_state.js";
@@ -18,5 +18,5 @@ export { SnapshotBuffer, hermiteCamera, interpolateCamera } from "./follow/inter
 export { PlayoutClock, FramePacer } from "./follow/playout.js";
 export { fitCamera, FIT_MODES } from "./geo/fit.js";
 export { project, unproject, visibleBounds, wrapLongitude, centerPoint, DEFAULT_FOV_DEGREES } from "./geo/projection.js";
-export { toMapLibreCamera, fromMapLibreCamera, MAPLIBRE_HANDLERS } from "./maplibre/camera.js";
+export { toMapLibreCamera, fromMapLibreCamera, applyProjection, mapProjection, MAPLIBRE_HANDLERS } from "./maplibre/camera.js";
 export { attachMapLibre, MapLibreAttachment } from "./maplibre/attach.js";

@@ -1,9 +1,10 @@
 // The page's MapLibre map: made with every handler off (it never moves by
 // itself), with the room's route and the last queried bounds drawn over the
 // style (and, while a follower explores, the presenter's area), and moved only by `show` (map.jumpTo with the camera the page
-// computed, then drawn at once).
+// computed, then drawn at once). It draws the world in the room's projection (`setProjection`: Web Mercator or
+// MapLibre GL JS 5's globe), put on the map once its style has loaded.
 
-import { toMapLibreCamera, MAPLIBRE_HANDLERS as HANDLERS } from '../../../clients/js/src/maplibre/camera.js';
+import { toMapLibreCamera, applyProjection, mapProjection, MAPLIBRE_HANDLERS as HANDLERS } from '../../../clients/js/src/maplibre/camera.js';
 import { DEFAULT_FOV_DEGREES } from '../../../clients/js/src/geo/projection.js';
 
 const ROUTE_PAINT = { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 };
@@ -17,8 +18,12 @@ export class MapView {
    */
   constructor({ container, style, screen, overlays, onFatal }) {
     this.screen = screen;
+    /** The room's projection, 'mercator' or 'globe' (`setProjection`). */
+    this.projection = 'mercator';
     this.map = MapView.create(container, style, onFatal);
     if (!this.map) return;
+    // The style has loaded (MapLibre refuses a projection before): the room's projection, if it is not Mercator.
+    this.map.on('style.load', () => this.showProjection());
     // Belt and braces: the map must never move by itself.
     for (const h of HANDLERS) this.map[h]?.disable();
     this.map.on('load', () => {
@@ -87,6 +92,24 @@ export class MapView {
     const fov = camera.fov ?? DEFAULT_FOV_DEGREES;
     if (Math.abs(this.map.getVerticalFieldOfView() - fov) > 1e-9) this.map.setVerticalFieldOfView(fov);
     this.map.jumpTo({ roll: 0, elevation: 0, ...toMapLibreCamera(camera, viewport) });
+  }
+
+  /**
+   * Draws the world in the room's `projection` ('mercator' or 'globe'): `map.setProjection` when the map draws in
+   * another one; before the style has loaded, once it has.
+   */
+  setProjection(projection) {
+    this.projection = projection;
+    if (this.map) this.showProjection();
+  }
+
+  /**
+   * The room's projection on the map, and the rendered camera put back on it: MapLibre moves its camera to a
+   * transform of the new projection, which may constrain it otherwise; the page shows the room's camera as it is.
+   */
+  showProjection() {
+    if (mapProjection(this.map) === this.projection || !applyProjection(this.map, this.projection)) return;
+    if (this.screen.rendered) this.place(this.screen.rendered, this.screen.viewport);
   }
 
   /** The element changed size: the map follows (an anchored camera's centre depends on the size). */

@@ -1,12 +1,13 @@
 // What the page does with each message from the hub: the page state applies
 // it (state/page_state.js) and says what changed; this module passes the
-// change on to the parts that render it (map overlays, panel, controls,
-// toasts) and to the motion machinery (playout buffer, prediction, meters).
+// change on to the parts that render it (map overlays, the map's projection,
+// panel, controls, toasts) and to the motion machinery (playout buffer,
+// prediction, meters).
 
 /**
  * The parts of the page a hub message reaches (built in app.js):
  * {state, params, conn, buffer, prediction, reducedMotion, fps, frameLatency, mapView, pointer, panel, tapMarkers,
- *  ids, session, controls, follow, toast}
+ *  ids, session, controls, follow, view, toast}
  * @typedef {object} Page
  */
 
@@ -66,6 +67,7 @@ function welcomed(page, m, receivedAt, changes) {
   page.frameLatency.reset();
   page.conn.latency.frame(m.time, receivedAt);
   page.mapView.setOverlay('camhub-route', state.route.geojson());
+  projectionChanged(page);
   page.panel.welcome();
   if (changes.roleWas) page.toast(`Joined as ${state.role} (asked for ${changes.roleWas})`, 'warn');
   else page.toast(`Joined room ${state.room} as ${state.role}`, 'ok', 2000);
@@ -98,9 +100,16 @@ function animationReported(page, m) {
   if (m.clamped && m.clamped.length && m.status === 'started') toast(`${label}: limited (${m.clamped.join(', ')})`, 'warn');
 }
 
+/** The room's map draws the world in another projection (or a welcome said which): the map and the switch follow. */
+function projectionChanged(page) {
+  page.mapView.setProjection(page.state.projection);
+  page.view.update();
+}
+
 function eventReceived(page, m, changes) {
   const { state, toast } = page;
   if (changes.has('route')) page.mapView.setOverlay('camhub-route', state.route.geojson());
+  if (changes.has('projection')) projectionChanged(page);
   if (changes.has('limits')) page.prediction.setLimits(state.limits);
   if (changes.note && (m.event === 'joined' || m.event === 'left' || m.event === 'presenterChanged')) toast(changes.note, 'info', 2500);
   if (changes.has('role')) {

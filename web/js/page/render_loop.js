@@ -14,7 +14,7 @@ const HIDDEN_EVERY_MS = 250;
 export class RenderLoop {
   /**
    * @param {object} page {state, conn, buffer, pacer, prediction, explorer, reducedMotion, outline, pointer,
-   *   fps, frameLatency, mapView, input, hud, panel, now}
+   *   fps, frameLatency, mapView, input, hud, panel, view, now}
    */
   constructor(page) {
     this.page = page;
@@ -57,6 +57,7 @@ export class RenderLoop {
       this.renderHud(t);
       this.page.panel.sample(t);
       this.page.outline.update(s?.camera ?? null, screen.rendered);
+      this.page.view.show(screen.rendered);
     }
   }
 

@@ -38,6 +38,7 @@ function describe(m, nameOf) {
     case 'limitsChanged': return { t: m.time, kind: 'limits', text: m.by ? `by ${who(m.by)}` : '' };
     case 'audience': return { t: m.time, kind: 'audience', text: `${m.clients} clients, ${m.followers} followers` };
     case 'steady': return { t: m.time, kind: 'steady', text: '' };
+    case 'projectionChanged': return { t: m.time, kind: 'projection', text: `${m.projection}${m.by ? ` by ${who(m.by)}` : ''}` };
     default: return { t: m.time, kind: m.event, text: m.by ? `by ${who(m.by)}` : '' };
   }
 }

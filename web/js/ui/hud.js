@@ -4,6 +4,7 @@
 // page's elements (found by data-hud attributes).
 
 import { describeLimits } from '../map/limits.js';
+import { CAMERA_DEFAULTS } from '../../../clients/js/src/protocol/messages.js';
 
 const dash = '—';
 
@@ -17,8 +18,16 @@ export function formatLon(lon) {
   return `${Math.abs(lon).toFixed(5)}° ${lon >= 0 ? 'E' : 'W'}`;
 }
 
+/** The camera's fields that are shown only when not at their defaults (absent on the wire means the default). */
+export const OPTIONAL_CAMERA_FIELDS = ['roll', 'elevation', 'fov'];
+
+/**
+ * The HUD's camera fields. `roll` ("-12.5°"), `elevation` ("350 m") and `fov` ("50.0°") are null when the
+ * camera has them at their defaults (0°, 0 m, MapLibre's 36.87°) or leaves them out: their rows are hidden.
+ */
 export function formatCamera(c) {
-  if (!c) return { lat: dash, lon: dash, zoom: dash, bearing: dash, tilt: dash, anchor: dash };
+  if (!c) return { lat: dash, lon: dash, zoom: dash, bearing: dash, tilt: dash, anchor: dash, roll: null, elevation: null, fov: null };
+  const offDefault = (k) => c[k] !== undefined && c[k] !== CAMERA_DEFAULTS[k];
   return {
     lat: formatLat(c.lat),
     lon: formatLon(c.lon),
@@ -26,6 +35,9 @@ export function formatCamera(c) {
     bearing: `${c.bearing.toFixed(1)}°`,
     tilt: `${c.tilt.toFixed(1)}°`,
     anchor: c.anchor ? `${c.anchor.x.toFixed(2)}, ${c.anchor.y.toFixed(2)}` : 'centre',
+    roll: offDefault('roll') ? `${c.roll.toFixed(1)}°` : null,
+    elevation: offDefault('elevation') ? `${c.elevation.toFixed(0)} m` : null,
+    fov: offDefault('fov') ? `${c.fov.toFixed(1)}°` : null,
   };
 }
 
@@ -106,6 +118,18 @@ export class Hud {
     this.lastText = {};
   }
 
+  /** A field shown only with a text: its row (the <dd> and the <dt> before it) hidden for null. */
+  setOptional(key, text) {
+    const el = this.fields[key];
+    if (!el) return;
+    const hidden = text === null;
+    if (el.hidden !== hidden) {
+      el.hidden = hidden;
+      if (el.previousElementSibling?.tagName === 'DT') el.previousElementSibling.hidden = hidden;
+    }
+    if (!hidden) this.set(key, text);
+  }
+
   set(key, text, title) {
     const el = this.fields[key];
     if (!el || this.lastText[key] === text) return;
@@ -133,6 +157,7 @@ export class Hud {
     this.set('by', room.lastBy ? room.nameOf(room.lastBy) : dash);
     const c = formatCamera(s.camera);
     for (const k of ['lat', 'lon', 'zoom', 'bearing', 'tilt', 'anchor']) this.set(k, c[k]);
+    for (const k of OPTIONAL_CAMERA_FIELDS) this.setOptional(k, c[k]);
     this.set('moving', s.camera ? (s.moving ? 'moving' : 'at rest') : dash);
     this.set('limits', describeLimits(room.limits));
     this.set('fps', formatRate(s.fps));

@@ -20,6 +20,10 @@
 // shows the room's centre elevation: attaching turns MapLibre's
 // `centerClampedToGround` off (without terrain MapLibre would put every
 // centre back on the ground, elevation 0).
+//
+// The room's projection (Mercator or the globe) goes to `map.setProjection`
+// at attach and whenever the room changes it (only then: a Mercator room makes
+// no call), and again after the map loads a style (which brings its own).
 
 import { SnapshotBuffer } from '../follow/interpolation.js';
 import { FramePacer } from '../follow/playout.js';
@@ -30,7 +34,7 @@ import { cameraToShow, sameCamera } from '../follow/show.js';
 import { Predictor } from '../drive/prediction.js';
 import { InputCapture } from '../drive/input.js';
 import { build } from '../protocol/messages.js';
-import { toMapLibreCamera, MAPLIBRE_HANDLERS } from './camera.js';
+import { toMapLibreCamera, applyProjection, MAPLIBRE_HANDLERS } from './camera.js';
 import { DEFAULT_FOV_DEGREES } from '../geo/projection.js';
 
 /** Milliseconds after the last resize before the hub hears the new viewport. */
@@ -114,6 +118,7 @@ export class MapLibreAttachment {
     });
     this.input.setViewport(this.viewport.width, this.viewport.height);
     this.input.attach();
+    this.watchProjection();
     this.watchSize();
     const hidden = () => this.follow.visibility(document.hidden);
     document.addEventListener('visibilitychange', hidden);
@@ -156,6 +161,7 @@ export class MapLibreAttachment {
 
   receive(m, receivedAt, changes) {
     const { state } = this.room;
+    if (changes?.has('projection')) this.showProjection();
     switch (m.type) {
       case 'welcome':
         this.welcomed(m, receivedAt);
@@ -224,6 +230,22 @@ export class MapLibreAttachment {
     if (options.elevation !== undefined) given.elevation = true;
     else if (given.elevation) options.elevation = 0;
     map.jumpTo(options);
+  }
+
+  /**
+   * Puts the room's projection on the map when the map draws in another (`applyProjection`); a map whose style
+   * is still loading gets it on `style.load`.
+   */
+  showProjection() {
+    applyProjection(this.map, this.room.state.projection);
+  }
+
+  /** The room's projection on the map now, and again after each style the map loads (a style brings its own). */
+  watchProjection() {
+    const restyled = () => this.showProjection();
+    this.map.on?.('style.load', restyled);
+    this.offs.push(() => this.map.off?.('style.load', restyled));
+    this.showProjection();
   }
 
   size() {

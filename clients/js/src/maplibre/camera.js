@@ -1,5 +1,6 @@
-// A hub camera (wire form) as MapLibre's `jumpTo` options, and a MapLibre map's
-// camera in wire form. Pure.
+// A hub camera (wire form) as MapLibre's `jumpTo` options, a MapLibre map's
+// camera in wire form, and the room's projection on a map. Pure (a map is
+// only called, never made).
 
 import { centerPoint, normalizeBearing, normalizeRoll, wrapLongitude, DEFAULT_FOV_DEGREES } from '../geo/projection.js';
 
@@ -68,3 +69,36 @@ export function fromMapLibreCamera(map) {
 /** MapLibre's input handlers. A map that follows or drives a room has them all off: it moves only as the room does. */
 export const MAPLIBRE_HANDLERS = ['dragPan', 'scrollZoom', 'boxZoom', 'dragRotate', 'keyboard', 'doubleClickZoom', 'touchZoomRotate',
   'touchPitch'];
+
+/**
+ * The projection a MapLibre map draws in: its style's `projection.type` ('mercator', 'globe', …), 'mercator'
+ * for a map whose style has none (MapLibre's default) or a MapLibre before 5 (no `getProjection`).
+ * @param {any} map a MapLibre map
+ * @returns {string}
+ */
+export function mapProjection(map) {
+  return map.getProjection?.()?.type ?? 'mercator';
+}
+
+/**
+ * Puts a room's projection on a MapLibre GL JS 5 map: `map.setProjection({type: projection})`, only when the
+ * map draws in another one (so a Mercator room makes no call on a map that never had a projection). Returns
+ * true when the map draws in `projection` now; false when it cannot yet, because its style is still loading
+ * (MapLibre throws "Style is not done loading": call again on the map's `style.load`, which also comes after
+ * each `setStyle`, whose style brings its own projection), or because the map has no projections (MapLibre
+ * before 5: Mercator only).
+ * @param {any} map a MapLibre map
+ * @param {'mercator'|'globe'} projection the room's (`room.projection`)
+ * @returns {boolean}
+ */
+export function applyProjection(map, projection) {
+  if (mapProjection(map) === projection) return true;
+  if (typeof map.setProjection !== 'function') return false;
+  try {
+    map.setProjection({ type: projection });
+  } catch (e) {
+    if (/not done loading/i.test(e?.message ?? '')) return false;
+    throw e;
+  }
+  return true;
+}

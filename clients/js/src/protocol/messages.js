@@ -17,7 +17,8 @@
 //   welcome   {client, room, role, rate, tick, time, seq, camera, limits, presenter, roster, gestures,
 //              clients, followers, following, exploring, away, followPolicy: {explore},
 //              animations?: [{id, by, kind, status, properties, started, duration, after, starts?}],
-//              tracking?: {mode, location: {lat, lon, heading?} | null}, route?: [{lat, lon}]}
+//              tracking?: {mode, location: {lat, lon, heading?} | null}, route?: [{lat, lon}],
+//              projection?: mercator|globe}   how the room's map draws the world (MapLibre GL JS 5 projection)
 //   event routeChanged {by, append, total, points: [{lat, lon}]}   the route replaced (append false) or extended
 //   frame     {seq, time, camera, moving, by, corner?, epoch?, velocity?: {lat, lon, zoom, bearing, tilt, roll?,
 //              elevation?, fov?}, pointer?: {lat, lon, by} | null}
@@ -25,9 +26,11 @@
 //              camera?, reason?}   owner: whose animation (with roomAnimations, others' too)
 //   event     {event, time, ...}       event: steady|significantChange|trackingModeChanged|limitsChanged|
 //                                             presenterChanged|joined|left|tap|longPress|audience|
-//                                             followChanged|summoned|followPolicyChanged
+//                                             followChanged|summoned|followPolicyChanged|viewChanged|
+//                                             projectionChanged
 //   event followChanged {client, name, state}; summoned {by: {client, name}}; followPolicyChanged {explore, by};
 //         viewChanged {view: {by, width, height, padding}}   the view of whoever moves the camera
+//         projectionChanged {projection: mercator|globe, by}   the room's map went to the globe or back
 //   result    {id: "summon", what: "summon", summoned}   the answer to a presenter's summon
 //   result    {id, what?, points | bounds+quad | camera}
 //   error     {code, message, ref}     code: bad_message|unknown_type|not_joined|forbidden|conflict|
@@ -61,6 +64,7 @@
 //   pointer   {lat, lon} | {lat: null}           drivers, presenters: the laser pointer, or hide it
 //   summon    {id?}                              presenter: call back everyone not following
 //   followPolicy {explore}                       presenter: false locks following, true unlocks
+//   projection {projection: mercator|globe}      drivers, presenters: how the room's map draws the world
 
 import { FIT_MODES } from '../geo/fit.js';
 import { ProtocolError } from './protocol_error.js';
@@ -80,11 +84,13 @@ export const GESTURE_PHASES = ['begin', 'change', 'end', 'cancel'];
 export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded', 'interrupted'];
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
   'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged', 'followChanged', 'summoned',
-  'followPolicyChanged', 'viewChanged'];
+  'followPolicyChanged', 'viewChanged', 'projectionChanged'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
   'rate_limited', 'full', 'policy', 'unavailable', 'token'];
 /** A client's follow state: on the room's camera, on its own map, or not looking. */
 export const FOLLOW_STATES = ['following', 'exploring', 'away'];
+/** How a room's map draws the world (MapLibre GL JS 5 `projection.type`): flat Web Mercator, or a globe. */
+export const PROJECTIONS = ['mercator', 'globe'];
 export const CURVE_NAMES = ['linear', 'easeIn', 'easeOut', 'easeInOut'];
 export const TRACKING_MODES = ['none', 'followNorthUp', 'followDirection', 'followRouteDirection', 'followRouteNorthUp',
   'routeOverview'];
@@ -322,6 +328,7 @@ const serverValidators = {
     for (const k of FOLLOW_STATES) num('welcome', m, k, { required: false, min: 0, integer: true });
     if (m.view !== undefined && m.view !== null) roomView(m.view, 'welcome.view');
     str('welcome', m, 'fit', { required: false, oneOf: FIT_MODES });
+    str('welcome', m, 'projection', { required: false, oneOf: PROJECTIONS });
   },
   frame(m) {
     num('frame', m, 'seq', { min: 0, integer: true });
@@ -378,6 +385,10 @@ const serverValidators = {
     }
     if (m.event === 'followPolicyChanged') bool('event(followPolicyChanged)', m, 'explore');
     if (m.event === 'viewChanged') roomView(m.view, 'event(viewChanged).view');
+    if (m.event === 'projectionChanged') {
+      str('event(projectionChanged)', m, 'projection', { oneOf: PROJECTIONS });
+      str('event(projectionChanged)', m, 'by', { required: false, nullable: true });
+    }
     if (m.event === 'presenterChanged') {
       str('event', m, 'client', { nullable: true });
       str('event', m, 'previous', { required: false, nullable: true });
@@ -773,6 +784,11 @@ export const build = {
   followPolicy(explore) {
     bool('followPolicy', { explore }, 'explore');
     return { type: 'followPolicy', explore };
+  },
+  /** Drivers, presenters: the room's map as a globe (`'globe'`) or flat (`'mercator'`). */
+  projection(projection) {
+    str('projection', { projection }, 'projection', { oneOf: PROJECTIONS });
+    return { type: 'projection', projection };
   },
 };
 

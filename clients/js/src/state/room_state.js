@@ -2,7 +2,7 @@
 // joined, as the hub said), its own client id, who presents, the people and
 // their follow states, the room's limits, tracking mode, route and
 // animations, the rate granted, the subscriptions, the hub's camera and last
-// frame.
+// frame, and how the room's map draws the world (its projection).
 //
 // Hub messages change it only through `apply`, which says what changed
 // (`Changes`). Each fact is kept once: the role and room live in `session`
@@ -19,7 +19,8 @@ import { LiveAnimations } from './animations.js';
 export class Changes {
   constructor() {
     /** @type {Set<string>} names of the facts that changed: 'session', 'role', 'presenter', 'people', 'limits',
-     *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera', 'followPolicy', 'summoned', 'view' */
+     *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera', 'followPolicy', 'summoned', 'view',
+     *  'projection' */
     this.what = new Set();
     /** A line for people (someone joined, left, presents now), or null. */
     this.note = null;
@@ -60,6 +61,13 @@ export class RoomState {
     this.hubCamera = null;
     /** The hub's newest frame of this session, or null. */
     this.lastFrame = null;
+    /**
+     * How the room's map draws the world: 'mercator' (flat Web Mercator, a new room's) or 'globe' (MapLibre GL
+     * JS 5's globe, which blends into Mercator as it zooms in); welcome.projection, then projectionChanged. Kept
+     * across sessions until the next welcome, like the camera.
+     * @type {'mercator'|'globe'}
+     */
+    this.projection = 'mercator';
     this.leave();
   }
 
@@ -149,7 +157,7 @@ export class RoomState {
 
   welcome(m) {
     const changes = new Changes().add('session', 'role', 'presenter', 'people', 'limits', 'tracking', 'route',
-      'animations', 'gestures', 'audience', 'camera');
+      'animations', 'gestures', 'audience', 'camera', 'projection');
     if (m.role !== this.session.role) changes.roleWas = this.session.role;
     this.leave();
     this.me = m.client;
@@ -173,6 +181,7 @@ export class RoomState {
     this.animations.welcome(m);
     this.hubCamera = m.camera;
     this.lastFrame = null;
+    this.projection = m.projection ?? 'mercator'; // a hub before projections: Mercator
     return changes;
   }
 
@@ -212,6 +221,9 @@ export class RoomState {
       case 'viewChanged':
         this.view = m.view;
         return changes.add('view');
+      case 'projectionChanged':
+        this.projection = m.projection;
+        return changes.add('projection');
       case 'summoned':
         changes.summonedBy = m.by;
         return changes.add('summoned');

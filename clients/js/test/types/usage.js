@@ -2,7 +2,7 @@
 // A typed user of the package: checked with `tsc --checkJs --noEmit` against
 // the generated declarations (types/), so a declaration that no longer fits
 // how the package is meant to be used fails the tests. Never run.
-import { connect, attachMapLibre, CamHubError, tokenFromUrl, toMapLibreCamera, fromMapLibreCamera } from 'camhub-client';
+import { connect, attachMapLibre, CamHubError, tokenFromUrl, toMapLibreCamera, fromMapLibreCamera, applyProjection } from 'camhub-client';
 
 /** @param {any} map a MapLibre map */
 export async function presenterTour(map) {
@@ -24,6 +24,11 @@ export async function presenterTour(map) {
   room.route([{ lat: 0, lon: 0 }, { lat: 1, lon: 1 }]);
   room.follow('exploring');
   room.pointer(48.85, 2.35);
+  room.setProjection('globe');
+  /** @type {'mercator'|'globe'} */
+  const projection = room.projection;
+  /** @type {boolean} */
+  const drawn = applyProjection(map, room.projection);
   const result = await room.query('bounds');
   const off = room.on('followChanged', (m) => console.log(m.client, m.state));
   off();
@@ -37,5 +42,5 @@ export async function presenterTour(map) {
     if (e instanceof CamHubError) console.log(e.code);
   }
   room.close();
-  return { welcome, status, result, exploring, roster: room.roster, camera: room.camera, roll, elevation };
+  return { welcome, status, result, exploring, roster: room.roster, camera: room.camera, roll, elevation, projection, drawn };
 }

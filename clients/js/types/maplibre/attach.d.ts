@@ -76,6 +76,13 @@ export class MapLibreAttachment {
      * an elevation, a camera without one gives it 0 (jumpTo keeps what it is not given).
      */
     jump(camera: any): void;
+    /**
+     * Puts the room's projection on the map when the map draws in another (`applyProjection`); a map whose style
+     * is still loading gets it on `style.load`.
+     */
+    showProjection(): void;
+    /** The room's projection on the map now, and again after each style the map loads (a style brings its own). */
+    watchProjection(): void;
     size(): {
         width: number;
         height: number;

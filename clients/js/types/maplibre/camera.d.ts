@@ -76,5 +76,24 @@ export function fromMapLibreCamera(map: any): {
         right: number;
     };
 };
+/**
+ * The projection a MapLibre map draws in: its style's `projection.type` ('mercator', 'globe', …), 'mercator'
+ * for a map whose style has none (MapLibre's default) or a MapLibre before 5 (no `getProjection`).
+ * @param {any} map a MapLibre map
+ * @returns {string}
+ */
+export function mapProjection(map: any): string;
+/**
+ * Puts a room's projection on a MapLibre GL JS 5 map: `map.setProjection({type: projection})`, only when the
+ * map draws in another one (so a Mercator room makes no call on a map that never had a projection). Returns
+ * true when the map draws in `projection` now; false when it cannot yet, because its style is still loading
+ * (MapLibre throws "Style is not done loading": call again on the map's `style.load`, which also comes after
+ * each `setStyle`, whose style brings its own projection), or because the map has no projections (MapLibre
+ * before 5: Mercator only).
+ * @param {any} map a MapLibre map
+ * @param {'mercator'|'globe'} projection the room's (`room.projection`)
+ * @returns {boolean}
+ */
+export function applyProjection(map: any, projection: 'mercator' | 'globe'): boolean;
 /** MapLibre's input handlers. A map that follows or drives a room has them all off: it moves only as the room does. */
 export const MAPLIBRE_HANDLERS: string[];

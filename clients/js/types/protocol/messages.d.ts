@@ -43,6 +43,8 @@ export const EVENT_NAMES: string[];
 export const ERROR_CODES: string[];
 /** A client's follow state: on the room's camera, on its own map, or not looking. */
 export const FOLLOW_STATES: string[];
+/** How a room's map draws the world (MapLibre GL JS 5 `projection.type`): flat Web Mercator, or a globe. */
+export const PROJECTIONS: string[];
 export const CURVE_NAMES: string[];
 export const TRACKING_MODES: string[];
 /** Most points a room's route may have (sent in pieces with `append`). */
@@ -423,6 +425,16 @@ export namespace build {
     function followPolicy(explore: any): {
         type: string;
         explore: any;
+    };
+    /** Drivers, presenters: the room's map as a globe (`'globe'`) or flat (`'mercator'`). */
+    function projection(projection: any): {
+        type: string;
+        projection: any;
+    };
+    /** Drivers, presenters: the room's map as a globe (`'globe'`) or flat (`'mercator'`). */
+    function projection(projection: any): {
+        type: string;
+        projection: any;
     };
 }
 import { ProtocolError } from "./protocol_error.js";

@@ -1,7 +1,8 @@
 /** What one hub message changed. */
 export class Changes {
     /** @type {Set<string>} names of the facts that changed: 'session', 'role', 'presenter', 'people', 'limits',
-     *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera', 'followPolicy', 'summoned', 'view' */
+     *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera', 'followPolicy', 'summoned', 'view',
+     *  'projection' */
     what: Set<string>;
     /** A line for people (someone joined, left, presents now), or null. */
     note: any;
@@ -26,6 +27,13 @@ export class RoomState {
     hubCamera: any;
     /** The hub's newest frame of this session, or null. */
     lastFrame: any;
+    /**
+     * How the room's map draws the world: 'mercator' (flat Web Mercator, a new room's) or 'globe' (MapLibre GL
+     * JS 5's globe, which blends into Mercator as it zooms in); welcome.projection, then projectionChanged. Kept
+     * across sessions until the next welcome, like the camera.
+     * @type {'mercator'|'globe'}
+     */
+    projection: 'mercator' | 'globe';
     /** Forgets what the hub said about the room (a new session starts; the client asks again). */
     leave(): void;
     me: any;
