@@ -3,8 +3,11 @@
 room of the real hub whose (scripted) presenter tilts and turns the camera over
 Lisbon at city zoom (the offline vector basemap: the Tagus estuary, the Atlantic
 coast and the places around), within the room's default limits (what a new room shows). Needs what scripts/test_browser.sh needs (it checks the same way).
+`--scene steep` (docs/screenshot-3d.png): the room allows pitch 85 and the camera is
+low, steep and rolled, its centre raised, with a wider field of view; `--scene globe`
+(docs/screenshot-globe.png): the room's map on the globe at world zoom.
 
-Usage: python3 scripts/make_screenshot.py [OUT.png] [--width 1280 --height 720]
+Usage: python3 scripts/make_screenshot.py [OUT.png] [--scene lisbon|steep|globe] [--width 1280 --height 720]
 Environment: CAMHUB (hub binary, default .build/debug/camhub), CHROMIUM, CHROMEDRIVER.
 """
 
@@ -21,14 +24,26 @@ from hubtools import Hub, HubClient, chrome, js, severe_logs, wait_joined, wait_
 # Tilt within the default maxTilt of 60 (docs/PROTOCOL.md, `limits`): the picture shows
 # what anyone gets in a new room, and the hub would clamp anything steeper.
 CAMERA = {"lat": 38.7, "lon": -9.2, "zoom": 11, "bearing": 340.0, "tilt": 45}
+# Each scene: the room's setup messages, the camera, and where the picture goes.
+SCENES = {
+    "lisbon": ([], CAMERA, "screenshot.png"),
+    "steep": ([{"type": "limits", "maxTilt": 85}],
+              {"lat": 38.69, "lon": -9.2, "zoom": 12.5, "bearing": 300.0, "tilt": 78, "roll": -12.0, "elevation": 150.0,
+               "fov": 50.0}, "screenshot-3d.png"),
+    "globe": ([{"type": "projection", "projection": "globe"}],
+              {"lat": 30.0, "lon": -20.0, "zoom": 1.6, "bearing": 0.0, "tilt": 0}, "screenshot-globe.png"),
+}
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("out", nargs="?", default=str(ROOT / "docs" / "screenshot.png"))
+    ap.add_argument("out", nargs="?")
+    ap.add_argument("--scene", choices=sorted(SCENES), default="lisbon")
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=720)
     a = ap.parse_args()
+    setup, camera, name = SCENES[a.scene]
+    a.out = a.out or str(ROOT / "docs" / name)
 
     hub = Hub()
     driver = None
@@ -40,11 +55,13 @@ def main():
         presenter = HubClient(hub.ws_url, "lisbon", "presenter", name="Ana")
         clients.append(presenter)
         clients.append(HubClient(hub.ws_url, "lisbon", "follower", name="Lobby wall"))
+        for message in setup:
+            presenter.send(message)
         mark = presenter.mark()
-        presenter.send({"type": "ease", "id": "shot", "camera": CAMERA, "duration": 1.0})
-        final = presenter.wait_rest(15, mark, "the camera to rest over Lisbon")["camera"]
-        if final != CAMERA:
-            raise SystemExit(f"make_screenshot: the hub changed the camera to {final} (limits?); want {CAMERA}")
+        presenter.send({"type": "ease", "id": "shot", "camera": camera, "duration": 1.0})
+        final = presenter.wait_rest(15, mark, "the camera to rest")["camera"]
+        if final != camera:
+            raise SystemExit(f"make_screenshot: the hub changed the camera to {final} (limits?); want {camera}")
         wait_page_camera(driver, final, timeout=20)
         wait_until(lambda: js(driver, "camhub.map.loaded() && camhub.map.areTilesLoaded()"), 30, "the map to load")
         # let the HUD refresh, the join toasts fade and a couple of pings pass
