@@ -1,6 +1,7 @@
 import CameraCore
 import CameraMotion
 import Foundation
+import GRDB
 import HubCore
 import HubServer
 import SocketTestSupport
@@ -41,5 +42,37 @@ import Testing
             projection: .globe)
         try RoomStore(directory: dir.path + "/data").save([state])
         #expect(try RoomStore(directory: dir.path + "/data").load() == [state])
+    }
+
+    /// A store written before the camera had roll, elevation and fov (only the
+    /// first migration, `rooms-v1`, as that version made it): its rooms read back
+    /// flat, on Web Mercator, with roll unlimited, and can be saved again.
+    @Test func aStoreFromBeforeTheThreeDimensionalCameraReadsBackFlat() throws {
+        let dir = try TempDir()
+        let folder = dir.path + "/data"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: folder + "/" + RoomStore.fileName)
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('rooms-v1');
+                    CREATE TABLE room (name TEXT PRIMARY KEY, latitude TEXT NOT NULL, longitude TEXT NOT NULL, zoom TEXT NOT NULL,
+                        bearing TEXT NOT NULL, tilt TEXT NOT NULL, anchor_x TEXT NOT NULL, anchor_y TEXT NOT NULL, min_zoom TEXT NOT NULL,
+                        max_zoom TEXT NOT NULL, min_tilt TEXT NOT NULL, max_tilt TEXT NOT NULL, max_tilt_by_zoom TEXT NOT NULL, bounds TEXT,
+                        tracking_mode TEXT NOT NULL, seq INTEGER NOT NULL, saved_at DOUBLE NOT NULL);
+                    INSERT INTO room VALUES ('old', '48.85', '2.35', '12.0', '30.0', '45.0', '0.5', '0.5', '0.0', '22.0', '0.0', '60.0',
+                        '', NULL, 'none', 42, 0);
+                    """)
+        }
+        try old.close()
+        let store = try RoomStore(directory: folder)
+        let loaded = try #require(try store.load().first)
+        #expect(loaded.camera == Camera(latitude: 48.85, longitude: 2.35, zoom: 12, tilt: 45, bearing: 30))
+        #expect(loaded.camera.hasOnlyFlatFields && loaded.limits.maxRoll == 180 && loaded.projection == .mercator && loaded.seq == 42)
+        var rolled = loaded
+        rolled.camera.roll = 15
+        try store.save([rolled])
+        #expect(try store.load() == [rolled])
     }
 }
