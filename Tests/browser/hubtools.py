@@ -329,6 +329,18 @@ def wait_page_camera(driver, camera: dict, timeout: float = 10.0):
         raise AssertionError(f"{e}; page has {r}") from None
 
 
+def settle_at(setter, observer, browser, camera: dict) -> dict:
+    """A Python driver sets `camera`; returns the hub's resting camera once the page shows it exactly."""
+    mark = observer.mark()
+    setter.send({"type": "set", "camera": camera})
+    rest = observer.wait_rest(10, mark, "the hub to apply set")["camera"]
+    wait_page_camera(browser, rest)
+    # Start the caller's marks from a quiet room: CI once saw one more frame of this
+    # set reach the observer after the page had shown it.
+    observer.wait_quiet(0.3, 5)
+    return rest
+
+
 def severe_logs(driver) -> list[str]:
     return [f"{e['level']}: {e['message']}" for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 

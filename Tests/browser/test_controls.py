@@ -3,21 +3,12 @@ the per-kind gesture switches and the frame-delay plot."""
 
 import time
 
-from hubtools import input_applied, js, mouse, page_double_click, wait_joined, wait_page_camera, wait_until
+from hubtools import input_applied, js, mouse, page_double_click, settle_at, wait_joined, wait_until
 
 
 def open_tools(browser):
     """The panel's tool sections fold away by default: open them all."""
     browser.execute_script("document.querySelectorAll('#controls details.tool').forEach((d) => { d.open = true; });")
-
-
-def settle(setter, observer, browser, camera):
-    mark = observer.mark()
-    setter.send({"type": "set", "camera": camera})
-    rest = observer.wait_rest(10, mark, "the hub to apply set")["camera"]
-    wait_page_camera(browser, rest)
-    observer.wait_quiet(0.3, 5)
-    return rest
 
 
 def drive_page(hub, browser, clients, room, camera):
@@ -27,7 +18,7 @@ def drive_page(hub, browser, clients, room, camera):
     open_tools(browser)
     observer = clients(room, "driver", name="observer")
     setter = clients(room, "driver", name="setup")
-    return observer, setter, settle(setter, observer, browser, camera)
+    return observer, setter, settle_at(setter, observer, browser, camera)
 
 
 def test_the_event_log_shows_who_joined_and_the_animations_of_others(hub, browser, clients):
@@ -108,7 +99,7 @@ def test_click_to_query_picks_a_point_draws_the_bounds_and_fits_them(hub, browse
     bounds = js(browser, "camhub.query.bounds")["bounds"]
     assert bounds["south"] < start["lat"] < bounds["north"] and bounds["west"] < start["lon"] < bounds["east"], bounds
 
-    settle(setter, observer, browser, {"lat": 30.0, "lon": -20.0, "zoom": 3.0, "bearing": 0.0, "tilt": 0.0})
+    settle_at(setter, observer, browser, {"lat": 30.0, "lon": -20.0, "zoom": 3.0, "bearing": 0.0, "tilt": 0.0})
     mark = observer.mark()
     browser.find_element("css selector", "#query-fit").click()
     fitted = observer.wait_rest(10, mark, "the fit's ease to end")["camera"]

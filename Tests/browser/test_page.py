@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from hubtools import (Hub, drag, flat_project, flat_unproject, input_applied, js, key, mouse, page_double_click, severe_logs,
+from hubtools import (Hub, drag, flat_project, flat_unproject, input_applied, js, key, mouse, page_double_click, settle_at, severe_logs,
                       set_viewport, touch, wait_joined, wait_page_camera, wait_until, wheel, world_size, WEB)
 
 VIEW = (1280, 720)
@@ -22,18 +22,6 @@ def movers(frames: list[dict], start: dict) -> set:
     come before it moves anything, when the hub handles its begin in a tick of its own: that
     frame still names whoever moved the camera before.)"""
     return {f["by"] for f in frames if f["camera"] != start}
-
-
-def settle_at(setter, observer, browser, camera: dict) -> dict:
-    """A Python driver sets `camera`; returns the hub's resting camera once the page shows it exactly."""
-    mark = observer.mark()
-    setter.send({"type": "set", "camera": camera})
-    rest = observer.wait_rest(10, mark, "the hub to apply set")["camera"]
-    wait_page_camera(browser, rest)
-    # Start the caller's marks from a quiet room: CI once saw one more frame of this
-    # set reach the observer after the page had shown it (not reproduced in 8 local runs).
-    observer.wait_quiet(0.3, 5)
-    return rest
 
 
 def test_page_loads_without_console_errors(hub, browser):

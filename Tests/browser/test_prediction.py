@@ -4,19 +4,10 @@ reconciled with the hub's gestureAck), behind a remote-feeling hub (?lag=MS), in
 import math
 import time
 
-from hubtools import (page_drag, flat_project, flat_unproject, input_applied, js, mouse, severe_logs, wait_joined,
+from hubtools import (page_drag, flat_project, flat_unproject, input_applied, js, mouse, settle_at, severe_logs, wait_joined,
                       wait_page_camera, wait_until)
 
 VIEW = (1280, 720)
-
-
-def settle(setter, observer, browser, camera: dict) -> dict:
-    mark = observer.mark()
-    setter.send({"type": "set", "camera": camera})
-    rest = observer.wait_rest(10, mark, "the hub to apply set")["camera"]
-    wait_page_camera(browser, rest)
-    observer.wait_quiet(0.3, 5)
-    return rest
 
 
 def rendered_since(browser, since: float) -> list[dict]:
@@ -34,7 +25,7 @@ def test_a_drivers_map_follows_its_drag_before_the_hub_answers(hub, browser, cli
     wait_joined(browser)
     observer = clients("predict", "follower", name="observer")
     setter = clients("predict", "driver", name="setup")
-    start = settle(setter, observer, browser, {"lat": 10.0, "lon": 20.0, "zoom": 4.0, "bearing": 0.0, "tilt": 0.0})
+    start = settle_at(setter, observer, browser, {"lat": 10.0, "lon": 20.0, "zoom": 4.0, "bearing": 0.0, "tilt": 0.0})
 
     grab = (640.0, 360.0)
     geo = flat_unproject(start, VIEW, *grab)
@@ -73,7 +64,7 @@ def test_a_presenter_taking_over_mid_drag_drops_the_prediction(hub, browser, cli
     wait_joined(browser)
     observer = clients("override", "follower", name="observer")
     presenter = clients("override", "presenter", name="boss")
-    settle(presenter, observer, browser, {"lat": 0.0, "lon": 0.0, "zoom": 3.0, "bearing": 0.0, "tilt": 0.0})
+    settle_at(presenter, observer, browser, {"lat": 0.0, "lon": 0.0, "zoom": 3.0, "bearing": 0.0, "tilt": 0.0})
 
     mouse(browser, "mouseMoved", 640, 360, button="none", buttons=0)
     mouse(browser, "mousePressed", 640, 360, click_count=1)
@@ -102,7 +93,7 @@ def test_a_flung_map_glides_at_once_and_lands_on_the_hubs_camera(hub, browser, c
     wait_joined(browser)
     observer = clients("fling", "follower", name="observer")
     setter = clients("fling", "driver", name="setup")
-    start = settle(setter, observer, browser, {"lat": 30.0, "lon": -40.0, "zoom": 5.0, "bearing": 20.0, "tilt": 30.0})
+    start = settle_at(setter, observer, browser, {"lat": 30.0, "lon": -40.0, "zoom": 5.0, "bearing": 20.0, "tilt": 30.0})
 
     mark = observer.mark()
     before = js(browser, "camhub.prediction.nextSeq")

@@ -6,7 +6,7 @@ camera (a Python follower sees the frames)."""
 import json
 import time
 
-from hubtools import js, mouse, severe_logs, wait_joined, wait_page_camera, wait_until
+from hubtools import js, settle_at, severe_logs, wait_joined, wait_page_camera, wait_until
 
 # What MapLibre GL JS 5.3.0's map.getProjection() returns: the style's `projection`, which setProjection sets
 # to the object it is given; None (undefined) for a style without one, which MapLibre draws in Mercator.
@@ -14,16 +14,6 @@ GLOBE = {"type": "globe"}
 MERCATOR = {"type": "mercator"}
 MAP_PROJECTION = "camhub.map.getProjection() ?? null"
 ROLL = "document.getElementById('roll')"
-
-
-def settle_at(setter, observer, browser, camera: dict) -> dict:
-    """A Python driver sets `camera`; the hub's resting camera, once the page shows it exactly."""
-    mark = observer.mark()
-    setter.send({"type": "set", "camera": camera})
-    rest = observer.wait_rest(10, mark, "the hub to apply set")["camera"]
-    wait_page_camera(browser, rest)
-    observer.wait_quiet(0.3, 5)
-    return rest
 
 
 def open_page(browser, url: str, new_window: bool = True) -> str:
