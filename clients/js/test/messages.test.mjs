@@ -108,6 +108,10 @@ test('hello, set, ease, fly and animate builders', () => {
   });
   assert.deepEqual(build.hello({ room: 'r', token: 's3cret', rate: 20, name: '' }), { type: 'hello', room: 'r', role: 'driver', token: 's3cret', rate: 20 });
   assert.throws(() => build.hello({}), /hello: "room" must be a string/);
+  assert.deepEqual(build.hello({ room: 'r', render: { roll: false, maxTilt: 60 } }),
+    { type: 'hello', room: 'r', role: 'driver', render: { roll: false, maxTilt: 60 } });
+  assert.throws(() => build.hello({ room: 'r', render: { maxTilt: 60.5 } }), /maxTilt/);
+  assert.throws(() => build.hello({ room: 'r', render: { pitch: 60 } }), /render\.pitch/);
   assert.throws(() => build.hello({ room: '' }), /non-empty/);
   assert.throws(() => build.hello({ room: 'r', role: 'admin' }), /"role" must be one of presenter\|driver\|follower/);
   assert.deepEqual(build.set({ zoom: 3 }), { type: 'set', camera: { zoom: 3 } });

@@ -30,6 +30,9 @@ export class CamHubError extends Error {
  * @property {string[]} [events] subscriptions (default: the role's, `eventsFor`)
  * @property {'same'|'cover'} [fit] how a follower fits the room's camera to its screen
  * @property {'binary'|'json'} [encoding] how frames come: 'binary' (default: a third of the bytes) or 'json' text
+ * @property {{roll?: boolean, maxTilt?: number, globe?: boolean}} [render] what this client's map can draw
+ *   (Mapbox: `{roll: false}`; MapLibre Native Android: `{maxTilt: 60}`); the hub sends it the closest camera it
+ *   can show and says what it adapts in `welcome.renderLimited`
  * @property {() => ({width: number, height: number})} [viewport] this client's screen in px, read at each hello
  * @property {RoomState} [state] the state to keep (a subclass, e.g. the viewer's page state); its `session`
  *   holds room, role, name, token, rate and fit
@@ -245,6 +248,16 @@ export type ConnectOptions = {
      * how frames come: 'binary' (default: a third of the bytes) or 'json' text
      */
     encoding?: 'binary' | 'json';
+    /**
+     * what this client's map can draw
+     * (Mapbox: `{roll: false}`; MapLibre Native Android: `{maxTilt: 60}`); the hub sends it the closest camera it
+     * can show and says what it adapts in `welcome.renderLimited`
+     */
+    render?: {
+        roll?: boolean;
+        maxTilt?: number;
+        globe?: boolean;
+    };
     /**
      * this client's screen in px, read at each hello
      */

@@ -167,6 +167,19 @@ function str(where, obj, key, { required = true, nullable = false, oneOf, maxLen
  * @param {string} key
  * @param {{required?: boolean}} options
  */
+/** `hello.render`, checked: `roll` and `globe` booleans, `maxTilt` whole degrees 0…85; only the fields given. */
+function renderFields(render) {
+  if (render === null || typeof render !== 'object') fail('hello', 'render', 'an object', render);
+  const out = {};
+  for (const key of Object.keys(render)) {
+    if (!['roll', 'maxTilt', 'globe'].includes(key)) fail('hello', `render.${key}`, 'one of roll, maxTilt, globe', key);
+  }
+  if (render.roll !== undefined) { bool('hello.render', render, 'roll'); out.roll = render.roll; }
+  if (render.maxTilt !== undefined) { num('hello.render', render, 'maxTilt', { min: 0, max: 85, integer: true }); out.maxTilt = render.maxTilt; }
+  if (render.globe !== undefined) { bool('hello.render', render, 'globe'); out.globe = render.globe; }
+  return out;
+}
+
 function bool(where, obj, key, { required = true } = {}) {
   const v = obj[key];
   if (v === undefined && !required) return;
@@ -576,9 +589,11 @@ function withEssential(where, m, essential) {
 export const build = {
   /**
    * @param {{room: string, role?: string, name?: string, token?: string, rate?: number,
-   *   viewport?: {width: number, height: number}, events?: string[], fit?: string, encoding?: string}} options
+   *   viewport?: {width: number, height: number}, events?: string[], fit?: string, encoding?: string,
+   *   render?: {roll?: boolean, maxTilt?: number, globe?: boolean}}} options `render`: what this client's
+   *   map can draw (default everything); the hub then sends the closest camera it can show
    */
-  hello({ room, role = 'driver', name, token, rate, viewport, events, fit, encoding } = /** @type {any} */ ({})) {
+  hello({ room, role = 'driver', name, token, rate, viewport, events, fit, encoding, render } = /** @type {any} */ ({})) {
     str('hello', { room }, 'room', { maxLength: MAX_NAME_LENGTH });
     if (room.length === 0) fail('hello', 'room', 'a non-empty string', room);
     str('hello', { role }, 'role', { oneOf: ROLES });
@@ -608,6 +623,7 @@ export const build = {
       str('hello', { encoding }, 'encoding', { oneOf: FRAME_ENCODINGS });
       m.encoding = encoding;
     }
+    if (render !== undefined) m.render = renderFields(render);
     return m;
   },
   /** How this page fits the room's camera to its screen from now on (`same` or `cover`). */

@@ -70,9 +70,11 @@ export const SUBSCRIPTIONS: string[];
 export namespace build {
     /**
      * @param {{room: string, role?: string, name?: string, token?: string, rate?: number,
-     *   viewport?: {width: number, height: number}, events?: string[], fit?: string, encoding?: string}} options
+     *   viewport?: {width: number, height: number}, events?: string[], fit?: string, encoding?: string,
+     *   render?: {roll?: boolean, maxTilt?: number, globe?: boolean}}} options `render`: what this client's
+     *   map can draw (default everything); the hub then sends the closest camera it can show
      */
-    function hello({ room, role, name, token, rate, viewport, events, fit, encoding }?: {
+    function hello({ room, role, name, token, rate, viewport, events, fit, encoding, render }?: {
         room: string;
         role?: string;
         name?: string;
@@ -85,6 +87,11 @@ export namespace build {
         events?: string[];
         fit?: string;
         encoding?: string;
+        render?: {
+            roll?: boolean;
+            maxTilt?: number;
+            globe?: boolean;
+        };
     }): {
         type: string;
         room: string;
@@ -92,9 +99,11 @@ export namespace build {
     };
     /**
      * @param {{room: string, role?: string, name?: string, token?: string, rate?: number,
-     *   viewport?: {width: number, height: number}, events?: string[], fit?: string, encoding?: string}} options
+     *   viewport?: {width: number, height: number}, events?: string[], fit?: string, encoding?: string,
+     *   render?: {roll?: boolean, maxTilt?: number, globe?: boolean}}} options `render`: what this client's
+     *   map can draw (default everything); the hub then sends the closest camera it can show
      */
-    function hello({ room, role, name, token, rate, viewport, events, fit, encoding }?: {
+    function hello({ room, role, name, token, rate, viewport, events, fit, encoding, render }?: {
         room: string;
         role?: string;
         name?: string;
@@ -107,6 +116,11 @@ export namespace build {
         events?: string[];
         fit?: string;
         encoding?: string;
+        render?: {
+            roll?: boolean;
+            maxTilt?: number;
+            globe?: boolean;
+        };
     }): {
         type: string;
         room: string;
