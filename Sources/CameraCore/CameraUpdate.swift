@@ -139,9 +139,9 @@ extension Camera {
 
         next.bearing = normalizeBearing(next.bearing)
 
-        let roll = min(max(normalizeRoll(next.roll), -limits.maxRoll), limits.maxRoll)
-        if roll != normalizeRoll(next.roll) { clamped.insert(.roll) }
-        next.roll = roll
+        let wrappedRoll = normalizeRoll(next.roll)
+        next.roll = min(max(wrappedRoll, -limits.maxRoll), limits.maxRoll)
+        if next.roll != wrappedRoll { clamped.insert(.roll) }
 
         let anchor = Anchor(x: min(max(next.anchor.x, 0), 1), y: min(max(next.anchor.y, 0), 1))
         if anchor != next.anchor {

@@ -25,8 +25,8 @@ import Foundation
 /// A value built per (camera, viewport); it precomputes the trigonometry, so
 /// build one and convert many points.
 public struct ViewTransform: Sendable {
-    /// MapLibre's default vertical field of view in radians (`Camera.defaultFov`).
-    public static let fieldOfView: Double = 2 * atan(1.0 / 3.0)
+    /// MapLibre's default vertical field of view in radians: `Camera.defaultFov`, the one source of it.
+    public static let fieldOfView: Double = Camera.defaultFov * .pi / 180
     /// Fraction of the way to the horizon at which visible-area corners are
     /// clamped when the view shows sky (MapLibre `getBounds` uses 0.85). An
     /// anchor above this line is drawn on it (the target cannot be in the sky).
