@@ -71,11 +71,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 VENDOR = ROOT / "web" / "vendor" / "maplibre"
 PAGE = ROOT / "scripts" / "maplibre_vectors.html"
-OUT = ROOT / "Tests" / "Vectors" / "maplibre_mercator.json"
+VECTORS = ROOT / "Tests" / "Vectors"
 MAPLIBRE_VERSION = "5.3.0"
 
-SEED = "camhub-maplibre-mercator-v1"
-CASE_COUNT = 264
+# Per projection: the output file, the PRNG seed and how many cases.
+PROJECTIONS = {
+    "mercator": (VECTORS / "maplibre_mercator.json", "camhub-maplibre-mercator-v1", 264),
+    "globe": (VECTORS / "maplibre_globe.json", "camhub-maplibre-globe-v1", 240),
+}
+GLOBE_MERCATOR_ZOOM = 12.0  # MapLibre's globe preset draws with its mercator transform from here on
 VIEWPORTS = [(1280, 720), (800, 600), (375, 812), (1000, 1000)]
 UNEVEN_PADDING = {"top": 0, "left": 200, "bottom": 50, "right": 0}
 DEFAULT_FOV = math.degrees(2 * math.atan(1 / 3))  # MapLibre's default, 36.8699 deg
@@ -118,6 +122,30 @@ grid (edges and the principal point's row and column), then either two pixels a 
 above the horizon or one pixel near the top edge; ground just below the horizon can lie beyond \
 MapLibre's far plane (not drawn) but is still given."""
 
+GLOBE_DESCRIPTION = """\
+Projection test vectors for MapLibre GL JS 5.3.0's globe (map.setProjection({type: "globe"}): \
+its vertical perspective transform below zoom 12, its mercator transform from zoom 12 on), from \
+MapLibre itself in headless Chromium (scripts/make_maplibre_vectors.py --projection globe). \
+camera: read back as in maplibre_mercator.json, after map.redraw() so the projection follows the zoom. \
+Cases with "globe": false are drawn flat and follow maplibre_mercator.json's description. \
+Cases with "globe": true: the world is a sphere of radius R = worldSize / (2 pi) / cos(lat of the \
+centre) pixels (worldSize = 512 * 2^zoom), drawn with P * T(0, 0, -D) * Rz(roll) * Rx(-tilt) * \
+Rz(bearing) * T(0, 0, -R) * Rx(lat) * Ry(-lon) * S(R) applied to the unit vector (sin lon cos lat, \
+sin lat, cos lon cos lat) (gl-matrix rotations, D = (height / 2) / tan(fov / 2), P = perspective(fov, \
+width / height, near, far) with the padding offset); view pixel x = (ndc.x + 1) / 2 * width, \
+y = (1 - ndc.y) / 2 * height. The centre's elevation does not change the globe's picture. \
+project: geo point on the sphere -> view pixel (MapLibre's locationToScreenPoint), null when the \
+globe hides it (isLocationOccluded: behind the plane of the eye's tangent points) or w <= 0 (behind \
+the eye); points: the centre, points on the visible globe, a point just inside the limb and the \
+centre's antipode (null). \
+unproject: view pixel -> where the ray through it first meets the sphere (unprojectScreenPoint), \
+lon wrapped to [-180, 180); null when the ray misses the globe (isPointOnMapSurface false). Pixels: \
+a 3x3 grid, then two pixels a few px inside and outside the limb along a random direction from the \
+principal point (or a pixel near the top edge when the limb is not in view). \
+bounds: MapLibre's getBounds() (eight edge points, each off the globe moved to a point of the limb, \
+the widest extents around the centre, poles in view widen it to every longitude); corners: the \
+points getBounds takes under the four corners (top-left, top-right, bottom-right, bottom-left)."""
+
 
 # ---------------------------------------------------------------------------
 # Small helpers
@@ -136,9 +164,9 @@ def near_lon(lon: float, ref: float) -> float:
     return ref + wrap_lon(lon - ref)
 
 
-def case_rng(index: int) -> random.Random:
+def case_rng(seed: str, index: int) -> random.Random:
     """A PRNG per case, so one case's draws never shift another's."""
-    return random.Random(f"{SEED}/{index}")
+    return random.Random(f"{seed}/{index}")
 
 
 # ---------------------------------------------------------------------------
@@ -228,13 +256,16 @@ def request_padding(rng, width, height):
             "bottom": round(rng.uniform(0, 0.3) * height), "right": round(rng.uniform(0, 0.3) * width)}
 
 
-def request_camera(rng):
+def request_camera(rng, projection="mercator"):
     width, height = rng.choice(VIEWPORTS)
     u = rng.uniform
+    globe = projection == "globe"
     camera = {
-        "lat": u(-80, 80),
+        "lat": u(-85, 85) if globe else u(-80, 80),
         "lon": u(-180, 180),
-        "zoom": pick(rng, [(0.04, 0.0), (0.02, 20.0), (0.94, lambda: u(0, 20))]),
+        # The globe: mostly drawn as one (below zoom 12), some beyond.
+        "zoom": pick(rng, [(0.05, 0.0), (0.80, lambda: u(0, GLOBE_MERCATOR_ZOOM)), (0.15, lambda: u(12, 20))])
+        if globe else pick(rng, [(0.04, 0.0), (0.02, 20.0), (0.94, lambda: u(0, 20))]),
         "bearing": pick(rng, [(0.1, 0.0), (0.9, lambda: u(0, 360))]),
         "tilt": pick(rng, [(0.08, 0.0), (0.08, 85.0), (0.45, lambda: u(60, 85)), (0.39, lambda: u(0, 60))]),
         "roll": pick(rng, [(0.15, 0.0), (0.02, 180.0), (0.02, -180.0), (0.81, lambda: u(-180, 180))]),
@@ -441,22 +472,126 @@ def dist(a, b):
 # Cases
 # ---------------------------------------------------------------------------
 
-def make_case(oracle, stats, index):
-    rng = case_rng(index)
+def make_case(oracle, stats, projection, seed, index):
+    rng = case_rng(seed, index)
     name = f"c{index:03d}"
-    viewport, requested = request_camera(rng)
+    viewport, requested = request_camera(rng, projection)
     other = oracle.set_camera(viewport, requested, True)
     state = oracle.set_camera(viewport, requested, False)
-    if other["camera"] != state["camera"] or other["pixelMatrix3D"] != state["pixelMatrix3D"]:
+    if other["camera"] != state["camera"] or other.get("pixelMatrix3D") != state.get("pixelMatrix3D"):
         stats.order_mismatch += 1
     camera = state["camera"]
     stats.note_readback(name, requested, camera)
+    if state["globe"]:
+        return make_globe_case(oracle, rng, name, viewport, camera)
     info = oracle.call("cameraInfo")
     case = {"name": name, "viewport": viewport, "camera": camera,
             "project": project_entries(oracle, rng, viewport, camera, info),
             "unproject": unproject_entries(oracle, rng, viewport, camera, state["pixelMatrix3D"])}
+    if projection == "globe":
+        case["globe"] = False
     stats.cross_check(oracle, case)
     return case
+
+
+# ---------------------------------------------------------------------------
+# Globe cases (MapLibre's vertical perspective transform, below zoom 12)
+# ---------------------------------------------------------------------------
+
+LIMB_STEPS = 40  # bisection steps for the limb along a ray from the principal point
+
+
+def make_globe_case(oracle, rng, name, viewport, camera):
+    case = {"name": name, "viewport": viewport, "camera": camera, "globe": True,
+            "project": globe_project_entries(oracle, rng, viewport, camera),
+            "unproject": globe_unproject_entries(oracle, rng, viewport, camera)}
+    b = oracle.call("globeBounds")
+    case["bounds"] = {k: b[k] for k in ("south", "west", "north", "east")}
+    case["corners"] = b["corners"]
+    return case
+
+
+def globe_visible(oracle, lon, lat):
+    """The view pixel of a sphere point, or None when the globe hides it or it is behind the eye."""
+    p = oracle.call("globeProject", lon, lat)
+    if p["occluded"] or p["w"] <= 0:
+        return None
+    return {"x": p["x"], "y": p["y"]}
+
+
+def globe_radius_px(camera):
+    """The globe's radius in view pixels at the centre (MapLibre's getGlobeRadiusPixels)."""
+    return 512 * 2 ** camera["zoom"] / (2 * math.pi) / math.cos(math.radians(camera["lat"]))
+
+
+def limb_pixels(oracle, rng, viewport, camera):
+    """Two pixels a few px inside and outside the globe's limb, along a ray from the principal
+    point in a random direction; None when no direction tried meets the limb inside the view."""
+    px, py = principal_point(viewport, camera["padding"])
+    offset = rng.uniform(2, 10)
+    for _ in range(8):
+        angle = rng.uniform(0, 2 * math.pi)
+        d = (math.cos(angle), math.sin(angle))
+        span = clip_line((px, py), d, viewport)
+        if span is None or span[1] <= 0:
+            continue
+        end = span[1]
+        if oracle.call("globeUnproject", px + end * d[0], py + end * d[1]) is not None:
+            continue  # the globe reaches the edge of the view this way
+        lo, hi = 0.0, end
+        for _ in range(LIMB_STEPS):
+            mid = (lo + hi) / 2
+            if oracle.call("globeUnproject", px + mid * d[0], py + mid * d[1]) is None:
+                hi = mid
+            else:
+                lo = mid
+        pixels = [(px + (lo - offset) * d[0], py + (lo - offset) * d[1]),
+                  (px + (hi + offset) * d[0], py + (hi + offset) * d[1])]
+        pixels = [p for p in pixels if inside(viewport, *p)]
+        if len(pixels) == 2:
+            return pixels
+    return None
+
+
+def globe_project_entries(oracle, rng, viewport, camera):
+    radius = globe_radius_px(camera)
+    geos = [(camera["lon"], camera["lat"])]
+    for _ in range(60):
+        if len(geos) == 1 + SCREEN_SAMPLES:
+            break
+        hit = oracle.call("globeUnproject", rng.uniform(0.05, 0.95) * viewport["width"],
+                          rng.uniform(0.05, 0.95) * viewport["height"])
+        if hit is None:
+            continue
+        lat = hit["lat"] + math.degrees(rng.uniform(-2, 2) / radius)
+        lon = hit["lon"] + math.degrees(rng.uniform(-2, 2) / radius / max(0.05, math.cos(math.radians(hit["lat"]))))
+        if abs(lat) < 89.9 and globe_visible(oracle, lon, lat) is not None:
+            geos.append((lon, lat))
+    limb = limb_pixels(oracle, rng, viewport, camera)
+    if limb is not None:
+        near = oracle.call("globeUnproject", *limb[0])
+        if near is not None:
+            geos.append((near["lon"], near["lat"]))
+    geos.append((camera["lon"] + 180, -camera["lat"]))  # the antipode: behind the globe
+    entries = []
+    for lon, lat in geos:
+        lon = near_lon(lon, camera["lon"])
+        entries.append({"geo": {"lat": lat, "lon": lon}, "view": globe_visible(oracle, lon, lat)})
+    return entries
+
+
+def globe_unproject_entries(oracle, rng, viewport, camera):
+    px, py = principal_point(viewport, camera["padding"])
+    pixels = [(x, y) for y in (0, py, viewport["height"]) for x in (0, px, viewport["width"])]
+    pixels += limb_pixels(oracle, rng, viewport, camera) or [
+        (rng.uniform(0.2, 0.8) * viewport["width"], rng.uniform(0.005, 0.03) * viewport["height"])]
+    entries = []
+    for x, y in pixels:
+        x, y = float(x), float(y)
+        hit = oracle.call("globeUnproject", x, y)
+        entries.append({"view": {"x": x, "y": y},
+                        "geo": None if hit is None else {"lat": hit["lat"], "lon": wrap_lon(hit["lon"])}})
+    return entries
 
 
 def to_json(document):
@@ -471,7 +606,11 @@ def to_json(document):
         end = "," if i + 1 < len(document["cases"]) else ""
         lines.append(f'  {{"name": {dumps(case["name"])}, "viewport": {dumps(case["viewport"])},')
         lines.append(f'   "camera": {dumps(case["camera"])},')
+        if "globe" in case:
+            lines.append(f'   "globe": {dumps(case["globe"])},')
         lines.append(f'   "project": {dumps(case["project"])},')
+        if "bounds" in case:
+            lines.append(f'   "bounds": {dumps(case["bounds"])}, "corners": {dumps(case["corners"])},')
         lines.append(f'   "unproject": {dumps(case["unproject"])}}}{end}')
     lines.append(" ]}")
     return "\n".join(lines) + "\n"
@@ -550,7 +689,8 @@ def report(cases, stats, seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--projection", choices=sorted(PROJECTIONS), default="mercator")
+    parser.add_argument("--out", type=Path, help="default: Tests/Vectors/maplibre_<projection>.json")
     parser.add_argument("--verify-render", action="store_true",
                         help="also render red dots and compare their centroids (slower)")
     args = parser.parse_args()
@@ -566,14 +706,18 @@ def main():
         version = oracle.call("version")
         if version != MAPLIBRE_VERSION:
             sys.exit(f"the bundle is MapLibre GL JS {version}, expected {MAPLIBRE_VERSION}")
+        default_out, seed, count = PROJECTIONS[args.projection]
+        out = args.out or default_out
+        oracle.call("setProjection", args.projection)
         stats = Stats()
-        cases = [make_case(oracle, stats, i) for i in range(CASE_COUNT)]
-        document = {"description": DESCRIPTION, "maplibre": MAPLIBRE_VERSION, "projection": "mercator",
+        cases = [make_case(oracle, stats, args.projection, seed, i) for i in range(count)]
+        description = DESCRIPTION if args.projection == "mercator" else GLOBE_DESCRIPTION
+        document = {"description": description, "maplibre": MAPLIBRE_VERSION, "projection": args.projection,
                     "cases": cases}
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(to_json(document))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(to_json(document))
         report(cases, stats, time.monotonic() - started)
-        print(f"wrote {args.out}")
+        print(f"wrote {out}")
         if args.verify_render:
             started = time.monotonic()
             report_render(verify_render(oracle, cases))
