@@ -13,7 +13,7 @@ PNG (RGB, 8 bits) sampled at its pixels' centres, in the Terrarium encoding
 the tiles that touch the box ±HALF_SIZE_DEG around the summit.
 
 The archive is an MBTiles file (SQLite; rows numbered from the south, TMS), with
-the metadata `format` = png, `encoding`, `bounds`, `minzoom`, `maxzoom`. Only the
+the metadata `format` = png, `encoding`, `bounds` (the box), `minzoom`, `maxzoom`. Only the
 Python standard library (zlib, struct, sqlite3); the same arguments always give
 the same bytes. Nothing is downloaded.
 
@@ -107,14 +107,9 @@ def tile_png(z, x, y, encoding):
 
 
 def bounds():
-    """west, south, east, north (degrees) of the tiles at MIN_ZOOM."""
-    xs, ys = tile_range(MIN_ZOOM)
-    return (
-        pixel_lon(MIN_ZOOM, xs.start * TILE),
-        pixel_lat(MIN_ZOOM, (ys.stop) * TILE),
-        pixel_lon(MIN_ZOOM, xs.stop * TILE),
-        pixel_lat(MIN_ZOOM, ys.start * TILE),
-    )
+    """west, south, east, north (degrees): the box every zoom's tiles cover (MapLibre asks for no tile outside it)."""
+    lat, lon = SUMMIT
+    return (lon - HALF_SIZE_DEG, lat - HALF_SIZE_DEG, lon + HALF_SIZE_DEG, lat + HALF_SIZE_DEG)
 
 
 def write(path, encoding="terrarium", encoding_metadata=True):
