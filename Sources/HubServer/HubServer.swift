@@ -131,8 +131,8 @@ public final class HubServer: Sendable {
     /// Seconds between the cluster engines' lease renewals and presence (`--redis`).
     private let clusterRenewInterval: Double?
 
-    /// The transport settings every loop shares (the map's tile archive is
-    /// opened and checked here, once: a missing or broken one throws).
+    /// The transport settings every loop shares (the map's tile and terrain archives
+    /// are opened and checked here, once: a missing or broken one throws).
     private static func transport(_ configuration: HubServerConfiguration) throws -> ServerConfiguration {
         var transport = ServerConfiguration()
         transport.host = configuration.host
@@ -156,7 +156,8 @@ public final class HubServer: Sendable {
         transport.echoMaxMessageSize = configuration.echoMaxMessage
         transport.contentSecurityPolicy = configuration.contentSecurityPolicy
         try MapEndpoints.install(
-            tiles: configuration.tiles, style: configuration.style, tls: configuration.tls != nil,
+            tiles: configuration.tiles, terrain: configuration.terrain, terrainEncoding: configuration.terrainEncoding,
+            style: configuration.style, tls: configuration.tls != nil,
             recordings: configuration.recordDirectory == nil ? nil : RecordingsEndpoint.path, on: &transport)
         if let directory = configuration.recordDirectory {
             RecordingsEndpoint.install(directory: directory, tokens: configuration.hub.tokens, on: &transport)

@@ -57,6 +57,11 @@ public struct HubServerConfiguration: Sendable {
     public var dataDirectory: String?
     /// Vector tile archive (MBTiles) served at /tiles/{z}/{x}/{y}.pbf and /tiles.json; nil serves none.
     public var tiles: String?
+    /// Terrain archive (MBTiles or PMTiles of raster-dem PNG or WebP tiles) served at
+    /// /terrain/{z}/{x}/{y}.png and /terrain.json for the viewer's MapLibre terrain; nil serves none.
+    public var terrain: String?
+    /// The terrain tiles' encoding, "terrarium" or "mapbox" (`--terrain-encoding`); nil: the archive's metadata says.
+    public var terrainEncoding: String?
     /// The viewer's default map style (`--style`); nil: the viewer's own style.
     public var style: MapStyle?
     /// Where rooms are recorded (`camhub serve --record DIR`, docs/RECORDING.md); nil records nothing.

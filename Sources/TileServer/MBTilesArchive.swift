@@ -18,8 +18,8 @@ public final class MBTilesArchive: TileArchive {
 
     /// Opens and checks the archive; a `TileArchiveError` naming the file and
     /// what is wrong when it is missing, not SQLite, lacks the MBTiles tables,
-    /// holds raster tiles or no tiles at all.
-    public init(path: String) throws {
+    /// holds tiles of another `kind` or no tiles at all.
+    public init(path: String, kind: TileKind = .vector) throws {
         self.path = path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
@@ -55,7 +55,7 @@ public final class MBTilesArchive: TileArchive {
                 guard let lo: Int = zooms?["lo"], let hi: Int = zooms?["hi"] else {
                     throw TileArchiveError(path: path, problem: "it holds no tiles")
                 }
-                return try TileArchiveMetadata(mbtiles: values, minZoom: lo, maxZoom: hi, path: path)
+                return try TileArchiveMetadata(mbtiles: values, minZoom: lo, maxZoom: hi, path: path, kind: kind)
             }
         } catch let error as TileArchiveError {
             throw error
@@ -81,13 +81,19 @@ public final class MBTilesArchive: TileArchive {
     }
 }
 
-/// Why a tile archive cannot be served, naming the file.
+/// Why a tile archive cannot be served, naming the option, the file and the problem.
 public struct TileArchiveError: Error, CustomStringConvertible, Equatable {
     public let path: String
+    /// The option that named the file: "--tiles" or "--terrain".
+    public let option: String
     public let problem: String
-    public var description: String { "--tiles \(path): \(problem)" }
-    public init(path: String, problem: String) {
+    public var description: String { "\(option) \(path): \(problem)" }
+    public init(path: String, option: String = "--tiles", problem: String) {
         self.path = path
+        self.option = option
         self.problem = problem
     }
+
+    /// The same problem, said of `option`'s file.
+    func named(_ option: String) -> TileArchiveError { TileArchiveError(path: path, option: option, problem: problem) }
 }

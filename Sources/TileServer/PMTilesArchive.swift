@@ -25,26 +25,35 @@ public final class PMTilesArchive: TileArchive {
     /// Leaf directories parsed lately, so that neighbouring tiles do not read and inflate theirs again.
     let leaves = LeafDirectories(capacity: 64)
 
-    /// Opens and checks the archive; `TileArchiveError` naming the problem.
-    public init(path: String) throws {
+    /// Opens and checks the archive (vector tiles, or PNG or WebP elevation
+    /// tiles for `kind` `.elevation`); `TileArchiveError` naming the problem.
+    public init(path: String, kind: TileKind = .vector) throws {
         self.path = path
         fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw TileArchiveError(path: path, problem: String(cString: strerror(errno))) }
         do {
             let bytes = try Self.read(fd, offset: 0, count: PMTilesHeader.size, path: path)
             header = try PMTilesHeader(bytes, path: path)
-            guard header.tileType == 1 || header.tileType == 0 else {
+            var values: [String: String] = [:]
+            switch (kind, header.tileType) {
+            case (.vector, 0), (.vector, 1): values["format"] = "pbf"
+            case (.vector, _):
                 throw TileArchiveError(
                     path: path, problem: "its tiles are not vector tiles (PMTiles tile type \(header.tileType)): the hub serves vector tiles only")
+            case (.elevation, 2): values["format"] = "png"
+            case (.elevation, 4): values["format"] = "webp"
+            case (.elevation, _):
+                throw TileArchiveError(
+                    path: path,
+                    problem: "its tiles are not elevation images (PMTiles tile type \(header.tileType); raster-dem needs 2, PNG, or 4, WebP)")
             }
             let rootBytes = try Self.read(fd, offset: header.rootOffset, count: Int(header.rootLength), path: path)
             root = try PMTilesEntry.directory(Self.inflate(rootBytes, compression: header.internalCompression, path: path), path: path)
-            var values: [String: String] = ["format": "pbf"]
             if header.metadataLength > 0, header.metadataLength < 16 << 20 {
                 let raw = try Self.read(fd, offset: header.metadataOffset, count: Int(header.metadataLength), path: path)
                 let json = try Self.inflate(raw, compression: header.internalCompression, path: path)
                 if let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] {
-                    for key in ["name", "attribution"] { if let v = object[key] as? String { values[key] = v } }
+                    for key in ["name", "attribution", "encoding"] { if let v = object[key] as? String { values[key] = v } }
                     if let layers = object["vector_layers"],
                         let text = try? JSONSerialization.data(withJSONObject: ["vector_layers": layers])
                     {
@@ -53,7 +62,8 @@ public final class PMTilesArchive: TileArchive {
                 }
             }
             values["bounds"] = [header.minLon, header.minLat, header.maxLon, header.maxLat].map { "\(Double($0) / 1e7)" }.joined(separator: ",")
-            metadata = try TileArchiveMetadata(mbtiles: values, minZoom: Int(header.minZoom), maxZoom: Int(header.maxZoom), path: path)
+            metadata = try TileArchiveMetadata(
+                mbtiles: values, minZoom: Int(header.minZoom), maxZoom: Int(header.maxZoom), path: path, kind: kind)
         } catch {
             close(fd)
             throw error

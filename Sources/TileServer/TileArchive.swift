@@ -4,7 +4,8 @@
     import Darwin
 #endif
 
-/// A read-only vector tile archive the hub serves at /tiles/{z}/{x}/{y}.pbf.
+/// A read-only tile archive: vector tiles the hub serves at /tiles/{z}/{x}/{y}.pbf,
+/// or elevation images at /terrain/{z}/{x}/{y}.png (`TileKind`).
 public protocol TileArchive: Sendable {
     var path: String { get }
     var metadata: TileArchiveMetadata { get }
@@ -14,10 +15,10 @@ public protocol TileArchive: Sendable {
 
 public enum TileArchives {
     /// Opens `path` as PMTiles when it starts with the PMTiles magic, else as
-    /// MBTiles; `TileArchiveError` naming the file and the problem.
-    public static func open(_ path: String) throws -> any TileArchive {
-        if startsWithPMTilesMagic(path) { return try PMTilesArchive(path: path) }
-        return try MBTilesArchive(path: path)
+    /// MBTiles, holding tiles of `kind`; `TileArchiveError` naming the file and the problem.
+    public static func open(_ path: String, kind: TileKind = .vector) throws -> any TileArchive {
+        if startsWithPMTilesMagic(path) { return try PMTilesArchive(path: path, kind: kind) }
+        return try MBTilesArchive(path: path, kind: kind)
     }
 
     static func startsWithPMTilesMagic(_ path: String) -> Bool {

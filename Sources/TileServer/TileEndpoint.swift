@@ -29,18 +29,7 @@ public struct TileEndpoint: Sendable {
 
     /// z, x, y of "/tiles/z/x/y.pbf" (also ".mvt"), nil for any other path.
     public static func address(_ path: String) -> (z: Int, x: Int, y: Int)? {
-        guard path.hasPrefix(prefix) else { return nil }
-        let parts = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        let last = parts[2]
-        let stem: Substring
-        if last.hasSuffix(".pbf") || last.hasSuffix(".mvt") { stem = last.dropLast(4) } else { return nil }
-        func number(_ s: Substring) -> Int? {
-            guard !s.isEmpty, s.count <= 10, s.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-            return Int(s)
-        }
-        guard let z = number(parts[0]), let x = number(parts[1]), let y = number(stem) else { return nil }
-        return (z, x, y)
+        TileAddress.parse(path, prefix: prefix, extensions: [".pbf", ".mvt"])
     }
 
     public func respond(_ request: HTTPRequest) -> HTTPResponse {
@@ -62,12 +51,35 @@ public struct TileEndpoint: Sendable {
     /// TileJSON whose tile URL is absolute on the host the request was sent to
     /// (MapLibre fetches tiles from a worker, where relative URLs do not resolve).
     public func tileJSON(_ request: HTTPRequest) -> HTTPResponse {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
-        let host = request.host.flatMap { !$0.isEmpty && $0.count <= 255 && $0.allSatisfy(allowed.contains) ? $0 : nil } ?? "localhost"
-        let url = "\(scheme)://\(host)\(Self.prefix){z}/{x}/{y}.pbf"
+        let url = "\(scheme)://\(TileAddress.host(of: request))\(Self.prefix){z}/{x}/{y}.pbf"
         return HTTPResponse(
             status: 200, contentType: "application/json", body: Array(archive.metadata.tileJSON(tilesURL: url).utf8),
             headers: ["cache-control": "no-cache"])
+    }
+}
+
+/// A tile's address in a URL path.
+enum TileAddress {
+    /// z, x, y of "`prefix`z/x/y`extension`" (whole numbers of at most 10 digits,
+    /// one of `extensions`), nil for any other path.
+    static func parse(_ path: String, prefix: String, extensions: [String]) -> (z: Int, x: Int, y: Int)? {
+        guard path.hasPrefix(prefix) else { return nil }
+        let parts = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, let ext = extensions.first(where: { parts[2].hasSuffix($0) }) else { return nil }
+        let stem = parts[2].dropLast(ext.count)
+        func number(_ s: Substring) -> Int? {
+            guard !s.isEmpty, s.count <= 10, s.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return Int(s)
+        }
+        guard let z = number(parts[0]), let x = number(parts[1]), let y = number(stem) else { return nil }
+        return (z, x, y)
+    }
+
+    /// The host of a request, when it is a plausible host name or address (else "localhost"),
+    /// for the absolute tile URLs of TileJSON (MapLibre fetches tiles from a worker, where relative URLs do not resolve).
+    static func host(of request: HTTPRequest) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
+        return request.host.flatMap { !$0.isEmpty && $0.count <= 255 && $0.allSatisfy(allowed.contains) ? $0 : nil } ?? "localhost"
     }
 }
 

@@ -296,6 +296,18 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Terrain: an MBTiles or PMTiles archive of raster-dem tiles (PNG or WebP, Terrarium or Mapbox encoding) served at /terrain/{z}/{x}/{y}.png; the viewer draws it as MapLibre terrain.",
+            valueName: "file"))
+    var terrain: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How the --terrain tiles encode heights, terrarium or mapbox (default: the archive's metadata \"encoding\").",
+            valueName: "encoding"))
+    var terrainEncoding: String?
+
+    @Option(
+        help: ArgumentHelp(
             "The viewer's default map style: an http(s) URL the page loads, or a style JSON file the hub serves (a page's ?style= overrides it).",
             valueName: "url|file"))
     var style: String?
@@ -324,6 +336,9 @@ struct Serve: ParsableCommand {
         guard recordMaxBytes >= 1024 else { throw ValidationError("--record-max-bytes must be at least 1024 (got \(recordMaxBytes))") }
         guard recordQueue >= 1 else { throw ValidationError("--record-queue must be at least 1 (got \(recordQueue))") }
         guard roomTTL.isFinite, roomTTL >= 0 else { throw ValidationError("--room-ttl must be a number of seconds ≥ 0") }
+        if let terrainEncoding, DEMEncoding(rawValue: terrainEncoding) == nil {
+            throw ValidationError("--terrain-encoding must be terrarium or mapbox (got \(terrainEncoding))")
+        }
         if let redis {
             do { _ = try RedisEndpoint(url: redis) } catch { throw ValidationError(error.description) }
         }
@@ -400,6 +415,8 @@ struct Serve: ParsableCommand {
         if let apiKeyFile { configuration.apiKeys = try apiKeys(in: apiKeyFile, logger: logger) }
         configuration.dataDirectory = data
         configuration.tiles = tilesInEffect
+        configuration.terrain = terrain
+        configuration.terrainEncoding = terrainEncoding
         do { configuration.style = try style.map(MapStyle.load) } catch {
             LogSetup.startFailed("\(error)", format: logFormat, logger: logger)
             throw ExitCode(1)

@@ -52,6 +52,14 @@ extension ServeSetting {
                 "Vector tile archive (MBTiles, XYZ served at /tiles/{z}/{x}/{y}.pbf). Unset: \(Serve.defaultTiles) when it exists (scripts/make_tiles.py)."
         ),
         .optional(
+            "terrain", \.terrain, unset: .meaning("no terrain"), sample: "my-region-dem.mbtiles",
+            about:
+                "Terrain: an MBTiles or PMTiles archive of raster-dem tiles (PNG or WebP) served at /terrain/{z}/{x}/{y}.png; the viewer draws it as MapLibre terrain and a driver's camera follows the ground (scripts/make_dem.py writes a small one). Unset: no terrain."
+        ),
+        .optional(
+            "terrain_encoding", \.terrainEncoding, unset: .meaning("the archive's metadata \"encoding\""), sample: "terrarium",
+            about: "How the terrain tiles encode heights: terrarium or mapbox. Unset: the archive's metadata \"encoding\"."),
+        .optional(
             "style", \.style, unset: .meaning("the viewer's own style"), sample: "web/styles/openmaptiles.json",
             about:
                 "The viewer's default map style: an http(s) URL, or a style JSON file the hub serves at /map/style.json. Unset: the viewer's own style."

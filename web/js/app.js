@@ -37,6 +37,7 @@ import { Panel } from './ui/panel.js';
 import { Recordings } from './ui/recordings.js';
 import { PageState } from './state/page_state.js';
 import { MapView } from './map/map_view.js';
+import { GroundFollower } from './map/ground.js';
 import { toast, showFatal, Notices } from './page/notices.js';
 import { Session } from './page/session.js';
 import { Controls } from './page/controls.js';
@@ -111,7 +112,7 @@ page.panel = new Panel({
 /** The panel's Recordings section (a presenter on a hub that records plays one into the room). */
 page.recordings = new Recordings({ conn: page.conn, state, now, toast, token: () => params.token, viewport: () => state.screen.viewport });
 page.mapView = new MapView({
-  container, style: mapStyle.style, screen: state.screen, onFatal: showFatal,
+  container, style: mapStyle.style, screen: state.screen, onFatal: showFatal, terrain: mapStyle.terrain,
   overlays: () => ({ route: state.route.geojson(), bounds: page.panel.boundsGeoJSON() }),
 });
 page.tapMarkers = new TapMarkers(() => page.mapView.map, state);
@@ -120,6 +121,9 @@ page.notices = new Notices(params, (next) => page.session.rejoin(next));
 page.controls = new Controls(page);
 /** The projection switch, the roll slider and the Ctrl+Shift-drag roll (drivers and presenters). */
 page.view = new ViewControls({ state, conn: page.conn, now, container, toast });
+/** With the hub's terrain: a driver's camera clamped to the ground sends the ground's height as its elevation. */
+page.ground = mapStyle.terrain ? new GroundFollower({ send: (m) => page.conn.send(m) }) : null;
+page.view.showGround(page.ground);
 page.follow = new FollowMode({
   state, conn: page.conn, explorer: page.explorer, now, toast, controls: page.controls, session: page.session,
 });

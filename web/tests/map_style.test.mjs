@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { absolutizeStyle, checkStyle, chooseStyle, CONFIG_PATH } from '../js/map/map_style.js';
+import { absolutizeStyle, checkStyle, chooseStyle, terrainSource, CONFIG_PATH } from '../js/map/map_style.js';
 import { buildVectorStyle } from '../js/map/vector_style.js';
 
 const BASE = 'http://127.0.0.1:8080/';
@@ -51,6 +51,21 @@ test('a hub without /map/config.json gives the built-in Natural Earth style', as
   const chosen = await chooseStyle({ search: '', base: BASE, fetchJson });
   assert.equal(chosen.from, 'builtin');
   assert.ok(chosen.style.sources.countries);
+});
+
+test('the hub\'s terrain comes with any style as a raster-dem source; none without it', async () => {
+  const terrain = { url: '/terrain.json', encoding: 'terrarium' };
+  const hub = fakeFetch({
+    [BASE + 'map/config.json']: { style: '/map/style.json', tiles: '/tiles.json', terrain },
+    [BASE + 'map/style.json']: { ...userStyle, name: 'hub' },
+  });
+  const source = { type: 'raster-dem', url: BASE + 'terrain.json', encoding: 'terrarium', tileSize: 256 };
+  assert.deepEqual((await chooseStyle({ search: '', base: BASE, fetchJson: hub.fetchJson })).terrain, source);
+  const tiles = fakeFetch({ [BASE + 'map/config.json']: { style: null, tiles: '/tiles.json', terrain } });
+  assert.deepEqual((await chooseStyle({ search: '', base: BASE, fetchJson: tiles.fetchJson })).terrain, source);
+  const none = fakeFetch({ [BASE + 'map/config.json']: { style: null, tiles: '/tiles.json', terrain: null } });
+  assert.equal((await chooseStyle({ search: '', base: BASE, fetchJson: none.fetchJson })).terrain, null);
+  assert.equal(terrainSource({ url: '/terrain.json', encoding: 'lerc' }, BASE), null, 'an encoding MapLibre cannot read');
 });
 
 test('a ?style= that cannot be loaded is named as a problem and the next style is used', async () => {

@@ -98,7 +98,7 @@ extension HubServerTests {
         let hub = try RunningHub()
         #expect(try RawHTTP.request(port: hub.port, path: "/tiles/0/0/0.pbf").status == 404)
         let config = try RawHTTP.request(port: hub.port, path: "/map/config.json")
-        #expect(config.text == #"{"style":null,"tiles":null,"recordings":null}"#)
+        #expect(config.text == #"{"style":null,"tiles":null,"terrain":null,"recordings":null}"#)
     }
 
     @Test func aStyleFileIsServedAndNamedInTheMapConfig() throws {
@@ -110,7 +110,9 @@ extension HubServerTests {
             $0.style = try? MapStyle.load(path)
             $0.tiles = archive
         }
-        #expect(try RawHTTP.request(port: hub.port, path: "/map/config.json").text == #"{"style":"/map/style.json","tiles":"/tiles.json","recordings":null}"#)
+        #expect(
+            try RawHTTP.request(port: hub.port, path: "/map/config.json").text
+                == #"{"style":"/map/style.json","tiles":"/tiles.json","terrain":null,"recordings":null}"#)
         let style = try RawHTTP.request(port: hub.port, path: "/map/style.json")
         #expect(style.status == 200)
         #expect(style.text == text)
@@ -125,7 +127,7 @@ extension HubServerTests {
         }
         #expect(
             try RawHTTP.request(port: hub.port, path: "/map/config.json").text
-                == #"{"style":"https:\/\/maps.example.org:8443\/styles\/a.json","tiles":null,"recordings":null}"#)
+                == #"{"style":"https:\/\/maps.example.org:8443\/styles\/a.json","tiles":null,"terrain":null,"recordings":null}"#)
         let csp = try RawHTTP.request(port: hub.port, path: "/").headers["content-security-policy"] ?? ""
         #expect(csp.contains("connect-src 'self' https://maps.example.org:8443;"), "\(csp)")
     }

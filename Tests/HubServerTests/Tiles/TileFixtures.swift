@@ -49,7 +49,11 @@ extension TileFixtures {
     /// A PMTiles v3 file with uncompressed directories (internal compression 1) and vector tiles:
     /// one directory entry per tile (`tiles` sorted by tile id), in the root directory, or with
     /// `leaf` in one leaf directory that the root's only entry points to.
-    static func pmtiles(_ tiles: [(id: UInt64, bytes: [UInt8])], minZoom: UInt8 = 0, maxZoom: UInt8 = 2, leaf: Bool = false) throws -> String {
+    /// `tileType`: 1 vector tiles, 2 PNG, 4 WebP; `metadata`: the JSON metadata.
+    static func pmtiles(
+        _ tiles: [(id: UInt64, bytes: [UInt8])], minZoom: UInt8 = 0, maxZoom: UInt8 = 2, leaf: Bool = false, tileType: UInt8 = 1,
+        metadata metadataText: String = #"{"name":"pm test"}"#
+    ) throws -> String {
         var offset: UInt64 = 0
         let entries = tiles.map { t -> PMTilesDirectoryEntry in
             defer { offset += UInt64(t.bytes.count) }
@@ -58,7 +62,7 @@ extension TileFixtures {
         let tileDirectory = directory(entries)
         let leaves = leaf ? tileDirectory : []
         let root = leaf ? directory([PMTilesDirectoryEntry(id: tiles[0].id, offset: 0, length: UInt64(leaves.count), runLength: 0)]) : tileDirectory
-        let metadata = Array(#"{"name":"pm test"}"#.utf8)
+        let metadata = Array(metadataText.utf8)
         let data = tiles.flatMap(\.bytes)
         var header = [UInt8](repeating: 0, count: 127)
         header.replaceSubrange(0..<7, with: Array("PMTiles".utf8))
@@ -78,7 +82,7 @@ extension TileFixtures {
         put(UInt64(data.count), at: 64)
         header[97] = 1
         header[98] = 1
-        header[99] = 1
+        header[99] = tileType
         header[100] = minZoom
         header[101] = maxZoom
         let path = try folder() + "/test.pmtiles"

@@ -6,6 +6,8 @@
 //   4. the built-in Natural Earth 1:110m GeoJSON style (web/data/), always there.
 // A style that cannot be loaded is reported as a problem ({param, given, why,
 // used}, as params.js reports them) and the next one in the order is used.
+// Whatever the style, the hub's terrain (`camhub serve --terrain`, /map/config.json's
+// `terrain`: {url, encoding} or null) comes with it as `terrain` (map_view.js adds it).
 //
 // Pure apart from the `fetchJson` passed in (tests pass a fake).
 
@@ -67,7 +69,7 @@ export function builtInStyle({ base, tiles }) {
  */
 export async function chooseStyle({ search, base, fetchJson }) {
   const problems = [];
-  let config = { style: null, tiles: null };
+  let config = { style: null, tiles: null, terrain: null };
   try {
     config = { ...config, ...(await fetchJson(new URL(CONFIG_PATH, base).href)) };
   } catch {
@@ -84,14 +86,23 @@ export async function chooseStyle({ search, base, fetchJson }) {
       url = new URL(c.url, base).href;
       const style = await fetchJson(url);
       checkStyle(style);
-      return { style: absolutizeStyle(style, url), from: c.from, url, problems };
+      return { style: absolutizeStyle(style, url), from: c.from, url, problems, terrain: terrainSource(config.terrain, base) };
     } catch (e) {
       const who = c.from === 'page' ? 'style' : 'the hub\'s --style';
       problems.push({ param: 'style', given: c.url, form: c.from === 'hub', why: `${who} could not be loaded (${e.message})`, used: 'the next style in line' });
     }
   }
   if (problems.length) problems[problems.length - 1].used = fallback.from === 'tiles' ? 'the built-in vector map' : 'the built-in world map';
-  return { ...fallback, url: null, problems };
+  return { ...fallback, url: null, problems, terrain: terrainSource(config.terrain, base) };
+}
+
+/**
+ * The MapLibre raster-dem source of the hub's terrain ({url, encoding} from /map/config.json), its TileJSON URL made
+ * absolute (MapLibre fetches from a worker), or null when the hub serves none or says something else.
+ */
+export function terrainSource(terrain, base) {
+  if (!terrain || typeof terrain.url !== 'string' || !['terrarium', 'mapbox'].includes(terrain.encoding)) return null;
+  return { type: 'raster-dem', url: new URL(terrain.url, base).href, encoding: terrain.encoding, tileSize: 256 };
 }
 
 /** fetch() that rejects on a non-2xx status (naming it) and on bad JSON, within `timeoutMs`. */

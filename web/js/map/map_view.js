@@ -2,10 +2,15 @@
 // itself), with the room's route and the last queried bounds drawn over the
 // style (and, while a follower explores, the presenter's area), and moved only by `show` (map.jumpTo with the camera the page
 // computed, then drawn at once). It draws the world in the room's projection (`setProjection`: Web Mercator or
-// MapLibre GL JS 5's globe), put on the map once its style has loaded.
+// MapLibre GL JS 5's globe), put on the map once its style has loaded, and, when the hub serves terrain, the
+// ground as MapLibre terrain (a raster-dem source, exaggeration 1). The camera's elevation is always the room's
+// (centerClampedToGround false); `ground` reads the terrain's height under a point for a driver who follows it.
 
 import { toMapLibreCamera, applyProjection, mapProjection, MAPLIBRE_HANDLERS as HANDLERS } from '../../../clients/js/src/maplibre/camera.js';
 import { DEFAULT_FOV_DEGREES } from '../../../clients/js/src/geo/projection.js';
+
+/** The id of the hub's terrain source on the map. */
+export const TERRAIN_SOURCE = 'camhub-terrain';
 
 const ROUTE_PAINT = { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 };
 const BOUNDS_PAINT = { 'line-color': '#2b7bb9', 'line-width': 2, 'line-dasharray': [2, 1] };
@@ -14,16 +19,21 @@ const PRESENTER_PAINT = { 'line-color': '#ff9a6b', 'line-width': 3, 'line-opacit
 export class MapView {
   /**
    * @param {object} o {container, style (a MapLibre style), screen (state/screen.js: viewport, mapLoaded),
-   *   overlays() ({route, bounds}: GeoJSON to draw once loaded), onFatal(html)}
+   *   overlays() ({route, bounds}: GeoJSON to draw once loaded), onFatal(html), terrain (a raster-dem source, or
+   *   null: no terrain)}
    */
-  constructor({ container, style, screen, overlays, onFatal }) {
+  constructor({ container, style, screen, overlays, onFatal, terrain = null }) {
     this.screen = screen;
+    this.terrain = terrain;
     /** The room's projection, 'mercator' or 'globe' (`setProjection`). */
     this.projection = 'mercator';
     this.map = MapView.create(container, style, onFatal);
     if (!this.map) return;
     // The style has loaded (MapLibre refuses a projection before): the room's projection, if it is not Mercator.
-    this.map.on('style.load', () => this.showProjection());
+    this.map.on('style.load', () => {
+      this.showProjection();
+      this.showTerrain();
+    });
     // Belt and braces: the map must never move by itself.
     for (const h of HANDLERS) this.map[h]?.disable();
     this.map.on('load', () => {
@@ -110,6 +120,22 @@ export class MapView {
   showProjection() {
     if (mapProjection(this.map) === this.projection || !applyProjection(this.map, this.projection)) return;
     if (this.screen.rendered) this.place(this.screen.rendered, this.screen.viewport);
+  }
+
+  /** The hub's terrain on the map (once its style has loaded; a new style drops it, so it comes back with each). */
+  showTerrain() {
+    if (!this.terrain || this.map.getSource(TERRAIN_SOURCE)) return;
+    this.map.addSource(TERRAIN_SOURCE, this.terrain);
+    this.map.setTerrain({ source: TERRAIN_SOURCE, exaggeration: 1 });
+  }
+
+  /**
+   * The terrain's height (m) under `lat`, `lon` as MapLibre draws it (`queryTerrainElevation`), or null without
+   * terrain or while its elevation tiles for the view are still loading (MapLibre reads 0 there).
+   */
+  ground(lat, lon) {
+    if (!this.map?.getTerrain() || !this.map.isSourceLoaded(TERRAIN_SOURCE)) return null;
+    return this.map.queryTerrainElevation([lon, lat]);
   }
 
   /** The element changed size: the map follows (an anchored camera's centre depends on the size). */

@@ -58,7 +58,17 @@ export class RenderLoop {
       this.page.panel.sample(t);
       this.page.outline.update(s?.camera ?? null, screen.rendered);
       this.page.view.show(screen.rendered);
+      this.followGround(t);
     }
+  }
+
+  /** A driver clamped to the ground: the ground's height under the centre on screen becomes the room's elevation. */
+  followGround(t) {
+    const { ground, mapView, state, conn } = this.page;
+    const camera = state.screen.rendered;
+    if (!ground || !camera) return;
+    const animating = state.animations.live.size > 0;
+    ground.step(t, { canDrive: conn.joined && state.canDrive, animating, camera, ground: mapView.ground(camera.lat, camera.lon) });
   }
 
   /** Puts `camera` on screen (rt: the hub time it shows; seq: the newest of this page's gestures in it). */

@@ -12,6 +12,12 @@ export function testHook(page) {
     map: mapView.map,
     /** Where the map's style came from ('page' | 'hub' | 'tiles' | 'builtin') and its URL. */
     mapStyle: { from: mapStyle.from, url: mapStyle.url, name: mapStyle.style.name },
+    /** The hub's terrain as the map's raster-dem source, null when it serves none. */
+    terrain: mapStyle.terrain,
+    /** With the hub's terrain: whether this page's camera follows the ground (GroundFollower), else null. */
+    get groundClamped() {
+      return page.ground ? page.ground.clamped : null;
+    },
     /** What the page joins or joined: room, role, name, token, rate (asked), lag, predict, problems. */
     params: state.params,
     /** The page state: room, role, me, presenter, rate, tick, limits, roster(), nameOf(), … */

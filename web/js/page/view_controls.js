@@ -6,7 +6,9 @@
 // send `set {roll}`, at most 30 a second (the newest roll, the last always);
 // the page shows the roll when the hub's frames bring it back, like any camera
 // change. A Ctrl+Shift drag never reaches the gesture input (where Ctrl-drag
-// rotates and tilts); a two-finger twist still turns the bearing.
+// rotates and tilts); a two-finger twist still turns the bearing. With the hub's
+// terrain, the "Follow the ground" box: on (the default), this driver's camera is
+// clamped to the ground (map/ground.js); off, its elevation is free.
 
 import { build } from '../../../clients/js/src/protocol/messages.js';
 import { RollDrag, Throttle, ROLL_SEND_EVERY_MS, clampRoll } from '../motion/roll.js';
@@ -41,6 +43,17 @@ export class ViewControls {
     this.installProjection();
     this.installRoll();
     this.installRollDrag();
+  }
+
+  /** With terrain: the "Follow the ground" box shown, and switching `ground` (a GroundFollower; null: none). */
+  showGround(ground) {
+    if (!ground) return;
+    const box = this.$('#ground-follow');
+    this.$('#ground-row').hidden = false;
+    box.checked = ground.clamped;
+    box.addEventListener('change', () => {
+      ground.clamped = box.checked;
+    });
   }
 
   send(message) {
