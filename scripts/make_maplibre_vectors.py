@@ -77,7 +77,7 @@ MAPLIBRE_VERSION = "5.3.0"
 # Per projection: the output file, the PRNG seed and how many cases.
 PROJECTIONS = {
     "mercator": (VECTORS / "maplibre_mercator.json", "camhub-maplibre-mercator-v1", 264),
-    "globe": (VECTORS / "maplibre_globe.json", "camhub-maplibre-globe-v1", 240),
+    "globe": (VECTORS / "maplibre_globe.json", "camhub-maplibre-globe-v1", 264),
 }
 GLOBE_MERCATOR_ZOOM = 12.0  # MapLibre's globe preset draws with its mercator transform from here on
 VIEWPORTS = [(1280, 720), (800, 600), (375, 812), (1000, 1000)]

@@ -24,8 +24,12 @@ struct MapLibreVectors: Decodable {
     struct Point: Decodable { let x: Double, y: Double }
     struct Projected: Decodable { let geo: Geo, view: Point? }
     struct Unprojected: Decodable { let view: Point, geo: Geo? }
+    struct Bounds: Decodable { let south: Double, west: Double, north: Double, east: Double }
     struct Case: Decodable {
         let name: String
+        /// In the globe file: drawn as a globe (below zoom 12) or flat.
+        let globe: Bool?
+        let bounds: Bounds?
         let viewport: Size
         let camera: Cam
         let project: [Projected]
@@ -36,11 +40,14 @@ struct MapLibreVectors: Decodable {
     let projection: String
     let cases: [Case]
 
-    static let shared: MapLibreVectors? = {
+    static let shared: MapLibreVectors? = load("maplibre_mercator.json")
+    static let globe: MapLibreVectors? = load("maplibre_globe.json")
+
+    static func load(_ name: String) -> MapLibreVectors? {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Vectors/maplibre_mercator.json")
+            .appendingPathComponent("Vectors/\(name)")
         return (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(MapLibreVectors.self, from: $0) }
-    }()
+    }
 }
 
 @Suite("MapLibre GL JS 5.3.0's own projection vectors (Mercator)")
