@@ -24,17 +24,22 @@ public enum QueryAnswer: Hashable, Sendable {
 }
 
 extension QueryCommand {
-    /// Answers this query for the room `camera` seen in the asking client's `viewport`.
+    /// Answers this query for the room `camera` seen in the asking client's `viewport`,
+    /// on the room's `projection`: on the globe below zoom 12 points, view points
+    /// and bounds are the globe's (`GlobeView`); fit stays the flat map's.
     /// Throws `bad_message` (ref: the query id) when `fit` padding leaves no room.
-    public func answer(camera: Camera, viewport: Viewport, limits: CameraLimits) throws(ProtocolError) -> QueryAnswer {
+    public func answer(
+        camera: Camera, viewport: Viewport, limits: CameraLimits, projection: MapProjection = .mercator
+    ) throws(ProtocolError) -> QueryAnswer {
+        let globe = projection == .globe && GlobeView.isGlobe(zoom: camera.zoom) ? GlobeView(camera: camera, viewport: viewport) : nil
         let transform = ViewTransform(camera: camera, viewport: viewport)
         switch what {
         case .project(let geos):
-            return .project(geos.map { transform.geoToView($0) })
+            return .project(geos.map { globe?.geoToView($0) ?? (globe == nil ? transform.geoToView($0) : nil) })
         case .unproject(let points):
-            return .unproject(points.map { transform.viewToGeo($0) })
+            return .unproject(points.map { globe?.viewToGeo($0) ?? (globe == nil ? transform.viewToGeo($0) : nil) })
         case .bounds:
-            var region = transform.visibleRegion
+            var region = globe?.visibleRegion ?? transform.visibleRegion
             let shift = JSONWriter.wireLongitude(camera.continuousLongitude) - camera.continuousLongitude
             if shift != 0 {
                 region.quad = region.quad.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude + shift) }

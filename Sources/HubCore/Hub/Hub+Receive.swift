@@ -70,7 +70,7 @@ extension Hub {
             try handleCameraSettings(message, owner: owner, viewport: session.viewport, in: roomName, at: time, sink: sink)
         case .query(let query):
             let answer = try rooms.read(existing: roomName) { room throws(ProtocolError) in
-                try query.answer(camera: room.camera, viewport: session.viewport, limits: room.limits)
+                try query.answer(camera: room.camera, viewport: session.viewport, limits: room.limits, projection: room.projection)
             }
             sink.send(HubMessage.result(id: query.id, answer), to: connection)
         case .subscribe(let events):

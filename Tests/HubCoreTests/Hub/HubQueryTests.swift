@@ -54,6 +54,26 @@ struct HubQueryTests {
         #expect(near(points.last??["x"]?.numberValue, 320) && near(points.last??["y"]?.numberValue, 240))
     }
 
+    @Test func onTheGlobeQueriesSeeTheGlobeThatMapLibreDraws() throws {
+        let bench = HubBench()
+        let d = bench.join(role: "driver", viewport: (800, 600))
+        bench.send(#"{"type":"set","camera":{"lat":30,"lon":10,"zoom":1}}"#, from: d.key)
+        // Far side of the world and a corner of the view: the flat map has both, the globe neither.
+        let farSide = #"{"type":"query","id":"p","what":"project","points":[{"lat":-30,"lon":-170},{"lat":30,"lon":10}]}"#
+        let corner = #"{"type":"query","id":"u","what":"unproject","points":[{"x":0,"y":0}]}"#
+        bench.send(farSide, from: d.key)
+        bench.send(corner, from: d.key)
+        bench.send(#"{"type":"projection","projection":"globe"}"#, from: d.key)
+        bench.send(farSide, from: d.key)
+        bench.send(corner, from: d.key)
+        let results = bench.messages(d.key, type: "result")
+        try #require(results.count == 4)
+        #expect(results[0]["points"]?[0]?["x"]?.numberValue != nil && results[1]["points"]?[0]?["lat"]?.numberValue != nil)
+        #expect(results[2]["points"]?[0]?.isNull == true, "the globe hides the far side")
+        #expect(abs((results[2]["points"]?[1]?["x"]?.numberValue ?? .nan) - 400) < 1e-6, "the centre is still drawn at the centre")
+        #expect(results[3]["points"]?[0]?.isNull == true, "the corner shows space beside the globe")
+    }
+
     @Test func fitThatCannotFitIsAnErrorNamingTheQuery() {
         let bench = HubBench()
         let f = bench.join(role: "follower", viewport: (100, 100))
