@@ -18,5 +18,6 @@ export { SnapshotBuffer, hermiteCamera, interpolateCamera } from "./follow/inter
 export { PlayoutClock, FramePacer } from "./follow/playout.js";
 export { fitCamera, FIT_MODES } from "./geo/fit.js";
 export { project, unproject, visibleBounds, wrapLongitude, centerPoint, DEFAULT_FOV_DEGREES } from "./geo/projection.js";
+export { globeProject, globeUnproject, isGlobe, GLOBE_FLAT_FROM_ZOOM } from "./geo/globe.js";
 export { toMapLibreCamera, fromMapLibreCamera, applyProjection, mapProjection, MAPLIBRE_HANDLERS } from "./maplibre/camera.js";
 export { attachMapLibre, MapLibreAttachment } from "./maplibre/attach.js";

@@ -53,6 +53,7 @@ function globeFrame(camera, viewport) {
 /**
  * The view point {x, y} of `geo` ({lat, lon}) on the globe, or null when the
  * globe hides it (the far side) or it lies behind the eye.
+ * @returns {{x: number, y: number} | null}
  */
 export function globeProject(camera, viewport, geo) {
   const f = globeFrame(camera, viewport);
@@ -68,6 +69,7 @@ export function globeProject(camera, viewport, geo) {
  * The point {lat, lon} of the globe under view point `point` (where its line of
  * sight first meets the sphere), or null when the line misses the globe (space)
  * or meets it only behind the eye.
+ * @returns {{lat: number, lon: number} | null}
  */
 export function globeUnproject(camera, viewport, point) {
   const f = globeFrame(camera, viewport);
