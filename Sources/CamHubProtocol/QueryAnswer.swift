@@ -31,15 +31,17 @@ extension QueryCommand {
     public func answer(
         camera: Camera, viewport: Viewport, limits: CameraLimits, projection: MapProjection = .mercator
     ) throws(ProtocolError) -> QueryAnswer {
-        let globe = projection == .globe && GlobeView.isGlobe(zoom: camera.zoom) ? GlobeView(camera: camera, viewport: viewport) : nil
-        let transform = ViewTransform(camera: camera, viewport: viewport)
+        // Exactly one of the two is built: the globe's geometry or the flat map's.
+        let onGlobe = projection == .globe && GlobeView.isGlobe(zoom: camera.zoom)
+        let globe = onGlobe ? GlobeView(camera: camera, viewport: viewport) : nil
+        let flat = onGlobe ? nil : ViewTransform(camera: camera, viewport: viewport)
         switch what {
         case .project(let geos):
-            return .project(geos.map { globe?.geoToView($0) ?? (globe == nil ? transform.geoToView($0) : nil) })
+            return .project(geos.map { globe?.geoToView($0) ?? flat?.geoToView($0) })
         case .unproject(let points):
-            return .unproject(points.map { globe?.viewToGeo($0) ?? (globe == nil ? transform.viewToGeo($0) : nil) })
+            return .unproject(points.map { globe?.viewToGeo($0) ?? flat?.viewToGeo($0) })
         case .bounds:
-            var region = globe?.visibleRegion ?? transform.visibleRegion
+            guard var region = globe?.visibleRegion ?? flat?.visibleRegion else { preconditionFailure("one geometry is built") }
             let shift = JSONWriter.wireLongitude(camera.continuousLongitude) - camera.continuousLongitude
             if shift != 0 {
                 region.quad = region.quad.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude + shift) }
