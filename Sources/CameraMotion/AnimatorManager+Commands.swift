@@ -75,9 +75,36 @@ extension AnimatorManager {
             claims.insert(.center)
             groups = [claims.subtracting(.anchor)] + (claims.contains(.anchor) ? [.anchor] : [])
         }
+        if highLevel { (claims, groups) = Self.mapEaseClaims(claims, groups: groups, request: request, camera: camera) }
         return enqueue(
             .ease(request), highLevel: highLevel, claims: claims, groups: groups, id: id, owner: owner,
             delay: request.delay, after: request.after, update: request.update, at: now)
+    }
+
+    /// What MapLibre's `easeTo` moves besides what the update names, claimed
+    /// together: a new roll turns roll, tilt and bearing as one rotation (see
+    /// `Orientation`); on the globe below zoom 12, a new centre without a zoom
+    /// changes the zoom with the latitude (the globe keeps its apparent size).
+    static func mapEaseClaims(
+        _ claims: CameraProperties, groups: [CameraProperties], request: EaseRequest, camera: Camera
+    ) -> (CameraProperties, [CameraProperties]) {
+        var claims = claims
+        var coupled: [CameraProperties] = []
+        if request.update.roll != nil { coupled.append([.roll, .tilt, .bearing]) }
+        if request.projection == .globe && GlobeView.isGlobe(zoom: camera.zoom) && request.around == nil
+            && request.update.properties.contains(.center) && request.update.zoom == nil
+        {
+            coupled.append([.center, .zoom])
+        }
+        guard !coupled.isEmpty else { return (claims, groups) }
+        for group in coupled { claims.formUnion(group) }
+        var merged = coupled
+        for group in groups where coupled.allSatisfy({ $0.isDisjoint(with: group) }) { merged.append(group) }
+        // A group that overlaps a coupled one joins it.
+        for group in groups where !coupled.allSatisfy({ $0.isDisjoint(with: group) }) {
+            if let i = merged.firstIndex(where: { !$0.isDisjoint(with: group) }) { merged[i].formUnion(group) }
+        }
+        return (claims, merged)
     }
 
     /// A van Wijk & Nuij flight (MapLibre `flyTo`); center and zoom are claimed

@@ -105,7 +105,7 @@ extension AnimatorManager {
         {  // validated when accepted
             commit(jumped.camera, by: motion.owner.client, at: t)
         }
-        let (segment, clamped) = plan(motion.kind, at: t)
+        let (segment, clamped) = plan(motion, at: t)
         motions[i].held = motion.claims
         motions[i].clamped = clamped
         motions[i].phase = .running(segment)
@@ -120,18 +120,17 @@ extension AnimatorManager {
 
     /// The path of an animation starting now from the current camera, and the
     /// target properties the limits clamped (targets are clamped before planning).
-    func plan(_ kind: Motion.Kind, at t: Double) -> (Motion.Segment, CameraProperties) {
-        switch kind {
+    func plan(_ motion: Motion, at t: Double) -> (Motion.Segment, CameraProperties) {
+        switch motion.kind {
         case .ease(let request):
             // Validated when the command was accepted.
             let update = request.around == nil ? request.update.reanchoring(camera, in: request.viewport) : request.update
-            let target = (try? camera.applying(update, limits: limits)) ?? ClampedCamera(camera: camera, clamped: [])
-            let clamped = target.clamped.intersection(request.update.properties)
-            var plan = MotionPlan.ease(from: camera, to: target.camera)
+            let (to, clamped) = target(of: update, on: request.projection)
+            var plan = easePlan(to: to, highLevel: motion.isHighLevel, on: request.projection)
             if let point = request.around,
                 let geo = ViewTransform(camera: camera, viewport: request.viewport).viewToGeo(point)
             {
-                var to = target.camera
+                var to = to
                 to.target = camera.target
                 let end = camera.keeping(point, fixedIn: request.viewport, whileChangingTo: to)
                 to.target = end.clamped(to: limits).camera.target
@@ -139,27 +138,65 @@ extension AnimatorManager {
             }
             return (Motion.Segment(start: t, duration: request.duration, curve: request.curve, plan: plan), clamped)
         case .fly(let request):
-            let update = request.update.reanchoring(camera, in: request.viewport)
-            let target = (try? camera.applying(update, limits: limits)) ?? ClampedCamera(camera: camera, clamped: [])
-            let clamped = target.clamped.intersection(request.update.properties)
-            let to = target.camera
-            let size = WebMercator.worldSize(zoom: camera.zoom)
-            let dx = (WebMercator.unitX(longitude: to.continuousLongitude) - WebMercator.unitX(longitude: camera.continuousLongitude)) * size
-            let dy = (WebMercator.unitY(latitude: to.latitude) - WebMercator.unitY(latitude: camera.latitude)) * size
-            let distance = (dx * dx + dy * dy).squareRoot()
+            let (to, clamped) = target(of: request.update.reanchoring(camera, in: request.viewport), on: request.projection)
             let minZoom = request.minZoom.map { min(max($0, limits.minZoom), limits.maxZoom) }
-            if let path = FlightPath(
-                startZoom: camera.zoom, endZoom: to.zoom, distance: distance, viewport: request.viewport,
-                rho: request.rho, minZoom: minZoom)
-            {
-                let duration = request.duration ?? path.duration(speed: request.speed)
-                return (Motion.Segment(start: t, duration: duration, curve: request.curve, plan: .fly(path: path, from: camera, to: to)), clamped)
+            if let (plan, length) = flightPlan(to: to, request: request, minZoom: minZoom) {
+                let duration = request.duration ?? length / request.speed
+                return (Motion.Segment(start: t, duration: duration, curve: request.curve, plan: plan), clamped)
             }
             // Neither centre nor zoom changes: MapLibre eases instead (0.5 s by default).
-            return (Motion.Segment(start: t, duration: request.duration ?? 0.5, curve: request.curve, plan: .ease(from: camera, to: to)), clamped)
+            let plan = easePlan(to: to, highLevel: true, on: request.projection)
+            return (Motion.Segment(start: t, duration: request.duration ?? 0.5, curve: request.curve, plan: plan), clamped)
         case .tracking, .interaction:
             return (Motion.Segment(start: t, duration: 0, curve: .linear, plan: .ease(from: camera, to: camera)), [])
         }
+    }
+
+    /// Whether an animation starting now moves over the globe (MapLibre's globe
+    /// camera helper plans it): on the globe projection, below zoom 12.
+    func startsOnGlobe(_ projection: MapProjection) -> Bool {
+        projection == .globe && GlobeView.isGlobe(zoom: camera.zoom)
+    }
+
+    /// The camera `update` leads to, clamped, and the properties the limits
+    /// adjusted. On the globe an update without a zoom keeps the globe's
+    /// apparent size (MapLibre's easeTo and flyTo change the zoom with the latitude).
+    func target(of update: CameraUpdate, on projection: MapProjection) -> (Camera, CameraProperties) {
+        let target = (try? camera.applying(update, limits: limits)) ?? ClampedCamera(camera: camera, clamped: [])
+        var to = target.camera
+        if startsOnGlobe(projection) && update.zoom == nil && update.properties.contains(.center) {
+            let kept = camera.zoom + GlobePaths.zoomAdjustment(fromLatitude: camera.latitude, toLatitude: to.latitude)
+            to.zoom = min(max(kept, limits.minZoom), limits.maxZoom)
+        }
+        return (to, target.clamped.intersection(update.properties))
+    }
+
+    /// A plain ease to `to`: MapLibre's `easeTo` path for a high-level ease
+    /// (roll, tilt and bearing turned together when the roll changes; the
+    /// globe's path on the globe), each property on its own for an animator.
+    func easePlan(to: Camera, highLevel: Bool, on projection: MapProjection) -> MotionPlan {
+        guard highLevel else { return .ease(from: camera, to: to) }
+        let slerp = shortestTurn(from: camera.roll, to: to.roll) != 0
+        if startsOnGlobe(projection) { return .globeEase(GlobeEase(from: camera, to: to, slerp: slerp)) }
+        return .ease(from: camera, to: to, slerp: slerp)
+    }
+
+    /// The flight to `to` and its length (MapLibre's S), or nil when neither centre nor zoom changes.
+    func flightPlan(to: Camera, request: FlyRequest, minZoom: Double?) -> (MotionPlan, Double)? {
+        if startsOnGlobe(request.projection) {
+            guard let flight = GlobeFlight(from: camera, to: to, viewport: request.viewport, rho: request.rho, minZoom: minZoom)
+            else { return nil }
+            return (.globeFly(flight), flight.path.length)
+        }
+        let size = WebMercator.worldSize(zoom: camera.zoom)
+        let dx = (WebMercator.unitX(longitude: to.continuousLongitude) - WebMercator.unitX(longitude: camera.continuousLongitude)) * size
+        let dy = (WebMercator.unitY(latitude: to.latitude) - WebMercator.unitY(latitude: camera.latitude)) * size
+        guard
+            let path = FlightPath(
+                startZoom: camera.zoom, endZoom: to.zoom, distance: (dx * dx + dy * dy).squareRoot(), viewport: request.viewport,
+                rho: request.rho, minZoom: minZoom)
+        else { return nil }
+        return (.fly(path: path, from: camera, to: to), path.length)
     }
 
     func report(

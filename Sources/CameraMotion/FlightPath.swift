@@ -42,7 +42,7 @@ public struct FlightPath: Hashable, Sendable {
         self.rho = rho
         let r0 = r(0)
         let length = (r(1) - r0) / rho
-        if abs(u1) < 1e-6 || !length.isFinite {
+        if abs(u1) < 2e-6 || !length.isFinite {  // MapLibre 5.3.0's thresholds
             if abs(w0 - w1) < 1e-6 { return nil }
             self.r0 = 0
             self.zoomOnly = true

@@ -6,25 +6,36 @@ import Foundation
 /// is a pure function of progress, so the result never depends on tick rate.
 enum MotionPlan: Hashable, Sendable {
     /// Straight interpolation of each property (center in Mercator space,
-    /// bearing and roll the short way round).
-    case ease(from: Camera, to: Camera)
+    /// bearing and roll the short way round); with `slerp`, roll, tilt and
+    /// bearing turn together (MapLibre's `easeTo` when the roll changes; see `Orientation`).
+    case ease(from: Camera, to: Camera, slerp: Bool = false)
     /// Zoom/bearing/tilt interpolated while the geo point under `point` stays there.
     case around(from: Camera, to: Camera, geo: GeoCoordinate, point: ViewPoint, viewport: Viewport)
     /// A van Wijk & Nuij flight for center+zoom; bearing, tilt, roll, elevation, fov, anchor eased.
     case fly(path: FlightPath, from: Camera, to: Camera)
+    /// MapLibre's `easeTo` on the globe.
+    case globeEase(GlobeEase)
+    /// MapLibre's `flyTo` on the globe.
+    case globeFly(GlobeFlight)
 
     /// The camera `to` as planned (final values, written exactly at the end).
     var destination: Camera {
         switch self {
-        case .ease(_, let to), .around(_, let to, _, _, _), .fly(_, _, let to): to
+        case .ease(_, let to, _), .around(_, let to, _, _, _), .fly(_, _, let to): to
+        case .globeEase(let plan): plan.to
+        case .globeFly(let plan): plan.to
         }
     }
 
     /// Writes the `held` properties at progress `p` (0…1, already eased) into `camera`.
     func write(_ held: CameraProperties, progress p: Double, into camera: inout Camera) {
         switch self {
-        case .ease(let from, let to):
-            Self.interpolate(held, from: from, to: to, p: p, into: &camera)
+        case .ease(let from, let to, let slerp):
+            Self.interpolate(held, from: from, to: to, p: p, slerp: slerp, into: &camera)
+        case .globeEase(let plan):
+            plan.write(held, progress: p, into: &camera)
+        case .globeFly(let plan):
+            plan.write(held, progress: p, into: &camera)
         case .around(let from, let to, let geo, let point, let viewport):
             Self.interpolate(held.subtracting(.center), from: from, to: to, p: p, into: &camera)
             if held.contains(.center) {
@@ -54,8 +65,17 @@ enum MotionPlan: Hashable, Sendable {
         }
     }
 
-    /// Property-wise interpolation; `to`'s longitude is already the copy nearest `from`'s.
-    static func interpolate(_ held: CameraProperties, from: Camera, to: Camera, p: Double, into camera: inout Camera) {
+    /// Property-wise interpolation; `to`'s longitude is already the copy nearest
+    /// `from`'s. With `slerp`, when it holds all three, roll, tilt and bearing turn together.
+    static func interpolate(
+        _ held: CameraProperties, from: Camera, to: Camera, p: Double, slerp: Bool = false, into camera: inout Camera
+    ) {
+        var held = held
+        let orientation: CameraProperties = [.roll, .tilt, .bearing]
+        if slerp && held.isSuperset(of: orientation) {
+            Orientation.turn(from: from, to: to, p: p, into: &camera)
+            held.subtract(orientation)
+        }
         if held.contains(.center) {
             if p >= 1 {
                 camera.target = to.target

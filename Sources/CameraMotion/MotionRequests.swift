@@ -25,6 +25,9 @@ public struct EaseRequest: Hashable, Sendable {
     /// prefers reduced motion still shows it moving; a non-essential one it may
     /// show as a jump to its end.
     public var essential = false
+    /// The room's map: on the globe, below zoom 12, an `ease` takes the path
+    /// MapLibre's globe `easeTo` takes (animators stay per property).
+    public var projection = MapProjection.mercator
 
     public init(
         update: CameraUpdate, duration: Double = 1.5, curve: TimingCurve = .easeInOut, around: ViewPoint? = nil,
@@ -80,6 +83,9 @@ public struct FlyRequest: Hashable, Sendable {
     public var after: String?
     /// As `EaseRequest.essential`.
     public var essential = false
+    /// The room's map: on the globe, below zoom 12, the flight takes the path
+    /// MapLibre's globe `flyTo` takes.
+    public var projection = MapProjection.mercator
 
     public init(
         update: CameraUpdate, duration: Double? = nil, speed: Double = 1.2, rho: Double = 1.42, minZoom: Double? = nil,

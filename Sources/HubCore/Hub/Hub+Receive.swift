@@ -170,14 +170,22 @@ extension Hub {
                 update: command.camera, duration: command.duration, curve: command.curve,
                 around: command.around, viewport: viewport)
             request.essential = command.essential
-            _ = try Self.check(rooms.update(existing: roomName) { $0.manager.ease(request, id: command.id, owner: owner, at: now) }, ref: ref)
+            let started = rooms.update(existing: roomName) { room in
+                request.projection = room.projection
+                return room.manager.ease(request, id: command.id, owner: owner, at: now)
+            }
+            _ = try Self.check(started, ref: ref)
         case .fly(let command):
             try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
             var request = FlyRequest(
                 update: command.camera, duration: command.duration, speed: command.speed, rho: command.curve,
                 minZoom: command.minZoom, viewport: viewport)
             request.essential = command.essential
-            _ = try Self.check(rooms.update(existing: roomName) { $0.manager.fly(request, id: command.id, owner: owner, at: now) }, ref: ref)
+            let started = rooms.update(existing: roomName) { room in
+                request.projection = room.projection
+                return room.manager.fly(request, id: command.id, owner: owner, at: now)
+            }
+            _ = try Self.check(started, ref: ref)
         case .animate(let command):
             try requireFreeAnimationID(command.id, owner: owner, in: roomName, at: now, ref: ref)
             var request = EaseRequest(

@@ -33,17 +33,31 @@ struct Motion3DTests {
         #expect(m.camera.latitude == 35.68 && abs(m.camera.longitude - 139.77) < 1e-9 && m.camera.zoom == 12)
     }
 
-    @Test("an animator of the roll alone leaves a running ease the rest, and the ease reports losing only the roll")
-    func rollIsClaimedOnItsOwn() throws {
-        var m = AnimatorManager(camera: Camera(latitude: 0, longitude: 0, zoom: 5))
+    @Test("an animator of the roll alone takes the orientation an ease turns as one (roll, tilt, bearing) and leaves it the rest")
+    func rollTakesTheEasesOrientation() throws {
+        var m = AnimatorManager(camera: Camera(latitude: 0, longitude: 0, zoom: 5, tilt: 30))
         _ = try m.ease(EaseRequest(update: CameraUpdate(zoom: 7, roll: 40), duration: 2, curve: .linear), id: "e", owner: driver, at: 0).get()
         m.advance(to: 1)
         _ = m.takeEvents()
         _ = try m.animate(EaseRequest(update: CameraUpdate(roll: -10), duration: 1, curve: .linear), id: "r", owner: driver2, at: 1).get()
         let cut = m.takeReports().first { $0.id == "e" }
-        #expect(cut?.status == .interrupted && cut?.lost == .roll)
+        #expect(cut?.status == .interrupted && cut?.lost == [.roll, .tilt, .bearing])
         m.advance(to: 2)
         #expect(m.camera.zoom == 7 && m.camera.roll == -10)
+    }
+
+    @Test("an ease of the roll with the tilt turns the orientation along one rotation, as MapLibre's easeTo")
+    func easeOfRollAndTiltSlerps() throws {
+        var m = AnimatorManager(camera: Camera(latitude: 0, longitude: 0, zoom: 5), limits: try CameraLimits(maxTilt: 85))
+        _ = try m.ease(EaseRequest(update: CameraUpdate(tilt: 60, roll: 120), duration: 2, curve: .linear), owner: driver, at: 0).get()
+        m.advance(to: 1)
+        // Halfway along the slerp of MapLibre's quaternions (computed apart, in Python, from
+        // gl-matrix's fromEuler, slerp and MapLibre's getRollPitchBearing), not 60 / 30 / 0.
+        #expect(abs(m.camera.roll - 87.62634087296126) < 1e-9)
+        #expect(abs(m.camera.tilt - 34.356482117705546) < 1e-9)
+        #expect(abs(shortestTurn(from: m.camera.bearing, to: -32.37365912703868)) < 1e-9, "the bearing swings though neither end has one")
+        m.advance(to: 2)
+        #expect(m.camera.tilt == 60 && m.camera.roll == 120 && m.camera.bearing == 0)
     }
 
     @Test("a frame's velocity carries the roll's, elevation's and fov's rates")

@@ -60,7 +60,8 @@ import Testing
         let a = Self.follower(bench, render: #"{"roll":false}"#, binary: true)
         let b = Self.follower(bench, render: #"{"roll":false,"maxTilt":85}"#, binary: true)
         let c = Self.follower(bench, render: #"{"maxTilt":60}"#, binary: true)
-        bench.send(#"{"type":"ease","camera":{"bearing":120,"roll":-20},"duration":0.5}"#, from: presenter)
+        // Animators, not an ease: an ease of the roll would turn the tilt with it (MapLibre's slerp).
+        bench.send(#"{"type":"animate","to":{"bearing":120,"roll":-20},"duration":0.5}"#, from: presenter)
         bench.run(seconds: 0.4)
         let sent = { (key: ConnectionKey) in bench.sink.outputs.compactMap { if case .frame(key, let f) = $0 { f } else { nil } } }
         let (fa, fb, fc) = (sent(a), sent(b), sent(c))
