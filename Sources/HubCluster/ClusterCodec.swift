@@ -13,14 +13,18 @@ enum ClusterMessage: Hashable, Sendable {
     case command(ForwardedCommand, replyTo: String)
     /// Mirror → `{room}:cmd`: a client that sent commands left.
     case left(client: String)
-    /// Owner → `{room}:events`: a room event about the camera, encoded, and its subscription bit.
-    case event(kind: UInt32, message: [UInt8])
-    /// Every hub → `{room}:frames`, each second and when it changed: its own members of the room.
+    /// Owner of lease `epoch` → `{room}:frames` (published only while `epoch`
+    /// is the room's: `LeaseScripts.fencedPublish`): a room event about the
+    /// camera, encoded, and its subscription bit.
+    case event(kind: UInt32, message: [UInt8], epoch: UInt64)
+    /// Every hub → `{room}:frames`, when it changed: its own members of the
+    /// room, and the newest epoch of the room it knows (`HubPresence.epoch`).
     case presence(hub: String, HubPresence)
     /// Owner → `hub:{id}`: a message for one client of that hub.
     case reply(client: String, message: [UInt8])
-    /// Any hub → `{room}:frames`: its presenter (`by`, display `name`) summoned the room.
-    case summon(hub: String, by: String, name: String)
+    /// Any hub → `{room}:frames`: its presenter (`by`, display `name`) summoned
+    /// the room, when the newest epoch of the room it knew was `epoch`.
+    case summon(hub: String, by: String, name: String, epoch: UInt64)
     /// Owner → `hub:{id}`: it ran forwarded command `id` of `client` (after
     /// its answers, if any), as the owner of lease `epoch`.
     case handled(client: String, id: UInt64, epoch: UInt64)
@@ -102,13 +106,15 @@ enum ClusterMessage: Hashable, Sendable {
             w.byte(UInt8(ascii: "R"))
             w.string(client)
             w.bytes(message)
-        case .event(let kind, let message):
+        case .event(let kind, let message, let epoch):
             w.byte(UInt8(ascii: "E"))
             w.u64(UInt64(kind))
+            w.u64(epoch)
             w.bytes(message)
         case .presence(let hub, let p):
             w.byte(UInt8(ascii: "P"))
             w.string(hub)
+            w.u64(p.epoch)
             w.double(p.presenterSince ?? -1)
             w.u64(UInt64(p.audience.clients))
             w.u64(UInt64(p.audience.followers))
@@ -123,11 +129,12 @@ enum ClusterMessage: Hashable, Sendable {
                 w.string(e.role.rawValue)
                 w.byte(e.follow.rawValue)
             }
-        case .summon(let hub, let by, let name):
+        case .summon(let hub, let by, let name, let epoch):
             w.byte(UInt8(ascii: "S"))
             w.string(hub)
             w.string(by)
             w.string(name)
+            w.u64(epoch)
         case .handled(let client, let id, let epoch):
             w.byte(UInt8(ascii: "H"))
             w.string(client)
@@ -258,7 +265,7 @@ enum ClusterMessage: Hashable, Sendable {
             guard let client = r.string() ?? nil, let message = r.bytes() else { return nil }
             self = .reply(client: client, message: message)
         case UInt8(ascii: "P"):
-            guard let hub = r.string() ?? nil, let since = r.double(), let clients = r.u64(), let followers = r.u64(),
+            guard let hub = r.string() ?? nil, let epoch = r.u64(), let since = r.double(), let clients = r.u64(), let followers = r.u64(),
                 clients < 1 << 40, followers < 1 << 40
             else { return nil }
             var follow = FollowCounts()
@@ -280,10 +287,10 @@ enum ClusterMessage: Hashable, Sendable {
                 HubPresence(
                     entries: entries, audience: Audience(clients: Int(clients), followers: Int(followers), follow: follow),
                     presenterSince: since < 0 ? nil : since,
-                    followPolicy: FollowPolicy(explore: explore != 0, by: policyBy, since: policySince)))
+                    followPolicy: FollowPolicy(explore: explore != 0, by: policyBy, since: policySince), epoch: epoch))
         case UInt8(ascii: "S"):
-            guard let hub = r.string() ?? nil, let by = r.string() ?? nil, let name = r.string() ?? nil else { return nil }
-            self = .summon(hub: hub, by: by, name: name)
+            guard let hub = r.string() ?? nil, let by = r.string() ?? nil, let name = r.string() ?? nil, let epoch = r.u64() else { return nil }
+            self = .summon(hub: hub, by: by, name: name, epoch: epoch)
         case UInt8(ascii: "H"):
             guard let client = r.string() ?? nil, let id = r.u64(), let epoch = r.u64() else { return nil }
             self = .handled(client: client, id: id, epoch: epoch)
@@ -302,8 +309,8 @@ enum ClusterMessage: Hashable, Sendable {
             }
             self = .route(points, epoch: epoch)
         case UInt8(ascii: "E"):
-            guard let kind = r.u64(), kind <= UInt64(UInt32.max), let message = r.bytes() else { return nil }
-            self = .event(kind: UInt32(kind), message: message)
+            guard let kind = r.u64(), kind <= UInt64(UInt32.max), let epoch = r.u64(), let message = r.bytes() else { return nil }
+            self = .event(kind: UInt32(kind), message: message, epoch: epoch)
         default:
             guard let api = Self.decodeAPI(kind, &r) else { return nil }
             self = api

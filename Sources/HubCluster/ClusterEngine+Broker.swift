@@ -22,12 +22,18 @@ extension ClusterEngine: RoomBroker {
         publish(ClusterMessage.left(client: client), on: key(room, "cmd"))
     }
 
-    public func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName) {
-        publish(ClusterMessage.event(kind: kind.rawValue, message: event), on: key(room, "frames"))
+    public func relay(_ event: [UInt8], kind: EventSubscriptions, epoch: UInt64, in room: RoomName) {
+        let bytes = ClusterMessage.event(kind: kind.rawValue, message: event, epoch: epoch).encoded()
+        redis.command(
+            bytes: [
+                Words.eval, Words.fencedPublish, Words.one, Array(key(room, "epoch").utf8), Array("\(epoch)".utf8),
+                Array(key(room, "frames").utf8), bytes,
+            ],
+            token: token(.fenced(room)))
     }
 
-    public func summon(by client: String, name: String, in room: RoomName) {
-        publish(ClusterMessage.summon(hub: hubID, by: client, name: name), on: key(room, "frames"))
+    public func summon(by client: String, name: String, epoch: UInt64, in room: RoomName) {
+        publish(ClusterMessage.summon(hub: hubID, by: client, name: name, epoch: epoch), on: key(room, "frames"))
     }
 
     public func deliver(_ message: [UInt8], toClient client: String) {
@@ -39,26 +45,29 @@ extension ClusterEngine: RoomBroker {
         storeAndPublish(ClusterMessage.route(points, epoch: epoch).encoded(), as: "route", epoch: epoch, in: room)
     }
 
-    /// Owner: writes `bytes` to the room's key `kind` unless a newer epoch exists
-    /// (`LeaseScripts.checkpoint`), and publishes them on the room's channel.
+    /// Owner: writes `bytes` to the room's key `kind` and publishes them on
+    /// the room's channel, in one script, only while `epoch` is the room's
+    /// (`LeaseScripts.checkpoint`); a refusal has the room's lease asked again.
     func storeAndPublish(_ bytes: [UInt8], as kind: String, epoch: UInt64, in room: RoomName, sheddable: Bool = false) {
-        redis.command(
-            bytes: [
-                Words.eval, Words.checkpoint, Words.two, Array(key(room, kind).utf8), Array(key(room, "epoch").utf8),
-                Array("\(epoch)".utf8), bytes,
-            ],
-            token: token(.ignore), sheddable: sheddable)
         let channel = key(room, "frames")
         if kind == "frame" { ownFrames.published(on: channel, epoch: epoch) }
-        redis.command(bytes: [Words.spublish, Array(channel.utf8), bytes], token: token(.ignore), sheddable: sheddable)
+        let token = token(.fenced(room))
+        let sent = redis.command(
+            bytes: [
+                Words.eval, Words.checkpoint, Words.two, Array(key(room, kind).utf8), Array(key(room, "epoch").utf8),
+                Array("\(epoch)".utf8), bytes, Array(channel.utf8),
+            ],
+            token: token, sheddable: sheddable)
+        if !sent { pending[token] = nil }  // shed: no reply comes
     }
 
-    /// The words of every frame's two commands, made once (a moving room sends them 60 times a second).
+    /// The words of every frame's command, made once (a moving room sends one 60 times a second).
     private enum Words {
         static let eval = Array("EVAL".utf8)
         static let checkpoint = Array(LeaseScripts.checkpoint.utf8)
+        static let fencedPublish = Array(LeaseScripts.fencedPublish.utf8)
+        static let one = Array("1".utf8)
         static let two = Array("2".utf8)
-        static let spublish = Array("SPUBLISH".utf8)
     }
 
     public func roomRemoved(_ room: RoomName) {

@@ -23,6 +23,7 @@ extension ClusterEngine {
         announcePresence(hub: &hub)
         forgetSilentHubs(hub: &hub, at: time, sink: sink)
         answerUnacknowledged(hub: hub, at: time, sink: sink)
+        giveUpLatePreparations(at: time, sink: sink)
     }
 
     /// Commands no owner acknowledged in time: their clients get `unavailable`.
@@ -138,6 +139,17 @@ extension ClusterEngine {
             book.forget(room)
             hub.presenceNeedsAnnouncing(room)  // on the next tick
         }
+    }
+
+    /// Redis refused a fenced write or publish for `room`: its epoch is not
+    /// the one this hub holds (another hub took the room, or Redis lost the
+    /// room's keys). An owner asks for the lease again at once: it goes on
+    /// with a new epoch, or learns the room's new owner and becomes a mirror.
+    func fencedWriteRefused(_ room: RoomName, hub: Hub, at time: HubTime) {
+        fencedRefusals += 1
+        guard link == .up, !leaseInFlight.contains(room), hub.leaseState(of: room)?.owned == true else { return }
+        leaseInFlight.insert(room)
+        requestLeases([(room, hub.epoch(of: room))], as: .leases([room], sentAt: time.seconds))
     }
 
     func readCheckpoint(_ room: RoomName) {

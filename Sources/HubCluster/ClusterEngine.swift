@@ -48,6 +48,14 @@ public final class ClusterEngine {
     /// Messages on the room channels that this hub could not read (a hub of
     /// another version shares the Redis): counted, shown in `/healthz`, dropped.
     public private(set) var undecodable: UInt64 = 0
+    /// Fenced writes and publishes Redis refused (the room's epoch was not this hub's).
+    public internal(set) var fencedRefusals: UInt64 = 0
+    /// What may wait for Redis while a room is prepared (`hold`).
+    public var holdLimits = HoldLimits()
+    /// Connections closed 1013 for sending more than `holdLimits` while their room was prepared.
+    public internal(set) var heldTooMuch: UInt64 = 0
+    /// Rooms given up because Redis did not answer within `holdLimits.deadline`.
+    public internal(set) var preparationsGivenUp: UInt64 = 0
 
     /// What a reply answers. Lease requests keep when they were sent (hub
     /// seconds): a lease taken lasts from then, not from when Redis answered.
@@ -64,6 +72,9 @@ public final class ClusterEngine {
         case presence(RoomName)
         /// A mirror catching up with the owner's last published frame.
         case checkpoint(RoomName)
+        /// A fenced write or publish for a room (`LeaseScripts.checkpoint`,
+        /// `fencedPublish`): 0 means refused, the room's lease is asked again.
+        case fenced(RoomName)
         /// How many hubs got server API request `id` (SPUBLISH's count).
         case apiDelivered(UInt64)
         case ignore
@@ -81,11 +92,15 @@ public final class ClusterEngine {
     /// Rooms being prepared for their first local join: what Redis has said so
     /// far, and the messages held until then (in arrival order).
     struct Preparation {
+        /// When the first hello for the room came (hub seconds): the room is given up `holdLimits.deadline` later.
+        var startedAt: Double
         var lease: LeaseAnswer?
         var frame: RoomFrame??
         var route: [GeoCoordinate]?
         var presence: [(hub: String, HubPresence)]?
         var held: [(ConnectionKey, [UInt8])] = []
+        /// Per waiting connection: how many messages and bytes it has held.
+        var heldSize: [ConnectionKey: (messages: Int, bytes: Int)] = [:]
     }
     var preparing: [RoomName: Preparation] = [:]
     /// Connections with held messages → the room they wait for.
@@ -184,37 +199,6 @@ public final class ClusterEngine {
         redis.stop()
     }
 
-    // MARK: Before the hub (server glue)
-
-    /// Holds `bytes` when it must wait for Redis: a `hello` for a room this hub
-    /// does not have yet (the room is prepared first: owned here or mirrored,
-    /// with the cluster's camera), or anything from a connection whose earlier
-    /// messages wait. Returns false when the hub may take the message now.
-    ///
-    /// Nothing is done for a room before its hello is admitted: a hello the
-    /// hub would refuse (token, caps) goes straight to the hub, which answers
-    /// it, and leaves no key, lease or subscription in Redis.
-    public func hold(_ bytes: [UInt8], from connection: ConnectionKey, hub: Hub, at time: HubTime) -> Bool {
-        if let room = heldConnections[connection] {
-            preparing[room]?.held.append((connection, bytes))
-            return true
-        }
-        guard case .hello(let hello)? = try? ClientMessage.decode(bytes, tick: hub.configuration.tick),
-            hub.owns(hello.room) == nil
-        else { return false }
-        let others = preparing.count - (preparing[hello.room] == nil ? 0 : 1)
-        guard (try? hub.admit(hello, preparing: others, at: time)) != nil else { return false }
-        heldConnections[connection] = hello.room
-        if preparing[hello.room]?.held.append((connection, bytes)) != nil { return true }  // the room is on its way already
-        preparing[hello.room] = Preparation(held: [(connection, bytes)])
-        subscribe(hello.room)
-        requestLeases([(hello.room, 0)], as: .claim(hello.room, sentAt: time.seconds))
-        send(["GET", key(hello.room, "frame")], .load(hello.room))
-        send(["GET", key(hello.room, "route")], .loadRoute(hello.room))
-        send(["HGETALL", key(hello.room, "presence")], .loadPresence(hello.room))
-        return true
-    }
-
     /// A message of the hub for `connection`, when it is a client of another
     /// hub (`Hub.receiveForwarded`): sent to that hub. Returns false for local connections.
     public func route(_ bytes: [UInt8], to connection: ConnectionKey) -> Bool {
@@ -258,6 +242,8 @@ public final class ClusterEngine {
         switch purpose {
         case .ignore:
             return
+        case .fenced(let room):
+            if case .integer(0) = reply { fencedWriteRefused(room, hub: hub, at: time) }
         case .claim(let room, let sentAt):
             preparing[room]?.lease = leaseAnswers(reply, count: 1, sentAt: sentAt)[0]
             finishPreparing(room, hub: &hub, at: time, sink: sink)
@@ -348,15 +334,15 @@ public final class ClusterEngine {
             if other != hubID { book.heard(other, at: time.seconds) }
         case .goodbye(let other):
             if other != hubID { book.heard(other, at: -.infinity) }  // gone: its rooms are claimed and its members leave at once
-        case .event(let kind, let bytes):
+        case .event(let kind, let bytes, let epoch):
             guard let room = roomOf(channel) else { return }
-            hub.applyRemoteEvent(bytes, kind: EventSubscriptions(rawValue: kind), in: room, sink: sink)
+            hub.applyRemoteEvent(bytes, kind: EventSubscriptions(rawValue: kind), epoch: epoch, in: room, sink: sink)
         case .reply(let client, let bytes):
             guard let connection = hub.connection(ofClient: client) else { return }
             sink.send(bytes, to: connection)
-        case .summon(let hubID, let by, let name):
+        case .summon(let hubID, let by, let name, let epoch):
             guard hubID != self.hubID, let room = roomOf(channel) else { return }
-            hub.applyRemoteSummon(by: by, name: name, in: room, at: time, sink: sink)
+            hub.applyRemoteSummon(by: by, name: name, epoch: epoch, in: room, at: time, sink: sink)
         case .handled(_, let id, _):
             awaiting.acknowledged(id)
         case .route(let points, let epoch):

@@ -9,7 +9,8 @@
 /// - `{room}:epoch`: grows on every change of owner (fencing), from Redis's
 ///   clock in µs when the room has none;
 /// - `{room}:frame`, `{room}:route`: the checkpoint and the route, written
-///   only by the owner of the newest epoch.
+///   (and published, with the owner's events) only by the owner of the
+///   room's epoch, in the same script that checks it.
 ///
 /// The lease script reads the hub key named by a room's owner key, a key it
 /// is not given: the engine targets one Redis (or the master Sentinel
@@ -83,11 +84,24 @@ public enum LeaseScripts {
         return 0
         """
 
-    /// KEYS: frame, epoch. ARGV: the writer's epoch, the frame. Writes the
-    /// checkpoint unless a newer epoch exists (an owner that lost its lease
-    /// cannot overwrite its successor's). Returns 1 when written, 0 when refused.
-    /// One line, so that a test can send it as an inline command.
+    /// KEYS: frame (or route), epoch. ARGV: the writer's epoch, the bytes, the
+    /// room's channel. Writes the checkpoint and publishes the bytes on the
+    /// channel, in one step, only while the writer's epoch is the room's: an
+    /// owner that lost its lease (a newer epoch exists) cannot overwrite its
+    /// successor's checkpoint or reach a follower, and neither can one whose
+    /// room has no epoch key (Redis lost its data: a `FLUSHALL`, an eviction),
+    /// which must lease again (it learns from the 0). Returns 1 when written
+    /// and published, 0 when refused. One line, so that a test can send it as an inline command.
     public static let checkpoint =
-        "if tonumber(redis.call('GET', KEYS[2]) or '0') > tonumber(ARGV[1]) then return 0 end "
-        + "redis.call('SET', KEYS[1], ARGV[2], 'PX', 86400000) return 1"
+        "local e = redis.call('GET', KEYS[2]) "
+        + "if e == false or tonumber(e) ~= tonumber(ARGV[1]) then return 0 end "
+        + "redis.call('SET', KEYS[1], ARGV[2], 'PX', 86400000) redis.call('SPUBLISH', ARGV[3], ARGV[2]) return 1"
+
+    /// KEYS: epoch. ARGV: the sender's epoch, the channel, the bytes. Publishes
+    /// the bytes only while the sender's epoch is the room's (as `checkpoint`):
+    /// the owner's relayed events. Returns 1 when published, 0 when refused.
+    public static let fencedPublish =
+        "local e = redis.call('GET', KEYS[1]) "
+        + "if e == false or tonumber(e) ~= tonumber(ARGV[1]) then return 0 end "
+        + "redis.call('SPUBLISH', ARGV[2], ARGV[3]) return 1"
 }

@@ -154,6 +154,14 @@ enum HealthReport {
         w.integer(cluster.unanswered)
         w.raw(",\"undecodable\":")
         w.integer(cluster.undecodable)
+        w.raw(",\"fencedRefusals\":")  // frames and events Redis refused: the room's epoch was not this hub's
+        w.integer(cluster.fencedRefusals)
+        w.raw(",\"preparing\":")  // rooms whose first hello waits for Redis
+        w.integer(UInt64(cluster.preparing))
+        w.raw(",\"preparationsGivenUp\":")
+        w.integer(cluster.preparationsGivenUp)
+        w.raw(",\"heldTooMuch\":")
+        w.integer(cluster.heldTooMuch)
         w.raw("}")
     }
 }

@@ -100,7 +100,7 @@ extension HubServer {
             s.sink.send(HubMessage.error(ProtocolError(.badMessage, "message: binary messages are not part of protocol v1; send JSON text")), to: id.rawValue)
             return
         }
-        if s.cluster?.hold(message.bytes, from: id.rawValue, hub: s.hub, at: s.now()) == true { return }
+        if s.cluster?.hold(message.bytes, from: id.rawValue, hub: s.hub, at: s.now(), sink: s.sink) == true { return }
         s.hub.receive(message.bytes, from: id.rawValue, at: s.now(), sink: s.sink)
         s.log.received(on: id.rawValue, hub: s.hub)
     }
@@ -112,6 +112,7 @@ extension HubServer {
             return
         }
         s.tally.countClose(code: code?.rawValue)
+        s.cluster?.connectionClosed(id.rawValue)
         s.log.closed(id.rawValue, code: code?.rawValue, info: s.hub.sessionInfo(id.rawValue))
         s.hub.closed(id.rawValue, at: s.now(), sink: s.sink)
         s.sink.flush()

@@ -103,13 +103,15 @@ public final class RedisClient: Sendable {
     /// frame: the next supersedes it) is dropped and counted instead when
     /// `sheddingFrom` commands are in flight, so a slow Redis sheds frames
     /// before anything else and the queue stays bounded by what is not
-    /// sheddable; its reply never comes (give it a token whose reply is not awaited).
-    public func command(bytes args: [[UInt8]], token: Int, sheddable: Bool = false) {
+    /// sheddable; its reply never comes. Returns false when it was shed.
+    @discardableResult
+    public func command(bytes args: [[UInt8]], token: Int, sheddable: Bool = false) -> Bool {
         if sheddable && inFlight.load(ordering: .relaxed) >= sheddingFrom {
             shedCount.add(1, ordering: .relaxed)
-            return
+            return false
         }
         post(.command(args, token: token))
+        return true
     }
 
     /// Commands queued or sent and not answered yet (any thread).

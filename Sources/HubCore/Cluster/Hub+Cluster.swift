@@ -97,9 +97,7 @@ extension Hub {
         guard let owned = leaseState(of: name)?.owned else { return }
         let resumes = !owned || !runsCamera(name, at: time.seconds)
         if !owned { adopt(name, at: time, sink: sink) }
-        rooms.update(name) { room in
-            if room.epoch < lease.epoch { room.epoch = lease.epoch }  // the cluster box changes only when the epoch does
-        }
+        raiseEpoch(of: name, to: lease.epoch)
         confirm(name, lease)
         if resumes && owned { resume(name, at: time, sink: sink) }
         if resumes { wake(name) }  // a renewal of a running room changes nothing it shows
@@ -164,7 +162,20 @@ extension Hub {
     /// Another hub holds `name`'s lease, of `epoch`: an owner becomes a mirror.
     public mutating func leaseLost(_ name: RoomName, epoch: UInt64) {
         demote(name)
-        rooms.update(name) { room in room.epoch = max(room.epoch, epoch) }
+        raiseEpoch(of: name, to: epoch)
+    }
+
+    /// The newest epoch this hub knows for `name` becomes `epoch` if that is
+    /// newer; this hub's presence is then announced again under it (other
+    /// hubs drop presence of an older epoch than they know).
+    mutating func raiseEpoch(of name: RoomName, to epoch: UInt64) {
+        // The cluster box changes only when the epoch does.
+        let raised = rooms.update(name) { room in
+            guard room.epoch < epoch else { return false }
+            room.epoch = epoch
+            return true
+        }
+        if raised == true && broker != nil { presenceChanged.insert(name) }
     }
 
     /// Mirror: the owner's newest frame. Its `seq` is kept (plus an offset
@@ -185,11 +196,11 @@ extension Hub {
         case .mirrored:
             break
         }
+        raiseEpoch(of: name, to: frame.epoch)
         let applied = rooms.update(name) { room in
             guard let mirror = room.mirror else { return false }
             // An older frame of the same owner (a checkpoint read that crossed newer frames) is dropped.
             if frame.epoch == known && !room.mirrorStale && frame.seq < mirror.seq { return false }
-            room.epoch = frame.epoch
             if frame.seq == mirror.seq && !room.mirrorStale {
                 room.mirror = frame  // the same frame again, with new limits
                 return false
@@ -407,9 +418,10 @@ extension EventSubscriptions {
 }
 
 extension Hub {
-    /// Mirror: a room event the owner relayed, for the members subscribed to `kind`.
-    public func applyRemoteEvent(_ event: [UInt8], kind: EventSubscriptions, in name: RoomName, sink: some HubSink) {
-        guard let room = rooms[name], room.authority == .mirrored else { return }
+    /// Mirror: a room event the owner of lease `epoch` relayed, for the members
+    /// subscribed to `kind`; dropped when this hub knows a newer epoch.
+    public func applyRemoteEvent(_ event: [UInt8], kind: EventSubscriptions, epoch: UInt64, in name: RoomName, sink: some HubSink) {
+        guard let room = rooms[name], room.authority == .mirrored, epoch >= room.epoch else { return }
         let recipients = room.members.lazy.filter { $0.events.contains(kind) }.map(\.connection)
         guard !recipients.isEmpty else { return }
         sink.send(event, to: recipients)

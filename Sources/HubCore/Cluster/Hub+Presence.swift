@@ -11,11 +11,17 @@ public struct HubPresence: Hashable, Sendable {
     public var presenterSince: Double?
     /// The room's follow policy as that hub has it: the newest (`since`) wins.
     public var followPolicy: FollowPolicy
-    public init(entries: [RosterEntry], audience: Audience, presenterSince: Double? = nil, followPolicy: FollowPolicy = .open) {
+    /// The newest lease epoch of the room that hub knew when it announced
+    /// this: a hub that knows a newer one drops it (a stalled ex-owner's).
+    public var epoch: UInt64
+    public init(
+        entries: [RosterEntry], audience: Audience, presenterSince: Double? = nil, followPolicy: FollowPolicy = .open, epoch: UInt64 = 0
+    ) {
         self.entries = entries
         self.audience = audience
         self.presenterSince = presenterSince
         self.followPolicy = followPolicy
+        self.epoch = epoch
     }
 
     /// No members at all: that hub has left the room (its announcement clears what it had).
@@ -31,17 +37,21 @@ extension Hub {
         rooms.read(room) {
             HubPresence(
                 entries: $0.roster.entries, audience: $0.roster.audience,
-                presenterSince: $0.roster.presenter == nil ? nil : $0.presenterSince, followPolicy: $0.followPolicy)
+                presenterSince: $0.roster.presenter == nil ? nil : $0.presenterSince, followPolicy: $0.followPolicy,
+                epoch: $0.epoch)
         }
     }
 
     /// Another hub's members of `room` as it announced them: who is new is
     /// announced `joined`, who is gone `left`; a presenter there demotes this
     /// hub's presenter to driver (a room has one presenter cluster-wide).
+    /// Dropped when this hub knows a newer epoch of the room than that hub did
+    /// (it announces again once it learns it), unless it is empty (that hub left).
     public mutating func applyRemotePresence(
         _ presence: HubPresence, from hub: String, in name: RoomName, at time: HubTime,
         sink: some HubSink
     ) {
+        guard presence.isEmpty || presence.epoch >= epoch(of: name) else { return }
         let known = rooms.update(name) { room in
             defer { room.remote[hub] = presence.isEmpty ? nil : presence }
             return (before: room.remote[hub]?.entries ?? [], audience: room.audience)

@@ -23,11 +23,14 @@ public protocol RoomBroker: AnyObject {
     func clientLeft(_ client: String, in room: RoomName)
     /// A room was removed from this hub (empty past its TTL).
     func roomRemoved(_ room: RoomName)
-    /// Owner: a room event about the camera (`EventSubscriptions.ofTheCamera`), for the members of every mirror.
-    func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName)
+    /// Owner of lease `epoch`: a room event about the camera
+    /// (`EventSubscriptions.ofTheCamera`), for the members of every mirror;
+    /// it reaches them only while `epoch` is the room's.
+    func relay(_ event: [UInt8], kind: EventSubscriptions, epoch: UInt64, in room: RoomName)
     /// A presenter here summoned the room: the other hubs' clients that are
-    /// not following hear it (`Hub.applyRemoteSummon`).
-    func summon(by client: String, name: String, in room: RoomName)
+    /// not following hear it (`Hub.applyRemoteSummon`), unless they know a
+    /// newer epoch of the room than `epoch`, the newest this hub knows.
+    func summon(by client: String, name: String, epoch: UInt64, in room: RoomName)
     /// A message for one client of another hub (ids end with their hub's id: `Hub.setClientIDSuffix`).
     func deliver(_ message: [UInt8], toClient client: String)
     /// Owner: the room's route changed; `points` is all of it now (empty: none).

@@ -28,7 +28,7 @@ extension Hub {
     mutating func summon(id: String?, by client: String, from connection: ConnectionKey, in name: RoomName, at time: HubTime, sink: some HubSink) {
         let by = displayName(of: client, in: name)
         let here = summonHere(by: client, name: by, reaching: { $0.isSummonable }, except: connection, in: name, at: time, sink: sink)
-        broker?.summon(by: client, name: by, in: name)
+        broker?.summon(by: client, name: by, epoch: epoch(of: name), in: name)
         let elsewhere = rooms.read(existing: name) { $0.remote.values.reduce(0) { $0 + $1.audience.follow.exploring + $1.audience.follow.away } }
         sink.send(HubMessage.summonResult(id: id, summoned: here + elsewhere), to: connection)
     }
@@ -48,9 +48,13 @@ extension Hub {
         broadcast(.projectionChanged(projection, by: client), in: name, at: time, sink: sink)
     }
 
-    /// Another hub's presenter summoned the room: this hub's clients that are not following hear it.
-    public mutating func applyRemoteSummon(by client: String, name: String, in room: RoomName, at time: HubTime, sink: some HubSink) {
-        guard rooms.contains(room) else { return }
+    /// Another hub's presenter summoned the room: this hub's clients that are
+    /// not following hear it, unless it came from a hub that knew only an older
+    /// epoch of the room than this hub does (fencing: a stalled ex-owner's).
+    public mutating func applyRemoteSummon(
+        by client: String, name: String, epoch: UInt64, in room: RoomName, at time: HubTime, sink: some HubSink
+    ) {
+        guard rooms.contains(room), epoch >= self.epoch(of: room) else { return }
         _ = summonHere(by: client, name: name, reaching: { $0.isSummonable }, except: nil, in: room, at: time, sink: sink)
     }
 

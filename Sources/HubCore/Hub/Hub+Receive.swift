@@ -80,6 +80,8 @@ extension Hub {
         case .follow(let state):
             try setFollow(state, session: session, role: role, in: roomName, at: time, sink: sink)
         case .summon(let id):  // presenter only (`ClientMessage.requiredRole`)
+            // A fenced owner may have lost the room (and its presenter the room's audience) meanwhile.
+            if rooms.read(existing: roomName, \.authority) == .owned && !runsCamera(roomName, at: now) { throw .unavailable(ref: ref) }
             summon(id: id, by: owner.client, from: connection, in: roomName, at: time, sink: sink)
         case .followPolicy(let explore):  // presenter only
             setFollowPolicy(explore: explore, by: owner.client, in: roomName, at: time, sink: sink)

@@ -442,7 +442,7 @@ public struct Hub {
         guard let members = rooms.read(room, \.members) else { return }
         let kind = event.subscription
         if let broker, EventSubscriptions.ofTheCamera.contains(kind), rooms.read(room, \.authority) == .owned {
-            broker.relay(HubMessage.event(event, time: time.epochMilliseconds), kind: kind, in: room)
+            broker.relay(HubMessage.event(event, time: time.epochMilliseconds), kind: kind, epoch: epoch(of: room), in: room)
         }
         let recipients = members.lazy.filter { $0.events.contains(kind) && $0.connection != except }.map(\.connection)
         guard !recipients.isEmpty else { return }

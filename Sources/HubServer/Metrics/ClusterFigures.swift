@@ -16,6 +16,12 @@ struct ClusterFigures: Equatable, Sendable {
     var remoteClients: Int
     var unanswered: UInt64
     var undecodable: UInt64
+    /// Fenced writes Redis refused; rooms being prepared now, and given up
+    /// for Redis's silence; connections closed for sending too much meanwhile.
+    var fencedRefusals: UInt64
+    var preparing: Int
+    var preparationsGivenUp: UInt64
+    var heldTooMuch: UInt64
     /// Redis commands in flight, moving frames shed before Redis, events waiting
     /// for the loops and other hubs' moving frames shed there (`QueueFigures`).
     var commandsInFlight: Int
@@ -36,6 +42,10 @@ extension ClusterFigures {
         remoteClients = engine.remoteClientCount
         unanswered = engine.unanswered
         undecodable = engine.undecodable
+        fencedRefusals = engine.fencedRefusals
+        preparing = engine.preparingRooms
+        preparationsGivenUp = engine.preparationsGivenUp
+        heldTooMuch = engine.heldTooMuch
         commandsInFlight = engine.redis.commandsInFlight
         framesShed = engine.redis.shed
         inboxDepth = engine.inbox.depth
@@ -53,6 +63,10 @@ extension ClusterFigures {
         sum.remoteClients += b.remoteClients
         sum.unanswered += b.unanswered
         sum.undecodable += b.undecodable
+        sum.fencedRefusals += b.fencedRefusals
+        sum.preparing += b.preparing
+        sum.preparationsGivenUp += b.preparationsGivenUp
+        sum.heldTooMuch += b.heldTooMuch
         sum.commandsInFlight += b.commandsInFlight
         sum.framesShed += b.framesShed
         sum.inboxDepth += b.inboxDepth

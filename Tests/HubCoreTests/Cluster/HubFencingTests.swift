@@ -12,8 +12,10 @@ final class RecordingBroker: RoomBroker {
     func forward(_ command: ForwardedCommand) { forwarded.append(command) }
     func clientLeft(_ client: String, in room: RoomName) {}
     func roomRemoved(_ room: RoomName) {}
-    func relay(_ event: [UInt8], kind: EventSubscriptions, in room: RoomName) {}
-    func summon(by client: String, name: String, in room: RoomName) {}
+    var relayedEpochs: [UInt64] = []
+    var summonEpochs: [UInt64] = []
+    func relay(_ event: [UInt8], kind: EventSubscriptions, epoch: UInt64, in room: RoomName) { relayedEpochs.append(epoch) }
+    func summon(by client: String, name: String, epoch: UInt64, in room: RoomName) { summonEpochs.append(epoch) }
     func deliver(_ message: [UInt8], toClient client: String) {}
     var routes: [[GeoCoordinate]] = []
     func routeChanged(_ points: [GeoCoordinate], epoch: UInt64, in room: RoomName) { routes.append(points) }
@@ -146,5 +148,56 @@ struct HubFencingTests {
         #expect(bench.hub.isFenced(demo, at: bench.now), "the hub's lease alone does not give it back")
         bench.hub.leaseHeld(demo, ClusterLease(epoch: 2, until: bench.now + 1.35), at: bench.time, sink: bench.sink)
         #expect(!bench.hub.isFenced(demo, at: bench.now) && bench.hub.unconfirmedRooms.isEmpty)
+    }
+
+    // MARK: Events, summons and presence carry the epoch
+
+    @Test func anOwnersRelayedEventsAndSummonsCarryItsEpoch() {
+        let (bench, broker) = clusterBench(lease: ClusterLease(epoch: 7, until: 200))
+        let presenter = bench.join(role: "presenter").key
+        bench.send(#"{"type":"limits","maxTilt":45}"#, from: presenter)
+        bench.send(#"{"type":"summon"}"#, from: presenter)
+        #expect(!broker.relayedEpochs.isEmpty && broker.relayedEpochs.allSatisfy { $0 == 7 })
+        #expect(broker.summonEpochs == [7])
+    }
+
+    @Test func aMirrorDropsAnEventOfAnOlderEpochThanItKnows() {
+        let (bench, _) = clusterBench(lease: nil)
+        let follower = bench.join(role: "follower").key
+        bench.hub.applyRemoteFrame(frame(seq: 6, epoch: 3, zoom: 4), in: demo)
+        let event = HubMessage.event(.limitsChanged(limits: CameraLimits(), by: "c9"), time: 0)
+        bench.hub.applyRemoteEvent(event, kind: .limitsChanged, epoch: 2, in: demo, sink: bench.sink)
+        #expect(bench.events(follower, "limitsChanged").isEmpty, "from an owner that lost the room")
+        bench.hub.applyRemoteEvent(event, kind: .limitsChanged, epoch: 3, in: demo, sink: bench.sink)
+        #expect(bench.events(follower, "limitsChanged").count == 1)
+    }
+
+    @Test func aSummonFromAHubThatKnewOnlyAnOlderEpochReachesNobody() {
+        let (bench, _) = clusterBench(lease: nil)
+        let explorer = bench.join(role: "follower").key
+        bench.send(#"{"type":"follow","state":"exploring"}"#, from: explorer)
+        bench.hub.applyRemoteFrame(frame(seq: 6, epoch: 3, zoom: 4), in: demo)
+        bench.hub.applyRemoteSummon(by: "c1.old", name: "Ann", epoch: 2, in: demo, at: bench.time, sink: bench.sink)
+        #expect(bench.events(explorer, "summoned").isEmpty)
+        bench.hub.applyRemoteSummon(by: "c1.new", name: "Ann", epoch: 3, in: demo, at: bench.time, sink: bench.sink)
+        #expect(bench.events(explorer, "summoned").count == 1)
+    }
+
+    @Test func presenceOfAnOlderEpochIsDroppedAndAHubAnnouncesItsOwnAgainWhenItLearnsANewerOne() {
+        let (bench, _) = clusterBench(lease: nil)
+        let member = bench.join(role: "driver").key
+        _ = bench.hub.takePresenceChanges()
+        bench.hub.applyRemoteFrame(frame(seq: 6, epoch: 3, zoom: 4), in: demo)
+        #expect(bench.hub.takePresenceChanges() == [demo], "announced again under epoch 3")
+        #expect(bench.hub.localPresence(of: demo)?.epoch == 3)
+        let stale = HubPresence(
+            entries: [RosterEntry(client: "c4.old", name: "Bo", role: .driver, follow: .following)],
+            audience: Audience(clients: 1, followers: 0), epoch: 2)
+        bench.hub.applyRemotePresence(stale, from: "old", in: demo, at: bench.time, sink: bench.sink)
+        #expect(bench.events(member, "joined").isEmpty, "a stalled ex-owner's roster is not shown")
+        var current = stale
+        current.epoch = 3
+        bench.hub.applyRemotePresence(current, from: "old", in: demo, at: bench.time, sink: bench.sink)
+        #expect(bench.events(member, "joined").count == 1)
     }
 }

@@ -21,7 +21,8 @@ extension HubServerTests {
         static func member(_ id: String, _ link: RedisLinkState, reason: String? = nil, published: UInt64) -> ClusterFigures {
             ClusterFigures(
                 hubIDs: [id], link: link, reason: reason, published: published, forwarded: 1, leaseRenewals: 2, remoteClients: 3,
-                unanswered: 0, undecodable: 1, commandsInFlight: 4, framesShed: 0, inboxDepth: 5, inboxShed: 6)
+                unanswered: 0, undecodable: 1, fencedRefusals: 2, preparing: 1, preparationsGivenUp: 3, heldTooMuch: 4, commandsInFlight: 4,
+                framesShed: 0, inboxDepth: 5, inboxShed: 6)
         }
 
         @Test func healthAddsTheMembersUpWithTheWorstLinkAndEveryId() {
@@ -29,6 +30,7 @@ extension HubServerTests {
             #expect(sum.hubIDs == ["k3x9qa", "k3x9qa1"])
             #expect(sum.link == .down && sum.reason == "connection refused", "degraded when any loop cannot reach Redis")
             #expect(sum.published == 15 && sum.remoteClients == 6 && sum.commandsInFlight == 8 && sum.inboxShed == 12)
+            #expect(sum.fencedRefusals == 4 && sum.preparing == 2 && sum.preparationsGivenUp == 6 && sum.heldTooMuch == 8)
             let without: ClusterFigures? = nil
             #expect((without + without) == nil, "no Redis, no figures")
             #expect((without + sum)?.hubIDs.count == 2)

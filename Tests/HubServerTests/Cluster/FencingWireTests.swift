@@ -8,15 +8,17 @@ import Testing
 import WebSocketTransport
 
 extension HubServerTests {
-    @Test func theCheckpointRefusesAWriterOfAnOlderEpoch() throws {
+    @Test func theCheckpointTakesOnlyTheWriterOfTheRoomsEpochAndNeverReadsAMissingEpochAsZero() throws {
         let redis = try RedisServer()
         defer { redis.stop() }
         let script = "\"\(LeaseScripts.checkpoint)\""
+        #expect(try redis.command("EVAL \(script) 2 {t}:frame {t}:epoch 1 lost {t}:frames") == ":0", "no epoch key: lease again")
         #expect(try redis.command("SET {t}:epoch 5") == "+OK")
-        #expect(try redis.command("EVAL \(script) 2 {t}:frame {t}:epoch 4 stale") == ":0", "an owner of epoch 4 lost the room")
+        #expect(try redis.command("EVAL \(script) 2 {t}:frame {t}:epoch 4 stale {t}:frames") == ":0", "an owner of epoch 4 lost the room")
         #expect(try redis.command("EXISTS {t}:frame") == ":0")
-        #expect(try redis.command("EVAL \(script) 2 {t}:frame {t}:epoch 5 current") == ":1")
+        #expect(try redis.command("EVAL \(script) 2 {t}:frame {t}:epoch 5 current {t}:frames") == ":1")
         #expect(try redis.lines("GET {t}:frame") == ["$7", "current"])
+        #expect(try redis.command("EVAL \(script) 2 {t}:frame {t}:epoch 6 ahead {t}:frames") == ":0", "only the room's own epoch writes")
     }
 
     @Test func aStalledOwnerNeverShowsItsStaleCameraAndComesBackAsAMirror() throws {
@@ -176,5 +178,59 @@ extension HubServerTests {
         let keys = ((try? redis.lines("KEYS hub:*:alive")) ?? []).filter { $0.hasPrefix("hub:") }
         let left = keys.compactMap { key in (try? redis.command("PTTL \(key)")).flatMap { Int($0.dropFirst()) } }
         return left.max() ?? 0
+    }
+}
+
+extension HubServerTests {
+    /// The owner stalls past its lease, Redis loses every key meanwhile, and the owner comes back:
+    /// no frame of its reaches a follower on any hub, and the room's checkpoint is the new
+    /// owner's (a hub that joins afterwards welcomes with its camera). Its events and summons are
+    /// fenced the same way (`HubFencingTests`, and the scripts' tests above).
+    @Test func afterAFlushAllAStalledOwnersFramesReachNobodyAndTheCheckpointIsTheNewOwners() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let owner = try ServeProcess(camhubPath, ["--redis", redis.url])
+        defer { owner.stop(SIGKILL) }
+        let onOwner = try HubClients(port: owner.port)
+        let presenter = onOwner.join(role: "presenter")
+        let watcher = onOwner.join(role: "follower", rate: 60)
+        let (second, third) = (try TestCluster.hub(on: redis), try TestCluster.hub(on: redis))
+        defer { second.shutdown() }
+        defer { third.shutdown() }
+        let (onSecond, onThird) = (try HubClients(port: second.port), try HubClients(port: third.port))
+        let followers = [watcher, onSecond.join(role: "follower", rate: 60), onThird.join(role: "follower", rate: 60)]
+        let driver = onThird.join(role: "driver")
+
+        // The zoom only grows while the animation runs: a frame above the highest one seen
+        // before the stall could only come from the stalled owner.
+        presenter.send(#"{"type":"animate","id":"climb","to":{"zoom":14},"duration":30}"#)
+        #expect(waitUntil { followers.allSatisfy { $0.frames.count >= 10 } }, "moving frames on every hub")
+        kill(owner.process.processIdentifier, SIGSTOP)
+        var resumed = false
+        defer { if !resumed { kill(owner.process.processIdentifier, SIGCONT) } }
+        let stalledAt = followers.map(\.frames.count)
+        #expect(try redis.command("FLUSHALL") == "+OK")
+        #expect(waitUntil(.seconds(20)) { second.owns("demo") == true || third.owns("demo") == true }, "another hub takes the room")
+        // Past the stalled owner's own lease (1,500 ms by its clock; the FLUSHALL took its key
+        // with it, so the room could be taken sooner).
+        Thread.sleep(forTimeInterval: 2)
+        let zooms = followers.flatMap { follower in follower.frames.compactMap { $0.json["camera"]?["zoom"]?.numberValue } }
+        let highest = try #require(zooms.max())
+        kill(owner.process.processIdentifier, SIGCONT)
+        resumed = true
+
+        #expect(waitUntil(.seconds(20)) { owner.healthOwns("demo") == false }, "the thawed owner becomes a mirror")
+        driver.send(#"{"type":"set","camera":{"zoom":5}}"#)
+        for (i, follower) in followers.enumerated() {
+            #expect(waitUntil { follower.frames.last?.json["camera"]?["zoom"]?.numberValue == 5 }, "follower \(i) follows the new owner")
+            let after = follower.frames.dropFirst(stalledAt[i]).compactMap { $0.json["camera"]?["zoom"]?.numberValue }
+            #expect(after.allSatisfy { $0 <= highest || $0 == 5 }, "follower \(i): no stale frame: \(after), highest \(highest)")
+        }
+        let late = try TestCluster.hub(on: redis)
+        defer { late.shutdown() }
+        let onLate = try HubClients(port: late.port)
+        let welcome = onLate.join(role: "follower").messages("welcome").first?.json
+        #expect(welcome?["camera"]?["zoom"]?.numberValue == 5, "a hub that joins later starts from the new owner's checkpoint")
+        _ = presenter
     }
 }
