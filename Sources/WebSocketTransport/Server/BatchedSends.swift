@@ -16,9 +16,13 @@ import Synchronization
 /// Threading: owned by one `ServerCore` and used on its loop thread only,
 /// like the `wsi`s it writes to. Not `Sendable`.
 ///
-/// Lifetime of the bytes: `curing_send_all` returns only when every send of
-/// the batch has completed (MSG_DONTWAIT: a full socket answers -EAGAIN at
-/// once), so a frame is referenced here until `flush` returns, no longer.
+/// Lifetime of the bytes: `curing_send_all` returns when every send of the
+/// batch has completed (MSG_DONTWAIT: a full socket answers -EAGAIN at once;
+/// a send a kernel queued all the same is cancelled after 2 ms), so a frame
+/// is referenced here until `flush` returns, no longer. The one exception: a
+/// send that could not be cancelled either (`CURING_STUCK`); its batch's
+/// bytes are then kept as long as this lives (`parked`), its connection is
+/// reported failed, and no batch is made again.
 final class BatchedSends {
     /// What became of one gathered frame.
     enum Outcome {
@@ -48,8 +52,10 @@ final class BatchedSends {
     /// The joined bytes of the sends that carry several frames, freed by `flush`.
     private var joined: [UnsafeMutableRawBufferPointer] = []
     private var results: [Int32] = []
-    /// The ring refused a submission once: no batch again (see `curing_send_all`).
+    /// The ring refused a submission once, or left sends in flight: no batch again (see `curing_send_all`).
     private(set) var isBroken = false
+    /// The bytes of a batch whose sends the kernel may still read (`CURING_STUCK`): never freed.
+    private var parked: (frames: [(newest: SharedFrame, earlier: [SharedFrame])], joined: [UnsafeMutableRawBufferPointer]) = ([], [])
 
     /// Whether this kernel lets this process use io_uring (a ring is made and freed).
     static var kernelAllows: Bool {
@@ -67,6 +73,7 @@ final class BatchedSends {
     deinit {
         curing_ring_free(ring)
         freeJoined()
+        // `parked.joined` is left allocated: the kernel may still read it as the ring goes.
     }
 
     var isEmpty: Bool { connections.isEmpty }
@@ -135,6 +142,11 @@ final class BatchedSends {
             }
         }
         if status != 0 { isBroken = true }
+        if status == curing_stuck() {
+            parked.frames += frames
+            parked.joined += joined
+            joined.removeAll()
+        }
         for index in connections.indices {
             let send = sends[index]
             outcome(connections[index], frames[index], Self.outcome(of: Int(results[index]), wireLength: Int(send.length), wire: send.bytes))
@@ -148,6 +160,7 @@ final class BatchedSends {
     var isFull: Bool { connections.count >= Int(Self.ringEntries) }
 
     private static func outcome(of result: Int, wireLength: Int, wire: UnsafeRawPointer?) -> Outcome {
+        if result == Int(curing_pending()) { return .failed }  // the kernel may still send it: the stream is lost
         if result == Int(curing_not_sent()) || result == -Int(EAGAIN) || result == -Int(EINTR) || result == 0 {
             return .notSent
         }

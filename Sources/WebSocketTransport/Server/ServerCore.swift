@@ -42,6 +42,9 @@ final class ServerCore: @unchecked Sendable {
     /// Frames dropped from a frame lane before being written, all connections
     /// (written on the loop thread, read from any).
     let framesReplaced = Atomic<Int>(0)
+    /// When the drains of this pass of the loop began (nil: none yet in this
+    /// pass): together they take at most `owedSlice` (loop thread).
+    private var passDrainStarted: ContinuousClock.Instant?
     /// The slice of connections the next keepalive sweep looks at (`sweepIdle`).
     var sweepSlice: UInt64 = 0
     /// Clients closed for having stopped reading, by what showed it.
@@ -259,10 +262,11 @@ final class ServerCore: @unchecked Sendable {
     /// overload. Four frames are 133 ms of motion at 30 Hz.
     static let framesOwedAtMost = 4
 
-    /// Wall time one `drainOwedFrames` may take before the loop serves its
-    /// timers and sockets again: an eighth of a 60 Hz tick. It is looked at
-    /// after each `sendsPerLook` connections, sent in one io_uring submission
-    /// (~1 ms of kernel work at 5–8 µs a send).
+    /// Wall time the drains of one pass of the loop may take together before
+    /// the loop serves its timers and sockets again: an eighth of a 60 Hz
+    /// tick, however many batches the pass applied. It is looked at after each
+    /// `sendsPerLook` connections, sent in one io_uring submission (~1 ms of
+    /// kernel work at 5–8 µs a send).
     static let owedSlice = Duration.milliseconds(2)
     static let sendsPerLook = 128
 
@@ -276,10 +280,17 @@ final class ServerCore: @unchecked Sendable {
     /// (`framesOwedAtMost`), and both go in one send: the kernel's cost is per
     /// send more than per byte, so the loop then writes more frames per second
     /// instead of fewer, and followers get every frame, later, not a stutter.
-    /// Runs at the end of every pass of the loop, and outside lws callbacks only.
+    /// Runs after each batch a pass applies, at the end of every pass
+    /// (`endOfPass`), and outside lws callbacks only; the slice is the pass's
+    /// (`passDrainStarted`), not each call's.
     func drainOwedFrames() {
-        guard callbackDepth == 0, let batch = batchedSends else { return }
-        let started = ContinuousClock.now
+        guard callbackDepth == 0, let batch = batchedSends, !owing.isEmpty else { return }
+        let started = passDrainStarted ?? ContinuousClock.now
+        passDrainStarted = started
+        guard ContinuousClock.now - started < Self.owedSlice else {
+            scheduleDrain()  // this pass's slice is spent: the rest after the loop served its sockets and timers
+            return
+        }
         var gathered = 0
         while let conn = owing.popFirst() {
             conn.isOwed = false
@@ -307,6 +318,13 @@ final class ServerCore: @unchecked Sendable {
         }
         batch.append(newest, earlier: earlier, to: conn, fd: lws_get_socket_fd(conn.wsi))
         conn.inBatch = true
+    }
+
+    /// The end of a pass of the loop: drains what is owed in what is left of
+    /// the pass's slice; the next pass has a slice of its own.
+    func endOfPass() {
+        drainOwedFrames()
+        passDrainStarted = nil
     }
 
     private func scheduleDrain() {

@@ -66,7 +66,7 @@ public final class WebSocketServer: Sendable {
                 createContext: { core.createContext() },
                 beforeDestroy: { core.flushBatchedSends() },
                 afterDestroy: { core.didDestroyContext() },
-                afterEachPass: { core.drainOwedFrames() })
+                afterEachPass: { core.endOfPass() })
         } catch {
             state.withLock { $0.stopped = true }
             // lws only logs why; say it in one line of our own.
