@@ -15,9 +15,10 @@ The protocol is docs/PROTOCOL.md (and docs/asyncapi.yaml) in the CameraHub repos
 from .binary_frame import decode_frame
 from .errors import CamHubError, ConnectionLost, HubError, ProtocolError, Refused
 from .room import Room, backoff, connect
-from .types import Anchor, AnimationResult, Camera, FollowCounts, Frame, Padding, RosterEntry
+from .types import Anchor, AnimationResult, Camera, CameraLike, FollowCounts, Frame, Padding, RosterEntry, as_camera
 
 __all__ = [
-    "Anchor", "AnimationResult", "CamHubError", "Camera", "ConnectionLost", "FollowCounts", "Frame", "HubError",
-    "Padding", "ProtocolError", "Refused", "Room", "RosterEntry", "backoff", "connect", "decode_frame",
+    "Anchor", "AnimationResult", "CamHubError", "Camera", "CameraLike", "ConnectionLost", "FollowCounts", "Frame",
+    "HubError", "Padding", "ProtocolError", "Refused", "Room", "RosterEntry", "as_camera", "backoff", "connect",
+    "decode_frame",
 ]

@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 
 from .binary_frame import decode_frame
 from .errors import ConnectionLost, HubError, Refused
-from .types import AnimationResult, Camera, FollowCounts, Frame, RosterEntry
+from .types import AnimationResult, Camera, CameraLike, FollowCounts, Frame, RosterEntry, as_camera
 
 SUBPROTOCOL = "camhub.v1"
 #: Close codes after which the client joins again: going away, service restart, a dropped connection.
@@ -353,33 +353,33 @@ class Room:
 
     # -- commands -------------------------------------------------------------------------------------------------
 
-    async def set(self, camera: Camera) -> None:
-        """Jumps the camera (`set`)."""
-        await self.send({"type": "set", "camera": camera.to_wire()})
+    async def set(self, camera: CameraLike) -> None:
+        """Jumps the camera (`set`). `camera`: a Camera or a dict of its fields (`as_camera`)."""
+        await self.send({"type": "set", "camera": as_camera(camera).to_wire()})
 
-    async def ease(self, camera: Camera, *, duration: Optional[float] = None, curve: Any = None, essential: bool = False,
+    async def ease(self, camera: CameraLike, *, duration: Optional[float] = None, curve: Any = None, essential: bool = False,
                    id: Optional[str] = None, timeout: Optional[float] = 120) -> AnimationResult:
         """`ease` to `camera`; returns how the animation ended."""
-        m = _fields({"type": "ease", "id": id, "camera": camera.to_wire(), "duration": duration, "curve": curve})
+        m = _fields({"type": "ease", "id": id, "camera": as_camera(camera).to_wire(), "duration": duration, "curve": curve})
         if essential:
             m["essential"] = True
         return await self._animation(m, timeout)
 
-    async def fly(self, camera: Camera, *, duration: Optional[float] = None, speed: Optional[float] = None,
+    async def fly(self, camera: CameraLike, *, duration: Optional[float] = None, speed: Optional[float] = None,
                   curve: Optional[float] = None, min_zoom: Optional[float] = None, essential: bool = False,
                   id: Optional[str] = None, timeout: Optional[float] = 120) -> AnimationResult:
         """`fly` to `camera` (zoom out, travel, zoom in); returns how the flight ended."""
-        m = _fields({"type": "fly", "id": id, "camera": camera.to_wire(), "duration": duration, "speed": speed,
+        m = _fields({"type": "fly", "id": id, "camera": as_camera(camera).to_wire(), "duration": duration, "speed": speed,
                      "curve": curve, "minZoom": min_zoom})
         if essential:
             m["essential"] = True
         return await self._animation(m, timeout)
 
-    async def animate(self, to: Camera, duration: float, *, curve: Any = None, delay: Optional[float] = None,
+    async def animate(self, to: CameraLike, duration: float, *, curve: Any = None, delay: Optional[float] = None,
                       after: Optional[str] = None, essential: bool = False, id: Optional[str] = None,
                       timeout: Optional[float] = 120) -> AnimationResult:
         """`animate` the properties `to` names; returns how the animation ended."""
-        m = _fields({"type": "animate", "id": id, "to": to.to_wire(), "duration": duration, "curve": curve,
+        m = _fields({"type": "animate", "id": id, "to": as_camera(to, "to").to_wire(), "duration": duration, "curve": curve,
                      "delay": delay, "after": after})
         if essential:
             m["essential"] = True

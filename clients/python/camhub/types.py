@@ -3,8 +3,11 @@ camera, limits, roster and frames are, and how an animation ended."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Union
+
+from .errors import ProtocolError
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,49 @@ class Camera:
             roll=o.get("roll"), elevation=o.get("elevation"), fov=o.get("fov"),
             anchor=Anchor(a["x"], a["y"]) if a else None,
             padding=Padding(p["top"], p["left"], p["bottom"], p["right"]) if p else None)
+
+
+#: Every field name of a camera, in the wire's order.
+_FIELDS = ("lat", "lon", "zoom", "bearing", "tilt", "anchor", "padding", "roll", "elevation", "fov")
+
+#: What the commands take as a camera: a Camera, or a mapping of its field names.
+CameraLike = Union[Camera, Mapping[str, Any]]
+
+
+def as_camera(value: Any, what: str = "camera") -> Camera:
+    """`value` as a Camera: a Camera as it is, or a mapping (a dict) of a camera's
+    field names, e.g. `{"lat": 48.85, "lon": 2.35, "zoom": 12}` (`anchor` and
+    `padding` as Anchor/Padding or as mappings of theirs). Anything else, a
+    field a camera does not have, or a value of the wrong type raises
+    ProtocolError naming it and the type wanted. `what` names the argument."""
+    if isinstance(value, Camera):
+        return value
+    if not isinstance(value, Mapping):
+        raise ProtocolError(f"{what}: a camhub.Camera or a mapping of its fields ({', '.join(_FIELDS)}) is wanted, "
+                            f"got {type(value).__name__}")
+    unknown = [k for k in value if k not in _FIELDS]
+    if unknown:
+        raise ProtocolError(f"{what}: a camera has no field {', '.join(map(repr, unknown))} "
+                            f"(its fields: {', '.join(_FIELDS)})")
+    for k in _SCALARS:
+        v = value.get(k)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise ProtocolError(f"{what}.{k}: a number is wanted, got {type(v).__name__}")
+    return Camera(**{k: value.get(k) for k in _SCALARS},
+                  anchor=_part(value.get("anchor"), Anchor, ("x", "y"), f"{what}.anchor"),
+                  padding=_part(value.get("padding"), Padding, ("top", "left", "bottom", "right"), f"{what}.padding"))
+
+
+def _part(value: Any, kind: type, names: tuple[str, ...], what: str) -> Any:
+    """An Anchor or Padding given as itself, as a mapping of its fields, or None."""
+    if value is None or isinstance(value, kind):
+        return value
+    if not isinstance(value, Mapping) or any(k not in names for k in value):
+        raise ProtocolError(f"{what}: a camhub.{kind.__name__} or a mapping of {', '.join(names)} is wanted, got {value!r}")
+    for k, v in value.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ProtocolError(f"{what}.{k}: a number is wanted, got {type(v).__name__}")
+    return kind(**value)
 
 
 @dataclass(frozen=True)

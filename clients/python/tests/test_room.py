@@ -241,3 +241,20 @@ def test_after_a_drain_the_first_return_is_spread_over_a_window_that_grows_with_
 
     from camhub.room import drain_wait
     assert [drain_wait(n, Widest()) for n in (0, 10, 5000, 50000)] == [0.25, 0.25, 5.0, 10.0]
+
+
+def test_a_dict_of_a_cameras_fields_flies_like_a_camera_and_anything_else_is_a_protocol_error_naming_the_type(hub, wire):
+    async def main():
+        async with camhub.connect(hub.url, "dicts", role="presenter", on_wire=wire) as presenter:
+            result = await presenter.fly({"lat": 48.8566, "lon": 2.3522, "zoom": 11.0}, duration=0.2)
+            assert result.finished and (result.camera.lat, result.camera.lon, result.camera.zoom) == (48.8566, 2.3522, 11.0)
+            await presenter.set({"bearing": 30, "padding": {"top": 10}})
+            with pytest.raises(camhub.ProtocolError, match="a camhub.Camera or a mapping of its fields .* got int"):
+                await presenter.fly(42)
+            with pytest.raises(camhub.ProtocolError, match="no field 'latitude'"):
+                await presenter.ease({"latitude": 48.85})
+            with pytest.raises(camhub.ProtocolError, match=r"to\.zoom: a number is wanted, got str"):
+                await presenter.animate({"zoom": "12"}, 1)
+            assert (await presenter.ease({"zoom": 12}, duration=0.1)).finished, "the room goes on"
+
+    asyncio.run(main())
