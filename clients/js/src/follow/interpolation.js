@@ -301,6 +301,8 @@ export class SnapshotBuffer {
     this.correction = null; // {delta, at (hub ms)}: shown = raw + delta * fade(rt - at)
     this.changed = false;
     this.underruns = 0;
+    this.underrunPending = false; // dry after a stall of the page's own: an underrun if the next sample is dry too
+    this.lastDisplayAt = null;
     this.drySamples = 0;
     this.samples = 0;
     this.pendingErrors = [];
@@ -360,6 +362,8 @@ export class SnapshotBuffer {
       jitter: this.clock.jitter,
       lead: this.clock.lead,
       underruns: this.underruns,
+      resyncs: this.clock.resyncs,
+      speed: this.clock.speed,
       drySamples: this.drySamples,
       samples: this.samples,
       errorPx: this.errorPx,
@@ -502,19 +506,25 @@ export class SnapshotBuffer {
   }
 
   /**
-   * The camera to paint: `now` is the local time (what has arrived), `paintAt`
-   * when it will be on screen (default now). Returns `{camera, moving, seq, by,
-   * time, dry}` (`time` = hub render time), or null before the first frame.
+   * The camera to paint for the display frame that begins at local
+   * `displayAt` (the animation-frame callback's timestamp) and is on screen
+   * `lead` ms later (FramePacer). Frames pushed until now count. Returns
+   * `{camera, moving, seq, by, time, dry}` (`time` = hub render time), or null
+   * before the first frame.
    */
-  sample(now, paintAt = now) {
+  sample(displayAt, lead = 0) {
     const frames = this.frames;
     if (frames.length === 0) return null;
     const newest = frames[frames.length - 1];
-    // showing a final resting frame exactly, and still: a delay change is invisible
-    const resting = !newest.moving && this.last && this.last.rest && this.last.seq === newest.seq;
-    // while it moves, another frame is due one interval after the newest: how late is it, as this sample sees it
-    if (newest.moving) this.clock.observeSample(paintAt, newest.time);
-    const rt = this.clock.advance(now, paintAt, resting ? newest.time : null);
+    const paintAt = displayAt + lead;
+    // while it moves, another frame is due one interval after the newest: how late is it, as this sample sees it;
+    // and the clock may run past it by the extrapolation allowance, no further
+    let limit = Infinity;
+    if (newest.moving) {
+      this.clock.observeSample(paintAt, newest.time);
+      limit = newest.time + this.options.maxExtrapolationIntervals * this.interval;
+    }
+    const rt = this.clock.advance(displayAt, lead, limit);
     const raw = this.evaluate(rt);
 
     // Frames that arrived since the last sample may change what the path was
@@ -548,10 +558,24 @@ export class SnapshotBuffer {
     }
 
     this.samples++;
+    // an underrun makes the delay grow now, unless the page itself stalled before this sample (a display
+    // frame more than three leads after the last: its frames queued, handled after this sample); dry on the
+    // next display frame too, the frames are late after all
+    const pageStalled = this.lastDisplayAt !== null && displayAt - this.lastDisplayAt > 3 * Math.max(lead, 1000 / 60);
     if (raw.dry) {
       this.drySamples++;
-      if (!last || !last.dry) this.underruns++;
+      if (!last || !last.dry) {
+        this.underruns++;
+        if (pageStalled) this.underrunPending = true;
+        else this.clock.underrun();
+      } else if (this.underrunPending) {
+        this.underrunPending = false;
+        this.clock.underrun();
+      }
+    } else {
+      this.underrunPending = false;
     }
+    this.lastDisplayAt = displayAt;
     if (moving) this.trackError(rt, shown);
     this.resolveErrors();
     this.last = { rt, raw: raw.camera, shown, dry: raw.dry, rest, seq: raw.seq };

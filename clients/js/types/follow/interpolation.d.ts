@@ -106,11 +106,16 @@ export class SnapshotBuffer {
         growBand: number;
         shrinkBandMs: number;
         shrinkBand: number;
-        maxSpeedup: number;
-        maxSlowdown: number;
-        stretchTauMs: number;
-        minStretch: number;
-        leadSmoothing: number;
+        shrinkHoldMs: number;
+        maxRateChange: number;
+        speedGain: number;
+        deadbandMs: number;
+        speedUpdateMs: number;
+        speedRampMs: number;
+        resyncMs: number;
+        underrunGrowth: number;
+        maxStallMs: number;
+        sleepMs: number;
     };
     clock: PlayoutClock;
     tick: any;
@@ -141,6 +146,8 @@ export class SnapshotBuffer {
     correction: any;
     changed: boolean;
     underruns: number;
+    underrunPending: boolean;
+    lastDisplayAt: any;
     drySamples: number;
     samples: number;
     pendingErrors: any[];
@@ -167,8 +174,10 @@ export class SnapshotBuffer {
         targetDelay: any;
         interval: number;
         jitter: any;
-        lead: any;
+        lead: number;
         underruns: number;
+        resyncs: number;
+        speed: any;
         drySamples: number;
         samples: number;
         errorPx: number;
@@ -216,11 +225,13 @@ export class SnapshotBuffer {
         };
     };
     /**
-     * The camera to paint: `now` is the local time (what has arrived), `paintAt`
-     * when it will be on screen (default now). Returns `{camera, moving, seq, by,
-     * time, dry}` (`time` = hub render time), or null before the first frame.
+     * The camera to paint for the display frame that begins at local
+     * `displayAt` (the animation-frame callback's timestamp) and is on screen
+     * `lead` ms later (FramePacer). Frames pushed until now count. Returns
+     * `{camera, moving, seq, by, time, dry}` (`time` = hub render time), or null
+     * before the first frame.
      */
-    sample(now: any, paintAt?: any): {
+    sample(displayAt: any, lead?: number): {
         camera: {
             lat: any;
             lon: any;
