@@ -188,6 +188,18 @@ test('a motion started by a command (its first frame a corner) is drawn over the
   assert.ok(old.evaluate(3000 - tick - 1).camera.lon > 0);
 });
 
+test('past the first frame of a motion (a corner, no velocity) it extrapolates at the speed it drew the start with', () => {
+  // a live gesture: lon 0 at rest, then 0.1° one tick later (6°/s), no velocity in the frames
+  const buf = new SnapshotBuffer({ rate: 10 });
+  buf.setTick(60);
+  const tick = 1000 / 60;
+  buf.push(frame(1, 0, cam({ lon: 0 }), false), 50);
+  buf.push({ ...frame(2, 3000, cam({ lon: 0.1 }), true), corner: true }, 3050);
+  // drawn from 3000 - tick to 3000 at 0.1° per tick, and on at that speed past it (not 0.1° per 100 ms)
+  assert.ok(Math.abs(buf.evaluate(3000 - tick / 2).camera.lon - 0.05) < 1e-9);
+  assert.ok(Math.abs(buf.evaluate(3000 + tick).camera.lon - 0.2) < 1e-9, `${buf.evaluate(3000 + tick).camera.lon}`);
+});
+
 test('no curve is fitted across a corner: two linear segments are followed exactly at 10 Hz', () => {
   // The hub's path: lon grows 10°/s until t = 1040 ms, then lat grows 10°/s (lon still).
   const turn = 1040;

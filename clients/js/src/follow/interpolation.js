@@ -412,6 +412,18 @@ export class SnapshotBuffer {
   }
 
   /**
+   * When the motion from frame a to the next frame b began (hub ms): at a, but after a rest or a gap
+   * within the one interval before b, or the one hub tick before b when b is a `corner` (a command
+   * started it: the hub sends the frame of the next tick). Drawing and extrapolating use the same start,
+   * so the first frames of a motion are not drawn at one speed and extrapolated at another.
+   */
+  motionStart(a, b) {
+    if (a.moving && b.time - a.time <= this.gapThreshold) return a.time;
+    const lead = !a.moving && b.corner && this.tick ? 1000 / this.tick : this.interval;
+    return Math.max(a.time, b.time - lead);
+  }
+
+  /**
    * The camera the frames give for hub time rt, without correction:
    * {camera, moving, seq, by, dry, rest}. rest: the final resting frame is
    * shown exactly. dry: rt is past a newest frame that is still moving.
@@ -431,11 +443,7 @@ export class SnapshotBuffer {
     const b = frames[i + 1];
     const hold = { camera: copyCamera(a.camera), moving: true, seq: a.seq, by: a.by, dry: false, rest: false };
     if (!a.moving && !b.moving) return hold; // a jump (`set`): shown at b's time
-    let start = a.time;
-    if (!a.moving || b.time - a.time > this.gapThreshold) {
-      const lead = !a.moving && b.corner && this.tick ? 1000 / this.tick : this.interval;
-      start = Math.max(a.time, b.time - lead);
-    }
+    const start = this.motionStart(a, b);
     if (rt <= start) return hold;
     const t = (rt - start) / (b.time - start);
     const p = frames[i - 1];
@@ -459,8 +467,8 @@ export class SnapshotBuffer {
     const a = frames[i];
     const p = frames[i - 1];
     if (!p) return { camera: copyCamera(a.camera) };
-    let span = a.time - p.time;
-    if (!p.moving || span > this.gapThreshold) span = Math.min(span, this.interval);
+    // (after a rest, the motion to the newest frame began where evaluate draws it from: the same slope)
+    const span = a.time - this.motionStart(p, a);
     if (!(span > 0)) return { camera: copyCamera(a.camera) };
     // effective time: full velocity for one interval (exact on a straight
     // path), then slowing linearly to a stop over `maxExtrapolationIntervals - 1` more

@@ -190,6 +190,13 @@ export class SnapshotBuffer {
     /** Index of the last frame at or before hub time rt (-1 if none). */
     indexAt(rt: any): number;
     /**
+     * When the motion from frame a to the next frame b began (hub ms): at a, but after a rest or a gap
+     * within the one interval before b, or the one hub tick before b when b is a `corner` (a command
+     * started it: the hub sends the frame of the next tick). Drawing and extrapolating use the same start,
+     * so the first frames of a motion are not drawn at one speed and extrapolated at another.
+     */
+    motionStart(a: any, b: any): any;
+    /**
      * The camera the frames give for hub time rt, without correction:
      * {camera, moving, seq, by, dry, rest}. rest: the final resting frame is
      * shown exactly. dry: rt is past a newest frame that is still moving.
