@@ -326,3 +326,14 @@ test('FramePacer: frames with nothing drawn, and a hidden tab\'s gap, are not fr
   p.tick(9000); // the same frame again: nothing
   assert.equal(p.frameMs, 70);
 });
+
+test('a goal far below the delay comes down with it, never a re-sync away: played in within the speed bound', () => {
+  const c = settledClock({ percentile: 1, latenessWindow: 1, shrinkHoldMs: 0 });
+  late(c, 200);
+  run(c, 10016, 30000); // at 300
+  late(c, 0); // target 100: 200 below, more than half a re-sync
+  const steps = run(c, 30016, 50000);
+  assert.equal(c.resyncs, 0);
+  assert.ok(maxOff(steps) <= 0.03 + 1e-9, `${maxOff(steps)}`);
+  assert.ok(Math.abs(c.delay - 100) <= c.options.deadbandMs, `${c.delay}`);
+});

@@ -128,6 +128,7 @@ export class PlayoutClock {
     this.total = null; // displayAt - renderTime (null until the first advance)
     this.goal = null; // the delay aimed for (ms behind the hub clock at paint time, beyond the clock offset)
     this.holdUntil = null; // display time before which the goal does not come down
+    this.shrinking = false; // the goal is on its way down to the target plus headroom
     this.speed = 1; // the playout clock's speed now (hub ms per display ms)
     this.speedTo = 1; // the speed it ramps to
     this.speedFrom = 1;
@@ -249,10 +250,15 @@ export class PlayoutClock {
     const target = this.targetDelay;
     if (this.goal === null || target > this.goal) {
       this.goal = target + this.growBand;
+      this.shrinking = false;
       if (this.lateness.length >= this.options.minSamples) this.holdUntil = at + this.options.shrinkHoldMs;
-    } else if (target + this.growBand < this.goal - this.shrinkBand && !(at < this.holdUntil)) {
-      // (by less than a re-sync: a lower goal is played in within the speed bound)
-      this.goal = Math.max(target + this.growBand, this.goal - this.options.resyncMs / 2);
+    } else if ((target + this.growBand < this.goal - this.shrinkBand || (this.shrinking && target + this.growBand < this.goal))
+      && !(at < this.holdUntil)) {
+      // at most half a re-sync below the delay in use (a lower goal is played in within the speed bound), so
+      // it may take a few steps, each lower as the delay comes down
+      const now = this.delay ?? this.goal;
+      this.goal = Math.max(target + this.growBand, Math.min(this.goal, now - this.options.resyncMs / 2));
+      this.shrinking = this.goal > target + this.growBand;
     }
   }
 

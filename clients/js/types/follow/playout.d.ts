@@ -71,6 +71,7 @@ export class PlayoutClock {
     total: any;
     goal: any;
     holdUntil: any;
+    shrinking: boolean;
     speed: any;
     speedTo: any;
     speedFrom: any;
