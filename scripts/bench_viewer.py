@@ -255,6 +255,8 @@ def measure(hub: Hub, browser, size: tuple[int, int], rate: int, lag: int, dump:
         "return {frames: b.frames.filter((f) => f.T >= s - 200), jumps: b.jumps.filter((j) => j.T >= s),"
         " renders: b.renders.filter((r) => r.T >= s - 1000)};", since)
     page_minus_hub = js(browser, "camhub.connection.latency.offset") or 0.0
+    clock = browser.execute_script("const c = camhub.buffer.clock; return {lateness: c.lateness, resyncs: c.resyncLog || null,"
+                                   " goal: c.goalDelay, target: camhub.buffer.targetDelay, interval: camhub.buffer.interval, lead: c.lead};")
     final_page = js(browser, "camhub.rendered")
     frames = truth.frames(mark)
     truth.close()
@@ -297,7 +299,7 @@ def measure(hub: Hub, browser, size: tuple[int, int], rate: int, lag: int, dump:
     }
     if dump:
         (dump / f"viewer-{result['size']}-r{rate}-l{lag}.json").write_text(json.dumps({
-            "result": result, "bench": bench, "frames": frames, "since": since, "page_minus_hub": page_minus_hub,
+            "result": result, "bench": bench, "frames": frames, "since": since, "page_minus_hub": page_minus_hub, "clock": clock,
             "own": {"t": [s[0] for s in own], "errors": own_fit.get("errors"), "d": own_fit.get("d")},
             "painted": {"t": [s[0] for s in painted], "errors": paint_fit.get("errors"), "d": paint_fit.get("d")}}))
     return result

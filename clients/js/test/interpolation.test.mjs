@@ -401,3 +401,15 @@ test('cameraDistancePx counts roll, elevation and fov differences', () => {
   assert.ok(cameraDistancePx(a, { ...a, elevation: 100 }) > 10, 'a 100 m climb at zoom 14 is several px');
   assert.equal(cameraDistancePx(a, { ...a, roll: 0, elevation: 0, fov: 36.86989764584402 }), 0, 'the defaults are no change');
 });
+
+test('a sample after a stall of the page itself (a display frame more than two leads late) is not ranked as lateness', () => {
+  const buf = new SnapshotBuffer({ rate: 10 });
+  for (let i = 0; i < 5; i++) buf.push(frame(i + 1, i * 100, cam({ lon: i }), true), 5000 + i * 100);
+  for (let t = 5400; t <= 5500; t += 20) buf.sample(t, 20);
+  const ranked = buf.clock.lateness.length;
+  assert.ok(ranked > 0);
+  buf.sample(5800, 20); // 300 ms after the last display frame: the page stalled
+  assert.equal(buf.clock.lateness.length, ranked);
+  buf.sample(5820, 20); // the next one, on time, is ranked
+  assert.equal(buf.clock.lateness.length, ranked + 1);
+});

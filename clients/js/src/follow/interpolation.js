@@ -525,11 +525,16 @@ export class SnapshotBuffer {
     if (frames.length === 0) return null;
     const newest = frames[frames.length - 1];
     const paintAt = displayAt + lead;
+    // The page itself stalled before this sample (a display frame more than twice the lead after the last: a
+    // long draw, new tiles): its frames are queued, handled after this sample. What it sees is the page's own
+    // stall, not the frames' lateness: not ranked, and an underrun now does not grow the delay (unless the next
+    // display frame is dry too: the frames are late after all).
+    const pageStalled = this.lastDisplayAt !== null && displayAt - this.lastDisplayAt > 2 * Math.max(lead, 1000 / 60);
     // while it moves, another frame is due one interval after the newest: how late is it, as this sample sees it;
     // and the clock may run past it by the extrapolation allowance, no further
     let limit = Infinity;
     if (newest.moving) {
-      this.clock.observeSample(paintAt, newest.time);
+      if (!pageStalled) this.clock.observeSample(paintAt, newest.time);
       limit = newest.time + this.options.maxExtrapolationIntervals * this.interval;
     }
     const rt = this.clock.advance(displayAt, lead, limit);
@@ -566,10 +571,7 @@ export class SnapshotBuffer {
     }
 
     this.samples++;
-    // an underrun makes the delay grow now, unless the page itself stalled before this sample (a display
-    // frame more than three leads after the last: its frames queued, handled after this sample); dry on the
-    // next display frame too, the frames are late after all
-    const pageStalled = this.lastDisplayAt !== null && displayAt - this.lastDisplayAt > 3 * Math.max(lead, 1000 / 60);
+    // an underrun makes the delay grow now, unless the page itself stalled before this sample
     if (raw.dry) {
       this.drySamples++;
       if (!last || !last.dry) {
