@@ -38,8 +38,8 @@
 // headroom, set at once when the target rises past the goal, and brought down
 // to that when the target is `shrinkBand` below the headroom, but not within
 // `shrinkHoldMs` of the goal's last growth (a delay grows quickly and shrinks
-// slowly). (A delay that
-// wanders by 10 ms shifts a camera turning 30°/s by ~2 px on screen.)
+// slowly). (A delay that wanders by 10 ms shifts a camera turning 30°/s by
+// ~2 px on screen.)
 //
 // The playout clock plays hub time at a speed within 1 ± `maxRateChange` (3 %)
 // of real (display) time, rest or motion alike, so a resting frame and the
@@ -47,17 +47,22 @@
 // `speedUpdateMs` it picks a new speed from how far the delay is from the goal
 // (1 within `deadbandMs`, else 1 + `speedGain` per second of difference,
 // within the bound) and ramps to it over `speedRampMs`; on reaching the goal it
-// goes back to 1. A difference larger than `resyncMs` (a tab that slept, a
-// clock step) is closed at once: a *re-sync*, counted and logged (a shorter
-// delay is skipped to; for a longer one the render time stands still until it
-// is there, so hub time never runs backwards). So is an
-// underrun that outlasts the extrapolation allowance (`limit`: the render time
-// may go two intervals past the newest moving frame) for more than one display
-// frame: the clock holds the render time there until frames come (the delay
-// grows by the stall, at most `maxStallMs`), and the goal becomes that delay. (A
-// single frame past it is the page's own stall, its frames queued but not yet
-// handled: that is not the network's lateness.) An underrun within the
-// allowance raises the goal at once by up to one interval (`underrun`).
+// goes back to 1. Anything larger is a *re-sync*, counted and logged
+// (`resyncs`, `resyncLog`), never a drift:
+// - a difference larger than `resyncMs` (a clock step) or display frames more
+//   than `sleepMs` apart (a tab that slept): a shorter delay is skipped to at
+//   once; for a longer one the render time stands still until it is there
+//   (hub time never runs backwards);
+// - an underrun (`underrun`, called by the buffer): the goal grows at once by
+//   up to `underrunGrowth` intervals to cover the lateness the dry sample saw,
+//   and when the delay is more than the dead band short of it the render time
+//   stands still until it is there;
+// - an underrun that outlasts the extrapolation allowance (`limit`: the render
+//   time may go two intervals past the newest moving frame) on a second display
+//   frame running: the clock holds the render time there until frames come
+//   (the delay grows by the stall, at most `maxStallMs`), and the goal becomes
+//   that delay. (A single frame past it is the page's own stall, its frames
+//   queued but not yet handled: not the frames' lateness.)
 //
 // The clock runs on display time: `advance(displayAt, lead)` takes the display
 // frame's timestamp (the animation-frame callback's, not the time the code
@@ -263,10 +268,11 @@ export class PlayoutClock {
   }
 
   /**
-   * The buffer ran dry (a sample past the newest moving frame): the goal grows at once to cover the lateness that sample saw, by at
-   * most one interval; a delay more than the dead band short of it is a re-sync (the render time stands
-   * still until it is there), a smaller one is played in from the next advance. The single largest lateness is never the allowance, but an
-   * underrun is not left to the percentile.
+   * The buffer ran dry (a sample past the newest moving frame): the goal grows at once to cover the
+   * lateness that sample saw, by at most `underrunGrowth` intervals; a delay more than the dead band short
+   * of it is a re-sync (the render time stands still until it is there), a smaller one is played in from
+   * the next advance. (The single largest lateness is never the allowance, but an underrun is not left to
+   * the percentile.)
    */
   underrun() {
     if (this.goal === null || this.total === null) return;

@@ -126,10 +126,11 @@ export class PlayoutClock {
      */
     updateGoal(at: any): void;
     /**
-     * The buffer ran dry (a sample past the newest moving frame): the goal grows at once to cover the lateness that sample saw, by at
-     * most one interval; a delay more than the dead band short of it is a re-sync (the render time stands
-     * still until it is there), a smaller one is played in from the next advance. The single largest lateness is never the allowance, but an
-     * underrun is not left to the percentile.
+     * The buffer ran dry (a sample past the newest moving frame): the goal grows at once to cover the
+     * lateness that sample saw, by at most `underrunGrowth` intervals; a delay more than the dead band short
+     * of it is a re-sync (the render time stands still until it is there), a smaller one is played in from
+     * the next advance. (The single largest lateness is never the allowance, but an underrun is not left to
+     * the percentile.)
      */
     underrun(): void;
     /** A declared re-sync: the delay changes at once from `from` to `to` (ms). */
