@@ -173,6 +173,9 @@ test('a resting frame one tick after the last moving frame is not an interval', 
   const d1 = samples.filter((s) => s.moving && s.rt > T0 + 1000 && s.rt < T0 + 2000).map((s) => s.delay);
   const d2 = samples.filter((s) => s.moving && s.rt > T0 + 3500 && s.rt < T0 + 5000).map((s) => s.delay);
   assert.ok(Math.abs(Math.min(...d2) - Math.max(...d1)) < 1, `${Math.min(...d2)} vs ${Math.max(...d1)}`);
+  // the rest and the motion after it on one clock: no jump of the playout point, no speed beyond 3 %
+  assert.equal(buf.clock.resyncs, 0);
+  assert.ok(maxSpeedChange(samples) <= 0.03 + 1e-9, `${maxSpeedChange(samples)}`);
   assert.equal(buf.underruns, 0);
   assert.deepEqual(samples[samples.length - 1].camera, frames[frames.length - 1].camera);
 });
