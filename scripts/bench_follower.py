@@ -187,8 +187,9 @@ def measure(hub: Hub, browser, rate: int) -> dict:
           const b = camhub.buffer; window.__log = [];
           const push = b.push.bind(b), sample = b.sample.bind(b);
           b.push = (f, at) => { window.__log.push({k: 'f', time: f.time, at, moving: !!f.moving, seq: f.seq}); return push(f, at); };
-          b.sample = (now, paintAt) => { const s = sample(now, paintAt); const n = b.frames[b.frames.length - 1];
-            window.__log.push({k: 's', now, paintAt, rt: s && s.time, dry: s && s.dry, newest: n && n.time, moving: n && n.moving, total: b.clock.total, goal: b.clock.goal});
+          b.sample = (displayAt, lead) => { const s = sample(displayAt, lead); const n = b.frames[b.frames.length - 1];
+            window.__log.push({k: 's', displayAt, lead, now: camhub.now(), rt: s && s.time, dry: s && s.dry, newest: n && n.time, moving: n && n.moving,
+              total: b.clock.total, goal: b.clock.goal, speed: b.clock.speed, resyncs: b.clock.resyncs});
             return s; };""")
     truth_client = TickFollower(hub.ws_url, room, 60)
     presenter = HubClient(hub.ws_url, room, "presenter", name="script")

@@ -106,7 +106,7 @@ page.room.on('tokenRefreshFailed', (e) => toast(`Could not refresh the token (${
 page.panel = new Panel({
   conn: page.conn, state, ids: page.ids, now, toast, container,
   map: () => page.mapView.map,
-  playout: (t) => ({ latency: page.frameLatency.value, delay: page.buffer.stats.delay, fps: page.fps.rate(t) }),
+  playout: (t) => ({ latency: page.frameLatency.value, delay: page.buffer.delay, fps: page.fps.rate(t), resyncs: page.buffer.clock.resyncs }),
   onChange: () => page.controls.update(),
 });
 /** The panel's Recordings section (a presenter on a hub that records plays one into the room). */

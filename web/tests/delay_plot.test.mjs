@@ -46,3 +46,19 @@ test('drawing strokes one line per series through the samples, and skips unknown
   const moves = latencyLine.slice(0, latencyLine.findIndex((c) => c[0] === 'stroke')).filter((c) => c[0] === 'moveTo');
   assert.equal(moves.length, 2, 'the gap of an unknown latency starts a new segment');
 });
+
+test('a re-sync of the playout clock is marked on the sample after it, and drawn as a line across the plot', () => {
+  const plot = new DelayPlot();
+  plot.add(0, { delay: 100, resyncs: 0 });
+  plot.add(250, { delay: 100, resyncs: 0 });
+  plot.add(500, { delay: 180, resyncs: 1 });
+  plot.add(750, { delay: 180, resyncs: 1 });
+  assert.deepEqual(plot.points.map((p) => p.resync), [false, false, true, false]);
+  const ctx = recorder();
+  plot.draw(ctx, 240, 60, 750);
+  const red = ctx.calls.findIndex((c) => c[0] === 'set strokeStyle' && c[1] === '#c62828');
+  assert.ok(red >= 0);
+  const x = 240 - ((750 - 500) / 60_000) * 240;
+  assert.deepEqual(ctx.calls.slice(red).find((c) => c[0] === 'moveTo').slice(1), [x, 0]);
+  assert.deepEqual(ctx.calls.slice(red).find((c) => c[0] === 'lineTo').slice(1), [x, 60]);
+});

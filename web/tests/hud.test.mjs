@@ -64,6 +64,7 @@ test('playout line: delay, underruns, error estimate', () => {
   assert.equal(formatPlayout({ delay: null, underruns: 0, errorPx: null }), '—');
   assert.equal(formatPlayout({ delay: 127.6, underruns: 2, errorPx: 0.345 }), '128 ms · 2 dry · 0.3 px');
   assert.equal(formatPlayout({ delay: 95, underruns: 0, errorPx: null }), '95 ms · 0 dry · —');
+  assert.equal(formatPlayout({ delay: 95, underruns: 1, errorPx: null, resyncs: 0 }), '95 ms · 1 dry · —');
 });
 
 test('the prediction line: last and largest error, predictions dropped', () => {
@@ -71,4 +72,9 @@ test('the prediction line: last and largest error, predictions dropped', () => {
   assert.equal(formatPrediction({ acks: 0, errorPx: 0, maxErrorPx: 0, dropped: 0 }), '—', 'nothing acknowledged yet');
   assert.equal(formatPrediction({ acks: 40, errorPx: 0.04, maxErrorPx: 1.26, dropped: 0 }), '0.0 px · max 1.3 px');
   assert.equal(formatPrediction({ acks: 9, errorPx: 2, maxErrorPx: 2, dropped: 1 }), '2.0 px · max 2.0 px · 1 dropped');
+});
+
+test('the playout line counts the playout clock\'s re-syncs once there are any', () => {
+  assert.equal(formatPlayout({ delay: 140, underruns: 1, errorPx: 0.2, resyncs: 1 }), '140 ms · 1 dry · 0.2 px · 1 re-sync');
+  assert.equal(formatPlayout({ delay: 140, underruns: 3, errorPx: 0.2, resyncs: 2 }), '140 ms · 3 dry · 0.2 px · 2 re-syncs');
 });

@@ -188,6 +188,18 @@ test('a motion started by a command (its first frame a corner) is drawn over the
   assert.ok(old.evaluate(3000 - tick - 1).camera.lon > 0);
 });
 
+test('past the first frame of a motion (a corner, no velocity) it extrapolates at the speed it drew the start with', () => {
+  // a live gesture: lon 0 at rest, then 0.1° one tick later (6°/s), no velocity in the frames
+  const buf = new SnapshotBuffer({ rate: 10 });
+  buf.setTick(60);
+  const tick = 1000 / 60;
+  buf.push(frame(1, 0, cam({ lon: 0 }), false), 50);
+  buf.push({ ...frame(2, 3000, cam({ lon: 0.1 }), true), corner: true }, 3050);
+  // drawn from 3000 - tick to 3000 at 0.1° per tick, and on at that speed past it (not 0.1° per 100 ms)
+  assert.ok(Math.abs(buf.evaluate(3000 - tick / 2).camera.lon - 0.05) < 1e-9);
+  assert.ok(Math.abs(buf.evaluate(3000 + tick).camera.lon - 0.2) < 1e-9, `${buf.evaluate(3000 + tick).camera.lon}`);
+});
+
 test('no curve is fitted across a corner: two linear segments are followed exactly at 10 Hz', () => {
   // The hub's path: lon grows 10°/s until t = 1040 ms, then lat grows 10°/s (lon still).
   const turn = 1040;
@@ -388,4 +400,16 @@ test('cameraDistancePx counts roll, elevation and fov differences', () => {
   assert.ok(Math.abs(cameraDistancePx(a, { ...a, fov: 36.86989764584402 + 1 }) - 360 * Math.PI / 180) < 1e-9);
   assert.ok(cameraDistancePx(a, { ...a, elevation: 100 }) > 10, 'a 100 m climb at zoom 14 is several px');
   assert.equal(cameraDistancePx(a, { ...a, roll: 0, elevation: 0, fov: 36.86989764584402 }), 0, 'the defaults are no change');
+});
+
+test('a sample after a stall of the page itself (a display frame more than two leads late) is not ranked as lateness', () => {
+  const buf = new SnapshotBuffer({ rate: 10 });
+  for (let i = 0; i < 5; i++) buf.push(frame(i + 1, i * 100, cam({ lon: i }), true), 5000 + i * 100);
+  for (let t = 5400; t <= 5500; t += 20) buf.sample(t, 20);
+  const ranked = buf.clock.lateness.length;
+  assert.ok(ranked > 0);
+  buf.sample(5800, 20); // 300 ms after the last display frame: the page stalled
+  assert.equal(buf.clock.lateness.length, ranked);
+  buf.sample(5820, 20); // the next one, on time, is ranked
+  assert.equal(buf.clock.lateness.length, ranked + 1);
 });

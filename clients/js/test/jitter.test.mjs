@@ -11,15 +11,17 @@ import { SnapshotBuffer, interpolateCamera, cameraDistancePx } from '../src/foll
 const T0 = 100000;
 
 /**
- * The largest change of the playout offset per ms of real time while the
- * picture moves (a change on reaching a resting frame is invisible: it shows
- * that frame's camera either way).
+ * How far from real time the playout clock ran between consecutive samples
+ * (|hub ms shown per display ms - 1|, largest), rest and motion alike, but for
+ * the steps of a declared re-sync (a jump, or the clock held by a stall).
  */
-function maxDelayRate(samples) {
+function maxSpeedChange(samples) {
   let max = 0;
   for (let i = 1; i < samples.length; i++) {
-    if (!samples[i].moving) continue;
-    max = Math.max(max, Math.abs(samples[i].total - samples[i - 1].total) / (samples[i].now - samples[i - 1].now));
+    const a = samples[i - 1];
+    const b = samples[i];
+    if (b.resyncs !== a.resyncs || a.held || b.held) continue;
+    max = Math.max(max, Math.abs((b.rt - a.rt) / (b.now - a.now) - 1));
   }
   return max;
 }
@@ -61,7 +63,7 @@ function busyPage(seed = 3) {
 }
 
 for (const rate of [10, 30, 60]) {
-  test(`bursty arrivals at rate ${rate}: the buffer absorbs them (dry <= 2 % once it has seen a few stalls), on the path, final exact`, () => {
+  test(`bursty arrivals at rate ${rate}: the buffer absorbs them (dry <= 4 % once it has seen a few stalls), on the path, final exact`, () => {
     const path = linearPath(T0);
     const frames = hubFrames([{ start: T0, end: T0 + 8000, path }], rate);
     const { samples, buf } = simulate({
@@ -69,20 +71,22 @@ for (const rate of [10, 30, 60]) {
       paints: paintTimes(T0 + OFFSET - 3000, T0 + OFFSET + 9000, 47, 6),
     });
     // lateness is what the samples saw, so the allowance learns the stalls' size from the first few
-    // (each larger than those before is one dry sample), then it rarely runs dry; a short dry spell costs little
+    // (each larger than those before is one dry sample), then it rarely runs dry; a short dry spell costs little.
+    // (The delay grows at most 3 % of real time but after an underrun, so it takes the stalls in over seconds.)
     const learning = samples.filter((s) => s.moving && s.rt > T0 + 1500);
     const settled = samples.filter((s) => s.moving && s.rt > T0 + 4500);
     const dryIn = (xs) => xs.filter((s) => s.dry).length;
     assert.ok(dryIn(learning) <= learning.length / 25, `${dryIn(learning)} of ${learning.length} dry`);
-    assert.ok(dryIn(settled) <= settled.length / 50, `${dryIn(settled)} of ${settled.length} dry`);
+    assert.ok(dryIn(settled) <= settled.length / 25, `${dryIn(settled)} of ${settled.length} dry`);
     // on the path (a straight one: extrapolating it is exact for one interval), but for the start (the first
     // stall) and a dry sample or two while it learns (extrapolation slowing to a stop, then corrected)
     assert.ok(rms(pathErrors(samples, path)) < 0.6, `rms ${rms(pathErrors(samples, path))}`);
-    assert.ok(rms(pathErrors(samples, path, T0 + 4500)) < 0.05, `rms ${rms(pathErrors(samples, path, T0 + 4500))}`);
+    // (a dry sample past one interval shows the extrapolation slowing down: up to a pixel, then corrected)
+    assert.ok(rms(pathErrors(samples, path, T0 + 4500)) < 0.2, `rms ${rms(pathErrors(samples, path, T0 + 4500))}`);
     // the delay covers the stalls: ~100 ms stall + up to a 47 ms paint + one interval + the paint lead
     assert.ok(buf.delay > 100 + 1000 / rate + 40, `delay ${buf.delay}`);
     assert.ok(buf.delay < 100 + 47 + 1000 / rate + 60, `delay ${buf.delay}`);
-    assert.ok(maxDelayRate(samples) <= 0.1 + 1e-9, `delay changed at ${maxDelayRate(samples)} ms/ms`);
+    assert.ok(maxSpeedChange(samples) <= 0.03 + 1e-9, `speed off by ${maxSpeedChange(samples)}`);
     assert.deepEqual(samples[samples.length - 1].camera, frames[frames.length - 1].camera);
     assert.equal(samples[samples.length - 1].moving, false);
   });
@@ -97,7 +101,7 @@ test('the same bursts with the old fixed two-interval delay would run dry (the t
     frames, rate, arrive: busyPage(), welcome: welcomeFor(path, rate),
     paints: paintTimes(T0 + OFFSET - 3000, T0 + OFFSET + 9000, 47, 6),
     predictPaint: false,
-    options: { percentile: 0, initialJitterMs: 1000 / 30, minSamples: 1e9, growBandMs: 0, growBand: 0, shrinkBandMs: 0, shrinkBand: 0 },
+    options: { percentile: 0, initialJitterMs: 1000 / 30, minSamples: 1e9, growBandMs: 0, growBand: 0, shrinkBandMs: 0, shrinkBand: 0, maxRateChange: 0, underrunGrowth: 0, maxStallMs: 0 },
   });
   const moving = samples.filter((s) => s.moving && s.rt > T0 + 1500);
   assert.ok(moving.filter((s) => s.dry).length > moving.length / 10);
@@ -132,17 +136,17 @@ test('one late frame: a short extrapolation and a smooth correction, no jump, th
   assert.ok(worstStep(samples, bent) < 3, `worst step ${worstStep(samples, bent)}`);
   const after = pathErrors(samples, bent, before + 600);
   assert.ok(Math.max(...after) < 0.01, `error after the correction ${Math.max(...after)}`);
-  // the delay widened to absorb a stall like it (the frames behind the late one were late too) ...
-  const delayAt = (t) => samples.find((s) => s.rt >= t).total - buf.clockOffset;
-  assert.ok(delayAt(before + 1500) > 150, `${delayAt(before + 1500)}`);
-  // ... and narrows again, slowly, once it has left the lateness window (120 frames, 4 s)
+  // before it, the delay had come down from its first guess to what the frames need (within the speed bound)
+  const delayAt = (t) => samples.find((s) => s.rt >= t).delay;
   const base = 5 + 6 + 1000 / rate + 1000 / 60 + 2; // lateness + interval + paint lead + margin
-  assert.ok(delayAt(T0 + 3500) < base + 2, `${delayAt(T0 + 3500)}`);
-  assert.ok(delayAt(before + 3500) > 150, `${delayAt(before + 3500)}`);
-  // (to within the shrink band: the goal follows a falling target once it is that far below, not every step of it)
-  assert.ok(delayAt(before + 7000) < base + 2 + buf.clock.shrinkBand, `${delayAt(before + 7000)}`);
-  assert.ok(buf.delay < base + 2 + buf.clock.shrinkBand, `delay ${buf.delay}`);
-  assert.ok(maxDelayRate(samples) <= 0.1 + 1e-9);
+  assert.ok(delayAt(T0 + 3500) < base + buf.clock.growBand, `${delayAt(T0 + 3500)}`);
+  // the underrun outlasted the extrapolation allowance: one re-sync, the clock held there, the delay grew by the
+  // stall, then more as the goal took the late frames in; and it is held (it shrinks only after shrinkHoldMs)
+  assert.equal(buf.clock.resyncs, 1);
+  assert.equal(buf.clock.resyncLog[0].why, 'underrun');
+  assert.ok(delayAt(before + 1500) > delayAt(T0 + 3500) + 60, `${delayAt(before + 1500)}`);
+  assert.ok(delayAt(before + 7000) > delayAt(before + 1500), `${delayAt(before + 7000)}`);
+  assert.ok(maxSpeedChange(samples) <= 0.03 + 1e-9, `${maxSpeedChange(samples)}`);
   assert.deepEqual(samples[samples.length - 1].camera, frames[frames.length - 1].camera);
 });
 
@@ -166,9 +170,12 @@ test('a resting frame one tick after the last moving frame is not an interval', 
   });
   assert.ok(Math.abs(buf.interval - 100) < 1e-9, `interval ${buf.interval}`);
   // the delay while the second motion plays is what it was in the first (not shortened)
-  const d1 = samples.filter((s) => s.moving && s.rt > T0 + 1000 && s.rt < T0 + 2000).map((s) => s.total);
-  const d2 = samples.filter((s) => s.moving && s.rt > T0 + 3500 && s.rt < T0 + 5000).map((s) => s.total);
+  const d1 = samples.filter((s) => s.moving && s.rt > T0 + 1000 && s.rt < T0 + 2000).map((s) => s.delay);
+  const d2 = samples.filter((s) => s.moving && s.rt > T0 + 3500 && s.rt < T0 + 5000).map((s) => s.delay);
   assert.ok(Math.abs(Math.min(...d2) - Math.max(...d1)) < 1, `${Math.min(...d2)} vs ${Math.max(...d1)}`);
+  // the rest and the motion after it on one clock: no jump of the playout point, no speed beyond 3 %
+  assert.equal(buf.clock.resyncs, 0);
+  assert.ok(maxSpeedChange(samples) <= 0.03 + 1e-9, `${maxSpeedChange(samples)}`);
   assert.equal(buf.underruns, 0);
   assert.deepEqual(samples[samples.length - 1].camera, frames[frames.length - 1].camera);
 });
@@ -184,7 +191,7 @@ test('a rate change (30/s, then the hub sends 10/s): the delay widens smoothly, 
     paints: paintTimes(T0 + OFFSET - 3000, T0 + OFFSET + 10000, 1000 / 60, 2),
   });
   assert.ok(Math.abs(buf.interval - 100) < 1e-9, `interval ${buf.interval}`);
-  assert.ok(maxDelayRate(samples) <= 0.1 + 1e-9, `${maxDelayRate(samples)}`);
+  assert.ok(maxSpeedChange(samples) <= 0.03 + 1e-9, `${maxSpeedChange(samples)}`);
   const later = samples.filter((s) => s.moving && s.rt > T0 + 5000);
   assert.equal(later.filter((s) => s.dry).length, 0);
   assert.ok(rms(pathErrors(samples, path, T0 + 5000)) < 0.05);
@@ -206,43 +213,41 @@ test('start-up at rate 10: no freeze, the playout clock always advances, first m
   assert.equal(buf.underruns, 0);
   const moving = samples.filter((s) => s.moving);
   assert.ok(moving.length > 70, `${moving.length}`);
+  assert.equal(buf.clock.resyncs, 0);
   for (let i = 1; i < moving.length; i++) {
     const a = moving[i - 1];
     const b = moving[i];
-    const dNow = b.now - a.now;
-    // the playout clock runs at 90-105 % of real time, so the picture never stops
-    assert.ok(b.rt - a.rt >= 0.9 * (b.paintAt - a.paintAt) - 1e-9, `rt stalled at ${b.rt - T0}`);
-    assert.ok(dNow > 0);
+    // the playout clock runs at 97-103 % of display time, so the picture never stops
+    assert.ok(b.rt - a.rt >= 0.97 * (b.now - a.now) - 1e-9, `rt stalled at ${b.rt - T0}`);
     assert.notDeepEqual(a.camera, b.camera, `frozen at ${b.rt - T0}`);
   }
   assert.ok(rms(pathErrors(samples, path)) < 0.05, `${rms(pathErrors(samples, path))}`);
   assert.deepEqual(samples[samples.length - 1].camera, frames[frames.length - 1].camera);
 });
 
-test('paint-time prediction: when the page turns slow (tiles loading) the painted camera stays on the path', () => {
+test('a slower paint rate is played in within the speed bound, then each picture shows the hub time of when it is on screen', () => {
   const rate = 30;
   const path = linearPath(T0);
-  const frames = hubFrames([{ start: T0, end: T0 + 5000, path }], rate);
-  // animation frames: 30 at 17 ms, then 10 at 60 ms, repeating; the camera set in one is painted in the next
+  const frames = hubFrames([{ start: T0, end: T0 + 11000, path }], rate);
+  // display frames at 60 a second, then (tiles loading, a slow machine) at 15: the camera set in frame k is on screen at k + 1
   const paints = [];
-  for (let t = T0 + OFFSET - 3000, k = 0; t < T0 + OFFSET + 6000; t += k++ % 40 < 30 ? 17 : 60) paints.push(t);
-  const run = (predictPaint) => {
-    const { samples } = simulate({ frames, rate, arrive: (f) => f.time + OFFSET + 8, welcome: welcomeFor(path, rate), paints, predictPaint, options: { initialJitterMs: 0 } });
-    const shown = [];
-    for (let i = 0; i + 1 < samples.length; i++) {
-      const s = samples[i];
-      // (from 2 s: the slow phases' paint lead is ranked as lateness, and the delay settles on it during the first two)
-      if (s.moving && s.rt > T0 + 2000 && s.rt < T0 + 4500) shown.push({ at: samples[i + 1].now, camera: s.camera });
-    }
-    // error against the hub path with the best constant delay removed
-    let best = Infinity;
-    for (let d = 0; d <= 300; d += 0.25) best = Math.min(best, rms(shown.map((x) => cameraDistancePx(path(x.at - OFFSET - d), x.camera))));
-    return best;
-  };
-  const predicted = run(true);
-  const unpredicted = run(false);
-  // the lag of the slow phase is only missed for the two frames the median needs to follow it
-  assert.ok(unpredicted > 1.4 * predicted, `without prediction ${unpredicted} px, with ${predicted} px`);
+  for (let t = T0 + OFFSET - 3000; t < T0 + OFFSET + 12000; t += t < T0 + OFFSET + 6000 ? 1000 / 60 : 1000 / 15) paints.push(t);
+  const { samples, buf } = simulate({ frames, rate, arrive: (f) => f.time + OFFSET + 8, welcome: welcomeFor(path, rate), paints });
+  assert.equal(buf.clock.resyncs, 0);
+  assert.ok(maxSpeedChange(samples) <= 0.03 + 1e-9, `${maxSpeedChange(samples)}`);
+  // how long after the hub time it shows each picture is on screen (the next frame's start)
+  const onScreen = [];
+  for (let i = 0; i + 1 < samples.length; i++) {
+    if (samples[i].moving) onScreen.push({ rt: samples[i].rt, delay: samples[i + 1].now - OFFSET - samples[i].rt });
+  }
+  const range = (xs) => Math.max(...xs) - Math.min(...xs);
+  const before = onScreen.filter((x) => x.rt > T0 + 5000 && x.rt < T0 + 5800).map((x) => x.delay);
+  const after = onScreen.filter((x) => x.rt > T0 + 9000).map((x) => x.delay);
+  // steady at each rate; a camera computed at a frame's start is on screen 50 ms later than before, so frames
+  // must be in hand 50 ms earlier: the delay on screen grew by that (played in within the speed bound)
+  assert.ok(range(before) < 1 && range(after) < 1, `${range(before)} ${range(after)}`);
+  assert.ok(Math.abs(after[0] - before[0] - 50) < buf.clock.options.deadbandMs, `${before[0]} → ${after[0]}`);
+  assert.ok(rms(pathErrors(samples, path, T0 + 9000)) < 0.01);
 });
 
 test('frames stop without a resting frame: bounded extrapolation that slows to a stop', () => {
@@ -263,8 +268,9 @@ test('frames stop without a resting frame: bounded extrapolation that slows to a
   let last;
   for (let now = 2500; now < 3500; now += 10) {
     last = buf.sample(now);
-    // never faster than the motion itself was (1° per 100 ms)
-    assert.ok(Math.abs(last.camera.lon - prev) <= 0.1, `step ${last.camera.lon - prev}`);
+    // no jump: the correction's cosine fade carries back what the extrapolation overshot (the stall held the
+    // render time at the allowance, where the frames show lon 4: 1.5°, at most π/2 × 1.5° / 150 ms per 10 ms)
+    assert.ok(Math.abs(last.camera.lon - prev) <= 0.16, `step ${last.camera.lon - prev}`);
     prev = last.camera.lon;
   }
   assert.deepEqual(last.camera, cam(4.5));
@@ -337,7 +343,10 @@ function replayRecorded(options = {}) {
   let seq = 0;
   for (const e of rec.events) {
     if (e[0] === 'f') buf.push({ seq: ++seq, time: e[1], camera: cam(e[1]), moving: !!e[3] }, e[2]);
-    else samples.push({ now: e[1], second: e[1] >= rec.since, delay: buf.sample(e[1], e[2]) && buf.delay, dry: buf.last.dry });
+    else {
+      const s = buf.sample(e[1], e[2] - e[1]);
+      samples.push({ now: e[1], second: e[1] >= rec.since, rt: s.time, delay: buf.delay, dry: buf.last.dry, resyncs: buf.clock.resyncs, held: buf.clock.stalled });
+    }
   }
   return { samples, buf };
 }
@@ -348,12 +357,13 @@ test('recorded at rate 10: a 1.2 s freeze of the page is one dry sample, not the
   assert.equal(samples.filter((s) => s.dry).length, 1);
   // ranked per frame, the 11 queued frames' lateness (up to 1.1 s) became the delay (1.24 s); per sample it is one sample
   const maxDelay = Math.max(...samples.map((s) => s.delay));
-  assert.ok(maxDelay < 250, `delay up to ${maxDelay} ms`);
+  assert.ok(maxDelay < 300, `delay up to ${maxDelay} ms`);
 });
 
-test('recorded at rate 10: the delay is constant through the measured run (chain, rest, fly)', () => {
-  const { samples } = replayRecorded();
-  const delays = samples.filter((s) => s.second).map((s) => s.delay);
-  assert.ok(delays.length > 25);
-  assert.ok(Math.max(...delays) - Math.min(...delays) < 0.5, `delay ${Math.min(...delays)}–${Math.max(...delays)} ms`);
+test('recorded at rate 10: the playout clock keeps within 3 % of real time through the measured run (chain, rest, fly)', () => {
+  const { samples, buf } = replayRecorded();
+  const measured = samples.filter((s) => s.second);
+  assert.ok(measured.length > 25);
+  assert.equal(buf.clock.resyncLog.filter((r) => r.at >= measured[0].now).length, 0, 'no re-sync');
+  assert.ok(maxSpeedChange(measured) <= 0.03 + 1e-9, `${maxSpeedChange(measured)}`);
 });

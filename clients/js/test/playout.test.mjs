@@ -56,16 +56,26 @@ test('a target rising past the goal moves it at once to the new target plus head
   assert.ok(near(c.goalDelay, 165), `${c.goalDelay}`);
 });
 
-test('a target falling shrinkBand below goal - headroom brings the goal down to target + headroom', () => {
+test('a target falling shrinkBand below goal - headroom brings the goal down to target + headroom, not within shrinkHoldMs of its growth', () => {
   const c = clockWithLateness(40, { latenessWindow: 10 }); // goal 160
   c.advance(10000);
   assert.ok(near(c.goalDelay, 160));
   for (let i = 0; i < 10; i++) c.observeSample(5000 + 5000 + 100 + 16, 5000); // target 116: 24 below 140, within 25
-  c.advance(10100);
+  c.advance(20000);
   assert.ok(near(c.goalDelay, 160), `${c.goalDelay}`);
   for (let i = 0; i < 10; i++) c.observeSample(5000 + 5000 + 100 + 14, 5000); // target 114: 26 below
-  c.advance(10200);
+  c.advance(20100);
   assert.ok(near(c.goalDelay, 134), `${c.goalDelay}`);
+});
+
+test('the goal comes down only shrinkHoldMs after it last grew (a delay grows quickly, shrinks slowly)', () => {
+  const c = clockWithLateness(40, { latenessWindow: 10 }); // goal 160, set (grown) at the first advance
+  c.advance(10000);
+  for (let i = 0; i < 10; i++) c.observeSample(5000 + 5000 + 100, 5000); // target 100: far below
+  c.advance(19900);
+  assert.ok(near(c.goalDelay, 160), `${c.goalDelay}`);
+  c.advance(20000);
+  assert.ok(near(c.goalDelay, 120), `${c.goalDelay}`);
 });
 
 test('lateness counts to the paint time: a slow draw is ranked like a late frame', () => {
@@ -143,86 +153,187 @@ test('the interval counts moving intervals only and widens quickly at a lower ra
   assert.ok(near(c.interval, 1000 / 60));
 });
 
-test('the playout clock starts on target, then time-stretches within the limits', () => {
-  const c = new PlayoutClock({ rate: 30, marginMs: 0, minSamples: 1, initialJitterMs: 0, maxSpeedup: 0.05, maxSlowdown: 0.1, stretchTauMs: 400, growBandMs: 0, growBand: 0 });
-  c.observe(0, 5010); // offset 5010, no lateness yet
-  const rt0 = c.advance(6000);
-  assert.ok(near(rt0, 6000 - 5010 - 1000 / 30));
-  assert.ok(near(c.delay, 1000 / 30));
-  // two samples saw the next frame 200 ms overdue: the target grows by 200 ms, the delay follows at most 10 % of real time
-  c.observeSample(5010 + 100 + 1000 / 30 + 200, 100);
-  c.observeSample(5010 + 100 + 1000 / 30 + 200, 100);
-  assert.ok(near(c.targetDelay, 200 + 1000 / 30));
-  let prevRt = rt0;
-  let prevDelay = c.delay;
-  for (let now = 6010; now <= 12000; now += 10) {
-    const rt = c.advance(now);
-    const dDelay = c.delay - prevDelay;
-    assert.ok(dDelay >= -1e-9 && dDelay <= 0.1 * 10 + 1e-9, `delay step ${dDelay} at ${now}`);
-    assert.ok(rt - prevRt >= 0.9 * 10 - 1e-9, 'the playout clock never runs slower than 90 %');
-    prevRt = rt;
-    prevDelay = c.delay;
-  }
-  assert.ok(near(c.delay, c.targetDelay, 1e-6), `${c.delay} vs ${c.targetDelay}`);
-});
-
-test('a shrinking target is followed at most maxSpeedup, and eases in', () => {
-  const c = new PlayoutClock({ rate: 10, marginMs: 0, minSamples: 1, percentile: 1, latenessWindow: 3, maxSpeedup: 0.05, stretchTauMs: 400, growBandMs: 0, growBand: 0 });
+/** A clock at rate 10, offset 5000, no lateness, goal 100 ms, advanced to display time 10000 (on its goal). */
+function settledClock(options = {}) {
+  const c = new PlayoutClock({ rate: 10, marginMs: 0, minSamples: 1, initialJitterMs: 0, growBandMs: 0, growBand: 0, ...options });
   c.observe(0, 5000);
-  for (let i = 0; i < 3; i++) c.observeSample(5000 + 100 + 200, 0); // 200 ms overdue
+  c.observeSample(5000, 0);
   c.advance(10000);
-  assert.ok(near(c.delay, 300));
-  for (let i = 0; i < 3; i++) c.observeSample(5000 + 100, 0); // the late samples leave the window: target 100
-  const steps = [];
-  let prev = c.delay;
-  for (let now = 10016; now < 30000; now += 16) {
-    c.advance(now);
-    steps.push(prev - c.delay);
-    prev = c.delay;
-  }
-  assert.ok(Math.max(...steps) <= 0.05 * 16 + 1e-9);
-  assert.ok(near(c.delay, 100, 1e-6));
-  // proportional near the end: the last steps are smaller than the first
-  assert.ok(steps[steps.length - 1] < steps[0]);
-});
+  return c;
+}
 
-test('while resting on a final frame the delay changes at once, never back into the motion', () => {
-  const c = new PlayoutClock({ rate: 10, marginMs: 0, minSamples: 1, initialJitterMs: 0, percentile: 1, growBandMs: 0, growBand: 0 });
-  c.observe(0, 5000);
-  c.advance(10000, 10000);
+/** A sample that saw the frame after the newest (hub 100, due at 200) `ms` late. */
+function late(c, ms) {
+  c.observeSample(5000 + 200 + ms, 100);
+}
+
+/** Advances `c` every `step` ms from `from` to `to` (display time); returns [{at, rt, speed}]. */
+function run(c, from, to, step = 16, lead = 0) {
+  const out = [];
+  for (let at = from; at <= to; at += step) out.push({ at, rt: c.advance(at, lead), speed: c.speedTo });
+  return out;
+}
+
+/** The largest |hub ms shown per display ms - 1| between consecutive steps. */
+function maxOff(steps) {
+  let m = 0;
+  for (let i = 1; i < steps.length; i++) m = Math.max(m, Math.abs((steps[i].rt - steps[i - 1].rt) / (steps[i].at - steps[i - 1].at) - 1));
+  return m;
+}
+
+test('the playout clock starts on its goal', () => {
+  const c = settledClock();
   assert.ok(near(c.delay, 100));
-  c.observeSample(5000 + 1000 + 100 + 400, 1000); // 400 ms overdue (twice): target 500
-  c.observeSample(5000 + 1000 + 100 + 400, 1000);
-  // resting on a frame at hub 4800 (render time 10000 - 5100 = 4900): may grow by 100 ms only
-  const rt = c.advance(10001, 10001, 4800);
-  assert.ok(near(rt, 4800), `${rt}`);
-  // later, resting on the same frame, it reaches the target
-  c.advance(11000, 11000, 4800);
-  assert.ok(near(c.delay, 500));
+  assert.ok(near(c.advance(10016), 10016 - 5000 - 100));
 });
 
-test('FramePacer predicts the next paint from the median frame time', () => {
+test('a longer delay is played in at most 3 % slow', () => {
+  const c = settledClock();
+  for (let i = 0; i < 3; i++) late(c, 200); // target 300
+  const steps = run(c, 10016, 30000);
+  assert.ok(maxOff(steps) <= 0.03 + 1e-9, `${maxOff(steps)}`);
+  assert.ok(steps.some((s) => s.speed === 0.97), 'at the bound while far');
+  assert.ok(Math.abs(c.delay - 300) <= c.options.deadbandMs, `${c.delay}`);
+  assert.equal(c.resyncs, 0);
+});
+
+test('a shorter delay is played in at most 3 % fast', () => {
+  const c = settledClock({ percentile: 1, latenessWindow: 3, shrinkHoldMs: 0 });
+  for (let i = 0; i < 3; i++) late(c, 200);
+  run(c, 10016, 30000); // at 300
+  for (let i = 0; i < 3; i++) late(c, 0); // target back to 100
+  const steps = run(c, 30016, 50000);
+  assert.ok(maxOff(steps) <= 0.03 + 1e-9, `${maxOff(steps)}`);
+  assert.ok(steps.some((s) => s.speed === 1.03));
+  assert.ok(Math.abs(c.delay - 100) <= c.options.deadbandMs, `${c.delay}`);
+});
+
+test('the speed changes at most once a second, ramped, and not within the dead band', () => {
+  const c = settledClock({ percentile: 1, latenessWindow: 1, shrinkHoldMs: 0, shrinkBandMs: 0, shrinkBand: 0 });
+  // the target wanders every 100 ms
+  const changes = [];
+  let last = c.speedTo;
+  for (let at = 10016, k = 0; at < 20000; at += 16, k++) {
+    if (k % 6 === 0) late(c, 100 + 100 * Math.sin(k / 40));
+    c.advance(at);
+    if (c.speedTo !== last) changes.push({ at, to: c.speedTo, ramp: c.speed });
+    last = c.speedTo;
+  }
+  assert.ok(changes.filter((ch) => ch.to !== 1).length >= 3, `${changes.length} changes`);
+  for (let i = 1; i < changes.length; i++) {
+    if (changes[i].to === 1) continue; // going back to 1 on reaching the goal may come sooner
+    assert.ok(changes[i].at - changes[i - 1].at >= 1000 - 1e-9, `speed changes ${changes[i].at - changes[i - 1].at} ms apart`);
+  }
+  assert.ok(changes.every((ch) => ch.ramp !== ch.to || ch.to === 1), 'a new speed is ramped to, not stepped');
+  const still = settledClock();
+  late(still, 15); // 15 ms more: within the 20 ms dead band
+  run(still, 10016, 12000);
+  assert.equal(still.speedTo, 1);
+});
+
+test('a clock step (the hub\'s clock 600 ms ahead) is a re-sync: the shorter delay skipped to at once, counted', () => {
+  const c = settledClock();
+  const rt0 = c.advance(10016);
+  c.observe(1000, 5400); // a frame stamped 600 ms later than the clock offset says: the offset is 4400 now
+  const rt1 = c.advance(10032);
+  assert.equal(c.resyncs, 1);
+  assert.equal(c.resyncLog[0].why, 'far');
+  assert.ok(near(rt1, 10032 - 4400 - 100), `${rt1}`);
+  assert.ok(rt1 > rt0, 'forward in hub time');
+  assert.ok(near(c.delay, 100));
+});
+
+test('a much longer delay is a re-sync that waits: the render time stands still, never goes back', () => {
+  const c = settledClock({ percentile: 1, latenessWindow: 1 });
+  const rt0 = c.advance(10016);
+  late(c, 400); // target 500: 400 more than now
+  const steps = run(c, 10032, 11000);
+  assert.equal(c.resyncs, 1);
+  assert.equal(c.resyncLog[0].why, 'far');
+  for (const s of steps) assert.ok(s.rt >= rt0 - 1e-9, 'never back');
+  assert.ok(steps.slice(1, 20).every((s) => near(s.rt, steps[0].rt)), 'stands still');
+  assert.ok(near(c.delay, 500), `${c.delay}`);
+});
+
+test('display frames more than a second apart (a tab that slept) are a re-sync onto the goal', () => {
+  const c = settledClock();
+  c.advance(10016);
+  c.advance(14016);
+  assert.equal(c.resyncs, 1);
+  assert.equal(c.resyncLog[0].why, 'slept');
+  assert.ok(near(c.delay, 100));
+});
+
+test('an underrun raises the goal at once by at most one interval: a re-sync, the render time standing still until the delay is there', () => {
+  const c = settledClock();
+  run(c, 10016, 10496);
+  late(c, 300); // the sample that ran dry saw the next frame 300 ms late
+  c.underrun();
+  assert.ok(near(c.goalDelay, 200), `${c.goalDelay}`); // 100 + one interval
+  assert.equal(c.resyncs, 1);
+  assert.equal(c.resyncLog[0].why, 'underrun');
+  const steps = run(c, 10512, 10700);
+  assert.ok(steps.filter((x) => x.at <= 10596).every((x) => near(x.rt, steps[0].rt)), 'stands still for the 100 ms');
+  assert.ok(steps[steps.length - 1].rt > steps[0].rt, 'then runs on');
+  assert.ok(near(c.delay, 200), `${c.delay}`);
+});
+
+test('a stall past the allowance on a second frame holds the render time (one re-sync), growing the delay by at most maxStallMs', () => {
+  const c = settledClock({ maxStallMs: 100 });
+  const limit = 5050; // the frames in hand allow hub times up to 5050
+  assert.equal(c.advance(10100, 0, limit), 5000);
+  assert.equal(c.advance(10200, 0, limit), 5100, 'one frame past it: the page\'s own stall, not held');
+  assert.equal(c.advance(10216, 0, limit), limit, 'a second: held');
+  assert.equal(c.advance(10232, 0, limit), limit);
+  assert.equal(c.advance(10248, 0, limit), limit);
+  assert.equal(c.resyncs, 1);
+  assert.equal(c.resyncLog[0].why, 'underrun');
+  // held 98 ms; 116 would be more than maxStallMs: it runs on (the picture stays where the extrapolation stopped)
+  assert.equal(c.advance(10264, 0, limit), 5066);
+  assert.ok(near(c.goalDelay, 198), `${c.goalDelay}`); // the goal is the delay the stall made
+  assert.equal(c.resyncs, 1);
+});
+
+test('FramePacer: a frame drawn in is on screen when the next begins: the lead is the median of those intervals', () => {
   const p = new FramePacer();
+  assert.equal(p.lead, 1000 / 60);
   assert.equal(p.paintTime(1000), 1000 + 1000 / 60);
-  const times = [0, 45, 95, 140, 185, 240, 285, 330];
-  for (const t of times) p.tick(t);
+  const times = [0, 45, 95, 140, 185, 240, 285, 330, 375, 420];
+  for (const t of times) {
+    p.tick(t);
+    p.drew(12);
+  }
   assert.equal(p.frameMs, 45);
-  assert.equal(p.paintTime(330), 375);
-  // a hidden tab's 2 s gap is not a frame time
-  p.tick(2330);
-  assert.equal(p.frameMs, 45);
+  assert.equal(p.paintTime(420), 465);
+  assert.equal(p.drawMs, 12, 'the synchronous draw is kept, not taken for the paint time');
   p.reset();
   assert.equal(p.frameMs, 1000 / 60);
 });
 
-test('FramePacer: with synchronous draws the paint time is now + the median draw', () => {
+test('FramePacer: frames with nothing drawn, and a hidden tab\'s gap, are not frame times', () => {
   const p = new FramePacer();
-  for (const t of [0, 100, 200, 300]) p.tick(t);
-  assert.equal(p.paintTime(300), 400);
-  assert.equal(p.drawMs, null);
-  for (const d of [30, 80, 32, 31, 29]) p.drawn(d); // one slow draw is ignored
-  assert.equal(p.drawMs, 31);
-  assert.equal(p.paintTime(300), 331);
-  p.drawn(-1); // not a duration
-  assert.equal(p.drawMs, 31);
+  for (const t of [0, 70, 140, 210]) {
+    p.tick(t);
+    p.drew();
+  }
+  assert.equal(p.frameMs, 70);
+  // at rest the display runs at 60 a second, nothing drawn: the lead in motion is kept
+  for (let t = 280; t < 2000; t += 1000 / 60) p.tick(t);
+  assert.equal(p.frameMs, 70);
+  p.drew();
+  p.tick(9000); // hidden for 7 s
+  assert.equal(p.frameMs, 70);
+  p.tick(9000); // the same frame again: nothing
+  assert.equal(p.frameMs, 70);
+});
+
+test('a goal far below the delay comes down with it, never a re-sync away: played in within the speed bound', () => {
+  const c = settledClock({ percentile: 1, latenessWindow: 1, shrinkHoldMs: 0 });
+  late(c, 200);
+  run(c, 10016, 30000); // at 300
+  late(c, 0); // target 100: 200 below, more than half a re-sync
+  const steps = run(c, 30016, 50000);
+  assert.equal(c.resyncs, 0);
+  assert.ok(maxOff(steps) <= 0.03 + 1e-9, `${maxOff(steps)}`);
+  assert.ok(Math.abs(c.delay - 100) <= c.options.deadbandMs, `${c.delay}`);
 });

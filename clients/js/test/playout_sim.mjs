@@ -1,7 +1,7 @@
 // A deterministic follower simulation for the jitter-buffer tests: a hub that
 // sends frames on ideal due times of a 60 Hz tick, a network + busy page that
 // delivers them at scripted local times, and a render loop with scripted
-// animation-frame times (the camera set in frame k is painted at frame k+1).
+// display-frame times (the camera set in frame k is on screen at frame k+1).
 
 import { SnapshotBuffer } from '../src/follow/interpolation.js';
 import { FramePacer } from '../src/follow/playout.js';
@@ -56,7 +56,7 @@ export function hubFrames(motions, rate, { seq0 = 1 } = {}) {
 /**
  * Runs the follower: `arrive(frame, i)` gives each frame's local receive time,
  * (kept in order), `paints` the animation-frame times (local ms). Returns the samples, each
- * {now, paintAt, rt, camera, moving, dry, total, errorPx} and the buffer.
+ * {now, paintAt, rt, camera, moving, dry, delay, resyncs, held (the clock held by a stall), errorPx} and the buffer.
  */
 export function simulate({ frames, arrive, paints, rate = 30, welcome = null, predictPaint = true, options = {}, pacerWindow }) {
   const buf = new SnapshotBuffer({ rate, ...options });
@@ -76,9 +76,10 @@ export function simulate({ frames, arrive, paints, rate = 30, welcome = null, pr
       k++;
     }
     pacer.tick(now);
-    const paintAt = predictPaint ? pacer.paintTime(now) : now;
-    const s = buf.sample(now, paintAt);
-    if (s) samples.push({ now, paintAt, rt: s.time, camera: s.camera, moving: s.moving, dry: s.dry, total: buf.clock.total, errorPx: buf.errorPx });
+    const lead = predictPaint ? pacer.lead : 0;
+    const s = buf.sample(now, lead);
+    if (s?.moving) pacer.drew();
+    if (s) samples.push({ now, paintAt: now + lead, rt: s.time, camera: s.camera, moving: s.moving, dry: s.dry, delay: buf.delay, resyncs: buf.clock.resyncs, held: buf.clock.stalled, errorPx: buf.errorPx });
   }
   return { samples, buf };
 }

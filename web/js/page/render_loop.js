@@ -23,27 +23,29 @@ export class RenderLoop {
   }
 
   start() {
-    const frame = () => {
+    const frame = (ts) => {
       // Ask for the next frame first: this callback then runs before the map's own
       // in that frame, and the synchronous draw replaces the map's (no double draw).
       requestAnimationFrame(frame);
-      const t = this.page.now();
-      this.page.pacer.tick(t);
-      this.step(t, this.page.pacer.paintTime(t));
+      // the frame's own timestamp (when it began), not the time this code runs
+      const at = performance.timeOrigin + ts;
+      this.page.pacer.tick(at);
+      this.step(at, this.page.pacer.lead);
     };
     requestAnimationFrame(frame);
     setInterval(() => {
       if (!document.hidden) return;
-      const t = this.page.now();
-      this.step(t, t);
+      this.step(this.page.now(), 0);
     }, HIDDEN_EVERY_MS);
   }
 
-  /** One frame at local time `t`, for a paint expected at `paintAt`. */
-  step(t, paintAt) {
+  /** One display frame beginning at local time `at` (ms), on screen `lead` ms later. */
+  step(at, lead) {
     const { buffer, prediction, explorer, reducedMotion, state } = this.page;
     const screen = state.screen;
-    const shown = cameraToShow({ buffer, explorer, prediction, reducedMotion, state, viewport: screen.viewport }, t, paintAt);
+    const t = this.page.now();
+    const paintAt = at + lead;
+    const shown = cameraToShow({ buffer, explorer, prediction, reducedMotion, state, viewport: screen.viewport }, at, lead);
     const s = shown.sample;
     screen.lastSample = s;
     if (shown.camera) {
@@ -78,7 +80,7 @@ export class RenderLoop {
     const draw = mapView.show(camera, now, document.hidden);
     if (draw) {
       entry.drawn = draw.drawn;
-      pacer.drawn(draw.ms);
+      pacer.drew(draw.ms);
     }
     this.needle.style.transform = `rotate(${-camera.bearing}deg)`;
   }

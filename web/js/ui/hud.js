@@ -52,11 +52,15 @@ export function formatMs(ms, { signed = false } = {}) {
   return `${sign}${ms.toFixed(1)} ms`;
 }
 
-/** The jitter buffer's line: "128 ms · 0 dry · 0.3 px" (delay, underruns, error estimate). */
+/**
+ * The jitter buffer's line: "128 ms · 0 dry · 0.3 px" (delay, underruns, error estimate), with
+ * "· 2 re-syncs" once the playout clock re-synced.
+ */
 export function formatPlayout(p) {
   if (!p || !Number.isFinite(p.delay)) return dash;
   const err = Number.isFinite(p.errorPx) ? `${p.errorPx.toFixed(1)} px` : dash;
-  return `${formatMs(p.delay)} · ${p.underruns ?? 0} dry · ${err}`;
+  const resyncs = p.resyncs > 0 ? ` · ${p.resyncs} re-sync${p.resyncs === 1 ? '' : 's'}` : '';
+  return `${formatMs(p.delay)} · ${p.underruns ?? 0} dry · ${err}${resyncs}`;
 }
 
 /**

@@ -22,7 +22,7 @@ const DRIVE_EVERY_MS = 500;
 export class Panel {
   /**
    * deps: {conn, state (PageState), ids, now, toast, container, map() (the MapLibre map or null),
-   *        playout() ({latency, delay, fps} at a time), onChange() (the page re-checks its controls)}
+   *        playout() ({latency, delay, fps, resyncs} at a time), onChange() (the page re-checks its controls)}
    */
   constructor(deps) {
     this.d = deps;

@@ -301,6 +301,8 @@ export class SnapshotBuffer {
     this.correction = null; // {delta, at (hub ms)}: shown = raw + delta * fade(rt - at)
     this.changed = false;
     this.underruns = 0;
+    this.underrunPending = false; // dry after a stall of the page's own: an underrun if the next sample is dry too
+    this.lastDisplayAt = null;
     this.drySamples = 0;
     this.samples = 0;
     this.pendingErrors = [];
@@ -360,6 +362,8 @@ export class SnapshotBuffer {
       jitter: this.clock.jitter,
       lead: this.clock.lead,
       underruns: this.underruns,
+      resyncs: this.clock.resyncs,
+      speed: this.clock.speed,
       drySamples: this.drySamples,
       samples: this.samples,
       errorPx: this.errorPx,
@@ -408,6 +412,18 @@ export class SnapshotBuffer {
   }
 
   /**
+   * When the motion from frame a to the next frame b began (hub ms): at a, but after a rest or a gap
+   * within the one interval before b, or the one hub tick before b when b is a `corner` (a command
+   * started it: the hub sends the frame of the next tick). Drawing and extrapolating use the same start,
+   * so the first frames of a motion are not drawn at one speed and extrapolated at another.
+   */
+  motionStart(a, b) {
+    if (a.moving && b.time - a.time <= this.gapThreshold) return a.time;
+    const lead = !a.moving && b.corner && this.tick ? 1000 / this.tick : this.interval;
+    return Math.max(a.time, b.time - lead);
+  }
+
+  /**
    * The camera the frames give for hub time rt, without correction:
    * {camera, moving, seq, by, dry, rest}. rest: the final resting frame is
    * shown exactly. dry: rt is past a newest frame that is still moving.
@@ -427,11 +443,7 @@ export class SnapshotBuffer {
     const b = frames[i + 1];
     const hold = { camera: copyCamera(a.camera), moving: true, seq: a.seq, by: a.by, dry: false, rest: false };
     if (!a.moving && !b.moving) return hold; // a jump (`set`): shown at b's time
-    let start = a.time;
-    if (!a.moving || b.time - a.time > this.gapThreshold) {
-      const lead = !a.moving && b.corner && this.tick ? 1000 / this.tick : this.interval;
-      start = Math.max(a.time, b.time - lead);
-    }
+    const start = this.motionStart(a, b);
     if (rt <= start) return hold;
     const t = (rt - start) / (b.time - start);
     const p = frames[i - 1];
@@ -455,8 +467,8 @@ export class SnapshotBuffer {
     const a = frames[i];
     const p = frames[i - 1];
     if (!p) return { camera: copyCamera(a.camera) };
-    let span = a.time - p.time;
-    if (!p.moving || span > this.gapThreshold) span = Math.min(span, this.interval);
+    // (after a rest, the motion to the newest frame began where evaluate draws it from: the same slope)
+    const span = a.time - this.motionStart(p, a);
     if (!(span > 0)) return { camera: copyCamera(a.camera) };
     // effective time: full velocity for one interval (exact on a straight
     // path), then slowing linearly to a stop over `maxExtrapolationIntervals - 1` more
@@ -502,19 +514,30 @@ export class SnapshotBuffer {
   }
 
   /**
-   * The camera to paint: `now` is the local time (what has arrived), `paintAt`
-   * when it will be on screen (default now). Returns `{camera, moving, seq, by,
-   * time, dry}` (`time` = hub render time), or null before the first frame.
+   * The camera to paint for the display frame that begins at local
+   * `displayAt` (the animation-frame callback's timestamp) and is on screen
+   * `lead` ms later (FramePacer). Frames pushed until now count. Returns
+   * `{camera, moving, seq, by, time, dry}` (`time` = hub render time), or null
+   * before the first frame.
    */
-  sample(now, paintAt = now) {
+  sample(displayAt, lead = 0) {
     const frames = this.frames;
     if (frames.length === 0) return null;
     const newest = frames[frames.length - 1];
-    // showing a final resting frame exactly, and still: a delay change is invisible
-    const resting = !newest.moving && this.last && this.last.rest && this.last.seq === newest.seq;
-    // while it moves, another frame is due one interval after the newest: how late is it, as this sample sees it
-    if (newest.moving) this.clock.observeSample(paintAt, newest.time);
-    const rt = this.clock.advance(now, paintAt, resting ? newest.time : null);
+    const paintAt = displayAt + lead;
+    // The page itself stalled before this sample (a display frame more than twice the lead after the last: a
+    // long draw, new tiles): its frames are queued, handled after this sample. What it sees is the page's own
+    // stall, not the frames' lateness: not ranked, and an underrun now does not grow the delay (unless the next
+    // display frame is dry too: the frames are late after all).
+    const pageStalled = this.lastDisplayAt !== null && displayAt - this.lastDisplayAt > 2 * Math.max(lead, 1000 / 60);
+    // while it moves, another frame is due one interval after the newest: how late is it, as this sample sees it;
+    // and the clock may run past it by the extrapolation allowance, no further
+    let limit = Infinity;
+    if (newest.moving) {
+      if (!pageStalled) this.clock.observeSample(paintAt, newest.time);
+      limit = newest.time + this.options.maxExtrapolationIntervals * this.interval;
+    }
+    const rt = this.clock.advance(displayAt, lead, limit);
     const raw = this.evaluate(rt);
 
     // Frames that arrived since the last sample may change what the path was
@@ -548,10 +571,21 @@ export class SnapshotBuffer {
     }
 
     this.samples++;
+    // an underrun makes the delay grow now, unless the page itself stalled before this sample
     if (raw.dry) {
       this.drySamples++;
-      if (!last || !last.dry) this.underruns++;
+      if (!last || !last.dry) {
+        this.underruns++;
+        if (pageStalled) this.underrunPending = true;
+        else this.clock.underrun();
+      } else if (this.underrunPending) {
+        this.underrunPending = false;
+        this.clock.underrun();
+      }
+    } else {
+      this.underrunPending = false;
     }
+    this.lastDisplayAt = displayAt;
     if (moving) this.trackError(rt, shown);
     this.resolveErrors();
     this.last = { rt, raw: raw.camera, shown, dry: raw.dry, rest, seq: raw.seq };

@@ -10,16 +10,18 @@ import { wrapLongitude, DEFAULT_FOV_DEGREES } from '../geo/projection.js';
 import { fitCamera } from '../geo/fit.js';
 
 /**
- * The camera to show at local time `t` (ms) for a paint expected at `paintAt`.
+ * The camera to show in the display frame that begins at local time `displayAt` (ms, the animation-frame
+ * callback's timestamp) and is on screen `lead` ms later (FramePacer.lead).
  * @param {object} parts {buffer, explorer?, prediction?, reducedMotion?, state (RoomState), viewport {width, height}}
  * @returns {{sample: object|null, camera: object|null, rt: number|null, seq: number|null, moving: boolean,
  *   frameSeq: number|null}} `sample` the buffer's; `rt` the hub time shown (null for the client's own camera);
  *   `seq` the newest of the client's gestures it shows; `frameSeq` the hub frame it shows (null when it shows
  *   something else)
  */
-export function cameraToShow(parts, t, paintAt) {
+export function cameraToShow(parts, displayAt, lead = 0) {
   const { buffer, explorer, prediction, reducedMotion, state, viewport } = parts;
-  const s = buffer.sample(t, paintAt);
+  const paintAt = displayAt + lead;
+  const s = buffer.sample(displayAt, lead);
   const rt = s?.time ?? null;
   const explored = explorer?.sample(paintAt, s?.camera ?? null) ?? null;
   if (explored) return { sample: s, camera: { ...explored, lon: wrapLongitude(explored.lon) }, rt: null, seq: null, moving: true, frameSeq: null };

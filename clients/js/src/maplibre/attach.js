@@ -123,12 +123,13 @@ export class MapLibreAttachment {
     const hidden = () => this.follow.visibility(document.hidden);
     document.addEventListener('visibilitychange', hidden);
     this.offs.push(() => document.removeEventListener('visibilitychange', hidden));
-    const frame = () => {
+    const frame = (ts) => {
       if (this.detached) return;
       this.raf = requestAnimationFrame(frame);
-      const t = this.now();
-      this.pacer.tick(t);
-      this.step(t, this.pacer.paintTime(t));
+      // the frame's own timestamp (when it began), not the time this code runs
+      const at = Number.isFinite(ts) ? performance.timeOrigin + ts : this.now();
+      this.pacer.tick(at);
+      this.step(at, this.pacer.lead);
     };
     this.raf = requestAnimationFrame(frame);
     return this;
@@ -195,10 +196,10 @@ export class MapLibreAttachment {
     this.reducedMotion.reset();
   }
 
-  /** One paint at local time `t`, expected on screen at `paintAt`. */
-  step(t, paintAt) {
+  /** One display frame beginning at local time `at`, on screen `lead` ms later. */
+  step(at, lead) {
     const { buffer, explorer, prediction, reducedMotion, viewport } = this;
-    const shown = cameraToShow({ buffer, explorer, prediction, reducedMotion, state: this.room.state, viewport }, t, paintAt);
+    const shown = cameraToShow({ buffer, explorer, prediction, reducedMotion, state: this.room.state, viewport }, at, lead);
     this.lastSample = shown.sample;
     if (shown.camera && !sameCamera(shown.camera, this.rendered)) {
       this.rendered = shown.camera;
@@ -206,10 +207,10 @@ export class MapLibreAttachment {
       if (this.map.loaded?.()) {
         const t0 = this.now();
         this.map.redraw?.();
-        this.pacer.drawn(this.now() - t0);
+        this.pacer.drew(this.now() - t0);
       }
     }
-    this.input.tick(t);
+    this.input.tick(this.now());
   }
 
   /**

@@ -106,11 +106,16 @@ export class SnapshotBuffer {
         growBand: number;
         shrinkBandMs: number;
         shrinkBand: number;
-        maxSpeedup: number;
-        maxSlowdown: number;
-        stretchTauMs: number;
-        minStretch: number;
-        leadSmoothing: number;
+        shrinkHoldMs: number;
+        maxRateChange: number;
+        speedGain: number;
+        deadbandMs: number;
+        speedUpdateMs: number;
+        speedRampMs: number;
+        resyncMs: number;
+        underrunGrowth: number;
+        maxStallMs: number;
+        sleepMs: number;
     };
     clock: PlayoutClock;
     tick: any;
@@ -141,6 +146,8 @@ export class SnapshotBuffer {
     correction: any;
     changed: boolean;
     underruns: number;
+    underrunPending: boolean;
+    lastDisplayAt: any;
     drySamples: number;
     samples: number;
     pendingErrors: any[];
@@ -167,8 +174,10 @@ export class SnapshotBuffer {
         targetDelay: any;
         interval: number;
         jitter: any;
-        lead: any;
+        lead: number;
         underruns: number;
+        resyncs: number;
+        speed: any;
         drySamples: number;
         samples: number;
         errorPx: number;
@@ -180,6 +189,13 @@ export class SnapshotBuffer {
     push(frame: any, receivedAt: any): boolean;
     /** Index of the last frame at or before hub time rt (-1 if none). */
     indexAt(rt: any): number;
+    /**
+     * When the motion from frame a to the next frame b began (hub ms): at a, but after a rest or a gap
+     * within the one interval before b, or the one hub tick before b when b is a `corner` (a command
+     * started it: the hub sends the frame of the next tick). Drawing and extrapolating use the same start,
+     * so the first frames of a motion are not drawn at one speed and extrapolated at another.
+     */
+    motionStart(a: any, b: any): any;
     /**
      * The camera the frames give for hub time rt, without correction:
      * {camera, moving, seq, by, dry, rest}. rest: the final resting frame is
@@ -216,11 +232,13 @@ export class SnapshotBuffer {
         };
     };
     /**
-     * The camera to paint: `now` is the local time (what has arrived), `paintAt`
-     * when it will be on screen (default now). Returns `{camera, moving, seq, by,
-     * time, dry}` (`time` = hub render time), or null before the first frame.
+     * The camera to paint for the display frame that begins at local
+     * `displayAt` (the animation-frame callback's timestamp) and is on screen
+     * `lead` ms later (FramePacer). Frames pushed until now count. Returns
+     * `{camera, moving, seq, by, time, dry}` (`time` = hub render time), or null
+     * before the first frame.
      */
-    sample(now: any, paintAt?: any): {
+    sample(displayAt: any, lead?: number): {
         camera: {
             lat: any;
             lon: any;

@@ -19,11 +19,16 @@ export namespace PLAYOUT_DEFAULTS {
     const growBand: number;
     const shrinkBandMs: number;
     const shrinkBand: number;
-    const maxSpeedup: number;
-    const maxSlowdown: number;
-    const stretchTauMs: number;
-    const minStretch: number;
-    const leadSmoothing: number;
+    const shrinkHoldMs: number;
+    const maxRateChange: number;
+    const speedGain: number;
+    const deadbandMs: number;
+    const speedUpdateMs: number;
+    const speedRampMs: number;
+    const resyncMs: number;
+    const underrunGrowth: number;
+    const maxStallMs: number;
+    const sleepMs: number;
 }
 export class PlayoutClock {
     constructor(options?: {});
@@ -42,22 +47,42 @@ export class PlayoutClock {
         growBand: number;
         shrinkBandMs: number;
         shrinkBand: number;
-        maxSpeedup: number;
-        maxSlowdown: number;
-        stretchTauMs: number;
-        minStretch: number;
-        leadSmoothing: number;
+        shrinkHoldMs: number;
+        maxRateChange: number;
+        speedGain: number;
+        deadbandMs: number;
+        speedUpdateMs: number;
+        speedRampMs: number;
+        resyncMs: number;
+        underrunGrowth: number;
+        maxStallMs: number;
+        sleepMs: number;
     };
     rate: number;
-    /** Forgets every measurement (keeps the rate). */
+    resyncs: number;
+    /** The re-syncs of the last minutes: {at (display ms), from, to (delay ms), why}, newest last. */
+    resyncLog: any[];
+    /** Forgets every measurement (keeps the rate and the count of re-syncs). */
     reset(): void;
     raws: any[];
     lateness: any[];
     intervals: any[];
-    lead: any;
+    lead: number;
     total: any;
     goal: any;
-    lastNow: any;
+    holdUntil: any;
+    shrinking: boolean;
+    speed: any;
+    speedTo: any;
+    speedFrom: any;
+    speedAt: any;
+    decidedAt: any;
+    lastAt: any;
+    stall: string;
+    stalled: boolean;
+    wasPast: boolean;
+    stallFrom: any;
+    freezeTo: any;
     cachedTarget: any;
     /** The rate (frames/s) asked for or granted; it replaces the interval measurements. */
     setRate(rate: any): void;
@@ -83,32 +108,58 @@ export class PlayoutClock {
      * minSamples samples, at least initialJitterMs plus the paint lead.
      */
     get jitter(): any;
-    /** The delay aimed for (ms behind the hub clock, beyond the clock offset). */
+    /** The delay aimed for (ms behind the hub clock at paint time, beyond the clock offset). */
     get targetDelay(): any;
     /** The delay aimed for now (the target held within its bands; null before the first advance). */
-    get goalDelay(): number;
+    get goalDelay(): any;
     /** The headroom (ms) above the target when the goal is set. */
     get growBand(): number;
-    /** How far the target may fall below goal − headroom (ms) before the goal follows it. */
+    /** How far the target may fall below goal − headroom (ms) before the goal may follow it. */
     get shrinkBand(): number;
-    /** The delay in use now (ms behind the hub clock, beyond the clock offset; null before the first frame). */
+    /** The delay in use now: paint time minus the hub time shown, beyond the clock offset (null before the first frame). */
     get delay(): number;
     /**
-     * Moves the playout clock to local time `now` for a frame painted at
-     * `paintAt`; returns the hub time to show. `restingAt` (optional) is the hub
-     * time of a final resting frame the picture may rest on: while the render
-     * time is past it, the delay may change at once (up to staying past it).
+     * Sets the goal from the target: to the target plus headroom at once when the target rises past it,
+     * down to that once the target plus headroom is shrinkBand below it and the goal has not grown for
+     * shrinkHoldMs (after an underrun or a rising target; the first guess, before minSamples samples, is
+     * not held).
      */
-    advance(now: any, paintAt?: any, restingAt?: any): number;
+    updateGoal(at: any): void;
+    /**
+     * The buffer ran dry (a sample past the newest moving frame): the goal grows at once to cover the
+     * lateness that sample saw, by at most `underrunGrowth` intervals; a delay more than the dead band short
+     * of it is a re-sync (the render time stands still until it is there), a smaller one is played in from
+     * the next advance. (The single largest lateness is never the allowance, but an underrun is not left to
+     * the percentile.)
+     */
+    underrun(): void;
+    /** A declared re-sync: the delay changes at once from `from` to `to` (ms). */
+    resync(at: any, from: any, to: any, why: any): void;
+    /** The speed at display time `at`: ramping linearly from speedFrom to speedTo over speedRampMs after speedAt. */
+    speedAtTime(at: any): any;
+    /** Chooses the speed toward the goal: at most once per speedUpdateMs, or 1 at once on reaching it. */
+    steer(at: any): void;
+    /**
+     * Moves the playout clock to display time `displayAt` (the display frame's
+     * timestamp) for a frame on screen `lead` ms later; returns the hub time to
+     * show. `limit` (optional): the latest hub time the frames in hand allow
+     * (the newest moving frame plus the extrapolation allowance): the clock
+     * holds there (an underrun; the delay grows by the stall, a re-sync).
+     */
+    advance(displayAt: any, lead?: number, limit?: number): number;
 }
 /**
- * Predicts when a camera handed to the map now will be on screen. When the
- * page draws the map synchronously right after setting the camera it reports
- * each draw's duration (`drawn`), and the paint time is now + the median of
- * the last few draws. Otherwise the map draws on the next animation frame, and
- * the paint time is now + the median of the last three frame intervals (it
- * follows a page that turns slow while tiles load within two frames, and
- * ignores a single long frame). Frame-to-frame noise it cannot predict.
+ * Predicts when a display frame is on screen. `tick(t)` takes each display
+ * frame's timestamp (the animation-frame callback's argument, in the page
+ * clock: when the frame began, not when the code runs), `drew()` says the
+ * page drew the map in that frame. A frame drawn in the callback of frame k is
+ * on screen when frame k + 1 begins (the browser starts the next frame once
+ * this one is presented), so the lead is the typical time from a frame the
+ * page drew to the next one: the median of the last `window` such intervals.
+ * Frames in which nothing was drawn (a map at rest runs at the display's rate)
+ * do not count, so the lead in motion is not forgotten during a rest. The
+ * duration of the synchronous draw (`drawn(ms)`) is kept for the HUD; it is
+ * not the paint time (the GPU presents later).
  */
 export class FramePacer {
     constructor({ window, drawWindow, defaultMs, minMs, maxMs }?: {
@@ -125,18 +176,24 @@ export class FramePacer {
     maxMs: number;
     reset(): void;
     last: any;
+    lastDrew: boolean;
     durations: any[];
     draws: any[];
     cached: any;
     cachedDraw: any;
-    /** Records an animation frame at local time `t`. Gaps over maxMs (a hidden tab) are not frame times. */
+    /**
+     * Records a display frame beginning at `t`. Gaps over maxMs (a hidden tab)
+     * are not frame times; a timestamp not after the last is the same frame.
+     */
     tick(t: any): void;
-    /** Records how long a synchronous draw of the map took (ms). */
-    drawn(ms: any): void;
-    /** Typical time between animation frames (ms). */
+    /** The page drew the map in the current frame (optionally: the synchronous draw took `ms`). */
+    drew(ms: any): void;
+    /** Typical time (ms) from a display frame the page drew in to the next, when it is on screen. */
     get frameMs(): any;
     /** Typical synchronous draw (ms; null before the first). */
     get drawMs(): any;
-    /** When a camera set at local `now` will be on screen. */
-    paintTime(now: any): any;
+    /** How long after a display frame begins it is on screen (ms). */
+    get lead(): any;
+    /** When the display frame beginning at `t` will be on screen. */
+    paintTime(t: any): any;
 }

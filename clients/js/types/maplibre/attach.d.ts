@@ -68,8 +68,8 @@ export class MapLibreAttachment {
     gesture(g: any): void;
     receive(m: any, receivedAt: any, changes: any): boolean | void;
     welcomed(m: any, receivedAt: any): void;
-    /** One paint at local time `t`, expected on screen at `paintAt`. */
-    step(t: any, paintAt: any): void;
+    /** One display frame beginning at local time `at`, on screen `lead` ms later. */
+    step(at: any, lead: any): void;
     /**
      * Puts `camera` on the map: its field of view first when it changed
      * (setVerticalFieldOfView), then jumpTo. Once the map has been given a roll or
