@@ -3,8 +3,10 @@ import PackageDescription
 
 /// CameraHub: one authoritative map camera per room, synced to many clients.
 ///
-/// Linux only: the transport runs on epoll (through libev), io_uring (`CURing`) and
-/// Linux perf events (`CPerfEvents`); so no `platforms` are declared.
+/// The hub is Linux only: the transport runs on epoll (through libev), io_uring (`CURing`) and
+/// Linux perf events (`CPerfEvents`). The client library for apps, `CamHubKit`, is pure Swift
+/// on swift-nio and builds for Apple platforms too: the `platforms` below are its minimums
+/// (swift-websocket's, and `AsyncStream.makeStream`'s: macOS 14, iOS 17, tvOS 17, visionOS 1).
 ///
 /// Module boundaries (each arrow is "depends on"):
 /// - `CameraCore`: camera model, limits, Web Mercator, viewport math. Pure: no I/O, no clock.
@@ -34,10 +36,14 @@ import PackageDescription
 ///   plus a tiny header of static inline helpers for macro-only APIs.
 /// - `CURing`: a small C target over liburing (Debian `liburing-dev`): one io_uring
 ///   submission for many non-blocking sends (the server's batched frame fan-out).
+/// - `CamHubKit` → CamHubProtocol, CameraCore, CameraMotion, swift-websocket's `WSClient` (swift-nio): the client
+///   library for apps, on Apple platforms and Linux; nothing of the hub's C (libwebsockets,
+///   liburing, hiredis) is in its build.
 /// - `CTCPProgress`: a small C target reading Linux's TCP_INFO (what a peer acknowledged, what
 ///   waits for it), so the server can tell a client that stopped reading.
 let package = Package(
     name: "CameraHub",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .visionOS(.v1)],
     products: [
         .library(name: "CameraCore", targets: ["CameraCore"]),
         .library(name: "CameraMotion", targets: ["CameraMotion"]),
@@ -45,6 +51,7 @@ let package = Package(
         .library(name: "HubCore", targets: ["HubCore"]),
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
         .library(name: "CamHubClient", targets: ["CamHubClient"]),
+        .library(name: "CamHubKit", targets: ["CamHubKit"]),
         .library(name: "CamHubBench", targets: ["CamHubBench"]),
     ],
     dependencies: [
@@ -55,6 +62,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
@@ -65,6 +73,11 @@ let package = Package(
         .testTarget(name: "CameraMotionTests", dependencies: ["CameraMotion"]),
         /// An immutable payload with headroom, shared by the hub's encoder and the transport.
         .target(name: "SharedBytes"),
+        .target(name: "CamHubKit", dependencies: [
+            "CamHubProtocol", "CameraCore", "CameraMotion", .product(name: "WSClient", package: "swift-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "CamHubKitTests", dependencies: ["CamHubKit", "CamHubProtocol", "CameraCore"]),
         .target(name: "CamHubProtocol", dependencies: ["CameraCore", "CameraMotion"]),
         .target(name: "HubCore", dependencies: [
             "CamHubProtocol", "CameraCore", "CameraMotion", "SharedBytes", .product(name: "HeapModule", package: "swift-collections"),
