@@ -36,6 +36,8 @@ if [ -d web/tests ]; then
   python3 scripts/validate_messages.py --sender client --require hello,ping "$wire/viewer-sent.jsonl"
 fi
 python3 scripts/validate_messages.py --self-check --examples docs/PROTOCOL.md
+# The app library alone, as an app builds it: nothing of the hub's C in its build (a few minutes).
+t=$SECONDS; scripts/test_kit_alone.sh; took "kit alone" $t
 # The Python client, pip-installed into a fresh venv, against a real hub.
 t=$SECONDS; scripts/test_python_client.sh; took "python client" $t
 # The benchmark's busy follower client (C) against a real hub: its parser self-test, then
