@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_maplibre_vectors import (  # noqa: E402 (the path above)
-    MAPLIBRE_VERSION, VECTORS, VENDOR, VIEWPORTS, Oracle, case_rng, open_browser, pick, start_server, wrap_lon)
+    MAPLIBRE_VERSION, VECTORS, VIEWPORTS, case_rng, maplibre_oracle, pick, wrap_lon)
 
 OUT = VECTORS / "maplibre_animations.json"
 SEED = "camhub-maplibre-animations-v1"
@@ -170,33 +170,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    if not (VENDOR / "maplibre-gl.js").exists():
-        sys.exit(f"{VENDOR / 'maplibre-gl.js'} missing: run scripts/install_web_vendor.sh")
     started = time.monotonic()
-    server = start_server()
-    driver = None
-    try:
-        driver = open_browser(f"http://127.0.0.1:{server.server_port}/")
-        oracle = Oracle(driver)
-        version = oracle.call("version")
-        if version != MAPLIBRE_VERSION:
-            sys.exit(f"the bundle is MapLibre GL JS {version}, expected {MAPLIBRE_VERSION}")
+    with maplibre_oracle() as oracle:
         cases = []
         for projection in ("mercator", "globe"):
             oracle.call("setProjection", projection)
             cases += [make_case(oracle, projection, i) for i in range(CASES_PER_PROJECTION)]
-        document = {"description": DESCRIPTION, "maplibre": MAPLIBRE_VERSION, "cases": cases}
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(to_json(document))
-        globe = sum(1 for c in cases if c["globe"])
-        print(f"{len(cases)} cases ({globe} started on the globe) in {time.monotonic() - started:.1f} s")
-        print(f"wrote {args.out}")
-    finally:
-        if driver is not None:
-            driver.quit()
-        server.shutdown()
-        server.server_close()
-
+    document = {"description": DESCRIPTION, "maplibre": MAPLIBRE_VERSION, "cases": cases}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(to_json(document))
+    globe = sum(1 for c in cases if c["globe"])
+    print(f"{len(cases)} cases ({globe} started on the globe) in {time.monotonic() - started:.1f} s")
+    print(f"wrote {args.out}")
 
 if __name__ == "__main__":
     main()

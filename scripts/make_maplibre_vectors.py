@@ -58,6 +58,7 @@ MapLibre bundle in web/vendor/maplibre.  No network besides 127.0.0.1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.server
 import json
 import math
@@ -229,6 +230,28 @@ class Oracle:
 
     def unproject(self, x, y):
         return self.call("unproject", x, y)
+
+
+@contextlib.contextmanager
+def maplibre_oracle():
+    """The MapLibre page in headless Chromium, served from 127.0.0.1, as an Oracle of the
+    expected MapLibre version; the browser and the server are stopped afterwards."""
+    if not (VENDOR / "maplibre-gl.js").exists():
+        sys.exit(f"{VENDOR / 'maplibre-gl.js'} missing: run scripts/install_web_vendor.sh")
+    server = start_server()
+    driver = None
+    try:
+        driver = open_browser(f"http://127.0.0.1:{server.server_port}/")
+        oracle = Oracle(driver)
+        version = oracle.call("version")
+        if version != MAPLIBRE_VERSION:
+            sys.exit(f"the bundle is MapLibre GL JS {version}, expected {MAPLIBRE_VERSION}")
+        yield oracle
+    finally:
+        if driver is not None:
+            driver.quit()
+        server.shutdown()
+        server.server_close()
 
 
 # ---------------------------------------------------------------------------
@@ -694,18 +717,8 @@ def main():
     parser.add_argument("--verify-render", action="store_true",
                         help="also render red dots and compare their centroids (slower)")
     args = parser.parse_args()
-    if not (VENDOR / "maplibre-gl.js").exists():
-        sys.exit(f"{VENDOR / 'maplibre-gl.js'} missing: run scripts/install_web_vendor.sh")
-
     started = time.monotonic()
-    server = start_server()
-    driver = None
-    try:
-        driver = open_browser(f"http://127.0.0.1:{server.server_port}/")
-        oracle = Oracle(driver)
-        version = oracle.call("version")
-        if version != MAPLIBRE_VERSION:
-            sys.exit(f"the bundle is MapLibre GL JS {version}, expected {MAPLIBRE_VERSION}")
+    with maplibre_oracle() as oracle:
         default_out, seed, count = PROJECTIONS[args.projection]
         out = args.out or default_out
         oracle.call("setProjection", args.projection)
@@ -722,11 +735,6 @@ def main():
             started = time.monotonic()
             report_render(verify_render(oracle, cases))
             print(f"render verification took {time.monotonic() - started:.1f} s")
-    finally:
-        if driver is not None:
-            driver.quit()
-        server.shutdown()
-        server.server_close()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,30 @@ struct CURingTests {
         return (fds[0], fds[1], filled)
     }
 
+    /// Runs `body` with a ring and a full socket pair (`fullSocketPair`); nothing
+    /// when this kernel refuses io_uring (the server then sends with send(2)).
+    static func withRingAndFullSocket(_ body: (OpaquePointer, (writer: Int32, reader: Int32, filled: Int)) throws -> Void) throws {
+        guard let ring = curing_ring_new(8) else { return }
+        defer { curing_ring_free(ring) }
+        let pair = try fullSocketPair()
+        defer {
+            close(pair.writer)
+            close(pair.reader)
+        }
+        try body(ring, pair)
+    }
+
+    /// Sends `bytes` to `fd` as a batch of one with `flags` (the default: curing_send_all's); returns the status and result.
+    static func sendOne(_ bytes: [UInt8], to fd: Int32, ring: OpaquePointer, flags: Int32? = nil) -> (status: Int32, result: Int32) {
+        var results: [Int32] = [0]
+        let status = bytes.withUnsafeBytes { raw in
+            var sends = [curing_send(bytes: raw.baseAddress, length: UInt32(raw.count), fd: fd)]
+            if let flags { return curing_send_all_flags(ring, &sends, &results, 1, flags, 2000) }
+            return curing_send_all(ring, &sends, &results, 1)
+        }
+        return (status, results[0])
+    }
+
     /// Reads everything the reader has now (nonblocking); returns the bytes.
     static func drain(_ fd: Int32) -> [UInt8] {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -43,71 +67,38 @@ struct CURingTests {
     }
 
     @Test func aSendTheKernelQueuesIsCancelledWithinTheDeadlineAndNothingOfItIsSent() throws {
-        guard let ring = curing_ring_new(8) else { return }  // no io_uring here: the server sends with send(2)
-        defer { curing_ring_free(ring) }
-        let (writer, reader, filled) = try Self.fullSocketPair()
-        defer {
-            close(writer)
-            close(reader)
+        try Self.withRingAndFullSocket { ring, socket in
+            let started = ContinuousClock.now
+            let sent = Self.sendOne([UInt8](repeating: 0x5A, count: 100), to: socket.writer, ring: ring, flags: Int32(MSG_NOSIGNAL))
+            let waited = ContinuousClock.now - started
+            #expect(sent.status == 0, "cancelled, not stuck")
+            #expect(sent.result == curing_not_sent(), "reported not sent (got \(sent.result))")
+            #expect(waited < .milliseconds(500), "the caller waited \(waited), not for the socket")
+            let received = Self.drain(socket.reader)
+            #expect(received.count == socket.filled && !received.contains(0x5A), "none of the cancelled send's bytes arrived")
         }
-        let message = [UInt8](repeating: 0x5A, count: 100)
-        var results: [Int32] = [0]
-        let started = ContinuousClock.now
-        let status = message.withUnsafeBytes { bytes in
-            var sends = [curing_send(bytes: bytes.baseAddress, length: UInt32(bytes.count), fd: writer)]
-            return curing_send_all_flags(ring, &sends, &results, 1, Int32(MSG_NOSIGNAL), 2000)
-        }
-        let waited = ContinuousClock.now - started
-        #expect(status == 0, "cancelled, not stuck")
-        #expect(results[0] == curing_not_sent(), "reported not sent (got \(results[0]))")
-        #expect(waited < .milliseconds(500), "the caller waited \(waited), not for the socket")
-        let received = Self.drain(reader)
-        #expect(received.count == filled && !received.contains(0x5A), "none of the cancelled send's bytes arrived")
     }
 
     @Test func theRingStillSendsAfterACancelledSend() throws {
-        guard let ring = curing_ring_new(8) else { return }
-        defer { curing_ring_free(ring) }
-        let (writer, reader, _) = try Self.fullSocketPair()
-        defer {
-            close(writer)
-            close(reader)
+        try Self.withRingAndFullSocket { ring, socket in
+            _ = Self.sendOne([UInt8](repeating: 0x5A, count: 10), to: socket.writer, ring: ring, flags: Int32(MSG_NOSIGNAL))
+            var fds: [Int32] = [0, 0]
+            try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+            defer {
+                close(fds[0])
+                close(fds[1])
+            }
+            let hello = Array("hello".utf8)
+            let sent = Self.sendOne(hello, to: fds[0], ring: ring)
+            #expect(sent.status == 0 && sent.result == 5)
+            #expect(Self.drain(fds[1]) == hello)
         }
-        let blocked = [UInt8](repeating: 0x5A, count: 10)
-        var results: [Int32] = [0]
-        _ = blocked.withUnsafeBytes { bytes in
-            var sends = [curing_send(bytes: bytes.baseAddress, length: UInt32(bytes.count), fd: writer)]
-            return curing_send_all_flags(ring, &sends, &results, 1, Int32(MSG_NOSIGNAL), 2000)
-        }
-        var fds: [Int32] = [0, 0]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-        defer {
-            close(fds[0])
-            close(fds[1])
-        }
-        let hello = Array("hello".utf8)
-        let status = hello.withUnsafeBytes { bytes in
-            var sends = [curing_send(bytes: bytes.baseAddress, length: UInt32(bytes.count), fd: fds[0])]
-            return curing_send_all(ring, &sends, &results, 1)
-        }
-        #expect(status == 0 && results[0] == 5)
-        #expect(Self.drain(fds[1]) == hello)
     }
 
     @Test func aFullSocketAnswersAtOnceWithTheDefaultFlags() throws {
-        guard let ring = curing_ring_new(8) else { return }
-        defer { curing_ring_free(ring) }
-        let (writer, reader, _) = try Self.fullSocketPair()
-        defer {
-            close(writer)
-            close(reader)
+        try Self.withRingAndFullSocket { ring, socket in
+            let sent = Self.sendOne([UInt8](repeating: 0x5A, count: 100), to: socket.writer, ring: ring)
+            #expect(sent.status == 0 && sent.result == -EAGAIN, "MSG_DONTWAIT: -EAGAIN at once, nothing to cancel")
         }
-        let message = [UInt8](repeating: 0x5A, count: 100)
-        var results: [Int32] = [0]
-        let status = message.withUnsafeBytes { bytes in
-            var sends = [curing_send(bytes: bytes.baseAddress, length: UInt32(bytes.count), fd: writer)]
-            return curing_send_all(ring, &sends, &results, 1)
-        }
-        #expect(status == 0 && results[0] == -EAGAIN, "MSG_DONTWAIT: -EAGAIN at once, nothing to cancel")
     }
 }
