@@ -210,6 +210,7 @@ public struct Hub {
         if firstThisSecond { recentVisits.insert(name, at: time.seconds) }
         if runsCamera {
             deliverMotionEvents(in: name, at: time, sink: sink)
+            if advanceStory(in: name, at: time, sink: sink) { deliverMotionEvents(in: name, at: time, sink: sink) }
             let nextTick = time.seconds + 1 / configuration.tick
             rooms.update(name) { room in
                 room.updateFrameState()
@@ -504,6 +505,7 @@ public struct Hub {
             switch event {
             case .animation(let report):
                 deliver(report, in: name, at: time, sink: sink)
+                if report.status != .started && report.status != .interrupted { noteStoryMove(report, in: name, at: time, sink: sink) }
                 if report.status != .started, sink.isRecording {
                     sink.record(
                         .animationEnded(
