@@ -14,10 +14,10 @@ The protocol is docs/PROTOCOL.md (and docs/asyncapi.yaml) in the CameraHub repos
 
 from .binary_frame import decode_frame
 from .errors import CamHubError, ConnectionLost, HubError, ProtocolError, Refused
-from .room import Room, backoff, connect
+from .room import Room, backoff, connect, story_messages
 from .types import Anchor, AnimationResult, Camera, FollowCounts, Frame, Padding, RosterEntry
 
 __all__ = [
     "Anchor", "AnimationResult", "CamHubError", "Camera", "ConnectionLost", "FollowCounts", "Frame", "HubError",
-    "Padding", "ProtocolError", "Refused", "Room", "RosterEntry", "backoff", "connect", "decode_frame",
+    "Padding", "ProtocolError", "Refused", "Room", "RosterEntry", "backoff", "connect", "decode_frame", "story_messages",
 ]
