@@ -198,12 +198,24 @@ extension JSONWriter {
         }
     }
 
-    /// A step's camera: every field it writes (`StoryStep.update`).
+    /// A step's camera as it was given (the longitude and bearing not wrapped, so
+    /// that it reads back equal): centre, zoom, bearing, tilt; roll, elevation
+    /// and fov when not at their defaults; anchor and padding when it writes them.
     public mutating func stepCamera(_ s: StoryStep) {
-        if s.writesPlacement {
-            cameraUpdate(s.update)
-        } else {
-            camera(s.camera)
+        let c = s.camera
+        object {
+            $0.field("lat", c.latitude)
+            $0.field("lon", c.continuousLongitude)
+            $0.field("zoom", c.zoom)
+            $0.field("bearing", c.bearing)
+            $0.field("tilt", c.tilt)
+            if c.roll != 0 { $0.field("roll", c.roll) }
+            if c.elevation != 0 { $0.field("elevation", c.elevation) }
+            if c.fov != Camera.defaultFov { $0.field("fov", c.fov) }
+            if s.writesPlacement {
+                $0.field("anchor") { $0.viewPoint(ViewPoint(x: c.anchor.x, y: c.anchor.y)) }
+                $0.field("padding") { $0.padding(PaddingUpdate(c.padding)) }
+            }
         }
     }
 }
