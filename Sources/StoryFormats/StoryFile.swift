@@ -68,6 +68,26 @@ public enum StoryFile {
         }
     }
 
+    /// The `story` messages that make `steps` a room's storyboard: a `set` and, for a storyboard larger than one
+    /// message, `insert`s, each within `HubProtocol.maxMessageBytes`.
+    public static func messages(_ steps: [StoryStep]) -> [[UInt8]] {
+        var messages: [[UInt8]] = []
+        var chunk: [StoryStep] = []
+        func message(_ steps: [StoryStep], first: Bool) -> [UInt8] {
+            ClientMessage.story(StoryCommand(op: first ? .set(steps) : .insert(steps, at: nil))).encoded
+        }
+        for step in steps {
+            chunk.append(step)
+            if chunk.count > 1, message(chunk, first: messages.isEmpty).count > HubProtocol.maxMessageBytes {
+                chunk.removeLast()
+                messages.append(message(chunk, first: messages.isEmpty))
+                chunk = [step]
+            }
+        }
+        messages.append(message(chunk, first: messages.isEmpty))
+        return messages
+    }
+
     private static func firstByte(_ data: [UInt8]) -> UInt8? {
         var i = 0
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }  // a UTF-8 byte order mark

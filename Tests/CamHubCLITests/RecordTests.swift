@@ -146,6 +146,11 @@ extension CLITests {
             return (try? JSONParser.parse(message))?["type"]?.stringValue
         }
         #expect(types == ["story", "step", "step"])
+        // The recording as a storyboard: a step per finished animation, on the camera it finished on.
+        let converted = try camhub(["story", "convert", file])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let steps = try JSONParser.parse(converted.stdout)["steps"]?.arrayValue ?? []
+        #expect(steps.count == 2 && steps.last?["camera"]?["roll"]?.numberValue == -10 && steps.last?["camera"]?["lat"]?.numberValue == 41.15)
 
         let replayHub = try ServeProcess(camhubPath, ["--web", dir.path])
         let replay = try camhub(["replay", file, "--url", "ws://127.0.0.1:\(replayHub.port)/hub"], timeout: .seconds(30))

@@ -7,6 +7,11 @@ import CameraMotion
 /// gesture or another command interrupts it as any animation) and autoplay,
 /// which waits out each step's `hold` on the hub's clock.
 extension Hub {
+    /// The storyboard of live room `name` (on a mirror, the owner's); nil: no such room here.
+    public func story(of name: RoomName) -> StoryState? {
+        rooms.read(name) { $0.story ?? StoryState() }
+    }
+
     /// `story`: edits the storyboard and tells the room (`storyChanged`); bad
     /// input changes nothing. A driver gets here only where the storyboard
     /// allows drivers (`Hub.handle`), and may not change that.
