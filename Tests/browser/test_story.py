@@ -1,7 +1,12 @@
 """The room's storyboard in real Chromium: a presenter steps with the keys a presentation clicker sends,
 and two follower pages (one joining late) show each step's caption and land exactly on its camera."""
 
+import math
+from pathlib import Path
+
 from hubtools import js, key, severe_logs, wait_joined, wait_page_camera, wait_until
+
+TOUR = Path(__file__).resolve().parents[2] / "examples" / "stories" / "iberia-tour.kml"
 
 STEPS = [
     {"camera": {"lat": 38.7223, "lon": -9.1393, "zoom": 11}, "via": "jump", "title": "Lisbon",
@@ -55,5 +60,47 @@ def test_a_presenter_steps_with_the_keys_and_every_follower_shows_the_caption_on
             assert shown["shown"] and shown["progress"] == f"Step {index + 1} of 3", shown
             assert shown["notes"] == step.get("notes", "")
             assert js(browser, "document.getElementById('story-steps').hidden"), "followers have no stepper"
+            assert severe_logs(browser) == []
+    assert observer.errors() == []
+
+
+def zoom_for_range(metres: float, lat: float) -> float:
+    """The hub's distance model (CameraDistance): MapLibre's eye distance at a 720 px high viewport."""
+    pixels = 360 / math.tan(math.radians(36.86989764584402) / 2)
+    return math.log2(pixels * 2 * math.pi * 6371008.8 * math.cos(math.radians(lat)) / (512 * metres))
+
+
+def test_a_presenter_loads_the_kml_tour_and_steps_it_with_the_keyboard_while_followers_land_on_each_view(hub, browser, clients):
+    observer = clients("tour", "follower", name="observer")
+    followers = [open_page(browser, hub.page(room="tour", role="follower", name="wall"), new_window=False)]
+    presenter = open_page(browser, hub.page(room="tour", role="presenter", name="ana"))
+    js(browser, "document.getElementById('story-tools').open = true")
+    mark = observer.mark()
+    browser.find_element("css selector", "#story-file").send_keys(str(TOUR))
+    changed = observer.wait_for(lambda m: m.get("event") == "storyChanged", 10, "the tour as the storyboard", mark)
+    assert changed["count"] == 4 and changed["by"] == js(browser, "camhub.client")
+    # The tour's first three views: LookAts at their point (zoom from range), then a Camera's point, then a LookAt.
+    expected = [
+        {"lat": 38.7223, "lon": -9.1393, "zoom": zoom_for_range(12000, 38.7223), "bearing": 20, "tilt": 45},
+        None,  # a Camera: the point its line of sight meets (checked in KMLTourTests)
+        {"lat": 40.4168, "lon": -3.7038, "zoom": zoom_for_range(40000, 40.4168), "bearing": 0, "tilt": 0},
+    ]
+    titles = ["Lisbon", "Porto & the Douro", "Madrid"]
+    for index in range(3):
+        browser.switch_to.window(presenter)
+        mark = observer.mark()
+        key(browser, "ArrowRight", "ArrowRight", 39)
+        observer.wait_for(lambda m: m.get("event") == "storyStep" and m["index"] == index, 10, f"step {index}", mark)
+        rest = observer.wait_rest(20, mark, f"the room at rest on step {index}")
+        if expected[index]:
+            for k, v in expected[index].items():
+                assert abs(rest["camera"][k] - v) < 1e-9, (k, rest["camera"], expected[index])
+        if index == 1:
+            followers.append(open_page(browser, hub.page(room="tour", role="follower", name="late")))
+        for handle in followers:
+            browser.switch_to.window(handle)
+            wait_page_camera(browser, rest["camera"], 20)
+            wait_until(lambda: caption(browser)["title"] == titles[index], 10, f"the caption of step {index}")
+            assert caption(browser)["progress"] == f"Step {index + 1} of 4"
             assert severe_logs(browser) == []
     assert observer.errors() == []

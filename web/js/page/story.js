@@ -4,7 +4,8 @@
 // keys a presentation clicker sends (→, ←, Page Down, Page Up), play and
 // pause autoplay, and add the view on screen as a step.
 
-import { buildStory } from '../../../clients/js/src/protocol/story.js';
+import { buildStory, storySet } from '../../../clients/js/src/protocol/story.js';
+import { readStoryFile } from '../story/story_file.js';
 import { storyCaption, mayStep, stepFromView, STEP_KEYS } from '../story/caption.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -26,6 +27,11 @@ export class StoryBar {
     $('#story-play').addEventListener('click', () => this.step(this.state.story?.playing ? 'pause' : 'play'));
     $('#story-add').addEventListener('click', () => this.addView());
     $('#story-clear').addEventListener('click', () => this.send(buildStory.set([])));
+    $('#story-file').addEventListener('change', (ev) => {
+      const file = ev.target.files?.[0];
+      ev.target.value = '';
+      if (file) file.text().then((text) => this.load(text, file.name));
+    });
     // In the capture phase, before the map's own keys (arrows pan): while there is a storyboard to step, → and ←
     // step it (the page's InputCapture leaves a key whose default was prevented).
     document.addEventListener('keydown', (ev) => {
@@ -47,6 +53,17 @@ export class StoryBar {
 
   send(message) {
     if (!this.conn.send(message)) this.toast('Not connected: the storyboard did not change', 'warn', 3000);
+  }
+
+  /** Makes a file's steps the room's storyboard (a set and inserts under the hub's message size). */
+  load(text, name) {
+    try {
+      const steps = readStoryFile(text, { parseXML: (t) => new DOMParser().parseFromString(t, 'application/xml') });
+      for (const m of storySet(steps)) this.send(m);
+      this.toast(`${name}: ${steps.length} step${steps.length === 1 ? '' : 's'}`, 'ok', 3000);
+    } catch (e) {
+      this.toast(`${name}: ${e.message}`, 'error', 8000);
+    }
   }
 
   /** Adds the view on screen as the storyboard's last step (its title asked for). */
