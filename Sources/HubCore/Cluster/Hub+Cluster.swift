@@ -367,6 +367,7 @@ extension Hub {
         }
         guard ended == true else { return }
         deliverMotionEvents(in: name, at: time, sink: sink)
+        storyPlayerLeft(client, in: name, at: time, sink: sink)
         wake(name)
     }
 

@@ -417,6 +417,7 @@ public struct Hub {
         }
         if let moved, let member = session.member { sessions[moved]?.member = member }
         deliverMotionEvents(in: name, at: time, sink: sink)
+        storyPlayerLeft(client, in: name, at: time, sink: sink)
         rooms.update(name) { $0.audienceChanged = true }
         let left = changeRoster(existing: name) { roster in
             let outcome = roster.leave(client: client)

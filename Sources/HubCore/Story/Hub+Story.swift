@@ -157,6 +157,21 @@ extension Hub {
         }
     }
 
+    /// The client autoplay plays as left the room: autoplay stops where it is
+    /// (its move, that client's animation, ended with it), and the room hears it.
+    mutating func storyPlayerLeft(_ client: String, in name: RoomName, at time: HubTime, sink: some HubSink) {
+        guard let room = rooms.read(name, \.storyRoom), room.player?.client == client else { return }
+        var stopped = room
+        stopped.player = nil
+        stopped.holdUntil = nil
+        stopped.story.playing = false
+        if room.story.playing { stopped.revision &+= 1 }
+        rooms.update(existing: name) { $0.storyRoom = stopped }
+        if room.story.playing, let index = stopped.story.index {
+            broadcast(.storyStep(StoryStepEvent(stopped.story, index: index, by: client)), in: name, at: time, sink: sink)
+        }
+    }
+
     /// Autoplay: when the current step's hold is over, the next step's move
     /// starts (as the player's animation). A move the room refuses (a higher
     /// rank holds the camera) stops autoplay. True: a step started.

@@ -210,4 +210,18 @@ import Testing
         let story = try #require(restarted.welcome(follower.key)?["story"])
         #expect(story["index"]?.numberValue == 0 && story["title"]?.stringValue == "Lisbon" && story["playing"]?.boolValue == false)
     }
+
+    @Test func autoplayStopsWhenTheClientItPlaysAsLeavesDuringAHold() throws {
+        let bench = HubBench()
+        let presenter = bench.join(role: "presenter", name: "p")
+        let follower = bench.join(role: "follower", name: "f")
+        bench.send(Self.threeSteps, from: presenter.key)
+        bench.send(#"{"type":"step","to":"play"}"#, from: presenter.key)
+        bench.run(seconds: 1.5)  // Lisbon's ease ended: the hold runs
+        bench.disconnect(presenter.key)
+        let stopped = try #require(bench.events(follower.key, "storyStep").last)
+        #expect(stopped["index"]?.numberValue == 0 && stopped["playing"]?.boolValue == false)
+        bench.run(seconds: 5)
+        #expect(bench.events(follower.key, "storyStep").count == 2, "no step after the hold")
+    }
 }
