@@ -30,7 +30,9 @@ import PackageDescription
 /// - `HubServer` → HubCore, HubCluster, WebSocketTransport, TileServer, HubRecording: the hub on the
 ///   wire; `camhub` is the CLI.
 /// - `TileServer` → Gzip, WebSocketTransport, GRDB: map serving (tile archives, the style, the map endpoints).
-/// - `Gzip` → `CZlib`: gzip through zlib, the one wrapper (recordings, PMTiles directories).
+/// - `Gzip` → `CZlib`: gzip through zlib, the one wrapper (recordings, PMTiles directories, KMZ's zip).
+/// - `StoryFormats` → CamHubProtocol, CameraCore, Gzip, HubRecording: storyboards from and to KML/KMZ tours,
+///   Mapbox storytelling configs, the hub's steps and recordings.
 /// - `CLWS`: system library module for libwebsockets 4.1 (Debian `libwebsockets-dev`) and
 ///   libev, the event loop lws runs on (`libev-dev`, `libwebsockets-evlib-ev`)
 ///   plus a tiny header of static inline helpers for macro-only APIs.
@@ -112,7 +114,7 @@ let package = Package(
         /// The Redis engine: one room across many hubs (`camhub serve --redis`).
         .target(name: "HubCluster", dependencies: ["CHiredis", "CamHubProtocol", "HubCore", "CameraCore", "CameraMotion"]),
         .target(name: "HubServer", dependencies: [
-            "CamHubProtocol", "HubCore", "HubCluster", "WebSocketTransport", "HubRecording", "TileServer",
+            "CamHubProtocol", "HubCore", "HubCluster", "WebSocketTransport", "HubRecording", "TileServer", "StoryFormats",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
@@ -123,8 +125,11 @@ let package = Package(
         .target(name: "TileServer", dependencies: [
             "Gzip", "WebSocketTransport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        /// gzip through zlib, the one wrapper: recordings written and read, PMTiles directories.
+        /// gzip through zlib, the one wrapper: recordings written and read, PMTiles directories, KMZ (zip).
         .target(name: "Gzip", dependencies: ["CZlib"]),
+        /// Storyboards from and to files: KML/KMZ tours, Mapbox storytelling configs, the hub's steps, recordings.
+        .target(name: "StoryFormats", dependencies: ["CamHubProtocol", "CameraCore", "Gzip", "HubRecording"]),
+        .testTarget(name: "StoryFormatsTests", dependencies: ["StoryFormats", "CamHubProtocol", "CameraCore", "Gzip", "HubRecording"]),
         /// zlib (Debian `zlib1g-dev`), under `Gzip`.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         /// `camhub serve --record` and `camhub replay`: gzip JSON-lines recordings of rooms.
@@ -154,6 +159,7 @@ let package = Package(
         .testTarget(name: "CamHubCLITests", dependencies: ["Gzip", "HubServer", "CamHubProtocol", "HubCore", "HubRecording", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
             "CameraCore", "CamHubProtocol", "HubCore", "HubServer", "HubCluster", "CamHubClient", "CamHubBench", "WebSocketTransport", "HubRecording", "TileServer",
+            "StoryFormats",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

@@ -39,6 +39,10 @@ public enum ClientMessage: Hashable, Sendable {
     case refresh(token: String)
     /// Draws the room's map in this projection (Mercator or the globe).
     case projection(MapProjection)
+    /// Changes the room's storyboard (`StoryState`).
+    case story(StoryCommand)
+    /// Steps through the room's storyboard, or starts or stops autoplay.
+    case step(StepCommand)
 
     /// The wire `type` of this message.
     public var type: String {
@@ -65,6 +69,8 @@ public enum ClientMessage: Hashable, Sendable {
         case .pointer: "pointer"
         case .refresh: "refresh"
         case .projection: "projection"
+        case .story: "story"
+        case .step: "step"
         }
     }
 
@@ -73,6 +79,7 @@ public enum ClientMessage: Hashable, Sendable {
         "hello", "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
         "viewport", "limits", "track", "query", "ping", "subscribe", "route",
         "follow", "summon", "followPolicy", "fit", "pointer", "refresh", "projection",
+        "story", "step",
     ]
 
     /// What to put in an `error`'s `ref` for this message: its id, else its type.
@@ -84,6 +91,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .cancel(.id(let id)): id
         case .query(let q): q.id
         case .summon(let id?): id
+        case .step(let m): m.id ?? type
         default: type
         }
     }
@@ -98,7 +106,17 @@ public enum ClientMessage: Hashable, Sendable {
         switch self {
         case .hello, .gestures, .viewport, .query, .ping, .subscribe, .follow, .fit, .refresh: .follower
         case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track, .route, .pointer, .projection: .driver
+        // And drivers where a presenter allowed them (`StoryState.drivers`: the hub lets them through).
+        case .story, .step: .presenter
         case .limits, .cancel(.all), .summon, .followPolicy: .presenter
+        }
+    }
+
+    /// `story` or `step`: a driver may send them where a presenter allowed it.
+    public var isStoryboard: Bool {
+        switch self {
+        case .story, .step: true
+        default: false
         }
     }
 
@@ -114,6 +132,11 @@ public enum ClientMessage: Hashable, Sendable {
             throw ProtocolError(.forbidden, "summon: only the presenter may summon the room", ref: ref)
         case .followPolicy:
             throw ProtocolError(.forbidden, "followPolicy: only the presenter may lock or unlock following", ref: ref)
+        case .story, .step:
+            throw ProtocolError(
+                .forbidden,
+                "\(type): only a presenter may edit or step this room's storyboard, and drivers where a presenter allowed it ({\"type\":\"story\",\"drivers\":true})",
+                ref: ref)
         default:
             throw ProtocolError(.forbidden, "\(type): a \(role.rawValue) may not send this", ref: ref)
         }
@@ -357,7 +380,7 @@ extension ClientMessage {
     /// the sender's view: `RoomView`). Taps and long presses move nothing.
     public var movesCamera: Bool {
         switch self {
-        case .set, .ease, .fly, .animate, .track: true
+        case .set, .ease, .fly, .animate, .track, .step: true
         case .gesture(let g): g.kind != .tap && g.kind != .longPress
         default: false
         }

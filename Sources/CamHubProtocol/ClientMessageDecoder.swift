@@ -60,6 +60,8 @@ extension ClientMessage {
             guard let mode = try fields.enumeration("mode", FitMode.self, what: "fit") else { throw fields.fail("mode", "missing (same or cover)") }
             return .fit(mode)
         case "projection": return .projection(try decodeProjection(fields))
+        case "story": return .story(try decodeStory(fields))
+        case "step": return .step(try decodeStepCommand(fields))
         case "followPolicy":
             guard let explore = try fields.bool("explore") else { throw fields.fail("explore", "missing (true allows exploring, false locks following)") }
             return .followPolicy(explore: explore)

@@ -55,6 +55,13 @@ extension ClientMessage {
             w.field("lon", at.longitude)
         case .pointer(nil): w.field("lat") { $0.null() }
         case .refresh(let token): w.field("token", token)
+        case .story(let story): story.writeFields(into: &w)
+        case .step(let step):
+            switch step.to {
+            case .index(let i): w.field("to", Double(i))
+            default: w.field("to", step.to.name)
+            }
+            w.field("id", step.id)
         }
     }
 }
@@ -181,26 +188,53 @@ extension QueryCommand {
     }
 }
 
+extension StoryCommand {
+    fileprivate func writeFields(into w: inout JSONWriter) {
+        switch op {
+        case nil: break
+        case .set(let steps):
+            w.field("op", "set")
+            w.field("steps") { $0.steps(steps) }
+        case .insert(let steps, let at):
+            w.field("op", "insert")
+            w.field("steps") { $0.steps(steps) }
+            w.field("index", at.map(Double.init))
+        case .update(let step, let at):
+            w.field("op", "update")
+            w.field("index", Double(at))
+            w.field("step") { $0.step(step) }
+        case .move(let from, let to):
+            w.field("op", "move")
+            w.field("from", Double(from))
+            w.field("to", Double(to))
+        case .remove(let at):
+            w.field("op", "remove")
+            w.field("index", Double(at))
+        }
+        if let drivers { w.field("drivers", drivers) }
+    }
+}
+
 extension JSONWriter {
     /// `,"key":` then what `value` writes (every field follows `type`, so each starts with a comma).
-    fileprivate mutating func field(_ key: StaticString, _ value: (inout JSONWriter) -> Void) {
+    mutating func field(_ key: StaticString, _ value: (inout JSONWriter) -> Void) {
         raw(",\"")
         raw(key)
         raw("\":")
         value(&self)
     }
 
-    fileprivate mutating func field(_ key: StaticString, _ value: String?) {
+    mutating func field(_ key: StaticString, _ value: String?) {
         guard let value else { return }
         field(key) { $0.string(value) }
     }
 
-    fileprivate mutating func field(_ key: StaticString, _ value: Double?) {
+    mutating func field(_ key: StaticString, _ value: Double?) {
         guard let value else { return }
         field(key) { $0.plainNumber(value) }
     }
 
-    fileprivate mutating func field(_ key: StaticString, _ value: Bool) { field(key) { $0.bool(value) } }
+    mutating func field(_ key: StaticString, _ value: Bool) { field(key) { $0.bool(value) } }
 
     /// A limit's change: nothing for `keep`, `null` for `reset`, the value for `set`.
     fileprivate mutating func limit<Value>(
@@ -214,7 +248,7 @@ extension JSONWriter {
     }
 
     /// `{` fields `}`: `fields` writes `,"key":value` pairs; the first comma is dropped.
-    fileprivate mutating func object(_ fields: (inout JSONWriter) -> Void) {
+    mutating func object(_ fields: (inout JSONWriter) -> Void) {
         var inner = JSONWriter(capacity: 64)
         fields(&inner)
         raw("{")
@@ -222,7 +256,7 @@ extension JSONWriter {
         raw("}")
     }
 
-    fileprivate mutating func array<Item>(_ items: [Item], _ write: (inout JSONWriter, Item) -> Void) {
+    mutating func array<Item>(_ items: [Item], _ write: (inout JSONWriter, Item) -> Void) {
         raw("[")
         for (i, item) in items.enumerated() {
             if i > 0 { raw(",") }
@@ -238,7 +272,7 @@ extension JSONWriter {
         }
     }
 
-    fileprivate mutating func viewPoint(_ p: ViewPoint) {
+    mutating func viewPoint(_ p: ViewPoint) {
         object {
             $0.field("x", p.x)
             $0.field("y", p.y)
@@ -260,7 +294,7 @@ extension JSONWriter {
         names(GestureKind.allCases.filter(kinds.contains).map(\.rawValue))
     }
 
-    fileprivate mutating func curve(_ curve: TimingCurve) {
+    mutating func curve(_ curve: TimingCurve) {
         switch curve {
         case .linear: string("linear")
         case .easeIn: string("easeIn")
@@ -271,7 +305,7 @@ extension JSONWriter {
     }
 
     /// `{"top":…,"left":…,"bottom":…,"right":…}`: the sides given.
-    fileprivate mutating func padding(_ p: PaddingUpdate) {
+    mutating func padding(_ p: PaddingUpdate) {
         object {
             $0.field("top", p.top)
             $0.field("left", p.left)
@@ -281,7 +315,7 @@ extension JSONWriter {
     }
 
     /// A partial camera: only the fields it names.
-    fileprivate mutating func cameraUpdate(_ c: CameraUpdate) {
+    mutating func cameraUpdate(_ c: CameraUpdate) {
         object {
             $0.field("lat", c.latitude)
             $0.field("lon", c.longitude)

@@ -42,6 +42,10 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     public static let viewChanged = EventSubscriptions(rawValue: 1 << 18)
     /// `projectionChanged` events (the room's map went to the globe or back to Mercator).
     public static let projectionChanged = EventSubscriptions(rawValue: 1 << 19)
+    /// `storyStep` events (the room went to a step of its storyboard, or autoplay started or stopped).
+    public static let storyStep = EventSubscriptions(rawValue: 1 << 20)
+    /// `storyChanged` events (the room's storyboard was edited, or who may step it changed).
+    public static let storyChanged = EventSubscriptions(rawValue: 1 << 21)
 
     /// Every name a client may subscribe to, in the order PROTOCOL.md lists them.
     public static let named: [(name: String, kind: EventSubscriptions)] = [
@@ -50,7 +54,7 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
         ("tap", .tap), ("longPress", .longPress), ("audience", .audience), ("gesture", .gesture), ("clamped", .clamped),
         ("routeChanged", .routeChanged), ("followChanged", .followChanged), ("summoned", .summoned),
         ("followPolicyChanged", .followPolicyChanged), ("viewChanged", .viewChanged), ("projectionChanged", .projectionChanged),
-        ("animation", .animation), ("roomAnimations", .roomAnimations),
+        ("storyStep", .storyStep), ("storyChanged", .storyChanged), ("animation", .animation), ("roomAnimations", .roomAnimations),
     ]
 
     public static let all: EventSubscriptions = named.reduce([]) { $0.union($1.kind) }
@@ -58,6 +62,7 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     public static let followerDefault: EventSubscriptions = [
         .steady, .limitsChanged, .presenterChanged, .trackingModeChanged, .audience,
         .routeChanged, .summoned, .followPolicyChanged, .viewChanged, .projectionChanged,
+        .storyStep, .storyChanged,
     ]
 
     /// A driver's or presenter's default: everything but `roomAnimations` and
@@ -110,6 +115,8 @@ extension HubEvent {
         case .followPolicyChanged: .followPolicyChanged
         case .viewChanged: .viewChanged
         case .projectionChanged: .projectionChanged
+        case .storyStep: .storyStep
+        case .storyChanged: .storyChanged
         }
     }
 }

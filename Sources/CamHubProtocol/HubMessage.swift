@@ -41,6 +41,8 @@ public struct Welcome: Hashable, Sendable {
     public var renderLimited: [String] = []
     /// How the room's map draws the world.
     public var projection = MapProjection.mercator
+    /// The room's storyboard and the step it is on (nil: the room has no storyboard).
+    public var story: StorySummary?
 
     public init(
         client: String, room: RoomName, role: Role, rate: Double, tick: Double, seq: UInt64,
@@ -229,6 +231,10 @@ public enum HubEvent: Hashable, Sendable {
     case viewChanged(RoomView)
     /// The room's map projection changed (`by`: who set it).
     case projectionChanged(MapProjection, by: String?)
+    /// The room went to a step of its storyboard, or autoplay started or stopped.
+    case storyStep(StoryStepEvent)
+    /// The room's storyboard was edited, or who may step it changed.
+    case storyChanged(StoryChange)
 
     public var name: String {
         switch self {
@@ -250,6 +256,8 @@ public enum HubEvent: Hashable, Sendable {
         case .followPolicyChanged: "followPolicyChanged"
         case .viewChanged: "viewChanged"
         case .projectionChanged: "projectionChanged"
+        case .storyStep: "storyStep"
+        case .storyChanged: "storyChanged"
         }
     }
 
@@ -352,6 +360,10 @@ public enum HubMessage {
         w.string(m.fit.rawValue)
         w.raw(",\"projection\":")
         w.string(m.projection.rawValue)
+        if let story = m.story {
+            w.raw(",\"story\":")
+            w.storySummary(story)
+        }
         if !m.renderLimited.isEmpty {
             w.raw(",\"renderLimited\":[")
             for (i, name) in m.renderLimited.enumerated() {
@@ -622,6 +634,10 @@ public enum HubMessage {
             w.string(projection.rawValue)
             w.raw(",\"by\":")
             w.string(by)
+        case .storyStep(let e):
+            w.storyStep(e)
+        case .storyChanged(let c):
+            w.storyChange(c)
         }
         w.raw("}")
         return w.bytes

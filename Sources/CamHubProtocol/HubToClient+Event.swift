@@ -54,6 +54,10 @@ extension HubToClient {
             return .summoned(by: try by.requiredString("client"), name: try by.requiredString("name"))
         case "projectionChanged":
             return .projectionChanged(try f.requiredEnumeration("projection", MapProjection.self, what: "projection"), by: try f.string("by"))
+        case "storyStep":
+            return .storyStep(try f.storyStepEvent())
+        case "storyChanged":
+            return .storyChanged(try f.storyChange())
         case "followPolicyChanged":
             return .followPolicyChanged(FollowPolicy(explore: try f.requiredBool("explore"), by: try f.string("by")))
         case "viewChanged":

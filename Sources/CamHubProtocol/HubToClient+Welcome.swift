@@ -34,6 +34,7 @@ extension HubToClient {
         welcome.view = try f.object("view")?.roomView()
         welcome.fit = try f.requiredEnumeration("fit", FitMode.self, what: "fit mode")
         welcome.projection = try f.requiredEnumeration("projection", MapProjection.self, what: "projection")
+        welcome.story = try f.object("story")?.storySummary()
         welcome.renderLimited = f.value("renderLimited") == nil ? [] : try f.requiredStrings("renderLimited")
         return welcome
     }

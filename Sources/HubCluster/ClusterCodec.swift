@@ -89,6 +89,7 @@ enum ClusterMessage: Hashable, Sendable {
                 w.double(p.longitude)
                 w.string(p.by)
             }
+            w.bytes(f.story?.encoded() ?? [])  // the storyboard's JSON; empty: none
         case .command(let c, let replyTo):
             w.byte(UInt8(ascii: "C"))
             w.string(replyTo)
@@ -246,6 +247,11 @@ enum ClusterMessage: Hashable, Sendable {
                 guard let lat = r.double(), let lon = r.double(), let by = r.string() ?? nil else { return nil }
                 frame.pointer = .shown(RoomPointer(latitude: lat, longitude: lon, by: by))
             default: return nil
+            }
+            guard let story = r.bytes() else { return nil }
+            if !story.isEmpty {
+                guard let decoded = try? StoryState.decode(story) else { return nil }
+                frame.story = decoded
             }
             self = .frame(frame)
         case UInt8(ascii: "C"):

@@ -19,7 +19,7 @@ struct CamHub: ParsableCommand {
             Sign a room token for a hub started with --token-secret-file:
               camhub token --secret-file secret --room demo --role presenter --ttl 2h
             """,
-        subcommands: [Serve.self, Present.self, Follow.self, Bench.self, Token.self, Replay.self]
+        subcommands: [Serve.self, Present.self, Follow.self, Bench.self, Token.self, Replay.self, Story.self]
     )
 }
 

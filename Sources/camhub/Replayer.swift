@@ -24,12 +24,14 @@ struct Replayer {
 
     /// The commands to send (t ≥ `from`) and, when starting later than 0, the
     /// messages that bring the room to where the recording was at `from`: the
-    /// last `limits` before it, then a `set` to the last camera an animation
-    /// ended with before it (exact when nothing moved at `from`).
+    /// last `limits` before it, every `story` edit before it, then a `set` to
+    /// the last camera an animation ended with before it (exact when nothing
+    /// moved at `from`; the room is then on no step of the storyboard).
     func plan() -> (prelude: [String], commands: [(t: Double, viewport: Viewport?, message: String)]) {
         var prelude: [String] = []
         var lastLimits: String?
         var lastCamera: JSONValue?
+        var stories: [String] = []
         var commands: [(t: Double, viewport: Viewport?, message: String)] = []
         for entry in recording.entries {
             switch entry.kind {
@@ -38,12 +40,15 @@ struct Replayer {
                     commands.append((entry.t, viewport, message))
                 } else if message.contains("\"limits\""), (try? JSONParser.parse(message))?["type"]?.stringValue == "limits" {
                     lastLimits = message
+                } else if message.contains("\"story\""), (try? JSONParser.parse(message))?["type"]?.stringValue == "story" {
+                    stories.append(message)  // edits build on each other: every one, in order
                 }
             case .animationEnded(_, _, _, let camera):
                 if entry.t < from { lastCamera = camera }
             }
         }
         if let lastLimits { prelude.append(lastLimits) }
+        prelude += stories
         if let lastCamera {
             prelude.append(JSONValue.object(["type": .string("set"), "camera": Self.settable(lastCamera)]).text)
         }

@@ -114,3 +114,52 @@ extension CLITests {
         #expect(result.stderr.contains("--record \(dir.path)/file/rec: cannot create the folder"), "\(result.stderr)")
     }
 }
+
+extension CLITests {
+    /// A storyboard set and stepped through is recorded, and a replay leaves the
+    /// other hub's room with the same storyboard on the same step and camera.
+    @Test func aRecordedStoryboardIsReplayedOntoItsStep() throws {
+        let dir = try TempDir()
+        let record = dir.path + "/recordings"
+        try dir.write(
+            "story.json",
+            """
+            {"name": "story", "steps": [
+              {"type": "story", "op": "set", "steps": [
+                {"camera": {"lat": 38.72, "lon": -9.14, "zoom": 11}, "via": "ease", "duration": 0.3, "title": "Lisbon"},
+                {"camera": {"lat": 41.15, "lon": -8.61, "zoom": 12, "bearing": 30, "roll": -10}, "duration": 0.4, "title": "Porto"}]},
+              {"type": "step", "to": "next", "id": "one"},
+              {"type": "waitFor", "id": "one"},
+              {"type": "step", "to": "next", "id": "two"},
+              {"type": "waitFor", "id": "two"}
+            ]}
+            """)
+        let recording = try ServeProcess(camhubPath, ["--web", dir.path, "--record", record])
+        let present = try camhub(
+            ["present", "--url", "ws://127.0.0.1:\(recording.port)/hub", "--room", "story", "--script", dir.path + "/story.json", "--plain"],
+            timeout: .seconds(20))
+        #expect(present.status == 0, "\(present.stderr)")
+        #expect(recording.stop(SIGTERM) == 0)
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: record + "/story").first.map { record + "/story/" + $0 })
+        let types: [String] = try Recording.read([file]).entries.compactMap {
+            guard case .command(_, _, _, let message) = $0.kind else { return nil }
+            return (try? JSONParser.parse(message))?["type"]?.stringValue
+        }
+        #expect(types == ["story", "step", "step"])
+        // The recording as a storyboard: a step per finished animation, on the camera it finished on.
+        let converted = try camhub(["story", "convert", file])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let steps = try JSONParser.parse(converted.stdout)["steps"]?.arrayValue ?? []
+        #expect(steps.count == 2 && steps.last?["camera"]?["roll"]?.numberValue == -10 && steps.last?["camera"]?["lat"]?.numberValue == 41.15)
+
+        let replayHub = try ServeProcess(camhubPath, ["--web", dir.path])
+        let replay = try camhub(["replay", file, "--url", "ws://127.0.0.1:\(replayHub.port)/hub"], timeout: .seconds(30))
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.contains("3 commands sent, 0 refused; final camera as recorded"), "\(replay.stdout)")
+        let follow = try camhub(["follow", "--url", "ws://127.0.0.1:\(replayHub.port)/hub", "--room", "story", "--format", "json", "--duration", "0.2"])
+        let welcome = try JSONParser.parse(String(try #require(follow.stdout.split(separator: "\n").first)))
+        #expect(welcome["story"]?["index"]?.numberValue == 1 && welcome["story"]?["title"]?.stringValue == "Porto")
+        #expect(welcome["camera"]?["roll"]?.numberValue == -10)
+        #expect(replayHub.stop() == 0)
+    }
+}

@@ -110,6 +110,8 @@ struct EnvelopeTests {
             #"{"type":"pointer","lat":48.8584,"lon":2.2945}"#,
             #"{"type":"refresh","token":"eyJhbGciOiJIUzI1NiJ9.e30.c2ln"}"#,
             #"{"type":"projection","projection":"globe"}"#,
+            #"{"type":"story","op":"insert","index":1,"steps":[{"camera":{"lat":40.4168,"lon":-3.7038,"zoom":10},"via":"jump","title":"Madrid"}]}"#,
+            #"{"type":"step","to":"next"}"#,
         ]
         #expect(examples.count == ClientMessage.types.count)
         var seen: Set<String> = []

@@ -52,6 +52,13 @@ struct HubEventDecoderTests {
         .viewChanged(RoomView(by: "c1", viewport: Viewport(width: 1, height: 16_384))),
         .projectionChanged(.globe, by: "c1"),
         .projectionChanged(.mercator, by: nil),
+        .storyStep(
+            StoryStepEvent(
+                index: 2, count: 8, title: "Porto \u{1F309}", notes: "Line one.\nLine two.", camera: Awkward.cameras[1], playing: true,
+                by: "c1")),
+        .storyStep(StoryStepEvent(index: 0, count: 1, title: nil, notes: nil, camera: Awkward.cameras[0], playing: false, by: nil)),
+        .storyChanged(StoryChange(op: "move", count: 8, index: 3, title: "Porto", notes: "a\nb", playing: false, drivers: true, by: "c1")),
+        .storyChanged(StoryChange(op: nil, count: 0, index: nil, playing: false, drivers: false, by: nil)),
     ]
 
     @Test(arguments: HubEventDecoderTests.events)

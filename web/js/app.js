@@ -45,6 +45,7 @@ import { ViewControls } from './page/view_controls.js';
 import { FollowMode } from './page/follow.js';
 import { Pointer } from './page/pointer.js';
 import { PresenterOutline } from './page/presenter_outline.js';
+import { StoryBar } from './page/story.js';
 import { TapMarkers } from './page/tap_markers.js';
 import { RenderLoop } from './page/render_loop.js';
 import { receive } from './page/receive.js';
@@ -129,6 +130,8 @@ page.follow = new FollowMode({
 });
 page.pointer = new Pointer({ state, conn: page.conn, now, container });
 page.outline = new PresenterOutline({ state, explorer: page.explorer, mapView: page.mapView });
+/** The room's storyboard: the step's caption for everyone, stepping for presenters (and drivers where allowed). */
+page.story = new StoryBar({ state, conn: page.conn, toast });
 page.input = captureInput(page);
 
 /** Local input: gestures for the hub (predicted when ours may move the camera), else a follower's own map. */

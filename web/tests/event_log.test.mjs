@@ -26,6 +26,13 @@ test('a change of projection is logged with who made it', () => {
   assert.match(log.lines()[1], /^\d\d:\d\d:\d\d projection: globe by ana$/);
 });
 
+test('the room\'s steps are logged with their place, title and who stepped', () => {
+  const log = new EventLog();
+  log.add({ type: 'event', event: 'storyStep', time: 1, index: 2, count: 8, title: 'Porto', notes: null, playing: false, by: 'c1' }, nameOf);
+  log.add({ type: 'event', event: 'storyStep', time: 2, index: 3, count: 8, title: null, notes: null, playing: true, by: null }, nameOf);
+  assert.deepEqual(log.entries.map((e) => [e.kind, e.text]), [['story', 'step 4 of 8 (autoplay)'], ['story', 'step 3 of 8: Porto by ana']]);
+});
+
 test('the log is bounded: the oldest entries fall off', () => {
   const log = new EventLog(3);
   for (let i = 0; i < 5; i++) log.add({ type: 'event', event: 'steady', time: i });

@@ -49,6 +49,8 @@ public struct PresenterScript: Sendable {
         "summon": ["id"],
         "followPolicy": ["explore"],
         "pointer": ["lat", "lon"],
+        "story": ["op", "steps", "step", "index", "from", "to", "drivers"],
+        "step": ["to", "id"],
     ]
     static let strokeKeys = ["kind", "duration", "from", "to", "x", "y", "scale", "rotation", "dy", "rate", "momentum"]
 
@@ -353,7 +355,9 @@ private struct Builder {
         }
         try rejectUnknown(object, keys, n, type)
         var animationID: String?
-        if ["fly", "ease", "animate"].contains(type) {
+        if type == "step", case .string(let id)? = object["id"] {
+            animationID = id  // the step's move, for a later waitFor (a jump's or play's id is never started: give none)
+        } else if ["fly", "ease", "animate"].contains(type) {
             if case .string(let id)? = object["id"] {
                 animationID = id
             } else if object["id"] == nil {

@@ -22,6 +22,8 @@ struct ClusterRoomState: Sendable {
     var publishedView: RoomView?
     /// The projection last handed to the broker (a change of projection alone is published too).
     var publishedProjection = MapProjection.mercator
+    /// The storyboard revision last handed to the broker (`StoryRoomState.revision`).
+    var publishedStoryRevision: UInt64 = 0
     /// Other hubs' members of this room, by hub id (the cluster's presence messages).
     var remote: [String: HubPresence] = [:]
     /// The lease epoch: on the owner, the one its lease carries; on a mirror,

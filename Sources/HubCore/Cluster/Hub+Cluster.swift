@@ -37,6 +37,7 @@ extension Hub {
             room.publishedSeq = frame.seq
             room.frameMoving = frame.moving  // a last frame that was moving is followed by a resting one
             room.view = frame.view
+            if owned, let story = frame.story { room.storyRoom.story = story }
         }
         room.epoch = max(lease?.epoch ?? 0, frame?.epoch ?? 0)
         if owned {
@@ -240,6 +241,10 @@ extension Hub {
             room.mirror = nil
             room.view = frame.view
             room.projection = frame.projection
+            if var story = frame.story {
+                story.playing = false  // autoplay's hold ended with the old owner
+                room.storyRoom = StoryRoomState(story: story)
+            }
             room.mirrorSeqOffset = 0
             room.frame = nil
         }
@@ -257,6 +262,8 @@ extension Hub {
                 moving: false, by: room.manager.lastMovedBy)
             frame.view = room.view
             frame.projection = room.projection
+            frame.story = room.story
+            room.storyRoom = StoryRoomState()
             room.mirror = frame
             room.mirrorStale = true
             room.mirrorRoute = room.manager.route?.points ?? []
@@ -274,13 +281,14 @@ extension Hub {
             guard
                 room.seq != room.publishedSeq || room.publishedLimits != room.manager.limits
                     || room.publishedTracking != room.manager.trackingMode || room.publishedView != room.view
-                    || room.publishedProjection != room.projection
+                    || room.publishedProjection != room.projection || room.publishedStoryRevision != room.storyRoom.revision
             else { return nil }
             room.publishedSeq = room.seq
             room.publishedLimits = room.manager.limits
             room.publishedTracking = room.manager.trackingMode
             room.publishedView = room.view
             room.publishedProjection = room.projection
+            room.publishedStoryRevision = room.storyRoom.revision
             return Self.frame(of: room, at: time)
         }
         if let frame = changed ?? nil { broker.publish(frame, in: name) }
@@ -301,6 +309,7 @@ extension Hub {
         frame.view = room.view
         frame.pointer = room.framePointer
         frame.projection = room.projection
+        frame.story = room.story
         if room.frameMoving || room.manager.due != .never {
             frame.animations = room.manager.liveAnimations.map { AnimationSummary($0, epoch: time.epochMilliseconds(at:)) }
         }
@@ -369,6 +378,7 @@ extension Hub {
         }
         guard ended == true else { return }
         deliverMotionEvents(in: name, at: time, sink: sink)
+        storyPlayerLeft(client, in: name, at: time, sink: sink)
         wake(name)
     }
 
@@ -414,6 +424,7 @@ extension EventSubscriptions {
     /// `audience`, `presenterChanged`, gestures) each hub makes for its own members.
     public static let ofTheCamera: EventSubscriptions = [
         .steady, .significantChange, .limitsChanged, .trackingModeChanged, .routeChanged, .viewChanged, .projectionChanged,
+        .storyStep, .storyChanged,
     ]
 }
 

@@ -78,6 +78,9 @@ public struct RoomFrame: Hashable, Sendable {
     public var pointer = FramePointer.none
     /// How the room's map draws the world (`welcome.projection` on a mirror).
     public var projection = MapProjection.mercator
+    /// The room's storyboard and the step it is on (nil: none; a new owner
+    /// goes on from it paused: autoplay's hold ended with the old owner).
+    public var story: StoryState?
 
     public init(seq: UInt64, time: Double, camera: Camera, limits: CameraLimits, moving: Bool, by: String?) {
         self.seq = seq

@@ -14,6 +14,8 @@ public struct RoomState: Hashable, Sendable {
     public var seq: UInt64
     /// How the room's map draws the world.
     public var projection: MapProjection
+    /// The room's storyboard and the step it is on (nil: none); restored paused.
+    public var story: StoryState?
 
     public init(
         name: String, camera: Camera, limits: CameraLimits, trackingMode: TrackingMode, seq: UInt64, projection: MapProjection = .mercator
@@ -46,6 +48,7 @@ extension Hub {
             states[room.name] = RoomState(
                 name: room.name.value, camera: room.manager.camera, limits: room.manager.limits,
                 trackingMode: room.manager.trackingMode, seq: room.seq, projection: room.projection)
+            states[room.name]?.story = room.story
         }
         return states.values.sorted { $0.name < $1.name }
     }
@@ -63,6 +66,7 @@ extension Hub {
                     RoomState(
                         name: name.value, camera: room.manager.camera, limits: room.manager.limits,
                         trackingMode: room.manager.trackingMode, seq: room.seq, projection: room.projection))
+                changed[changed.count - 1].story = room.story
             } else if restorable[name] == nil {
                 removed.append(name.value)
             }
@@ -85,6 +89,10 @@ extension Hub {
             listedFollowers: configuration.listedFollowers, now: now)
         room.seq = state.seq
         room.projection = state.projection
+        if var story = state.story {
+            story.playing = false
+            room.storyRoom = StoryRoomState(story: story)
+        }
         return room
     }
 }

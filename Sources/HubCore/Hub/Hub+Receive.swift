@@ -43,7 +43,9 @@ extension Hub {
         if case .hello = message {
             throw ProtocolError(.conflict, "hello: already joined room \(roomName) as \(owner.client)", ref: "hello")
         }
-        try message.authorize(role)
+        if !(role == .driver && message.isStoryboard && rooms.read(existing: roomName, { $0.story?.drivers ?? false })) {
+            try message.authorize(role)
+        }
         let now = time.seconds
         let ref = message.ref
         if try forwardedToOwner(message, bytes: bytes, session: session, role: role, owner: owner, in: roomName, at: now) { return }
@@ -89,6 +91,10 @@ extension Hub {
             sessions[connection]?.fit = mode
         case .projection(let projection):  // driver and presenter
             setProjection(projection, by: owner.client, in: roomName, at: time, sink: sink)
+        case .story(let command):  // presenter; driver where the storyboard allows
+            try editStory(command, role: role, by: owner.client, in: roomName, at: time, sink: sink)
+        case .step(let command):  // presenter; driver where the storyboard allows
+            try step(command, role: role, owner: owner, viewport: session.viewport, in: roomName, at: time, sink: sink)
         case .refresh(let token):
             try refreshToken(token, role: role, room: roomName, from: connection, at: time, sink: sink)
         case .pointer(let at):  // driver and presenter (`ClientMessage.requiredRole`)

@@ -210,6 +210,7 @@ public struct Hub {
         if firstThisSecond { recentVisits.insert(name, at: time.seconds) }
         if runsCamera {
             deliverMotionEvents(in: name, at: time, sink: sink)
+            if advanceStory(in: name, at: time, sink: sink) { deliverMotionEvents(in: name, at: time, sink: sink) }
             let nextTick = time.seconds + 1 / configuration.tick
             rooms.update(name) { room in
                 room.updateFrameState()
@@ -416,6 +417,7 @@ public struct Hub {
         }
         if let moved, let member = session.member { sessions[moved]?.member = member }
         deliverMotionEvents(in: name, at: time, sink: sink)
+        storyPlayerLeft(client, in: name, at: time, sink: sink)
         rooms.update(name) { $0.audienceChanged = true }
         let left = changeRoster(existing: name) { roster in
             let outcome = roster.leave(client: client)
@@ -504,6 +506,7 @@ public struct Hub {
             switch event {
             case .animation(let report):
                 deliver(report, in: name, at: time, sink: sink)
+                if report.status != .started && report.status != .interrupted { noteStoryMove(report, in: name, at: time, sink: sink) }
                 if report.status != .started, sink.isRecording {
                     sink.record(
                         .animationEnded(

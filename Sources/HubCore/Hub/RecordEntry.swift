@@ -55,6 +55,6 @@ public enum RecordEntry: Sendable {
     /// `viewport`) are left out.
     public static let recordedTypes: Set<String> = [
         "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
-        "limits", "track", "route",
+        "limits", "track", "route", "story", "step",
     ]
 }

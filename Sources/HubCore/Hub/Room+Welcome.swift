@@ -18,6 +18,7 @@ extension Room {
         welcome.followPolicy = followPolicy
         welcome.view = view
         welcome.projection = projection
+        welcome.story = story.flatMap { $0 == StoryState() ? nil : $0.summary }
         return welcome
     }
 }

@@ -120,6 +120,26 @@ struct Room {
     /// The presenter's follow policy and the mover's view, on the heap once
     /// either was set: a room that never had them carries 8 bytes for them.
     private var followBox: FollowRoomBox?
+    /// The room's storyboard and autoplay (`StoryRoomState`), on the heap once
+    /// the room has one: a room without carries 8 bytes for it.
+    private var storyBox: StoryRoomBox?
+
+    /// The storyboard as the hub that runs the camera keeps it (on a mirror: none).
+    var storyRoom: StoryRoomState {
+        get { storyBox?.state ?? StoryRoomState() }
+        set { storyBox = newValue == StoryRoomState() ? nil : StoryRoomBox(state: newValue) }
+    }
+
+    /// When autoplay goes on to the next step (nil: it does not wait for that).
+    var storyHoldUntil: Double? { storyBox?.state.holdUntil }
+
+    /// The room's storyboard (on a mirror, the owner's, from its frames).
+    var story: StoryState? {
+        switch authority {
+        case .owned: storyBox.map(\.state.story)
+        case .mirrored: mirror?.story
+        }
+    }
 
     private var follow: FollowRoomState {
         get { followBox?.state ?? FollowRoomState() }
@@ -213,6 +233,10 @@ struct Room {
     var publishedProjection: MapProjection {
         get { cluster.publishedProjection }
         set { cluster.publishedProjection = newValue }
+    }
+    var publishedStoryRevision: UInt64 {
+        get { cluster.publishedStoryRevision }
+        set { cluster.publishedStoryRevision = newValue }
     }
     /// Other hubs' members of this room, by hub id (the cluster's presence messages).
     var remote: [String: HubPresence] {
@@ -461,6 +485,7 @@ struct Room {
         case .never: break
         }
         if audienceChanged { earliest = min(earliest, audienceSentAt + configuration.audienceInterval) }
+        if authority == .owned, let hold = storyBox?.state.holdUntil { earliest = min(earliest, hold) }
         if let emptySince { earliest = min(earliest, emptySince + configuration.roomTTL) }
         return earliest.isFinite ? .at(earliest) : .never
     }

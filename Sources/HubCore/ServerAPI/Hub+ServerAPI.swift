@@ -75,7 +75,7 @@ public struct APIFailure: Error, Hashable, Sendable {
 extension Hub {
     /// The messages the server API runs (as a presenter would send them).
     public static let apiCommandTypes: Set<String> = [
-        "set", "ease", "fly", "animate", "cancel", "limits", "track", "route", "summon", "followPolicy", "projection",
+        "set", "ease", "fly", "animate", "cancel", "limits", "track", "route", "summon", "followPolicy", "projection", "story", "step",
     ]
 
     /// `{"rooms":[{"name","clients","followers","presenter","moving"}…]}`, by name.

@@ -1,3 +1,4 @@
+import CamHubProtocol
 import CameraCore
 import CameraMotion
 import Foundation
@@ -60,6 +61,13 @@ public final class RoomStore: Sendable {
                     t.add(column: "projection", .text).notNull().defaults(to: MapProjection.mercator.rawValue)
                 }
             }
+            // The storyboard: its steps, the step the room is on and whether drivers may step it,
+            // as JSON (`StoryState.encoded`); NULL for a room without one.
+            migrator.registerMigration("rooms-v3-story") { db in
+                try db.alter(table: "room") { t in
+                    t.add(column: "story", .text)
+                }
+            }
             try migrator.migrate(pool)
         } catch {
             throw Failure(
@@ -89,8 +97,8 @@ public final class RoomStore: Sendable {
                     sql: """
                         INSERT OR REPLACE INTO room (name, latitude, longitude, zoom, bearing, tilt, anchor_x, anchor_y,
                             min_zoom, max_zoom, min_tilt, max_tilt, max_tilt_by_zoom, bounds, tracking_mode, seq, saved_at,
-                            roll, elevation, fov, max_roll, projection)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            roll, elevation, fov, max_roll, projection, story)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: Self.arguments(state, savedAt: now))
             }
             for name in removed { try db.execute(sql: "DELETE FROM room WHERE name = ?", arguments: [name]) }
@@ -109,6 +117,7 @@ public final class RoomStore: Sendable {
             text(c.anchor.x), text(c.anchor.y), text(l.minZoom), text(l.maxZoom), text(l.minTilt), text(l.maxTilt),
             table, bounds, s.trackingMode.rawValue, Int64(clamping: s.seq), savedAt,
             text(c.roll), text(c.elevation), text(c.fov), text(l.maxRoll), s.projection.rawValue,
+            s.story.map { String(decoding: $0.encoded(), as: UTF8.self) },
         ]
         return StatementArguments(values)
     }
@@ -157,7 +166,15 @@ public final class RoomStore: Sendable {
         guard let projection = MapProjection(rawValue: row["projection"] ?? "") else {
             throw Failure(description: "room \(name): projection is not mercator or globe")
         }
-        return RoomState(name: name, camera: camera, limits: limits, trackingMode: mode, seq: UInt64(seq), projection: projection)
+        var state = RoomState(name: name, camera: camera, limits: limits, trackingMode: mode, seq: UInt64(seq), projection: projection)
+        if let text: String = row["story"] {
+            do {
+                state.story = try StoryState.decode(Array(text.utf8))
+            } catch {
+                throw Failure(description: "room \(name): story: \(error.message)")
+            }
+        }
+        return state
     }
 
     /// The shortest text that reads back as exactly `value` (Swift's description).

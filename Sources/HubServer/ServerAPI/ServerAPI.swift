@@ -1,12 +1,14 @@
 import CamHubProtocol
 import Foundation
 import HubCore
+import StoryFormats
 import WebSocketTransport
 
 /// The server API for backends and moderation, under `/api/v1/` on the hub's
 /// HTTP port (`--api-key-file`; without keys it is off and answers 404):
 /// - `GET /api/v1/rooms`, `GET /api/v1/rooms/{room}`;
 /// - `POST /api/v1/rooms/{room}/commands` (`?wait=finished`);
+/// - `GET`, `PUT /api/v1/rooms/{room}/story` (`ServerAPI+Story`);
 /// - `DELETE /api/v1/rooms/{room}/clients/{client}`.
 /// Described in docs/openapi.yaml. Authorized and rate-limited on the loop
 /// that took the request (`APIAccess`); a room's work runs on its loop's hub,
@@ -82,6 +84,28 @@ struct ServerAPI: Sendable {
                 }
                 command(body, in: room, untilFinished: wait, s, r)
             }
+        case 3 where parts[0] == "rooms" && parts[2] == "story":
+            let room = try roomName(parts[1])
+            switch request.method {
+            case .get, .head:
+                let name = request.query["format"] ?? "json"
+                guard let format = StoryFile.Format(rawValue: name) else {
+                    throw APIFailure(status: 400, code: "bad_message", "format: json, kml, kmz or storytelling (got '\(name)')")
+                }
+                return .room(room) { s, r in getStory(format: format, in: room, s, r) }
+            case .put:
+                let (body, type) = (request.body, request.contentType)
+                return .room(room) { s, r in
+                    guard s.cluster == nil || s.hub.owns(room) == true else {
+                        let failure = APIFailure(
+                            status: 503, code: "unavailable", "story: this hub does not run room '\(room.value)'; PUT it to the hub that does")
+                        return r.respond(response(failure))
+                    }
+                    putStory(body, contentType: type, in: room, s, r)
+                }
+            default:
+                throw methodNotAllowed("GET, PUT")
+            }
         case 4 where parts[0] == "rooms" && parts[2] == "clients" && !parts[3].isEmpty:
             guard request.method == .delete else { throw methodNotAllowed("DELETE") }
             let room = try roomName(parts[1])
@@ -150,7 +174,7 @@ struct ServerAPI: Sendable {
     }
 
     /// The `error` message `bytes` as an API failure.
-    private static func failure(from bytes: [UInt8]) -> APIFailure? {
+    static func failure(from bytes: [UInt8]) -> APIFailure? {
         guard case .object(let o)? = try? JSONParser.parse(bytes), case .string(let code)? = o["code"],
             let known = ProtocolError.Code(rawValue: code), case .string(let message)? = o["message"]
         else { return nil }

@@ -29,6 +29,7 @@ extension ServerCore {
         var request = HTTPRequest(
             method: method, path: path, authorization: LWS.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), host: LWS.header(wsi, WSI_TOKEN_HOST))
         request.query = LWS.urlArguments(wsi)
+        request.contentType = LWS.header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE)
         let length = LWS.header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0) } ?? 0
         if length > config.maxRequestBody {
             return respond(wsi, .text("request body over \(config.maxRequestBody) bytes\n", status: 413), head: false, closeAfter: true)

@@ -105,6 +105,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var query: [String: String] = [:]
     /// The request body (`httpAPIHandlers` only; at most `ServerConfiguration.maxRequestBody` bytes).
     public var body: [UInt8] = []
+    /// The `Content-Type` header (`httpAPIHandlers` only), nil when absent.
+    public var contentType: String?
     public init(method: Method, path: String, authorization: String? = nil, host: String? = nil) {
         self.method = method
         self.path = path

@@ -42,6 +42,8 @@ struct HubRoleTableTests {
         case "pointer": return #"{"type":"pointer","lat":1,"lon":2}"#
         case "refresh": return #"{"type":"refresh","token":"a.b.c"}"#
         case "projection": return #"{"type":"projection","projection":"globe"}"#
+        case "story": return #"{"type":"story","op":"set","steps":[{"camera":{"lat":1,"lon":2,"zoom":3}}]}"#
+        case "step": return #"{"type":"step","to":"pause"}"#
         default: return ""  // a message type this test does not know: fails below
         }
     }

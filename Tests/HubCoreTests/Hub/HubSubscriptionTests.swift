@@ -8,7 +8,7 @@ import Testing
 struct HubSubscriptionTests {
     static let followerDefault = [
         "steady", "trackingModeChanged", "limitsChanged", "presenterChanged", "audience", "routeChanged", "summoned",
-        "followPolicyChanged", "viewChanged", "projectionChanged",
+        "followPolicyChanged", "viewChanged", "projectionChanged", "storyStep", "storyChanged",
     ]
 
     func eventNames(_ bench: HubBench, _ key: ConnectionKey) -> Set<String> {

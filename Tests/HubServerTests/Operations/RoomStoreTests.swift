@@ -1,3 +1,4 @@
+import CamHubProtocol
 import CameraCore
 import CameraMotion
 import Foundation
@@ -70,9 +71,36 @@ import Testing
         let loaded = try #require(try store.load().first)
         #expect(loaded.camera == Camera(latitude: 48.85, longitude: 2.35, zoom: 12, tilt: 45, bearing: 30))
         #expect(loaded.camera.hasOnlyFlatFields && loaded.limits.maxRoll == 180 && loaded.projection == .mercator && loaded.seq == 42)
+        #expect(loaded.story == nil, "no storyboard")
         var rolled = loaded
         rolled.camera.roll = 15
         try store.save([rolled])
         #expect(try store.load() == [rolled])
+    }
+
+    @Test func aRoomsStoryboardReadsBackWithItsStep() throws {
+        let dir = try TempDir()
+        var lisbon = StoryStep(
+            camera: Camera(latitude: 38.72, longitude: -9.14, zoom: 11, roll: 5, elevation: 40, fov: 30), via: .ease, duration: 2, hold: 3,
+            title: "Lisbon", notes: "The Tagus.\nWest.")
+        lisbon.essential = true
+        var state = RoomState(name: "tour", camera: .world, limits: CameraLimits(), trackingMode: .none, seq: 3)
+        state.story = StoryState(steps: [lisbon, StoryStep(camera: Camera(latitude: 41.15, longitude: -8.61, zoom: 12), via: .jump)], index: 1, drivers: true)
+        try RoomStore(directory: dir.path + "/data").save([state])
+        #expect(try RoomStore(directory: dir.path + "/data").load() == [state])
+    }
+
+    @Test func aStoryboardThatDoesNotReadBackIsAnErrorNamingTheRoom() throws {
+        let dir = try TempDir()
+        let state = RoomState(name: "tour", camera: .world, limits: CameraLimits(), trackingMode: .none, seq: 3)
+        try RoomStore(directory: dir.path + "/data").save([state])
+        let db = try DatabaseQueue(path: dir.path + "/data/" + RoomStore.fileName)
+        try db.write { try $0.execute(sql: #"UPDATE room SET story = '{"steps":[{"camera":{"lat":1}}]}'"#) }
+        try db.close()
+        #expect {
+            try RoomStore(directory: dir.path + "/data").load()
+        } throws: { error in
+            "\(error)".contains("room tour: story: steps[0].camera.lon: missing")
+        }
     }
 }

@@ -63,6 +63,12 @@ struct SchemaAgreementTests {
         #"{"type":"ease","camera":{"zoom":3},"essential":true}"#, #"{"type":"fly","camera":{"zoom":3},"essential":false}"#,
         #"{"type":"animate","to":{"zoom":3},"duration":1,"essential":true}"#,
         #"{"type":"pointer","lat":48.8584,"lon":2.2945}"#, #"{"type":"pointer","lat":null}"#, #"{"type":"pointer","lat":-90,"lon":540}"#,
+        #"{"type":"story","op":"set","steps":[{"camera":{"lat":38.7,"lon":-9.1,"zoom":11,"roll":-5,"elevation":80,"fov":40},"via":"ease","duration":2,"curve":"linear","hold":4,"title":"Lisbon","notes":"Line one.\nLine two.","essential":true}]}"#,
+        #"{"type":"story","op":"set","steps":[]}"#,
+        #"{"type":"story","op":"insert","steps":[{"camera":{"lat":1,"lon":2,"zoom":3},"via":"jump"}],"index":0,"drivers":false}"#,
+        #"{"type":"story","op":"update","index":0,"step":{"camera":{"lat":1,"lon":2,"zoom":3,"padding":{"left":300}},"speed":2}}"#,
+        #"{"type":"story","op":"move","from":2,"to":0}"#, #"{"type":"story","op":"remove","index":1}"#, #"{"type":"story","drivers":true}"#,
+        #"{"type":"step","to":"next"}"#, #"{"type":"step","to":"pause"}"#, #"{"type":"step","to":2,"id":"s3"}"#,
         // refused
         #"{"room":"demo","role":"follower"}"#,
         #"{"type":"jump","camera":{"zoom":3}}"#,
@@ -127,6 +133,16 @@ struct SchemaAgreementTests {
         #"{"type":"subscribe"}"#,
         #"{"type":"follow"}"#, #"{"type":"follow","state":"wandering"}"#, #"{"type":"follow","state":1}"#,
         #"{"type":"summon","id":""}"#,
+        #"{"type":"story"}"#, #"{"type":"story","op":"shuffle"}"#, #"{"type":"story","op":"set"}"#,
+        #"{"type":"story","op":"insert","steps":[]}"#, #"{"type":"story","op":"remove"}"#, #"{"type":"story","op":"move","from":1}"#,
+        #"{"type":"story","op":"remove","index":-1}"#, #"{"type":"story","op":"remove","index":1.5}"#,
+        #"{"type":"story","op":"set","steps":[{"camera":{"lat":1,"lon":2}}]}"#,
+        #"{"type":"story","op":"set","steps":[{"camera":{"lat":1,"lon":2,"zoom":3},"hold":-1}]}"#,
+        #"{"type":"story","op":"set","steps":[{"camera":{"lat":1,"lon":2,"zoom":3},"via":"drift"}]}"#,
+        #"{"type":"story","op":"set","steps":[{"camera":{"lat":1,"lon":2,"zoom":3},"subtitle":"x"}]}"#,
+        #"{"type":"story","op":"set","steps":[{"camera":{"lat":1,"lon":2,"zoom":3},"title":"a\nb"}]}"#,
+        #"{"type":"story","drivers":"yes"}"#,
+        #"{"type":"step"}"#, #"{"type":"step","to":"sideways"}"#, #"{"type":"step","to":-1}"#, #"{"type":"step","to":true}"#,
         #"{"type":"followPolicy"}"#, #"{"type":"followPolicy","explore":"no"}"#,
         #"{"type":"ease","camera":{"zoom":3},"essential":"yes"}"#,
         #"{"type":"pointer"}"#, #"{"type":"pointer","lat":91,"lon":0}"#, #"{"type":"pointer","lat":1}"#,
@@ -196,6 +212,7 @@ struct EncoderSchemaTests {
         welcome.view = RoomView(by: "c1", viewport: Viewport(width: 1280, height: 720))
         welcome.fit = .cover
         welcome.projection = .globe
+        welcome.story = StorySummary(count: 8, index: 2, title: "Porto", notes: "Line one.\nLine two.", playing: true, drivers: true)
         welcome.renderLimited = ["roll", "tilt"]
         welcome.animations = [
             AnimationSummary(
@@ -222,6 +239,7 @@ struct EncoderSchemaTests {
         bare.view = nil
         bare.limits = CameraLimits()
         bare.projection = .mercator
+        bare.story = StorySummary(count: 0, index: nil)
         bare.renderLimited = []
 
         let events: [HubEvent] = [
@@ -250,6 +268,10 @@ struct EncoderSchemaTests {
             .viewChanged(RoomView(by: "c1", viewport: Viewport(width: 1600, height: 900), padding: EdgeInsets(left: 300))),
             .audience(Audience(clients: 9, followers: 7, follow: FollowCounts(following: 4, exploring: 2, away: 1))),
             .projectionChanged(.globe, by: "c1"), .projectionChanged(.mercator, by: nil),
+            .storyStep(StoryStepEvent(index: 2, count: 8, title: "Porto", notes: "Line one.\nLine two.", camera: camera, playing: true, by: "c1")),
+            .storyStep(StoryStepEvent(index: 0, count: 1, title: nil, notes: nil, camera: plain, playing: false, by: nil)),
+            .storyChanged(StoryChange(op: "insert", count: 8, index: 3, title: "Porto", notes: nil, playing: false, drivers: true, by: "c1")),
+            .storyChanged(StoryChange(op: nil, count: 0, index: nil, playing: false, drivers: false, by: nil)),
         ]
         let viewport = Viewport(width: 1280, height: 720)
         let queries: [QueryCommand] = [

@@ -15,6 +15,7 @@ export { connect, Room, CamHubError, ENDED_STATUSES } from './room.js';
 export { Emitter } from './events.js';
 export { build, encode, parseMessage, validateCamera, validateGesture, ProtocolError, ROLES, FOLLOW_STATES, FRAME_ENCODINGS,
   EVENT_NAMES, ERROR_CODES, ANIMATION_STATUSES, SUBSCRIPTIONS, CAMERA_DEFAULTS, PROPERTY_NAMES, PROJECTIONS } from './protocol/messages.js';
+export { buildStory, storySet, validateStep, STORY_LIMITS, STORY_VIAS, STEP_TARGETS } from './protocol/story.js';
 export { decodeBinaryFrame, BINARY_FRAME_KIND, BINARY_FRAME_3D_KIND } from './protocol/binary_frame.js';
 export { Connection, SUBPROTOCOL, FINAL_CLOSE_CODES, DRAIN_CLOSE_CODES } from './net/connection.js';
 export { tokenFromUrl } from './net/token_refresh.js';

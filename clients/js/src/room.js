@@ -12,6 +12,7 @@
 // and timers are injectable).
 
 import { build, ROLES, ProtocolError } from './protocol/messages.js';
+import { buildStory, storySet } from './protocol/story.js';
 import { Connection } from './net/connection.js';
 import { RoomState } from './state/room_state.js';
 import { Emitter } from './events.js';
@@ -175,6 +176,17 @@ export class Room {
     return this.state.projection;
   }
 
+  /**
+   * The room's storyboard as everyone hears it (welcome.story, then `storyStep` and `storyChanged`): its `count`,
+   * the step the room is on (`index`, null: none) with its `title` and `notes`, whether autoplay runs (`playing`)
+   * and whether drivers may step it (`drivers`); null while the room has none.
+   * @returns {{count: number, index: number|null, title: string|null, notes: string|null, playing: boolean,
+   *   drivers: boolean, camera?: object}|null}
+   */
+  get story() {
+    return this.state.story;
+  }
+
   /** 'idle', 'connecting', 'joining', 'joined', 'closed' (reconnecting), 'refused' or 'stopped'. */
   get connection() {
     return this.conn.state;
@@ -285,6 +297,56 @@ export class Room {
    */
   setProjection(projection) {
     this.send(build.projection(projection));
+  }
+
+  /**
+   * Presenters (drivers where allowed): replaces the room's storyboard with `steps` (`[]` clears it); a storyboard
+   * larger than one message goes as a `set` and `insert`s. Each step: `{camera: {lat, lon, zoom, bearing?, tilt?,
+   * roll?, elevation?, fov?}, via?: 'fly'|'ease'|'jump', duration?, speed?, curve?, hold?, title?, notes?,
+   * essential?}`. `{drivers: true}` (presenters) lets drivers edit and step it. Not answered: everyone hears
+   * `storyChanged`; a refusal is an `error` event. Throws a ProtocolError naming the field before anything is sent.
+   * @param {object[]} steps
+   * @param {{drivers?: boolean}} [options]
+   */
+  setStory(steps, options = {}) {
+    for (const m of storySet(steps, options)) this.send(m);
+  }
+
+  /** Puts `steps` before step `index` (from 0; undefined: at the end). */
+  insertSteps(steps, index) {
+    this.send(buildStory.insert(steps, index));
+  }
+
+  /** Replaces step `index`. */
+  updateStep(index, step) {
+    this.send(buildStory.update(index, step));
+  }
+
+  /** Moves step `from` to position `to`. */
+  moveStep(from, to) {
+    this.send(buildStory.move(from, to));
+  }
+
+  /** Takes step `index` out. */
+  removeStep(index) {
+    this.send(buildStory.remove(index));
+  }
+
+  /** Presenters: whether drivers may edit and step the room's storyboard. */
+  allowStoryDrivers(allow) {
+    this.send(buildStory.drivers(allow));
+  }
+
+  /**
+   * Goes through the room's storyboard: `to` is 'next', 'previous', a step's index, 'play' or 'pause'. The step's
+   * move is this client's animation (`id`, else the hub's `#n`): its `animation` reports come as for `fly`, and a
+   * gesture or another command interrupts it. Not answered: everyone hears `storyStep`; a step outside the
+   * storyboard is an `error` event (ref `step`, or the id).
+   * @param {'next'|'previous'|'play'|'pause'|number} to
+   * @param {{id?: string}} [options]
+   */
+  step(to, options = {}) {
+    this.send(buildStory.step(to, options.id));
   }
 
   /** This client's follow state: 'following', 'exploring' or 'away'. */

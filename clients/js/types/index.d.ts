@@ -10,6 +10,7 @@ export { cameraToShow } from "./follow/show.js";
 export { ReducedMotion } from "./follow/reduced_motion.js";
 export { connect, Room, CamHubError, ENDED_STATUSES } from "./room.js";
 export { build, encode, parseMessage, validateCamera, validateGesture, ProtocolError, ROLES, FOLLOW_STATES, FRAME_ENCODINGS, EVENT_NAMES, ERROR_CODES, ANIMATION_STATUSES, SUBSCRIPTIONS, CAMERA_DEFAULTS, PROPERTY_NAMES, PROJECTIONS } from "./protocol/messages.js";
+export { buildStory, storySet, validateStep, STORY_LIMITS, STORY_VIAS, STEP_TARGETS } from "./protocol/story.js";
 export { decodeBinaryFrame, BINARY_FRAME_KIND, BINARY_FRAME_3D_KIND } from "./protocol/binary_frame.js";
 export { Connection, SUBPROTOCOL, FINAL_CLOSE_CODES, DRAIN_CLOSE_CODES } from "./net/connection.js";
 export { RoomState, Changes } from "./state/room_state.js";

@@ -105,6 +105,22 @@ export class Room {
      * @returns {'mercator'|'globe'}
      */
     get projection(): "mercator" | "globe";
+    /**
+     * The room's storyboard as everyone hears it (welcome.story, then `storyStep` and `storyChanged`): its `count`,
+     * the step the room is on (`index`, null: none) with its `title` and `notes`, whether autoplay runs (`playing`)
+     * and whether drivers may step it (`drivers`); null while the room has none.
+     * @returns {{count: number, index: number|null, title: string|null, notes: string|null, playing: boolean,
+     *   drivers: boolean, camera?: object}|null}
+     */
+    get story(): {
+        count: number;
+        index: number | null;
+        title: string | null;
+        notes: string | null;
+        playing: boolean;
+        drivers: boolean;
+        camera?: object;
+    };
     /** 'idle', 'connecting', 'joining', 'joined', 'closed' (reconnecting), 'refused' or 'stopped'. */
     get connection(): string;
     get joined(): boolean;
@@ -166,6 +182,39 @@ export class Room {
      * @param {'mercator'|'globe'} projection
      */
     setProjection(projection: 'mercator' | 'globe'): void;
+    /**
+     * Presenters (drivers where allowed): replaces the room's storyboard with `steps` (`[]` clears it); a storyboard
+     * larger than one message goes as a `set` and `insert`s. Each step: `{camera: {lat, lon, zoom, bearing?, tilt?,
+     * roll?, elevation?, fov?}, via?: 'fly'|'ease'|'jump', duration?, speed?, curve?, hold?, title?, notes?,
+     * essential?}`. `{drivers: true}` (presenters) lets drivers edit and step it. Not answered: everyone hears
+     * `storyChanged`; a refusal is an `error` event. Throws a ProtocolError naming the field before anything is sent.
+     * @param {object[]} steps
+     * @param {{drivers?: boolean}} [options]
+     */
+    setStory(steps: object[], options?: {
+        drivers?: boolean;
+    }): void;
+    /** Puts `steps` before step `index` (from 0; undefined: at the end). */
+    insertSteps(steps: any, index: any): void;
+    /** Replaces step `index`. */
+    updateStep(index: any, step: any): void;
+    /** Moves step `from` to position `to`. */
+    moveStep(from: any, to: any): void;
+    /** Takes step `index` out. */
+    removeStep(index: any): void;
+    /** Presenters: whether drivers may edit and step the room's storyboard. */
+    allowStoryDrivers(allow: any): void;
+    /**
+     * Goes through the room's storyboard: `to` is 'next', 'previous', a step's index, 'play' or 'pause'. The step's
+     * move is this client's animation (`id`, else the hub's `#n`): its `animation` reports come as for `fly`, and a
+     * gesture or another command interrupts it. Not answered: everyone hears `storyStep`; a step outside the
+     * storyboard is an `error` event (ref `step`, or the id).
+     * @param {'next'|'previous'|'play'|'pause'|number} to
+     * @param {{id?: string}} [options]
+     */
+    step(to: 'next' | 'previous' | 'play' | 'pause' | number, options?: {
+        id?: string;
+    }): void;
     /** This client's follow state: 'following', 'exploring' or 'away'. */
     follow(state: any): void;
     /** Shows this client's pointer at (lat, lon) to the room; `pointer(null)` hides it. */

@@ -14,11 +14,11 @@ The protocol is docs/PROTOCOL.md (and docs/asyncapi.yaml) in the CameraHub repos
 
 from .binary_frame import decode_frame
 from .errors import CamHubError, ConnectionLost, HubError, ProtocolError, Refused
-from .room import Room, backoff, connect
+from .room import Room, backoff, connect, story_messages
 from .types import Anchor, AnimationResult, Camera, CameraLike, FollowCounts, Frame, Padding, RosterEntry, as_camera
 
 __all__ = [
     "Anchor", "AnimationResult", "CamHubError", "Camera", "CameraLike", "ConnectionLost", "FollowCounts", "Frame",
     "HubError", "Padding", "ProtocolError", "Refused", "Room", "RosterEntry", "as_camera", "backoff", "connect",
-    "decode_frame",
+    "decode_frame", "story_messages",
 ]

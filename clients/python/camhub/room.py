@@ -56,7 +56,7 @@ class Room:
     """A joined room. Make one with `connect` (an async context manager).
 
     State (as the hub last said it): `client`, `role`, `camera`, `limits`,
-    `presenter`, `roster`, `follow_counts`, `clients`, `explore_allowed`, `view`, `seq`.
+    `presenter`, `roster`, `follow_counts`, `clients`, `explore_allowed`, `view`, `projection`, `story`, `seq`.
     """
 
     def __init__(self, url: str, hello: dict[str, Any], *, reconnect: bool = True, attempts: int = 10,
@@ -87,6 +87,9 @@ class Room:
         self.projection = "mercator"
         #: What the hub adapts in this client's frames because of its `render` ("roll", "tilt").
         self.render_limited: list[str] = []
+        #: The room's storyboard as every client hears it (welcome.story, storyStep, storyChanged): `count`,
+        #: `index` (the step the room is on, None: none), `title`, `notes`, `playing`, `drivers`; None: no storyboard.
+        self.story: Optional[dict[str, Any]] = None
         self.seq = 0
         #: Times the room was joined again after the connection ended.
         self.reconnects = 0
@@ -198,6 +201,7 @@ class Room:
         self.view = m.get("view")
         self.projection = m.get("projection", "mercator")
         self.render_limited = m.get("renderLimited", [])
+        self.story = dict(m["story"]) if m.get("story") else None
         self.seq = m["seq"]
         self._emit("welcome", m)
 
@@ -250,6 +254,13 @@ class Room:
             self.view = m["view"]
         elif name == "projectionChanged":
             self.projection = m["projection"]
+        elif name == "storyStep":
+            drivers = self.story["drivers"] if self.story else False
+            self.story = {"count": m["count"], "index": m["index"], "title": m.get("title"), "notes": m.get("notes"),
+                          "playing": m["playing"], "drivers": drivers}
+        elif name == "storyChanged":
+            empty = m["count"] == 0 and m["index"] is None and not m["drivers"]
+            self.story = None if empty else {key: m.get(key) for key in ("count", "index", "title", "notes", "playing", "drivers")}
 
     async def _new_token(self) -> str:
         token = self.get_token()  # type: ignore[misc]
@@ -439,6 +450,40 @@ class Room:
             raise ValueError(f"projection: mercator or globe (got {projection!r})")
         await self.send({"type": "projection", "projection": projection})
 
+    async def set_story(self, steps: list[dict[str, Any]], *, drivers: Optional[bool] = None) -> None:
+        """Presenter (or a driver where allowed): replaces the room's storyboard (`[]` clears it). Each step is
+        `{"camera": Camera or {lat, lon, zoom, …}, "via": "fly"|"ease"|"jump", "duration", "speed", "curve", "hold",
+        "title", "notes", "essential"}` (docs/PROTOCOL.md, `story`); a storyboard larger than one message goes as a
+        `set` and `insert`s. `drivers=True` lets drivers edit and step it. HubError names what the hub refused."""
+        for message in story_messages([_wire_step(s) for s in steps], drivers=drivers):
+            await self.send(message)
+
+    async def insert_steps(self, steps: list[dict[str, Any]], index: Optional[int] = None) -> None:
+        """Puts `steps` before step `index` (from 0; None: at the end)."""
+        await self.send(_fields({"type": "story", "op": "insert", "steps": [_wire_step(s) for s in steps], "index": index}))
+
+    async def update_step(self, index: int, step: dict[str, Any]) -> None:
+        """Replaces step `index`."""
+        await self.send({"type": "story", "op": "update", "index": index, "step": _wire_step(step)})
+
+    async def move_step(self, source: int, to: int) -> None:
+        """Moves step `source` to position `to`."""
+        await self.send({"type": "story", "op": "move", "from": source, "to": to})
+
+    async def remove_step(self, index: int) -> None:
+        """Takes step `index` out."""
+        await self.send({"type": "story", "op": "remove", "index": index})
+
+    async def allow_story_drivers(self, allow: bool) -> None:
+        """Presenter: whether drivers may edit and step the room's storyboard."""
+        await self.send({"type": "story", "drivers": allow})
+
+    async def step(self, to: Union[str, int], *, id: Optional[str] = None) -> None:
+        """Goes through the storyboard: `to` is "next", "previous", a step's index, "play" or "pause". The step's
+        move is this client's animation (`id`, else the hub's); everyone hears `storyStep`. HubError when refused
+        (`to: next: the room is on the last step …`)."""
+        await self.send(_fields({"type": "step", "to": to, "id": id}))
+
     async def fit(self, mode: str) -> None:
         """How this client fits the room's camera to its screen: `same` or `cover`."""
         await self.send({"type": "fit", "mode": mode})
@@ -462,6 +507,35 @@ class Room:
 def _parse(data: Union[str, bytes]) -> dict[str, Any]:
     """One hub message: JSON text, or a binary frame's bytes (hello `encoding` "binary")."""
     return decode_frame(data) if isinstance(data, bytes) else json.loads(data)
+
+
+#: The hub's largest client message in bytes (`set_story` splits a storyboard to fit).
+MAX_MESSAGE_BYTES = 8 * 1024
+
+
+def _wire_step(step: dict[str, Any]) -> dict[str, Any]:
+    """A step as the wire has it (a `Camera` turned into its fields)."""
+    out = dict(step)
+    if isinstance(out.get("camera"), Camera):
+        out["camera"] = out["camera"].to_wire()
+    return out
+
+
+def story_messages(steps: list[dict[str, Any]], *, drivers: Optional[bool] = None) -> list[dict[str, Any]]:
+    """The `story` messages that send a whole storyboard: one `set` when it fits in a message, else a `set` of
+    the first steps and `insert`s of the rest, each at most `MAX_MESSAGE_BYTES`."""
+    def size(m: dict[str, Any]) -> int:
+        return len(json.dumps(m, separators=(",", ":"), ensure_ascii=False).encode())
+    messages: list[dict[str, Any]] = []
+    current = _fields({"type": "story", "op": "set", "steps": [], "drivers": drivers})
+    for step in steps:
+        current["steps"].append(step)
+        if size(current) > MAX_MESSAGE_BYTES and len(current["steps"]) > 1:
+            current["steps"].pop()
+            messages.append(current)
+            current = {"type": "story", "op": "insert", "steps": [step]}
+    messages.append(current)
+    return messages
 
 
 def _fields(m: dict[str, Any]) -> dict[str, Any]:

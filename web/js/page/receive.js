@@ -7,7 +7,7 @@
 /**
  * The parts of the page a hub message reaches (built in app.js):
  * {state, params, conn, buffer, prediction, reducedMotion, fps, frameLatency, mapView, pointer, panel, tapMarkers,
- *  ids, session, controls, follow, view, toast}
+ *  ids, session, controls, follow, view, story, toast}
  * @typedef {object} Page
  */
 
@@ -75,6 +75,7 @@ function welcomed(page, m, receivedAt, changes) {
   page.pointer.reset();
   page.reducedMotion.reset();
   page.follow.changed(changes);
+  page.story.update();
   page.controls.update();
 }
 
@@ -110,12 +111,14 @@ function eventReceived(page, m, changes) {
   const { state, toast } = page;
   if (changes.has('route')) page.mapView.setOverlay('camhub-route', state.route.geojson());
   if (changes.has('projection')) projectionChanged(page);
+  if (changes.has('story')) page.story.update();
   if (changes.has('limits')) page.prediction.setLimits(state.limits);
   if (changes.note && (m.event === 'joined' || m.event === 'left' || m.event === 'presenterChanged')) toast(changes.note, 'info', 2500);
   if (changes.has('role')) {
     if (changes.roleWas === 'presenter' && state.role === 'driver') toast('Another presenter took over: you are a driver now', 'warn', 5000);
     if (!state.canDrive) page.prediction.reset();
     page.session.showAddress(); // a demoted presenter rejoins as a driver
+    page.story.update();
     page.controls.update();
   }
   if (m.event === 'tap' || m.event === 'longPress') page.tapMarkers.event(m);

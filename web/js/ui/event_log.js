@@ -39,6 +39,11 @@ function describe(m, nameOf) {
     case 'audience': return { t: m.time, kind: 'audience', text: `${m.clients} clients, ${m.followers} followers` };
     case 'steady': return { t: m.time, kind: 'steady', text: '' };
     case 'projectionChanged': return { t: m.time, kind: 'projection', text: `${m.projection}${m.by ? ` by ${who(m.by)}` : ''}` };
+    case 'storyStep': {
+      const state = m.playing ? ' (autoplay)' : '';
+      return { t: m.time, kind: 'story', text: `step ${m.index + 1} of ${m.count}${m.title ? `: ${m.title}` : ''}${state}${m.by ? ` by ${who(m.by)}` : ''}` };
+    }
+    case 'storyChanged': return { t: m.time, kind: 'story', text: `${m.op ?? 'drivers'}: ${m.count} steps${m.by ? ` by ${who(m.by)}` : ''}` };
     default: return { t: m.time, kind: m.event, text: m.by ? `by ${who(m.by)}` : '' };
   }
 }

@@ -18,7 +18,8 @@
 //              clients, followers, following, exploring, away, followPolicy: {explore},
 //              animations?: [{id, by, kind, status, properties, started, duration, after, starts?}],
 //              tracking?: {mode, location: {lat, lon, heading?} | null}, route?: [{lat, lon}],
-//              projection?: mercator|globe}   how the room's map draws the world (MapLibre GL JS 5 projection)
+//              projection?: mercator|globe,   how the room's map draws the world (MapLibre GL JS 5 projection)
+//              story?: {count, index, title, notes, playing, drivers}}   the storyboard, when the room has one
 //   event routeChanged {by, append, total, points: [{lat, lon}]}   the route replaced (append false) or extended
 //   frame     {seq, time, camera, moving, by, corner?, epoch?, velocity?: {lat, lon, zoom, bearing, tilt, roll?,
 //              elevation?, fov?}, pointer?: {lat, lon, by} | null}
@@ -31,6 +32,8 @@
 //   event followChanged {client, name, state}; summoned {by: {client, name}}; followPolicyChanged {explore, by};
 //         viewChanged {view: {by, width, height, padding}}   the view of whoever moves the camera
 //         projectionChanged {projection: mercator|globe, by}   the room's map went to the globe or back
+//         storyStep {index, count, title, notes, camera, playing, by}   the room went to a step of its storyboard
+//         storyChanged {op, count, index, title, notes, playing, drivers, by}   the storyboard was edited (protocol/story.js)
 //   result    {id: "summon", what: "summon", summoned}   the answer to a presenter's summon
 //   result    {id, what?, points | bounds+quad | camera}
 //   error     {code, message, ref}     code: bad_message|unknown_type|not_joined|forbidden|conflict|
@@ -84,7 +87,7 @@ export const GESTURE_PHASES = ['begin', 'change', 'end', 'cancel'];
 export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded', 'interrupted'];
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
   'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged', 'followChanged', 'summoned',
-  'followPolicyChanged', 'viewChanged', 'projectionChanged'];
+  'followPolicyChanged', 'viewChanged', 'projectionChanged', 'storyStep', 'storyChanged'];
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
   'rate_limited', 'full', 'policy', 'unavailable', 'token'];
 /** A client's follow state: on the room's camera, on its own map, or not looking. */
@@ -264,6 +267,16 @@ function velocity(v, where) {
   for (const k of ['roll', 'elevation', 'fov']) num(where, v, k, { required: false });
 }
 
+/** `welcome.story` and the matching fields of `storyStep`: count, index (or null), title, notes (or null), playing. */
+function storySummary(s, where) {
+  if (!isObject(s)) fail(where, 'story', 'an object', s);
+  num(where, s, 'count', { min: 0, integer: true });
+  if (s.index !== null) num(where, s, 'index', { min: 0, integer: true });
+  str(where, s, 'title', { nullable: true });
+  str(where, s, 'notes', { nullable: true });
+  bool(where, s, 'playing');
+}
+
 function rosterEntry(e, where) {
   if (!isObject(e)) throw new ProtocolError(`${where} must be an object {client, name, role}, got ${describe(e)}`);
   str(where, e, 'client');
@@ -342,6 +355,7 @@ const serverValidators = {
     if (m.view !== undefined && m.view !== null) roomView(m.view, 'welcome.view');
     str('welcome', m, 'fit', { required: false, oneOf: FIT_MODES });
     str('welcome', m, 'projection', { required: false, oneOf: PROJECTIONS });
+    if (m.story !== undefined) storySummary(m.story, 'welcome.story');
   },
   frame(m) {
     num('frame', m, 'seq', { min: 0, integer: true });
@@ -401,6 +415,20 @@ const serverValidators = {
     if (m.event === 'projectionChanged') {
       str('event(projectionChanged)', m, 'projection', { oneOf: PROJECTIONS });
       str('event(projectionChanged)', m, 'by', { required: false, nullable: true });
+    }
+    if (m.event === 'storyStep') {
+      storySummary(m, 'event(storyStep)');
+      num('event(storyStep)', m, 'index', { min: 0, integer: true });
+      wireCamera(m.camera, 'event(storyStep).camera');
+    }
+    if (m.event === 'storyChanged') {
+      str('event(storyChanged)', m, 'op', { nullable: true });
+      num('event(storyChanged)', m, 'count', { min: 0, integer: true });
+      if (m.index !== null) num('event(storyChanged)', m, 'index', { min: 0, integer: true });
+      str('event(storyChanged)', m, 'title', { nullable: true });
+      str('event(storyChanged)', m, 'notes', { nullable: true });
+      bool('event(storyChanged)', m, 'playing');
+      bool('event(storyChanged)', m, 'drivers');
     }
     if (m.event === 'presenterChanged') {
       str('event', m, 'client', { nullable: true });

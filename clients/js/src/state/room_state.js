@@ -2,7 +2,8 @@
 // joined, as the hub said), its own client id, who presents, the people and
 // their follow states, the room's limits, tracking mode, route and
 // animations, the rate granted, the subscriptions, the hub's camera and last
-// frame, and how the room's map draws the world (its projection).
+// frame, how the room's map draws the world (its projection) and where the
+// room is in its storyboard.
 //
 // Hub messages change it only through `apply`, which says what changed
 // (`Changes`). Each fact is kept once: the role and room live in `session`
@@ -20,7 +21,7 @@ export class Changes {
   constructor() {
     /** @type {Set<string>} names of the facts that changed: 'session', 'role', 'presenter', 'people', 'limits',
      *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera', 'followPolicy', 'summoned', 'view',
-     *  'projection' */
+     *  'projection', 'story' */
     this.what = new Set();
     /** A line for people (someone joined, left, presents now), or null. */
     this.note = null;
@@ -68,6 +69,14 @@ export class RoomState {
      * @type {'mercator'|'globe'}
      */
     this.projection = 'mercator';
+    /**
+     * The room's storyboard as every client hears it: its length, the step the room is on (null: none) with its
+     * title and notes, whether autoplay runs and whether drivers may step it; null while the room has none
+     * (welcome.story, then storyStep and storyChanged). The steps themselves are the presenter's.
+     * @type {{count: number, index: number|null, title: string|null, notes: string|null, playing: boolean,
+     *   drivers: boolean, camera?: object}|null}
+     */
+    this.story = null;
     this.leave();
   }
 
@@ -157,7 +166,7 @@ export class RoomState {
 
   welcome(m) {
     const changes = new Changes().add('session', 'role', 'presenter', 'people', 'limits', 'tracking', 'route',
-      'animations', 'gestures', 'audience', 'camera', 'projection');
+      'animations', 'gestures', 'audience', 'camera', 'projection', 'story');
     if (m.role !== this.session.role) changes.roleWas = this.session.role;
     this.leave();
     this.me = m.client;
@@ -182,6 +191,7 @@ export class RoomState {
     this.hubCamera = m.camera;
     this.lastFrame = null;
     this.projection = m.projection ?? 'mercator'; // a hub before projections: Mercator
+    this.story = m.story ? { ...m.story } : null;
     return changes;
   }
 
@@ -224,6 +234,15 @@ export class RoomState {
       case 'projectionChanged':
         this.projection = m.projection;
         return changes.add('projection');
+      case 'storyStep':
+        this.story = { count: m.count, index: m.index, title: m.title ?? null, notes: m.notes ?? null, playing: m.playing,
+          drivers: this.story?.drivers ?? false, camera: m.camera };
+        return changes.add('story');
+      case 'storyChanged':
+        this.story = m.count === 0 && m.index === null && !m.drivers ? null : {
+          count: m.count, index: m.index, title: m.title ?? null, notes: m.notes ?? null, playing: m.playing, drivers: m.drivers,
+          camera: m.index !== null && m.index === this.story?.index ? this.story.camera : undefined };
+        return changes.add('story');
       case 'summoned':
         changes.summonedBy = m.by;
         return changes.add('summoned');

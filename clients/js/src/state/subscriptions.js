@@ -9,7 +9,7 @@ import { SUBSCRIPTIONS } from '../protocol/messages.js';
  */
 export const FOLLOWER_EVENTS = ['steady', 'trackingModeChanged', 'limitsChanged', 'presenterChanged', 'audience',
   'joined', 'left', 'tap', 'longPress', 'routeChanged', 'roomAnimations', 'summoned', 'followPolicyChanged',
-  'viewChanged', 'projectionChanged'];
+  'viewChanged', 'projectionChanged', 'storyStep', 'storyChanged'];
 
 /** Drivers and presenters: everything but raw gesture reports, and the room's animations for the HUD. */
 export const DRIVER_EVENTS = SUBSCRIPTIONS.filter((e) => e !== 'gesture');

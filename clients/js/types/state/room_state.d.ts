@@ -2,7 +2,7 @@
 export class Changes {
     /** @type {Set<string>} names of the facts that changed: 'session', 'role', 'presenter', 'people', 'limits',
      *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera', 'followPolicy', 'summoned', 'view',
-     *  'projection' */
+     *  'projection', 'story' */
     what: Set<string>;
     /** A line for people (someone joined, left, presents now), or null. */
     note: any;
@@ -34,6 +34,22 @@ export class RoomState {
      * @type {'mercator'|'globe'}
      */
     projection: 'mercator' | 'globe';
+    /**
+     * The room's storyboard as every client hears it: its length, the step the room is on (null: none) with its
+     * title and notes, whether autoplay runs and whether drivers may step it; null while the room has none
+     * (welcome.story, then storyStep and storyChanged). The steps themselves are the presenter's.
+     * @type {{count: number, index: number|null, title: string|null, notes: string|null, playing: boolean,
+     *   drivers: boolean, camera?: object}|null}
+     */
+    story: {
+        count: number;
+        index: number | null;
+        title: string | null;
+        notes: string | null;
+        playing: boolean;
+        drivers: boolean;
+        camera?: object;
+    };
     /** Forgets what the hub said about the room (a new session starts; the client asks again). */
     leave(): void;
     me: any;
