@@ -37,7 +37,10 @@ extension Hub {
             room.publishedSeq = frame.seq
             room.frameMoving = frame.moving  // a last frame that was moving is followed by a resting one
             room.view = frame.view
-            if owned, let story = frame.story { room.storyRoom.story = story }
+            if owned {
+                room.projection = frame.projection  // a mirror reads it from its frame
+                if let story = frame.story { room.storyRoom.story = story }
+            }
         }
         room.epoch = max(lease?.epoch ?? 0, frame?.epoch ?? 0)
         if owned {

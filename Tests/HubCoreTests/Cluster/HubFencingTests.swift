@@ -200,4 +200,14 @@ struct HubFencingTests {
         bench.hub.applyRemotePresence(current, from: "old", in: demo, at: bench.time, sink: bench.sink)
         #expect(bench.events(member, "joined").count == 1)
     }
+
+    @Test func aHubThatTakesARoomFromItsCheckpointKeepsTheRoomsGlobe() {
+        let bench = HubBench()
+        bench.hub.broker = RecordingBroker()
+        var checkpoint = frame(seq: 9, epoch: 4, zoom: 3)
+        checkpoint.projection = .globe
+        bench.hub.prepareRoom(demo, owned: true, lease: ClusterLease(epoch: 5, until: 200), frame: checkpoint, at: bench.time)
+        let follower = bench.join(role: "follower").key
+        #expect(bench.welcome(follower)?["projection"]?.stringValue == "globe")
+    }
 }
