@@ -1,37 +1,12 @@
 // The client library against a real hub (`camhub serve` on loopback): joining,
 // commands whose promises settle with the hub's answers, the room's state and
 // events, reconnection. Run with node --experimental-websocket (node 20).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, CamHubError } from '../src/index.js';
-import { startHub, next } from './support/hub.mjs';
+import { hubForTests, next } from './support/hub.mjs';
 
-let hub;
-let rooms = [];
-let roomCount = 0;
-
-before(async () => {
-  hub = await startHub();
-});
-
-after(async () => {
-  for (const r of rooms) r.close();
-  await hub.stop();
-});
-
-/** A fresh room name per test, so tests do not see each other. */
-function roomName() {
-  roomCount++;
-  return `js-room-${roomCount}`;
-}
-
-/** Joins `room` as `role` and waits for the welcome. */
-async function join(room, role, extra = {}) {
-  const r = connect({ url: hub.url, room, role, name: `${role} ${rooms.length}`, ...extra });
-  rooms.push(r);
-  await r.ready;
-  return r;
-}
+const { hub, roomName, join, track } = hubForTests('js-room');
 
 test('connect resolves ready with the welcome and keeps the room as the hub said', async () => {
   const name = roomName();
@@ -78,8 +53,7 @@ test('a command the hub refuses rejects with its error code and the connection s
 });
 
 test('a command before the welcome throws not_joined', async () => {
-  const r = connect({ url: hub.url, room: roomName(), role: 'presenter' });
-  rooms.push(r);
+  const r = track(connect({ url: hub().url, room: roomName(), role: 'presenter' }));
   assert.throws(() => r.set({ zoom: 3 }), (e) => e instanceof CamHubError && e.code === 'not_joined');
   await assert.rejects(r.fly({ zoom: 3 }), (e) => e.code === 'not_joined');
   await r.ready;
@@ -130,9 +104,8 @@ test('a command still waiting when the client leaves rejects with disconnected',
 });
 
 test('bad arguments throw before anything is sent, naming the field', () => {
-  assert.throws(() => connect({ url: hub.url, room: 'x', role: 'owner' }), /role/);
-  const r = connect({ url: hub.url, room: roomName(), role: 'presenter' });
-  rooms.push(r);
+  assert.throws(() => connect({ url: hub().url, room: 'x', role: 'owner' }), /role/);
+  const r = track(connect({ url: hub().url, room: roomName(), role: 'presenter' }));
   return r.ready.then(() => {
     assert.throws(() => r.set({ lat: 91 }), /lat/);
     return assert.rejects(r.fly({ zoom: 3 }, { duration: -1 }), /duration/);

@@ -1,35 +1,12 @@
 // The room's storyboard through the client library, against a real hub: a
 // presenter sets and steps it, every client hears where the room is, a
 // joiner finds it in its welcome; the builders refuse bad steps by name.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, buildStory, storySet, STORY_LIMITS } from '../src/index.js';
-import { startHub, next } from './support/hub.mjs';
+import { buildStory, storySet, STORY_LIMITS } from '../src/index.js';
+import { hubForTests, next } from './support/hub.mjs';
 
-let hub;
-const rooms = [];
-let roomCount = 0;
-
-before(async () => {
-  hub = await startHub();
-});
-
-after(async () => {
-  for (const r of rooms) r.close();
-  await hub.stop();
-});
-
-function roomName() {
-  roomCount++;
-  return `js-story-${roomCount}`;
-}
-
-async function join(room, role) {
-  const r = connect({ url: hub.url, room, role, name: `${role} ${rooms.length}` });
-  rooms.push(r);
-  await r.ready;
-  return r;
-}
+const { roomName, join } = hubForTests('js-story');
 
 const steps = [
   { camera: { lat: 38.72, lon: -9.14, zoom: 11 }, via: 'jump', title: 'Lisbon', notes: 'The Tagus.\nWest.' },

@@ -2,10 +2,12 @@
 // port 0, its address read from what it prints. CAMHUB names the binary
 // (default .build/debug/camhub); `args` adds flags (a token secret, a short tick).
 
+import { before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connect } from '../../src/index.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
@@ -63,4 +65,38 @@ export function next(room, name, ms = 10000, accept = () => true) {
       resolve(args);
     });
   });
+}
+
+/**
+ * One hub for a test file: started before its tests, stopped (and every room
+ * closed) after them. Returns {hub(), roomName(), join(room, role, extra), track(room)}:
+ * a fresh room name per call (`${prefix}-N`, so tests do not see each other),
+ * a client joined to `room` as `role` once its welcome came, and `track`, which
+ * has a client the test connected itself closed at the end too.
+ */
+export function hubForTests(prefix) {
+  let hub;
+  const rooms = [];
+  let roomCount = 0;
+  before(async () => {
+    hub = await startHub();
+  });
+  after(async () => {
+    for (const r of rooms) r.close();
+    await hub.stop();
+  });
+  return {
+    hub: () => hub,
+    roomName: () => `${prefix}-${++roomCount}`,
+    track(r) {
+      rooms.push(r);
+      return r;
+    },
+    async join(room, role, extra = {}) {
+      const r = connect({ url: hub.url, room, role, name: `${role} ${rooms.length}`, ...extra });
+      rooms.push(r);
+      await r.ready;
+      return r;
+    },
+  };
 }
