@@ -45,7 +45,9 @@ enum GlobePaths {
 
     private static func sign(_ x: Double) -> Int { x > 0 ? 1 : x < 0 ? -1 : 0 }
 
-    /// Signed difference `to − from` in degrees within [−180, 180) (MapLibre's `differenceOfAnglesDegrees`).
+    /// Signed difference `to − from` in degrees within [−180, 180) (MapLibre's
+    /// `differenceOfAnglesDegrees`). Not `shortestTurn`, whose (−180, 180] goes
+    /// the other way round for places exactly half the world apart.
     static func angleDifference(from: Double, to: Double) -> Double {
         let d = (to - from + 180).truncatingRemainder(dividingBy: 360)
         return (d < 0 ? d + 360 : d) - 180
