@@ -18,7 +18,10 @@
 #
 # Environment: CAMHUB (default .build/release/camhub), SERVER_CPU (0), CLIENT_CPU (1),
 # HUB_TICK (60, as scripts/bench_run.sh; the client expects a seq step of HUB_TICK / RATE),
-# HUB_ARGS (more `camhub serve` options), CC (cc). Extra arguments go to the client
+# HUB_ARGS (more `camhub serve` options), CC (cc), LOOPS (camhub's `--loops`: 1 when pinned, the
+# hub's own default when PIN=no), PIN (yes; `PIN=no` is the default setup a user runs: nothing
+# pinned, the server, presenter and client free to share every CPU, and the client sleeping in
+# `epoll_wait` (`--sleep`) instead of spinning on a core of its own). Extra arguments go to the client
 # (e.g. --sleep, --settle 5, --batch 64). Exit status: the client's (0: every follower
 # joined and stayed connected).
 set -euo pipefail
@@ -40,6 +43,16 @@ camhub=${CAMHUB:-.build/release/camhub}
 server_cpu=${SERVER_CPU:-0}
 client_cpu=${CLIENT_CPU:-1}
 tick=${HUB_TICK:-60}
+pin=${PIN:-yes}
+case "$pin" in yes|no) ;; *) echo "bench_pinned.sh: PIN is yes or no (got '$pin')" >&2; exit 2 ;; esac
+# on CPU: the prefix that runs a process on that CPU (nothing when PIN=no)
+on() { if [ "$pin" = yes ]; then echo "taskset -c $1"; fi; }
+if [ "$pin" = yes ]; then
+  loops=${LOOPS:-1}; client_pin=(--cpu "$client_cpu")
+else
+  loops=${LOOPS:-}; client_pin=(--sleep); server_cpu=-1; client_cpu=-1
+fi
+loop_args=(); [ -n "$loops" ] && loop_args=(--loops "$loops")
 
 # The client: rebuilt when its source is newer.
 client=.build/busy_follower/busy_follower
@@ -70,14 +83,14 @@ wait_for() {  # wait_for FILE PATTERN SECONDS: 0 once FILE has a line matching P
 if [ "$server" = camhub ]; then
   [ -x "$camhub" ] || { echo "bench_pinned.sh: no camhub at $camhub (swift build -c release --product camhub, or CAMHUB=path)" >&2; exit 1; }
   # shellcheck disable=SC2086
-  taskset -c "$server_cpu" "$camhub" serve --host 127.0.0.1 --port 0 --loops 1 --tick "$tick" --web web ${HUB_ARGS:-} \
+  $(on "$server_cpu") "$camhub" serve --host 127.0.0.1 --port 0 "${loop_args[@]+"${loop_args[@]}"}" --tick "$tick" --web web ${HUB_ARGS:-} \
     > "$server_log" 2>&1 &
-  server_pid=$!   # taskset execs the hub: this is its pid
+  server_pid=$!   # taskset, when used, execs the hub: this is its pid
   pids+=("$server_pid")
   wait_for "$server_log" "listening on" 10 || { cat "$server_log" >&2; echo "bench_pinned.sh: the hub did not start" >&2; exit 1; }
   port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$server_log" | head -n 1)
   python3 scripts/busy_follower/spin_script.py > "$tmp/spin.json"
-  taskset -c "$client_cpu" "$camhub" present --url "ws://127.0.0.1:$port/hub" --room bench --script "$tmp/spin.json" \
+  $(on "$client_cpu") "$camhub" present --url "ws://127.0.0.1:$port/hub" --room bench --script "$tmp/spin.json" \
     --loop --plain > "${out%.json}.presenter.log" 2>&1 &
   pids=("$!" "${pids[@]}")   # stopped before the hub
   wait_for "${out%.json}.presenter.log" "spin-1" 10 || {
@@ -88,7 +101,7 @@ if [ "$server" = camhub ]; then
     echo "bench_pinned.sh: HUB_TICK $tick is not a multiple of RATE $rate: seq_missing is not meaningful" >&2
     step=1
   fi
-  command="$camhub serve --loops 1 --tick $tick ${HUB_ARGS:-}"
+  command="$camhub serve ${loop_args[*]+"${loop_args[*]}"} --tick $tick ${HUB_ARGS:-}"
   # The hub's clock: its ticks counted in /metrics, read as the window begins and ends.
   ticks=(--ticks-metric camhub_tick_duration_seconds_count)
 else
@@ -98,7 +111,7 @@ else
     python3 -c 'import picows' 2>/dev/null || pip install picows==2.3.1
   fi
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  taskset -c "$server_cpu" python3 "scripts/bench_peer_$server.py" --port "$port" --rate "$rate" --max-seconds "$limit" \
+  $(on "$server_cpu") python3 "scripts/bench_peer_$server.py" --port "$port" --rate "$rate" --max-seconds "$limit" \
     > "$server_log" 2>&1 &
   pids+=("$!")
   wait_for "$server_log" "listening" 10 || { cat "$server_log" >&2; echo "bench_pinned.sh: the $server peer did not start" >&2; exit 1; }
@@ -111,7 +124,7 @@ fi
 
 status=0
 timeout "$limit" "$client" --port "$port" --followers "$followers" --rate "$rate" --seconds "$seconds" \
-  --encoding "$encoding" --cpu "$client_cpu" --server-pid "$server_pid" --seq-step "$step" \
+  --encoding "$encoding" "${client_pin[@]}" --server-pid "$server_pid" --seq-step "$step" \
   "${ticks[@]+"${ticks[@]}"}" "${extra[@]+"${extra[@]}"}" > "$tmp/client.json" || status=$?
 kill -0 "$server_pid" 2>/dev/null || echo "bench_pinned.sh: the server exited during the run (see $server_log)" >&2
 [ -s "$tmp/client.json" ] || { echo "bench_pinned.sh: the client wrote no report (exit status $status)" >&2; exit 1; }

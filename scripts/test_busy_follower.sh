@@ -18,7 +18,8 @@
 #     are added back (`late_ticks`, from the hub-clock intervals between frames: a
 #     hub on a loaded machine skips ticks, and every follower then misses the same
 #     frames), and at least half of them; and the hub's ticks over the window, read
-#     off its /metrics at the window's ends, match the frames each follower counted.
+#     off its /metrics at the window's ends, match the frames each follower counted;
+#  5. libwebsockets alone (scripts/lws_idle/lws_idle.c) reports its memory once 50 followers joined.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 camhub=${CAMHUB:-.build/debug/camhub}
@@ -126,4 +127,16 @@ ticks = r["server_ticks_per_second"]
 check(ticks is not None and abs(ticks * r["window_seconds"] - r["per_follower_max"]) <= 9,
       "the hub's ticks over the window (its /metrics) match the frames each follower counted")
 EOF
+
+# 5. libwebsockets alone (scripts/lws_idle/lws_idle.c, what scripts/bench_idle_memory.sh compares
+#    the hub with): 50 followers join it and it reports its memory once they are all in.
+"$cc" -O2 -Wall -Wextra -Werror -o "$tmp/lws_idle" scripts/lws_idle/lws_idle.c -lwebsockets -lev
+"$tmp/lws_idle" --port 0 --expect 50 > "$tmp/lws_idle.out" 2>&1 &
+pids+=("$!")
+for _ in $(seq 50); do grep -q "^listening on" "$tmp/lws_idle.out" && break; sleep 0.1; done
+port=$(sed -n 's/^listening on //p' "$tmp/lws_idle.out")
+[ -n "$port" ] || fail "lws_idle did not start: $(cat "$tmp/lws_idle.out")"
+"$tmp/busy_follower" --port "$port" --followers 50 --seconds 2 --settle 0 --quiet --sleep > /dev/null || true
+grep -q '^{"connections":50,' "$tmp/lws_idle.out" || fail "lws_idle reported no memory for 50 connections: $(cat "$tmp/lws_idle.out")"
+echo "test_busy_follower.sh: lws_idle: $(tail -n 1 "$tmp/lws_idle.out")"
 echo "test_busy_follower.sh: ok"

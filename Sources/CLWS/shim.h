@@ -11,6 +11,7 @@
 
 #include <libwebsockets.h>
 #include <ev.h>
+#include <stddef.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -149,6 +150,53 @@ static inline void clws_ev_timer_start(void *loop, struct clws_ev_timer *t, doub
 }
 static inline void clws_ev_timer_stop(void *loop, struct clws_ev_timer *t) {
     ev_timer_stop((struct ev_loop *)loop, &t->watcher);
+}
+
+/*
+ * A socket accepted but not yet given to lws, watched until it is readable
+ * (its request has begun to arrive) or `seconds` pass, whichever is first;
+ * then `cb(owner, fd, readable)` runs once and both watchers are stopped. The
+ * caller peeks at what arrived (MSG_PEEK) and never reads it: lws reads the
+ * whole request once a loop adopts the socket. Loop thread only.
+ */
+typedef void (*clws_ev_peek_cb)(void *owner, int fd, int readable);
+struct clws_ev_peek {
+    ev_io io;
+    ev_timer deadline;
+    void *owner;
+    clws_ev_peek_cb cb;
+};
+static inline void clws_ev_peek_end(struct ev_loop *loop, struct clws_ev_peek *p, int readable) {
+    ev_io_stop(loop, &p->io);
+    ev_timer_stop(loop, &p->deadline);
+    p->cb(p->owner, p->io.fd, readable);
+}
+static inline void clws_ev_peek_readable(struct ev_loop *loop, ev_io *w, int revents) {
+    (void)revents;
+    clws_ev_peek_end(loop, (struct clws_ev_peek *)w, 1);
+}
+static inline void clws_ev_peek_expired(struct ev_loop *loop, ev_timer *w, int revents) {
+    (void)revents;
+    clws_ev_peek_end(loop, (struct clws_ev_peek *)((char *)w - offsetof(struct clws_ev_peek, deadline)), 0);
+}
+static inline void clws_ev_peek_start(void *loop, struct clws_ev_peek *p, int fd, double seconds, void *owner, clws_ev_peek_cb cb) {
+    struct ev_loop *l = (struct ev_loop *)loop;
+    p->owner = owner;
+    p->cb = cb;
+    ev_io_init(&p->io, clws_ev_peek_readable, fd, EV_READ);
+    ev_timer_init(&p->deadline, clws_ev_peek_expired, seconds, 0.);
+    ev_now_update(l);
+    ev_io_start(l, &p->io);
+    ev_timer_start(l, &p->deadline);
+}
+/* Stops both watchers without calling back (shutdown). */
+static inline void clws_ev_peek_stop(void *loop, struct clws_ev_peek *p) {
+    ev_io_stop((struct ev_loop *)loop, &p->io);
+    ev_timer_stop((struct ev_loop *)loop, &p->deadline);
+}
+/* Up to `capacity` bytes of what has arrived on `fd`, left unread; -1 when none yet or on error. */
+static inline long clws_peek(int fd, void *buffer, size_t capacity) {
+    return recv(fd, buffer, capacity, MSG_PEEK | MSG_DONTWAIT);
 }
 
 #endif

@@ -122,7 +122,10 @@ public final class BenchRunner {
         let threads = o.threadCount
         var shards: [FollowerShard] = []
         for i in 0..<threads {
-            let target = o.followerURLs[i % o.followerURLs.count]  // shard i serves hub i mod N: round robin over hubs
+            var target = o.followerURLs[i % o.followerURLs.count]  // shard i serves hub i mod N: round robin over hubs
+            // One room: its followers name it in the URL, as the client libraries do (with several, a shard's
+            // request is shared by every room's hellos, so they do not).
+            if o.roomNames.count == 1 { target = target.naming(room: o.roomNames[0]) }
             do {
                 let shard = try FollowerShard(
                     request: target.connectRequest(), hellos: hellos, clockOffset: clockOffset,

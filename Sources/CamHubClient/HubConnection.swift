@@ -129,7 +129,7 @@ public final class HubConnection: Sendable {
         let inbox = HubInbox()
         do { try client.start(handlers(inbox)) } catch { throw ClientError("could not start the WebSocket client: \(error)") }
         let deadline = monotonicSeconds() + timeout
-        let connection = client.connect(url.connectRequest())
+        let connection = client.connect(url.naming(room: hello.room).connectRequest())
         func fail(_ message: String, hubError: ProtocolError? = nil) -> ClientError {
             close(connection, of: client, inbox: inbox)
             return ClientError(message, hubError: hubError)

@@ -56,8 +56,9 @@ public final class HubServer: Sendable {
             transport.listens = false
             others.append(try WebSocketServer(configuration: transport))
         }
+        let placement = RoomPlacement(loops: count)
         var first = loopTransport(0)
-        if !others.isEmpty { first.handOff = AcceptSpread(others: others).handOff }
+        if !others.isEmpty { first.handOff = AcceptSpread(others: others, placement: placement).handOff }
         loops = HubLoops(servers: [try WebSocketServer(configuration: first)] + others, hubQueue: configuration.hubQueue)
         var hubConfiguration = configuration.hub
         hubConfiguration.frameHeadroom = SharedFrame.headroom
@@ -69,7 +70,6 @@ public final class HubServer: Sendable {
                 logger.error("recording failed", metadata: ["problem": "\(problem)"])
             }
         }
-        let placement = RoomPlacement(loops: count)
         // In a cluster a client id ends with its hub's id, one per loop: unique without striding.
         let idStep = configuration.redis == nil ? count : 1
         let roomCount = count > 1 ? RoomCount() : nil

@@ -265,6 +265,12 @@ private let fly = #"{"type":"fly","id":"f1","camera":{"lat":48.8566,"lon":2.3522
         #expect(throws: ClientError.self) { try HubURL(parsing: "http://x/hub") }
     }
 
+    @Test func aURLNamesTheRoomItsHelloJoinsUnlessItNamesOneAlready() throws {
+        #expect(try HubURL(parsing: "ws://h:1/hub").naming(room: "demo").path == "/hub?room=demo")
+        #expect(try HubURL(parsing: "ws://h:1/hub?lag=100").naming(room: "demo").path == "/hub?lag=100&room=demo")
+        #expect(try HubURL(parsing: "ws://h:1/hub?room=other").naming(room: "demo").path == "/hub?room=other")
+    }
+
     @Test func frameScanReadsTheHubsBytes() {
         let bytes = HubMessage.frame(seq: 123456, time: 1718000000123.456, camera: .world, moving: true, by: "c1")
         let scanned = bytes.withUnsafeBufferPointer { FrameScan.scan($0) }

@@ -96,9 +96,9 @@ final class HubClients: @unchecked Sendable {
     func messages(_ id: ConnectionID) -> [Received] { locked { $0.received[id] ?? [] } }
     func closeEvent(_ id: ConnectionID) -> ClientCloseEvent? { locked { $0.closed[id] } }
 
-    /// Opens a connection to `/hub` (subprotocol camhub.v1) and waits for the handshake.
-    func open(origin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> Connection {
-        let connection = attempt(origin: origin)
+    /// Opens a connection to `path` (`/hub`, subprotocol camhub.v1) and waits for the handshake.
+    func open(origin: String? = nil, path: String = HubProtocol.path, sourceLocation: SourceLocation = #_sourceLocation) -> Connection {
+        let connection = attempt(origin: origin, path: path)
         let done = waitUntil { isOpen(connection.id) || closeEvent(connection.id) != nil }
         #expect(
             done && isOpen(connection.id), "handshake failed: \(String(describing: closeEvent(connection.id)))",
@@ -106,11 +106,11 @@ final class HubClients: @unchecked Sendable {
         return connection
     }
 
-    /// Starts opening a connection to `/hub` and returns at once (for refusals).
-    func attempt(origin: String? = nil) -> Connection {
+    /// Starts opening a connection to `path` (`/hub`) and returns at once (for refusals).
+    func attempt(origin: String? = nil, path: String = HubProtocol.path) -> Connection {
         let id = client.connect(
             ConnectRequest(
-                host: "127.0.0.1", port: port, path: HubProtocol.path,
+                host: "127.0.0.1", port: port, path: path,
                 subprotocol: HubProtocol.subprotocol, origin: origin,
                 useTLS: tls != nil, serverName: serverName))
         return Connection(clients: self, id: id)
@@ -118,10 +118,10 @@ final class HubClients: @unchecked Sendable {
 
     /// Opens a connection and joins; waits for `welcome`.
     func join(
-        _ room: String = "demo", role: String, rate: Double? = nil, token: String? = nil,
+        _ room: String = "demo", role: String, rate: Double? = nil, token: String? = nil, path: String = HubProtocol.path,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Connection {
-        let connection = open(sourceLocation: sourceLocation)
+        let connection = open(path: path, sourceLocation: sourceLocation)
         var hello = #"{"type":"hello","room":"\#(room)","role":"\#(role)""#
         if let rate { hello += #","rate":\#(rate)"# }
         if let token { hello += #","token":"\#(token)""# }

@@ -9,20 +9,7 @@ public final class NonReadingSocket {
     /// Connects to `path` on loopback `port`, upgrades (with `subprotocol`, if
     /// any) and sends `messages` as masked text frames.
     public init(port: Int, path: String, subprotocol: String? = nil, messages: [String] = []) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var small: Int32 = 2048
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw SubprocessFailure("connect failed: errno \(errno)")
-        }
+        fd = try loopbackSocket(port: port, receiveBuffer: 2048)
         let protocolHeader = subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? ""
         let request =
             "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -50,4 +37,23 @@ public final class NonReadingSocket {
     }
 
     deinit { close(fd) }
+}
+
+/// A TCP socket connected to loopback `port` (its receive buffer set first
+/// when given, so the window the server sees is small from the start).
+public func loopbackSocket(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw SubprocessFailure("connect failed: errno \(errno)")
+    }
+    return fd
 }

@@ -1,9 +1,11 @@
+import CamHubProtocol
 import Synchronization
 import WebSocketTransport
 
 /// The servers of one hub: `count` libwebsockets servers, each on its own loop
-/// thread, serving one port. Loop 0 listens and hands every other accepted
-/// connection to the other loops in turn (`AcceptSpread`). (lws 4.1 does not
+/// thread, serving one port. Loop 0 listens and puts each accepted connection
+/// on the loop of the room its URL names, or without one on the loops in turn
+/// (`AcceptSpread`). (lws 4.1 does not
 /// set SO_REUSEPORT, so the loops cannot each listen on the port.)
 ///
 /// Who owns what:
@@ -53,22 +55,50 @@ struct HubLoops: Sendable {
     }
 }
 
-/// Spreads accepted connections over the loops in turn: loop 0 keeps one,
-/// then each other loop gets one (`ServerConfiguration.handOff`). Round robin
-/// rather than least-loaded: a burst of accepts arrives before any of them
-/// is counted as open. Called on loop 0's thread; the counter is atomic only
-/// because the closure must be `Sendable`.
+/// Places each accepted connection on a loop (`ServerConfiguration.handOff`):
+/// on the loop of its room when the request names one (`/hub?room=demo`, the
+/// room the client's `hello` will join; our client libraries add it), else
+/// over the loops in turn (loop 0 keeps one, then each other loop gets one).
+///
+/// Why by room: a follower on another loop than its room's gets each frame
+/// through a cross-loop batch, and measured on two cores that costs more than
+/// the second loop gives (docs/BENCHMARKS.md, "Fan-out … default setup"); a
+/// room's followers on its own loop are written straight from its send pass,
+/// and rooms spread over the loops by name. A hint that does not match the
+/// hello costs nothing more than no hint (the hub hands the client over as
+/// before). Round robin rather than least-loaded for the rest: a burst of
+/// accepts arrives before any of them is counted as open. Called on loop 0's
+/// thread; the counter is atomic only because the closure must be `Sendable`.
 final class AcceptSpread: Sendable {
     private let others: [WebSocketServer]
+    private let placement: RoomPlacement
     private let accepted = Atomic<Int>(0)
 
-    init(others: [WebSocketServer]) { self.others = others }
+    init(others: [WebSocketServer], placement: RoomPlacement) {
+        self.others = others
+        self.placement = placement
+    }
 
     /// Whether a loop other than 0 took `socket`.
-    func handOff(_ socket: Int32) -> Bool {
-        let turn = accepted.add(1, ordering: .relaxed).newValue % (others.count + 1)
-        guard turn > 0 else { return false }
-        others[turn - 1].adopt(socket: socket)
+    func handOff(_ socket: Int32, requestTarget: String?) -> Bool {
+        let loop: Int
+        if let room = requestTarget.flatMap(Self.room(in:)) {
+            loop = placement.loop(of: room)
+        } else {
+            loop = accepted.add(1, ordering: .relaxed).newValue % (others.count + 1)
+        }
+        guard loop > 0 else { return false }
+        others[loop - 1].adopt(socket: socket)
         return true
+    }
+
+    /// The valid room name of a request target's `room` query parameter
+    /// ("/hub?room=demo&x=1" → demo); nil when there is none or it is not a room name.
+    static func room(in target: String) -> RoomName? {
+        guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for pair in query.split(separator: "&") where pair.hasPrefix("room=") {
+            return try? RoomName(validating: String(pair.dropFirst(5)))
+        }
+        return nil
     }
 }

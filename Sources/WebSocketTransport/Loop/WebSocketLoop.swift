@@ -54,6 +54,8 @@ public final class WebSocketLoop: @unchecked Sendable {
     private var timers: [UInt64: RepeatingTimer] = [:]
     /// The libev loop lws runs on (nil: lws's own poll() loop). Loop thread only.
     private var eventLoop: UnsafeMutableRawPointer?
+    /// Loop thread: the libev loop lws runs on (nil on lws's own poll loop).
+    var libevLoop: UnsafeMutableRawPointer? { eventLoop }
     /// `lws_context_creation_info.foreign_loops` points here (one entry per service thread).
     private let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
 

@@ -240,11 +240,14 @@ public struct ServerConfiguration: Sendable {
     /// handed to it with `WebSocketServer.adopt(socket:)`.
     public var listens = true
     /// Loop thread, for each TCP connection the server accepts, before lws
-    /// reads from it: offered a duplicate descriptor of the connection; return
-    /// true when it took that descriptor (e.g. passed it to another server's
-    /// `adopt`), and this server drops its own; false leaves the connection
-    /// here (the duplicate is closed). nil keeps every connection.
-    public var handOff: (@Sendable (_ socket: Int32) -> Bool)?
+    /// reads from it: offered the connection's descriptor and the target of
+    /// its HTTP request ("/hub?room=demo"), peeked once its first bytes have
+    /// arrived (`PendingAccepts`; nil when none came within a second, when
+    /// they hold no plain HTTP request line, e.g. TLS, or when the loop runs
+    /// on lws's own poll loop and places at once). Return true when it took
+    /// the descriptor (e.g. passed it to another server's `adopt`); false
+    /// leaves the connection on this server. nil keeps every connection.
+    public var handOff: (@Sendable (_ socket: Int32, _ requestTarget: String?) -> Bool)?
     /// Dynamic GET/HEAD handlers by path prefix ending in "/" (e.g. "/tiles/"),
     /// tried after the exact paths; the longest matching prefix wins.
     public var httpPrefixHandlers: [String: HTTPHandler] = [:]

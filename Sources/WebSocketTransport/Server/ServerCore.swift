@@ -60,6 +60,8 @@ final class ServerCore: @unchecked Sendable {
     /// Frames gathered for one io_uring submission per pass of the loop (nil:
     /// each frame is written with lws_write). Created with the context, on the loop thread.
     var batchedSends: BatchedSends?
+    /// Accepted sockets waiting for their request target before the hand-off places them (loop 0 of several, on libev).
+    var pendingAccepts: PendingAccepts?
     /// What became of the batched frames (written on the loop thread, read from any).
     let batchedSendCounts = BatchedSendCounts()
     /// Connections owed frames, in the order they were first owed one since
@@ -104,16 +106,37 @@ final class ServerCore: @unchecked Sendable {
         return config.loopIndex + config.loopCount * lastID
     }
 
-    /// FILTER_NETWORK_CONNECTION (a TCP connection was just accepted): offers
-    /// a duplicate of the descriptor to `config.handOff`; when another loop
-    /// took it, lws closes this one (the duplicate lives on there).
+    /// FILTER_NETWORK_CONNECTION (a TCP connection was just accepted): with a
+    /// `config.handOff`, takes a duplicate of the descriptor and lws drops its
+    /// own. On libev the duplicate waits in `pendingAccepts` until its request
+    /// has begun to arrive, so the hand-off sees the request target; then it
+    /// goes where the hand-off puts it (another loop, or back to this one
+    /// through `adopt`). On lws's own loop the hand-off decides at once,
+    /// without a target, and a connection it leaves here stays with lws.
     func accepted(_ socket: Int32) -> Int32 {
-        guard let handOff = config.handOff else { return 0 }
+        guard let handOff = config.handOff, !shuttingDown else { return 0 }
         let copy = dup(socket)
         guard copy >= 0 else { return 0 }
-        if handOff(copy) { return 1 }
+        if let pending = pendingAccepts ?? makePendingAccepts(handOff) {
+            pending.hold(copy)
+            return 1
+        }
+        if handOff(copy, nil) { return 1 }
         Glibc.close(copy)
         return 0
+    }
+
+    /// Loop thread: the pending stage, on the loop's libev loop (nil on lws's own loop).
+    private func makePendingAccepts(_ handOff: @escaping @Sendable (Int32, String?) -> Bool) -> PendingAccepts? {
+        guard let eventLoop = loop.libevLoop else { return nil }
+        pendingAccepts = PendingAccepts(eventLoop: eventLoop) { [unowned self] socket, target in
+            if shuttingDown {
+                Glibc.close(socket)
+            } else if !handOff(socket, target) {
+                adopt(socket)
+            }
+        }
+        return pendingAccepts
     }
 
     /// Loop thread: serve a socket another loop accepted.
@@ -452,6 +475,7 @@ final class ServerCore: @unchecked Sendable {
     func beginShutdown(code: CloseCode = .goingAway, reason: String = "server shutting down") {
         guard !shuttingDown else { return }
         shuttingDown = true
+        pendingAccepts?.closeAll()
         if connections.isEmpty {
             endDrain()
             return
@@ -500,6 +524,7 @@ final class ServerCore: @unchecked Sendable {
     /// still reached `closed` and the handlers): drop handler closures
     /// (they may capture the server) and free the C configuration.
     func didDestroyContext() {
+        pendingAccepts = nil
         batchedSends = nil
         owing.removeAll()
         connections.removeAll()

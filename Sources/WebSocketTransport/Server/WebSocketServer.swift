@@ -64,7 +64,10 @@ public final class WebSocketServer: Sendable {
         do {
             try loop.start(
                 createContext: { core.createContext() },
-                beforeDestroy: { core.flushBatchedSends() },
+                beforeDestroy: {
+                    core.flushBatchedSends()
+                    core.pendingAccepts?.closeAll()  // while the libev loop its watchers are on still exists
+                },
                 afterDestroy: { core.didDestroyContext() },
                 afterEachPass: { core.endOfPass() })
         } catch {

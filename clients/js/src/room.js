@@ -85,6 +85,7 @@ export class Room {
     this.conn = new Connection({
       url: options.url,
       hello: () => this.hello(),
+      room: () => this.state.session.room,
       onMessage: (m, receivedAt) => this.receive(m, receivedAt),
       onState: (s, detail) => this.connectionChanged(s, detail),
       onProtocolError: (e) => this.events.emit('protocolError', e),

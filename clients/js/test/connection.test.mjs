@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Connection, SUBPROTOCOL } from '../src/net/connection.js';
+import { Connection, SUBPROTOCOL, urlWithRoom } from '../src/net/connection.js';
 import { build } from '../src/protocol/messages.js';
 
 class FakeSocket {
@@ -295,4 +295,17 @@ test('restart closes the old socket quietly and stop stays stopped', () => {
   conn.stop();
   assert.equal(conn.state, 'stopped');
   assert.equal(timers.timers.size, 0);
+});
+
+test('names the room its hello joins in the URL, so a hub of several loops serves it on the room\'s loop', () => {
+  const { conn, socket } = setup();
+  conn.o.room = () => 'demo';
+  conn.start();
+  assert.equal(socket().url, 'ws://127.0.0.1:1/hub?room=demo');
+});
+
+test('a URL that already names a room, or one with other parameters, keeps them', () => {
+  assert.equal(urlWithRoom('ws://h:1/hub?room=other', 'demo'), 'ws://h:1/hub?room=other');
+  assert.equal(urlWithRoom('wss://h/hub?lag=100', 'demo'), 'wss://h/hub?lag=100&room=demo');
+  assert.equal(urlWithRoom('ws://h:1/hub', undefined), 'ws://h:1/hub');
 });

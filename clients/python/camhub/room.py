@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import urllib.parse
 import json
 import random
 import inspect
@@ -50,6 +51,20 @@ def drain_wait(audience: int, rng: random.Random = random.Random()) -> float:
     grows with the room's audience, 1 ms per client, from 0.25 s up to 10 s, so that a room of
     10,000 comes back at ~1,000 joins a second (the hub spreads its closes too: --drain-spread)."""
     return rng.uniform(0, min(10.0, max(0.25, audience / 1000)))
+
+
+def url_with_room(url: str, room: Optional[str]) -> str:
+    """The hub URL with the room the hello joins as `?room=` (kept when the URL names one): a hub of
+    several loops then serves the connection on its room's loop from the start. Only a placement
+    hint; the hello decides the room."""
+    if not room:
+        return url
+    parts = urllib.parse.urlsplit(url)
+    query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    if any(name == "room" for name, _ in query):
+        return url
+    query.append(("room", room))
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
 
 
 class Room:
@@ -108,8 +123,8 @@ class Room:
 
     async def _open(self) -> None:
         """Opens the socket, sends `hello` and takes the `welcome` (Refused on an `error`)."""
-        self._ws = await websockets.connect(self.url, subprotocols=[SUBPROTOCOL], open_timeout=self.open_timeout,
-                                            max_size=2 ** 20)
+        self._ws = await websockets.connect(url_with_room(self.url, self.hello.get("room")), subprotocols=[SUBPROTOCOL],
+                                            open_timeout=self.open_timeout, max_size=2 ** 20)
         await self._send_raw(self.hello)
         while True:
             data = await asyncio.wait_for(self._ws.recv(), self.open_timeout)

@@ -258,3 +258,11 @@ def test_a_dict_of_a_cameras_fields_flies_like_a_camera_and_anything_else_is_a_p
             assert (await presenter.ease({"zoom": 12}, duration=0.1)).finished, "the room goes on"
 
     asyncio.run(main())
+
+
+def test_the_url_names_the_room_the_hello_joins_and_keeps_a_room_or_parameters_already_there():
+    from camhub.room import url_with_room
+    assert url_with_room("ws://127.0.0.1:8080/hub", "demo") == "ws://127.0.0.1:8080/hub?room=demo"
+    assert url_with_room("ws://h/hub?room=other", "demo") == "ws://h/hub?room=other"
+    assert url_with_room("wss://h/hub?lag=100", "demo") == "wss://h/hub?lag=100&room=demo"
+    assert url_with_room("ws://h/hub", None) == "ws://h/hub"

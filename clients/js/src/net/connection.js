@@ -57,11 +57,32 @@ const DEFAULTS = {
 /** Closes that mean the hub is draining (it restarts or goes away): the whole audience comes back. */
 export const DRAIN_CLOSE_CODES = [1001, 1012];
 
+/**
+ * The hub URL with the room the hello will join as `?room=` (kept when the URL names one): a hub
+ * of several loops serves the connection on its room's loop from the start, so the room's frames
+ * reach it without crossing threads. Only a placement hint; the hello decides the room.
+ * @param {string} url  ws://host:port/hub
+ * @param {string | undefined} room
+ */
+export function urlWithRoom(url, room) {
+  if (!room) return url;
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.searchParams.has('room')) return url;
+  parsed.searchParams.set('room', room);
+  return parsed.toString();
+}
+
 export class Connection {
   /**
    * @param {object} o
    * @param {string} o.url              ws://host:port/hub
    * @param {() => object} o.hello      builds the hello message (called on each connect)
+   * @param {() => (string | undefined)} [o.room]  the room the hello joins, named in the URL (`urlWithRoom`)
    * @param {(m: object, receivedAt: number) => void} o.onMessage   every valid hub message
    * @param {(state: string, detail?: string) => void} [o.onState]
    * @param {(error: Error) => void} [o.onProtocolError]            invalid hub messages
@@ -119,7 +140,7 @@ export class Connection {
     this.latency.reset();
     let ws;
     try {
-      ws = new this.WebSocket(this.o.url, SUBPROTOCOL);
+      ws = new this.WebSocket(urlWithRoom(this.o.url, this.o.room?.()), SUBPROTOCOL);
     } catch (e) {
       this.retryUnopened(`cannot open ${this.o.url}: ${e.message}`);
       return;

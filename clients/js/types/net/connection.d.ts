@@ -1,3 +1,11 @@
+/**
+ * The hub URL with the room the hello will join as `?room=` (kept when the URL names one): a hub
+ * of several loops serves the connection on its room's loop from the start, so the room's frames
+ * reach it without crossing threads. Only a placement hint; the hello decides the room.
+ * @param {string} url  ws://host:port/hub
+ * @param {string | undefined} room
+ */
+export function urlWithRoom(url: string, room: string | undefined): string;
 export const SUBPROTOCOL: "camhub.v1";
 /**
  * Close codes after which the same hello is not tried again: 4000 removed by
@@ -11,6 +19,7 @@ export class Connection {
      * @param {object} o
      * @param {string} o.url              ws://host:port/hub
      * @param {() => object} o.hello      builds the hello message (called on each connect)
+     * @param {() => (string | undefined)} [o.room]  the room the hello joins, named in the URL (`urlWithRoom`)
      * @param {(m: object, receivedAt: number) => void} o.onMessage   every valid hub message
      * @param {(state: string, detail?: string) => void} [o.onState]
      * @param {(error: Error) => void} [o.onProtocolError]            invalid hub messages
@@ -23,6 +32,7 @@ export class Connection {
     constructor(o: {
         url: string;
         hello: () => object;
+        room?: () => (string | undefined);
         onMessage: (m: object, receivedAt: number) => void;
         onState?: (state: string, detail?: string) => void;
         onProtocolError?: (error: Error) => void;
@@ -35,6 +45,7 @@ export class Connection {
     o: {
         url: string;
         hello: () => object;
+        room?: () => (string | undefined);
         onMessage: (m: object, receivedAt: number) => void;
         onState?: (state: string, detail?: string) => void;
         onProtocolError?: (error: Error) => void;
