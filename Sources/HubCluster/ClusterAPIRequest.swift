@@ -13,6 +13,9 @@ public struct ClusterAPIRequest: Hashable, Sendable {
         case room(RoomName)
         /// A command as the server API runs it (on `{room}:cmd`: its owner runs it and answers).
         case command(RoomName, body: [UInt8], untilFinished: Bool)
+        /// A storyboard file as `PUT /rooms/{room}/story` takes it, with its
+        /// media type (on `{room}:cmd`: its owner reads it and answers).
+        case story(RoomName, body: [UInt8], contentType: String?)
         /// Close a client (on `hub:{id}` of the hub its id names).
         case remove(client: String, room: RoomName)
     }

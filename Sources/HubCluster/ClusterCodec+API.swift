@@ -3,6 +3,8 @@ import HubCore
 
 /// The server API's hub-to-hub messages in the codec's binary form: kinds
 /// `Q` (request), `A` (answer), `W` (waiting for an animation's end), `M` (a hub's rooms).
+/// A request's ask is `L` (rooms), `G` (a room), `C`/`F` (a command, `F` answered at
+/// its animation's end), `S` (a storyboard file) or `D` (close a client).
 extension ClusterMessage {
     func encodeAPI(into w: inout ByteWriter) {
         switch self {
@@ -19,6 +21,11 @@ extension ClusterMessage {
             case .command(let room, let body, let untilFinished):
                 w.byte(untilFinished ? UInt8(ascii: "F") : UInt8(ascii: "C"))
                 w.string(room.value)
+                w.bytes(body)
+            case .story(let room, let body, let contentType):
+                w.byte(UInt8(ascii: "S"))
+                w.string(room.value)
+                w.string(contentType ?? "")
                 w.bytes(body)
             case .remove(let client, let room):
                 w.byte(UInt8(ascii: "D"))
@@ -85,6 +92,9 @@ extension ClusterMessage {
         case UInt8(ascii: "C"), UInt8(ascii: "F"):
             guard let body = r.bytes() else { return nil }
             return .command(room, body: body, untilFinished: what == UInt8(ascii: "F"))
+        case UInt8(ascii: "S"):
+            guard let contentType = r.string() ?? nil, let body = r.bytes() else { return nil }
+            return .story(room, body: body, contentType: contentType.isEmpty ? nil : contentType)
         case UInt8(ascii: "D"):
             guard let client = r.string() ?? nil else { return nil }
             return .remove(client: client, room: room)

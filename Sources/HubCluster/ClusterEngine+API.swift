@@ -19,7 +19,7 @@ extension ClusterEngine {
         let channel =
             switch ask {
             case .rooms: "hubs"
-            case .room(let room), .command(let room, _, _): key(room, "cmd")
+            case .room(let room), .command(let room, _, _), .story(let room, _, _): key(room, "cmd")
             case .remove(let client, _): "hub:{\(hub(ofClient: client) ?? "")}"
             }
         let bytes = ClusterMessage.apiRequest(request).encoded()
@@ -64,7 +64,7 @@ extension ClusterEngine {
         case .apiRequest(let request):
             guard request.replyTo != hubID else { return }
             switch request.ask {
-            case .room(let room), .command(let room, _, _): guard hub.owns(room) == true else { return }
+            case .room(let room), .command(let room, _, _), .story(let room, _, _): guard hub.owns(room) == true else { return }
             case .rooms, .remove: break
             }
             book.heard(request.replyTo, at: time.seconds)

@@ -41,6 +41,9 @@ extension HubServer.State {
             }
             ServerAPI.command(body, in: room, untilFinished: untilFinished, self, responder)
             if !answered.isRaised { cluster.answerWaiting(request) }
+        case .story(let room, let body, let contentType):
+            let responder = HTTPResponder { response in bound.value.cluster?.answer(request, status: response.status, body: response.body) }
+            ServerAPI.putStory(body, contentType: contentType, in: room, self, responder)
         }
     }
 

@@ -96,10 +96,9 @@ struct ServerAPI: Sendable {
             case .put:
                 let (body, type) = (request.body, request.contentType)
                 return .room(room) { s, r in
+                    // In a cluster, a room this hub does not run gets its story from the hub that does.
                     guard s.cluster == nil || s.hub.owns(room) == true else {
-                        let failure = APIFailure(
-                            status: 503, code: "unavailable", "story: this hub does not run room '\(room.value)'; PUT it to the hub that does")
-                        return r.respond(response(failure))
+                        return askOwner(.story(room, body: body, contentType: type), of: room, s, r)
                     }
                     putStory(body, contentType: type, in: room, s, r)
                 }

@@ -82,5 +82,27 @@ extension HubServerTests {
             #expect(unknown.status == 400 && unknown.json?["message"]?.stringValue?.contains("text/csv is not a storyboard") == true)
             #expect(try put(hub, "nowhere", Array(steps.utf8), type: "application/json").status == 404)
         }
+
+        /// In a cluster any hub takes the file: one that mirrors the room hands
+        /// it to the owner over Redis (a KMZ's bytes too) and answers with the owner's answer.
+        @Test func aStoryPutToTheHubThatMirrorsTheRoomReachesItsOwner() throws {
+            let cluster = try TestCluster(hubs: 2, apiKeys: [Self.key])
+            defer { cluster.shutdown() }
+            let (a, b) = (cluster.hubs[0], cluster.hubs[1])
+            _ = try HubClients(port: a.port).join("iberia", role: "presenter")
+            let follower = try HubClients(port: b.port).join("iberia", role: "follower")
+            #expect(a.owns("iberia") == true && b.owns("iberia") == false, "hub A owns the room, hub B mirrors it")
+            let kml = Array(try Data(contentsOf: Self.tour))
+            let answer = try put(b, "iberia", kml, type: "application/vnd.google-earth.kml+xml")
+            #expect(answer.status == 200 && answer.json?["count"]?.numberValue == 4, "\(String(describing: answer.json))")
+            #expect(follower.nextEvent("storyChanged")?["count"]?.numberValue == 4, "the mirror's follower hears it")
+            #expect(try StoryState.decode(try get(a, "iberia", format: "json").body).steps == (try KMLTour.read(kml)), "the owner has it")
+
+            let kmz = try get(a, "iberia", format: "kmz").body
+            #expect(try put(b, "iberia", kmz, type: "application/vnd.google-earth.kmz").status == 200, "a KMZ's bytes cross Redis whole")
+            let broken = try put(b, "iberia", Array("<kml>\n<gx:Tour>".utf8), type: "application/vnd.google-earth.kml+xml")
+            #expect(broken.status == 400 && broken.json?["message"]?.stringValue?.hasPrefix("story: line ") == true, "the owner's error as it is")
+            #expect(try put(b, "nowhere", Array("[]".utf8), type: "application/json").status == 404, "a room no hub has")
+        }
     }
 }
