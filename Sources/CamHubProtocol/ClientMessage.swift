@@ -26,11 +26,14 @@ public enum ClientMessage: Hashable, Sendable {
     case route(RouteMessage)
     /// The sender's own follow state.
     case follow(FollowState)
-    /// Calls every client that is not following back to the room's camera
-    /// (`id` is echoed in the `result`; nil: `summon`).
-    case summon(id: String?)
+    /// Calls every client that is not following back to the room's camera, or
+    /// only `client` (`id` is echoed in the `result`; nil: `summon`).
+    case summon(id: String?, client: String? = nil)
     /// Allows or forbids exploring in the room.
     case followPolicy(explore: Bool)
+    /// What an exploring sender's own map shows: its camera (`lat`, `lon` and
+    /// `zoom` given; the rest MapLibre's defaults), seen in its viewport.
+    case looking(CameraUpdate)
     /// How the sender fits the room's camera to its screen from now on.
     case fit(FitMode)
     /// Shows the sender's pointer at this point of the map (nil: hides it).
@@ -65,6 +68,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .follow: "follow"
         case .summon: "summon"
         case .followPolicy: "followPolicy"
+        case .looking: "looking"
         case .fit: "fit"
         case .pointer: "pointer"
         case .refresh: "refresh"
@@ -79,7 +83,7 @@ public enum ClientMessage: Hashable, Sendable {
         "hello", "set", "ease", "fly", "animate", "cancel", "gesture", "gestures",
         "viewport", "limits", "track", "query", "ping", "subscribe", "route",
         "follow", "summon", "followPolicy", "fit", "pointer", "refresh", "projection",
-        "story", "step",
+        "story", "step", "looking",
     ]
 
     /// What to put in an `error`'s `ref` for this message: its id, else its type.
@@ -90,7 +94,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .animate(let m): m.id ?? type
         case .cancel(.id(let id)): id
         case .query(let q): q.id
-        case .summon(let id?): id
+        case .summon(let id?, _): id
         case .step(let m): m.id ?? type
         default: type
         }
@@ -104,7 +108,7 @@ public enum ClientMessage: Hashable, Sendable {
     /// `all`) needs `presenter`.
     public var requiredRole: Role {
         switch self {
-        case .hello, .gestures, .viewport, .query, .ping, .subscribe, .follow, .fit, .refresh: .follower
+        case .hello, .gestures, .viewport, .query, .ping, .subscribe, .follow, .fit, .refresh, .looking: .follower
         case .set, .ease, .fly, .animate, .cancel(.id), .cancel(.own), .gesture, .track, .route, .pointer, .projection: .driver
         // And drivers where a presenter allowed them (`StoryState.drivers`: the hub lets them through).
         case .story, .step: .presenter

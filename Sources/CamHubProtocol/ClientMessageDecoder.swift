@@ -48,7 +48,8 @@ extension ClientMessage {
         case "query": return .query(try decodeQuery(fields))
         case "ping": return .ping(t: try fields.number("t"))
         case "follow": return .follow(try decodeFollow(fields))
-        case "summon": return .summon(id: try fields.text("id"))
+        case "looking": return .looking(try decodeLooking(fields))
+        case "summon": return .summon(id: try fields.text("id"), client: try fields.text("client"))
         case "pointer": return .pointer(try decodePointer(fields))
         case "refresh":
             guard let token = try fields.string("token") else { throw fields.fail("token", "missing (a signed room token)") }
@@ -440,6 +441,15 @@ extension ClientMessage {
         let name = try f.requiredString("state")
         guard let state = FollowState(name: name) else { throw f.fail("state", "unknown follow state '\(name)' (known: \(known))") }
         return state
+    }
+
+    /// `looking`: a camera with at least `lat`, `lon` and `zoom` (a whole view, not a change of one).
+    static func decodeLooking(_ f: FieldReader) throws(ProtocolError) -> CameraUpdate {
+        let camera = try decodeCamera(f, key: "camera")
+        for (name, value) in [("lat", camera.latitude), ("lon", camera.longitude), ("zoom", camera.zoom)] where value == nil {
+            throw f.fail("camera." + name, "missing (looking names a whole view: lat, lon and zoom at least)")
+        }
+        return camera
     }
 
     // MARK: track

@@ -46,7 +46,10 @@ extension ClientMessage {
             w.field("points") { $0.array(r.points) { $0.geoPoint($1) } }
             if r.append { w.field("append", true) }
         case .follow(let state): w.field("state", state.name)
-        case .summon(let id): w.field("id", id)
+        case .looking(let camera): w.field("camera") { $0.cameraUpdate(camera) }
+        case .summon(let id, let client):
+            w.field("id", id)
+            w.field("client", client)
         case .followPolicy(let explore): w.field("explore", explore)
         case .projection(let projection): w.field("projection", projection.rawValue)
         case .fit(let mode): w.field("mode", mode.rawValue)

@@ -46,6 +46,9 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     public static let storyStep = EventSubscriptions(rawValue: 1 << 20)
     /// `storyChanged` events (the room's storyboard was edited, or who may step it changed).
     public static let storyChanged = EventSubscriptions(rawValue: 1 << 21)
+    /// `views` events (what exploring members look at). Presenters and drivers
+    /// only (`forbidden(for:)`): a follower never learns where others look.
+    public static let views = EventSubscriptions(rawValue: 1 << 22)
 
     /// Every name a client may subscribe to, in the order PROTOCOL.md lists them.
     public static let named: [(name: String, kind: EventSubscriptions)] = [
@@ -54,7 +57,8 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
         ("tap", .tap), ("longPress", .longPress), ("audience", .audience), ("gesture", .gesture), ("clamped", .clamped),
         ("routeChanged", .routeChanged), ("followChanged", .followChanged), ("summoned", .summoned),
         ("followPolicyChanged", .followPolicyChanged), ("viewChanged", .viewChanged), ("projectionChanged", .projectionChanged),
-        ("storyStep", .storyStep), ("storyChanged", .storyChanged), ("animation", .animation), ("roomAnimations", .roomAnimations),
+        ("storyStep", .storyStep), ("storyChanged", .storyChanged), ("views", .views), ("animation", .animation),
+        ("roomAnimations", .roomAnimations),
     ]
 
     public static let all: EventSubscriptions = named.reduce([]) { $0.union($1.kind) }
@@ -69,6 +73,21 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     /// `gesture` (every gesture of the room, as a HERE gesture listener hears
     /// them: opt-in, like setting a delegate).
     public static let controllerDefault: EventSubscriptions = all.subtracting([.roomAnimations, .gesture])
+
+    /// What `role` may not subscribe to: others' views (`views`) are for presenters and drivers.
+    public static func forbidden(for role: Role) -> EventSubscriptions {
+        role == .follower ? .views : []
+    }
+
+    /// `forbidden` (naming the event and `ref`) when `role` may not have one of these subscriptions.
+    public func authorize(_ role: Role, field: String, ref: String) throws(ProtocolError) {
+        let denied = intersection(Self.forbidden(for: role))
+        guard !denied.isEmpty else { return }
+        throw ProtocolError(
+            .forbidden,
+            "\(field): a \(role.rawValue) may not subscribe to \(denied.names.joined(separator: ", ")) (what others look at is for presenters and drivers)",
+            ref: ref)
+    }
 
     /// The default for `role` (followers: `followerDefault`; drivers and presenters: `controllerDefault`).
     public static func defaults(for role: Role) -> EventSubscriptions {
@@ -117,6 +136,7 @@ extension HubEvent {
         case .projectionChanged: .projectionChanged
         case .storyStep: .storyStep
         case .storyChanged: .storyChanged
+        case .views: .views
         }
     }
 }

@@ -235,6 +235,8 @@ public enum HubEvent: Hashable, Sendable {
     case storyStep(StoryStepEvent)
     /// The room's storyboard was edited, or who may step it changed.
     case storyChanged(StoryChange)
+    /// What the room's exploring members look at (all of them, coalesced; only to presenters and drivers).
+    case views([MemberView])
 
     public var name: String {
         switch self {
@@ -258,6 +260,7 @@ public enum HubEvent: Hashable, Sendable {
         case .projectionChanged: "projectionChanged"
         case .storyStep: "storyStep"
         case .storyChanged: "storyChanged"
+        case .views: "views"
         }
     }
 
@@ -638,6 +641,9 @@ public enum HubMessage {
             w.storyStep(e)
         case .storyChanged(let c):
             w.storyChange(c)
+        case .views(let views):
+            w.raw(",\"views\":")
+            w.memberViews(views)
         }
         w.raw("}")
         return w.bytes

@@ -14,6 +14,9 @@ public enum HubProtocol {
     public static let commandsPerSecond: Double = 240
     /// Messages a client may send in a burst above the sustained rate.
     public static let commandBurst: Double = 240
+    /// `looking` messages a client sends at most per second (clients throttle
+    /// to this; the hub drops what comes faster than `lookingPerSecond + 1`).
+    public static let lookingPerSecond: Double = 4
     /// Default room tick rate in Hz (frames per second a room produces at most).
     public static let defaultTick: Double = 60
     /// Frame rate a client gets when its `hello` has no `rate`: this, capped at the tick.

@@ -62,6 +62,8 @@ extension HubToClient {
             return .followPolicyChanged(FollowPolicy(explore: try f.requiredBool("explore"), by: try f.string("by")))
         case "viewChanged":
             return .viewChanged(try f.requiredObject("view").roomView())
+        case "views":
+            return .views(try f.memberViews("views"))
         default:
             return nil
         }

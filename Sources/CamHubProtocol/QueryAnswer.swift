@@ -41,12 +41,7 @@ extension QueryCommand {
         case .unproject(let points):
             return .unproject(points.map { globe?.viewToGeo($0) ?? flat?.viewToGeo($0) })
         case .bounds:
-            guard var region = globe?.visibleRegion ?? flat?.visibleRegion else { preconditionFailure("one geometry is built") }
-            let shift = JSONWriter.wireLongitude(camera.continuousLongitude) - camera.continuousLongitude
-            if shift != 0 {
-                region.quad = region.quad.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude + shift) }
-            }
-            return .bounds(region)
+            return .bounds(camera.wireRegion(in: viewport, projection: projection))
         case .fit(let bounds, let padding):
             do {
                 let fitted = try camera.fitting(bounds, padding: padding, viewport: viewport)
@@ -55,5 +50,20 @@ extension QueryCommand {
                 throw ProtocolError(.badMessage, "\(error.field): \(error.message)", ref: id)
             }
         }
+    }
+}
+
+extension Camera {
+    /// `visibleRegion(in:projection:)` with the quad's longitudes continuous
+    /// around the camera's wire longitude (what `bounds` answers and `views`
+    /// events carry: they may leave ±180 near the antimeridian, so the quad is
+    /// drawn as is).
+    public func wireRegion(in viewport: Viewport, projection: MapProjection) -> VisibleRegion {
+        var region = visibleRegion(in: viewport, projection: projection)
+        let shift = JSONWriter.wireLongitude(continuousLongitude) - continuousLongitude
+        if shift != 0 {
+            region.quad = region.quad.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude + shift) }
+        }
+        return region
     }
 }

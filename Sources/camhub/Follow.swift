@@ -91,10 +91,10 @@ struct Follow: ParsableCommand {
         return options
     }
 
-    /// "a,b" → ["a", "b"]; "all" → every name; "none" → [] (the hub checks the names).
+    /// "a,b" → ["a", "b"]; "all" → every name a follower may have; "none" → [] (the hub checks the names).
     static func eventList(_ text: String) -> [String] {
         switch text.trimmingCharacters(in: .whitespaces) {
-        case "all": EventSubscriptions.all.names
+        case "all": EventSubscriptions.all.subtracting(.forbidden(for: .follower)).names
         case "none", "": []
         default: text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }

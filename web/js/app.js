@@ -32,6 +32,7 @@ import { parseParams, hubUrl } from './ui/params.js';
 import { IdMaker } from './ui/tour.js';
 import { Predictor } from '../../clients/js/src/drive/prediction.js';
 import { Explorer } from '../../clients/js/src/follow/explore.js';
+import { ExplorerViews } from './page/explorer_views.js';
 import { ReducedMotion } from '../../clients/js/src/follow/reduced_motion.js';
 import { Panel } from './ui/panel.js';
 import { Recordings } from './ui/recordings.js';
@@ -114,7 +115,7 @@ page.panel = new Panel({
 page.recordings = new Recordings({ conn: page.conn, state, now, toast, token: () => params.token, viewport: () => state.screen.viewport });
 page.mapView = new MapView({
   container, style: mapStyle.style, screen: state.screen, onFatal: showFatal, terrain: mapStyle.terrain,
-  overlays: () => ({ route: state.route.geojson(), bounds: page.panel.boundsGeoJSON() }),
+  overlays: () => ({ route: state.route.geojson(), bounds: page.panel.boundsGeoJSON(), views: page.explorerViews.geojson }),
 });
 page.tapMarkers = new TapMarkers(() => page.mapView.map, state);
 page.session = new Session(page);
@@ -129,6 +130,8 @@ page.follow = new FollowMode({
   state, conn: page.conn, explorer: page.explorer, now, toast, controls: page.controls, session: page.session,
 });
 page.pointer = new Pointer({ state, conn: page.conn, now, container });
+/** Presenters and drivers: where each explorer looks, outlined on the map and listed with Bring back and Look here. */
+page.explorerViews = new ExplorerViews({ state, conn: page.conn, mapView: page.mapView });
 page.outline = new PresenterOutline({ state, explorer: page.explorer, mapView: page.mapView });
 /** The room's storyboard: the step's caption for everyone, stepping for presenters (and drivers where allowed). */
 page.story = new StoryBar({ state, conn: page.conn, toast });

@@ -46,7 +46,7 @@ public struct PresenterScript: Sendable {
         "track": ["mode", "location"],
         "route": ["points", "append"],
         "viewport": ["width", "height"],
-        "summon": ["id"],
+        "summon": ["id", "client"],
         "followPolicy": ["explore"],
         "pointer": ["lat", "lon"],
         "story": ["op", "steps", "step", "index", "from", "to", "drivers"],

@@ -2,7 +2,7 @@ import CamHubProtocol
 import CameraCore
 
 /// A room's follow-mode state besides its members: the presenter's policy,
-/// the mover's view, the pointer and the map's projection. Heap-stored (`Room.followBox`) once one is set.
+/// the mover's view, the pointer, the map's projection and the explorers' views. Heap-stored (`Room.followBox`) once one is set.
 struct FollowRoomState: Hashable, Sendable {
     var policy = FollowPolicy.open
     var view: RoomView?
@@ -12,6 +12,8 @@ struct FollowRoomState: Hashable, Sendable {
     var framePointer = FramePointer.none
     /// How the room's map draws the world (`projection`).
     var projection = MapProjection.mercator
+    /// What the room's exploring members look at (`looking`, `views`).
+    var looks = RoomLooks()
 }
 
 /// Heap storage for a room's `FollowRoomState`. Immutable: a change makes a

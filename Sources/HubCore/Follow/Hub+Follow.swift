@@ -18,6 +18,7 @@ extension Hub {
         }
         let old = rooms.update(existing: name) { $0.setFollow(state, at: Int(member)) }
         guard old != state else { return }
+        if old == .exploring { dropLook(of: client, in: name) }
         let entry = changeRoster(existing: name) { $0.setFollow(of: client, from: old, to: state, isFollower: role == .follower) }
         if let entry { broadcast(.followChanged(entry), in: name, at: time, sink: sink) }
         if role == .follower { rooms.update(existing: name) { $0.audienceChanged = true } }
@@ -31,6 +32,34 @@ extension Hub {
         broker?.summon(by: client, name: by, epoch: epoch(of: name), in: name)
         let elsewhere = rooms.read(existing: name) { $0.remote.values.reduce(0) { $0 + $1.audience.follow.exploring + $1.audience.follow.away } }
         sink.send(HubMessage.summonResult(id: id, summoned: here + elsewhere), to: connection)
+    }
+
+    /// `summon` with `client`: that one client of this hub, when it is not
+    /// following, gets `summoned`; the presenter gets 1 or 0 (0 too for a client
+    /// of another hub of a cluster: its views are not shown here either).
+    /// O(members) for a follower, as every summon.
+    mutating func summon(
+        id: String?, client target: String, by client: String, from connection: ConnectionKey, in name: RoomName, at time: HubTime,
+        sink: some HubSink
+    ) {
+        var summoned = 0
+        if let member = member(ofClient: target, in: name), member.follow.isSummonable, member.connection != connection {
+            summoned = 1
+            if member.events.contains(.summoned) {
+                let event = HubEvent.summoned(by: client, name: displayName(of: client, in: name))
+                sink.send(HubMessage.event(event, time: time.epochMilliseconds), to: member.connection)
+            }
+        }
+        sink.send(HubMessage.summonResult(id: id, summoned: summoned), to: connection)
+    }
+
+    /// The member of `room` that is `target`: a presenter or driver by its
+    /// connection, a follower by a walk over the members (nil: not on this hub).
+    private func member(ofClient target: String, in room: RoomName) -> Room.Member? {
+        if let connection = connectionOfClient[target], let session = sessions[connection], session.room == room, let index = session.member {
+            return rooms.read(existing: room) { $0.members[Int(index)] }
+        }
+        return rooms.read(room, \.members)?.first { sessions[$0.connection]?.client == target }
     }
 
     /// `followPolicy`: locks or unlocks exploring (nothing happens when it is

@@ -68,6 +68,7 @@ extension Hub {
             sink.send(HubMessage.gestures(disabled: disabled), to: connection)
         case .viewport(let viewport):
             sessions[connection]?.viewport = viewport
+            rooms.update(existing: roomName) { $0.noteLookViewport(of: owner.client, viewport) }
         case .limits, .track, .route:
             try handleCameraSettings(message, owner: owner, viewport: session.viewport, in: roomName, at: time, sink: sink)
         case .query(let query):
@@ -76,15 +77,27 @@ extension Hub {
             }
             sink.send(HubMessage.result(id: query.id, answer), to: connection)
         case .subscribe(let events):
-            if let member = session.member { rooms.update(existing: roomName) { $0.setEvents(events, at: Int(member)) } }
+            try events.authorize(role, field: "events", ref: "subscribe")
+            if let member = session.member {
+                rooms.update(existing: roomName) { room in
+                    if events.contains(.views) && !room.members[Int(member)].events.contains(.views) { room.resendViews() }
+                    room.setEvents(events, at: Int(member))
+                }
+            }
         case .ping(let t):
             sink.send(HubMessage.pong(t: t, time: time.epochMilliseconds), to: connection)
         case .follow(let state):
             try setFollow(state, session: session, role: role, in: roomName, at: time, sink: sink)
-        case .summon(let id):  // presenter only (`ClientMessage.requiredRole`)
+        case .looking(let camera):
+            try look(camera, session: session, in: roomName, at: time, sink: sink)
+        case .summon(let id, let client):  // presenter only (`ClientMessage.requiredRole`)
             // A fenced owner may have lost the room (and its presenter the room's audience) meanwhile.
             if rooms.read(existing: roomName, \.authority) == .owned && !runsCamera(roomName, at: now) { throw .unavailable(ref: ref) }
-            summon(id: id, by: owner.client, from: connection, in: roomName, at: time, sink: sink)
+            if let client {
+                summon(id: id, client: client, by: owner.client, from: connection, in: roomName, at: time, sink: sink)
+            } else {
+                summon(id: id, by: owner.client, from: connection, in: roomName, at: time, sink: sink)
+            }
         case .followPolicy(let explore):  // presenter only
             setFollowPolicy(explore: explore, by: owner.client, in: roomName, at: time, sink: sink)
         case .fit(let mode):

@@ -240,6 +240,7 @@ public struct Hub {
             return (pass, audience, expired)
         }
         if let audience { broadcast(.audience(audience), in: name, at: time, sink: sink) }
+        sendDueViews(in: name, at: time, sink: sink)
         if expired {
             if let room = rooms.remove(name) { rosterTotals.remove(room.roster) }
             lease?.unconfirmed.remove(name)
@@ -319,6 +320,7 @@ public struct Hub {
     mutating func join(_ hello: Hello, connection: ConnectionKey, at time: HubTime, sink: some HubSink) throws(ProtocolError) {
         guard var session = sessions[connection] else { return }
         let grant = try tokenPolicy.authorize(hello, now: time.epochMilliseconds / 1000)
+        try hello.events?.authorize(hello.role, field: "events", ref: "hello")
         try checkCaps(joining: hello.room)
         let client = ids.next()
         if !rooms.contains(hello.room), !rooms.insert(newRoom(hello.room, at: time.seconds), below: configuration.maxRooms) {
@@ -361,6 +363,7 @@ public struct Hub {
             if outcome.presenterChange != nil { room.presenterSince = time.epochMilliseconds }
             if let demoted = outcome.presenterChange?.demoted { room.manager.setRank(Role.driver.rank, of: demoted) }
             room.audienceChanged = true
+            if events.contains(.views) { room.resendViews() }
             var welcome = room.welcome(at: time, tick: tick)
             welcome.rate = throttle.rate
             return welcome
@@ -414,6 +417,7 @@ public struct Hub {
                 moved = room.removeMember(connection, at: Int(member))
             }
             room.clientLeft(client, at: time.seconds)
+            _ = room.dropLook(of: client)
         }
         if let moved, let member = session.member { sessions[moved]?.member = member }
         deliverMotionEvents(in: name, at: time, sink: sink)

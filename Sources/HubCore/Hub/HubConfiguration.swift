@@ -25,6 +25,8 @@ public struct HubConfiguration: Sendable {
     public var maxClientsPerRoom = 20_000
     /// Seconds between two `audience` events of a room (at most).
     public var audienceInterval: Double = 1
+    /// Seconds between two `views` events of a room (at most).
+    public var viewsInterval: Double = 0.25
     /// Bytes reserved in front of each encoded frame for the transport's own
     /// header (the server sets libwebsockets' `LWS_PRE`), so the transport
     /// writes every follower's copy of the frame from the same bytes.

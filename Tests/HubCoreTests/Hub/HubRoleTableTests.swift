@@ -36,6 +36,7 @@ struct HubRoleTableTests {
         case "limits": return #"{"type":"limits","minZoom":1}"#
         case "route": return #"{"type":"route","points":[{"lat":52.5,"lon":13.4},{"lat":52.51,"lon":13.41}]}"#
         case "follow": return #"{"type":"follow","state":"away"}"#
+        case "looking": return #"{"type":"looking","camera":{"lat":1,"lon":2,"zoom":3}}"#
         case "fit": return #"{"type":"fit","mode":"cover"}"#
         case "summon": return #"{"type":"summon"}"#
         case "followPolicy": return #"{"type":"followPolicy","explore":false}"#
@@ -103,7 +104,8 @@ struct HubRoleTableTests {
                 let errors = bench.errors(client.key)
                 if allowed {
                     // A refresh is the role's to send; this hub (no token secret) then refuses the token itself.
-                    let expected = row.label.hasPrefix("`refresh`") ? ["token"] : []
+                    // So is `looking`, which the hub then refuses from a client that does not explore.
+                    let expected = row.label.hasPrefix("`refresh`") ? ["token"] : row.label.hasPrefix("`looking`") ? ["conflict"] : []
                     #expect(errors.map { $0["code"]?.stringValue ?? "" } == expected, "\(row.label) from a \(role): \(errors)")
                 } else {
                     #expect(errors.count == 1 && errors.first?["code"]?.stringValue == "forbidden", "\(row.label) from a \(role): \(errors)")

@@ -5,7 +5,8 @@ import Testing
 import WebSocketTransport
 
 /// Follow mode across hubs on one real `redis-server`: states travel with
-/// presence, a summon and a lock reach every hub's clients.
+/// presence, a summon and a lock reach every hub's clients, and each hub tells
+/// the views of its own explorers.
 extension HubServerTests {
     @Test func aFollowersStateOnAnotherHubReachesThePresenterAsEventAndCounts() throws {
         let cluster = try TestCluster(hubs: 2)
@@ -44,5 +45,26 @@ extension HubServerTests {
         #expect(explorer.nextError("policy")?["ref"]?.stringValue == "follow", "the other hub enforces the lock")
         let late = clientsB.join(role: "follower")
         #expect(late.messages("welcome").first?.json["followPolicy"]?["explore"]?.boolValue == false)
+    }
+
+    @Test func eachHubTellsTheViewsOfItsOwnExplorersOnlyOwnerAndMirrorAlike() throws {
+        let cluster = try TestCluster(hubs: 2)
+        defer { cluster.shutdown() }
+        let clientsA = try HubClients(port: cluster.hubs[0].port)
+        let clientsB = try HubClients(port: cluster.hubs[1].port)
+        let presenter = clientsA.join(role: "presenter")
+        let driverB = clientsB.join(role: "driver")
+        let far = clientsB.join(role: "follower")
+        let near = clientsA.join(role: "follower")
+        far.send(#"{"type":"follow","state":"exploring"}"#)
+        far.send(#"{"type":"looking","camera":{"lat":40.4,"lon":-3.7,"zoom":11}}"#)
+        let onMirror = driverB.nextEvent("views", timeout: .seconds(20))
+        #expect(onMirror?["views"]?.arrayValue?.map { $0["client"]?.stringValue } == [far.client], "the mirror hub tells its explorer")
+        #expect(onMirror?["views"]?.arrayValue?.first?["corners"]?.arrayValue?.count == 4)
+        near.send(#"{"type":"follow","state":"exploring"}"#)
+        near.send(#"{"type":"looking","camera":{"lat":48.85,"lon":2.35,"zoom":13}}"#)
+        let onOwner = presenter.nextEvent("views", timeout: .seconds(20))
+        #expect(onOwner?["views"]?.arrayValue?.map { $0["client"]?.stringValue } == [near.client], "only this hub's explorers")
+        #expect(far.messages("error").isEmpty && near.messages("error").isEmpty)
     }
 }

@@ -278,10 +278,27 @@ export class Room {
     return this.ask(() => build.query(id, what, params), id, 'query');
   }
 
-  /** Presenter: calls back everyone who explores or is away; resolves with the `result` (`summoned`: how many). */
-  summon() {
+  /**
+   * Presenter: calls back everyone who explores or is away, or only `client` (an id of `views` or the roster);
+   * resolves with the `result` (`summoned`: how many).
+   * @param {string} [client] the one client to call back (default: everyone not following)
+   */
+  summon(client) {
     const id = this.newId('summon');
-    return this.ask(() => build.summon(id), id, 'summon');
+    return this.ask(() => build.summon(id, client), id, 'summon');
+  }
+
+  /**
+   * What the room's explorers look at, as the newest `views` event said (presenters and drivers; [] for a
+   * follower, which never gets them): [{client, name, state, camera, width, height, corners}].
+   */
+  get views() {
+    return this.state.views;
+  }
+
+  /** Tells the hub what this client's own map shows while it explores (the follower pipeline does it by itself). */
+  looking(camera) {
+    this.send(build.looking(camera));
   }
 
   /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */

@@ -419,3 +419,18 @@ test('every hub message of the shared wire fixture parses, its 3D cameras and pr
   const rolled = hub.map((t) => JSON.parse(t)).filter((m) => m.camera?.roll !== undefined);
   assert.ok(rolled.length > 0, 'the fixture has a rolled camera');
 });
+
+const viewsEvent = () => ({ type: 'event', event: 'views', time: 1, views: [{ client: 'c9', name: 'ann', state: 'exploring',
+  camera: { lat: 48.85, lon: 2.35, zoom: 13, bearing: 0, tilt: 0 }, width: 1280, height: 720,
+  corners: [{ lat: 48.87, lon: 2.29 }, { lat: 48.87, lon: 2.41 }, { lat: 48.83, lon: 2.41 }, { lat: 48.83, lon: 181.2 }] }] });
+
+test('a views event is read with every explorer, corners beyond ±180 kept', () => {
+  const m = parseMessage(JSON.stringify(viewsEvent()));
+  assert.equal(m.views[0].corners[3].lon, 181.2);
+});
+
+test('a views event whose view lacks a corner is refused, naming it', () => {
+  const bad = viewsEvent();
+  bad.views[0].corners.pop();
+  assert.throws(() => parseMessage(JSON.stringify(bad)), (e) => e instanceof ProtocolError && /views\[0\]: "corners" must be 4 points/.test(e.message));
+});

@@ -83,6 +83,23 @@ test('a follower exploring is a followChanged event to the presenter, and summon
   assert.equal(event.by.client, presenter.me);
 });
 
+test("a presenter's views show where an explorer looks, and summon with its id brings that one back", async () => {
+  const name = roomName();
+  const presenter = await join(name, 'presenter');
+  const explorer = await join(name, 'follower');
+  const other = await join(name, 'follower');
+  const seen = next(presenter, 'views', 10000, (m) => m.views.some((v) => v.client === explorer.me));
+  explorer.follow('exploring');
+  explorer.looking({ lat: 48.85, lon: 2.35, zoom: 13 });
+  await seen;
+  assert.deepEqual(presenter.views.map((v) => v.client), [explorer.me]);
+  assert.equal(presenter.views[0].corners.length, 4);
+  const summoned = next(explorer, 'summoned');
+  assert.equal((await presenter.summon(explorer.me)).summoned, 1);
+  await summoned;
+  assert.deepEqual(other.views, [], 'a follower never gets views');
+});
+
 test('the roster follows joins and leaves', async () => {
   const name = roomName();
   const presenter = await join(name, 'presenter');

@@ -170,8 +170,19 @@ export class Room {
      * {points})`, `'unproject'`, `'bounds'`, `'fit'` {bounds, padding}. Resolves with the `result`.
      */
     query(what: any, params?: {}): Promise<any>;
-    /** Presenter: calls back everyone who explores or is away; resolves with the `result` (`summoned`: how many). */
-    summon(): Promise<any>;
+    /**
+     * Presenter: calls back everyone who explores or is away, or only `client` (an id of `views` or the roster);
+     * resolves with the `result` (`summoned`: how many).
+     * @param {string} [client] the one client to call back (default: everyone not following)
+     */
+    summon(client?: string): Promise<any>;
+    /**
+     * What the room's explorers look at, as the newest `views` event said (presenters and drivers; [] for a
+     * follower, which never gets them): [{client, name, state, camera, width, height, corners}].
+     */
+    get views(): any;
+    /** Tells the hub what this client's own map shows while it explores (the follower pipeline does it by itself). */
+    looking(camera: any): void;
     /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */
     followPolicy(explore: any): void;
     /**

@@ -98,6 +98,9 @@ class Room:
         self.clients = 0
         self.explore_allowed = True
         self.view: Optional[dict[str, Any]] = None
+        #: What the room's explorers look at, as the newest `views` event said (presenters and drivers only; a
+        #: follower never gets it): [{client, name, state, camera, width, height, corners: 4 × {lat, lon}}].
+        self.views: list[dict[str, Any]] = []
         #: How the room's map draws the world: "mercator" or "globe".
         self.projection = "mercator"
         #: What the hub adapts in this client's frames because of its `render` ("roll", "tilt").
@@ -214,6 +217,7 @@ class Room:
         self.clients = m.get("clients", 0)
         self.explore_allowed = m.get("followPolicy", {}).get("explore", True)
         self.view = m.get("view")
+        self.views = []
         self.projection = m.get("projection", "mercator")
         self.render_limited = m.get("renderLimited", [])
         self.story = dict(m["story"]) if m.get("story") else None
@@ -267,6 +271,8 @@ class Room:
             self.explore_allowed = m["explore"]
         elif name == "viewChanged":
             self.view = m["view"]
+        elif name == "views":
+            self.views = m["views"]
         elif name == "projectionChanged":
             self.projection = m["projection"]
         elif name == "storyStep":
@@ -447,10 +453,18 @@ class Room:
         """This client's follow state: `following`, `exploring` or `away`."""
         await self.send({"type": "follow", "state": state})
 
-    async def summon(self, timeout: float = 10) -> int:
-        """Presenter: calls back every client that is not following; returns how many."""
+    async def looking(self, camera: Camera) -> None:
+        """While this client explores: what its own map shows (`lat`, `lon` and `zoom` at least). Send it at most
+        4 times a second; the hub drops what comes faster."""
+        await self.send({"type": "looking", "camera": camera.to_wire()})
+
+    async def summon(self, client: Optional[str] = None, timeout: float = 10) -> int:
+        """Presenter: calls back every client that is not following, or only `client`; returns how many."""
         ident = self._next_id("s")
-        m = await self._ask({"type": "summon", "id": ident},
+        message: dict[str, Any] = {"type": "summon", "id": ident}
+        if client is not None:
+            message["client"] = client
+        m = await self._ask(message,
                             lambda a: a.get("id") == ident and a["type"] == "result"
                             or (a["type"] == "error" and a.get("ref") == ident), timeout)
         return int(m["summoned"])

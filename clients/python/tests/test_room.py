@@ -93,6 +93,27 @@ def test_follow_states_a_summons_and_the_lock(hub, wire):
     asyncio.run(main())
 
 
+def test_a_presenter_sees_where_an_explorer_looks_and_brings_that_one_back(hub, wire):
+    async def main():
+        async with camhub.connect(hub.url, "audience", role="presenter", name="Pat", on_wire=wire) as presenter, \
+                camhub.connect(hub.url, "audience", name="Eve", viewport=(800, 600), on_wire=wire) as student:
+            summoned = []
+            student.on("summoned", summoned.append)
+            await student.follow("exploring")
+            await student.looking(PARIS)
+            await until(lambda: [v["client"] for v in presenter.views] == [student.client], what="Eve's view")
+            view = presenter.views[0]
+            assert (view["name"], view["width"], view["height"]) == ("Eve", 800, 600)
+            assert len(view["corners"]) == 4
+            assert student.views == []
+            assert await presenter.summon(student.client) == 1
+            await until(lambda: summoned, what="the summons")
+            await student.follow("following")
+            await until(lambda: presenter.views == [], what="Eve's view to go")
+
+    asyncio.run(main())
+
+
 def test_the_pointer_and_the_view_reach_the_room(hub, wire):
     async def main():
         async with camhub.connect(hub.url, "laser", role="driver", viewport=(1600, 900), on_wire=wire) as driver, \

@@ -8,6 +8,7 @@
 
 import { toMapLibreCamera, applyProjection, mapProjection, MAPLIBRE_HANDLERS as HANDLERS } from '../../../clients/js/src/maplibre/camera.js';
 import { DEFAULT_FOV_DEGREES } from '../../../clients/js/src/geo/projection.js';
+import { FONT_STACK } from './style.js';
 
 /** The id of the hub's terrain source on the map. */
 export const TERRAIN_SOURCE = 'camhub-terrain';
@@ -15,6 +16,9 @@ export const TERRAIN_SOURCE = 'camhub-terrain';
 const ROUTE_PAINT = { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 };
 const BOUNDS_PAINT = { 'line-color': '#2b7bb9', 'line-width': 2, 'line-dasharray': [2, 1] };
 const PRESENTER_PAINT = { 'line-color': '#ff9a6b', 'line-width': 3, 'line-opacity': 0.9 };
+/** Explorers' areas (`camhub-views`: outlines and, where the style has glyphs, their names). */
+const VIEWS_PAINT = { 'line-color': '#7048e8', 'line-width': 2.5, 'line-opacity': 0.9 };
+const VIEWS_LABEL_PAINT = { 'text-color': '#5f3dc4', 'text-halo-color': '#ffffff', 'text-halo-width': 1.5 };
 
 export class MapView {
   /**
@@ -38,10 +42,11 @@ export class MapView {
     for (const h of HANDLERS) this.map[h]?.disable();
     this.map.on('load', () => {
       screen.mapLoaded = true;
-      const { route, bounds } = overlays();
+      const { route, bounds, views } = overlays();
       this.addLine('camhub-route', route, ROUTE_PAINT, { 'line-join': 'round', 'line-cap': 'round' });
       this.addLine('camhub-bounds', bounds, BOUNDS_PAINT);
       this.addLine('camhub-presenter', { type: 'FeatureCollection', features: [] }, PRESENTER_PAINT);
+      this.addViews(views);
     });
     this.map.on('error', (e) => console.warn('map:', e.error?.message ?? e));
   }
@@ -70,6 +75,17 @@ export class MapView {
   addLine(id, data, paint, layout = {}) {
     this.map.addSource(id, { type: 'geojson', data });
     this.map.addLayer({ id, type: 'line', source: id, layout, paint });
+  }
+
+  /** The explorers' outlines (lines of `camhub-views`) and their names (its points, when the style has glyphs). */
+  addViews(data) {
+    this.map.addSource('camhub-views', { type: 'geojson', data });
+    this.map.addLayer({ id: 'camhub-views', type: 'line', source: 'camhub-views', filter: ['==', ['geometry-type'], 'LineString'],
+      paint: VIEWS_PAINT });
+    if (!this.map.getStyle()?.glyphs) return;
+    this.map.addLayer({ id: 'camhub-views-label', type: 'symbol', source: 'camhub-views', filter: ['==', ['geometry-type'], 'Point'],
+      layout: { 'text-field': ['get', 'name'], 'text-font': [FONT_STACK], 'text-size': 13, 'text-anchor': 'bottom',
+        'text-allow-overlap': true }, paint: VIEWS_LABEL_PAINT });
   }
 
   /** Replaces the GeoJSON of an overlay ('camhub-route', 'camhub-bounds', 'camhub-presenter') once the map has it. */

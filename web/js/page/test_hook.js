@@ -96,6 +96,20 @@ export function testHook(page) {
         glides: page.explorer.glides, jumps: page.reducedMotion.jumps, summonedBy: page.follow.summonedBy,
       };
     },
+    /**
+     * The audience's view (presenters and drivers): the explorers the page shows ({client, name, corners}), the
+     * outlines its map's `camhub-views` source holds (LineStrings of its GeoJSON, read back from MapLibre), and the
+     * names listed under the follow counts.
+     */
+    get explorerViews() {
+      const source = page.mapView.map?.getSource('camhub-views');
+      const drawn = source?.serialize?.().data?.features ?? null;
+      return {
+        views: page.explorerViews.views.map((v) => ({ client: v.client, name: v.name, corners: v.corners })),
+        outlines: (drawn ?? []).filter((f) => f.geometry.type === 'LineString').length,
+        listed: [...document.querySelectorAll('#explorer-views li .explorer-name')].map((e) => e.textContent),
+      };
+    },
     /** Counters and logs (framesReceived, gesturesSent, errors, refusals, taps, …), the screen's, and the wire's. */
     get stats() {
       const { renderedMoving, renderedSeq, renderCount, viewport, mapLoaded } = screen;

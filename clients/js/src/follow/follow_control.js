@@ -6,6 +6,7 @@
 // steer it and render what it says.
 
 import { build } from '../protocol/messages.js';
+import { LookingReporter } from './looking.js';
 
 export class FollowControl {
   /**
@@ -24,6 +25,17 @@ export class FollowControl {
     this.now = now;
     this.shown = shown;
     this.roomCamera = roomCamera;
+    /** Tells the hub what the explored map shows (`looking`), at most 4 times a second. */
+    this.looking = new LookingReporter({ send });
+  }
+
+  /**
+   * Once per painted frame: `camera` is what the page shows at local time `t` (ms). While this client explores
+   * (and told the hub so) it becomes `looking`, throttled; otherwise nothing is sent.
+   */
+  looked(t, camera) {
+    const exploring = this.explorer.exploring && this.state.followState === 'exploring';
+    return this.looking.update(t, exploring ? camera : null);
   }
 
   /** True when local input explores (a follower in a room whose presenter allows it). */
@@ -61,6 +73,7 @@ export class FollowControl {
     const { explorer, state } = this;
     if (changes.has('session')) {
       explorer.reset();
+      this.looking.reset();
       explorer.setLimits(state.limits);
       if (hidden) this.visibility(true);
     }

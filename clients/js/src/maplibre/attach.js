@@ -211,6 +211,7 @@ export class MapLibreAttachment {
       }
     }
     this.input.tick(this.now());
+    this.follow.looked(this.now(), shown.camera);
   }
 
   /**

@@ -34,6 +34,8 @@
 //         projectionChanged {projection: mercator|globe, by}   the room's map went to the globe or back
 //         storyStep {index, count, title, notes, camera, playing, by}   the room went to a step of its storyboard
 //         storyChanged {op, count, index, title, notes, playing, drivers, by}   the storyboard was edited (protocol/story.js)
+//         views {views: [{client, name, state, camera, width, height, corners: [{lat, lon} x4]}]}   what the room's
+//               explorers look at (presenters and drivers only; corners: top-left, top-right, bottom-right, bottom-left)
 //   result    {id: "summon", what: "summon", summoned}   the answer to a presenter's summon
 //   result    {id, what?, points | bounds+quad | camera}
 //   error     {code, message, ref}     code: bad_message|unknown_type|not_joined|forbidden|conflict|
@@ -65,7 +67,8 @@
 //   follow    {state: following|exploring|away}   this page's own follow state
 //   fit       {mode: same|cover}                 how this page fits the room's camera to its screen
 //   pointer   {lat, lon} | {lat: null}           drivers, presenters: the laser pointer, or hide it
-//   summon    {id?}                              presenter: call back everyone not following
+//   summon    {id?, client?}                     presenter: call back everyone not following, or one client
+//   looking   {camera}                           an exploring page's own camera (at most 4 a second)
 //   followPolicy {explore}                       presenter: false locks following, true unlocks
 //   projection {projection: mercator|globe}      drivers, presenters: how the room's map draws the world
 
@@ -87,7 +90,9 @@ export const GESTURE_PHASES = ['begin', 'change', 'end', 'cancel'];
 export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded', 'interrupted'];
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
   'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged', 'followChanged', 'summoned',
-  'followPolicyChanged', 'viewChanged', 'projectionChanged', 'storyStep', 'storyChanged'];
+  'followPolicyChanged', 'viewChanged', 'projectionChanged', 'storyStep', 'storyChanged', 'views'];
+/** `looking` messages a client sends at most per second (the hub drops what comes faster). */
+export const LOOKING_PER_SECOND = 4;
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
   'rate_limited', 'full', 'policy', 'unavailable', 'token'];
 /** A client's follow state: on the room's camera, on its own map, or not looking. */
@@ -295,6 +300,26 @@ function roomView(v, where) {
   for (const side of ['top', 'left', 'bottom', 'right']) num(`${where}.padding`, v.padding, side, { min: 0 });
 }
 
+/** A corner of a view: {lat, lon}, the longitude continuous around the camera's (it may leave ±180). */
+function cornerPoint(p, where) {
+  if (!isObject(p)) throw new ProtocolError(`${where} must be an object {lat, lon}, got ${describe(p)}`);
+  num(where, p, 'lat', { min: -90, max: 90 });
+  num(where, p, 'lon');
+}
+
+/** One explorer's view in a `views` event: {client, name, state, camera, width, height, corners: 4 × {lat, lon}}. */
+function memberView(v, where) {
+  if (!isObject(v)) throw new ProtocolError(`${where} must be an object {client, name, state, camera, corners}, got ${describe(v)}`);
+  str(where, v, 'client');
+  str(where, v, 'name');
+  str(where, v, 'state', { oneOf: FOLLOW_STATES });
+  wireCamera(v.camera, `${where}.camera`);
+  num(where, v, 'width', { above: 0 });
+  num(where, v, 'height', { above: 0 });
+  arr(where, v, 'corners', { each: cornerPoint });
+  if (v.corners.length !== 4) fail(where, 'corners', '4 points (top-left, top-right, bottom-right, bottom-left)', v.corners);
+}
+
 function liveAnimation(a, where) {
   if (!isObject(a)) throw new ProtocolError(`${where} must be an object, got ${describe(a)}`);
   str(where, a, 'id');
@@ -412,6 +437,7 @@ const serverValidators = {
     }
     if (m.event === 'followPolicyChanged') bool('event(followPolicyChanged)', m, 'explore');
     if (m.event === 'viewChanged') roomView(m.view, 'event(viewChanged).view');
+    if (m.event === 'views') arr('event(views)', m, 'views', { each: memberView });
     if (m.event === 'projectionChanged') {
       str('event(projectionChanged)', m, 'projection', { oneOf: PROJECTIONS });
       str('event(projectionChanged)', m, 'by', { required: false, nullable: true });
@@ -820,9 +846,27 @@ export const build = {
     str('follow', { state }, 'state', { oneOf: FOLLOW_STATES });
     return { type: 'follow', state };
   },
-  /** Presenter: calls back everyone who explores or is away (answered with a `result` of `what` summon). */
-  summon(id) {
-    return id === undefined ? { type: 'summon' } : { type: 'summon', id: idField('summon', id) };
+  /**
+   * Presenter: calls back everyone who explores or is away, or only `client` (answered with a `result` of
+   * `what` summon).
+   * @param {string} [id] echoed in the result
+   * @param {string} [client] the one client to call back
+   */
+  summon(id, client) {
+    const m = id === undefined ? { type: 'summon' } : { type: 'summon', id: idField('summon', id) };
+    if (client !== undefined) {
+      str('summon', { client }, 'client');
+      m.client = client;
+    }
+    return m;
+  },
+  /** An exploring client's own camera (a whole view: lat, lon and zoom at least). */
+  looking(camera) {
+    const fields = cameraFields(camera, 'looking.camera');
+    for (const k of ['lat', 'lon', 'zoom']) {
+      if (fields[k] === undefined) fail('looking.camera', k, 'a number (looking names a whole view)', undefined);
+    }
+    return { type: 'looking', camera: fields };
   },
   /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */
   followPolicy(explore) {

@@ -21,7 +21,7 @@ export class Changes {
   constructor() {
     /** @type {Set<string>} names of the facts that changed: 'session', 'role', 'presenter', 'people', 'limits',
      *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera', 'followPolicy', 'summoned', 'view',
-     *  'projection', 'story' */
+     *  'projection', 'story', 'views' */
     this.what = new Set();
     /** A line for people (someone joined, left, presents now), or null. */
     this.note = null;
@@ -102,6 +102,8 @@ export class RoomState {
     this.followState = 'following';
     /** The view of whoever moved the camera last ({by, width, height, padding}), null before anyone did. */
     this.view = null;
+    /** What the room's explorers look at (`views`: presenters and drivers only): [{client, name, state, camera, width, height, corners}]. */
+    this.views = [];
     /** Gesture kinds the hub does not act on for this client. */
     this.disabledGestures = new Set();
     /** What the hub sends us besides frames (welcome.events), null before a welcome. */
@@ -166,7 +168,7 @@ export class RoomState {
 
   welcome(m) {
     const changes = new Changes().add('session', 'role', 'presenter', 'people', 'limits', 'tracking', 'route',
-      'animations', 'gestures', 'audience', 'camera', 'projection', 'story');
+      'animations', 'gestures', 'audience', 'camera', 'projection', 'story', 'views');
     if (m.role !== this.session.role) changes.roleWas = this.session.role;
     this.leave();
     this.me = m.client;
@@ -231,6 +233,9 @@ export class RoomState {
       case 'viewChanged':
         this.view = m.view;
         return changes.add('view');
+      case 'views':
+        this.views = m.views;
+        return changes.add('views');
       case 'projectionChanged':
         this.projection = m.projection;
         return changes.add('projection');

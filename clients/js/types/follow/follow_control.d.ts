@@ -22,6 +22,13 @@ export class FollowControl {
     now: () => number;
     shown: () => object | null;
     roomCamera: () => object | null;
+    /** Tells the hub what the explored map shows (`looking`), at most 4 times a second. */
+    looking: LookingReporter;
+    /**
+     * Once per painted frame: `camera` is what the page shows at local time `t` (ms). While this client explores
+     * (and told the hub so) it becomes `looking`, throttled; otherwise nothing is sent.
+     */
+    looked(t: any, camera: any): boolean;
     /** True when local input explores (a follower in a room whose presenter allows it). */
     get mayExplore(): any;
     /**
@@ -38,3 +45,4 @@ export class FollowControl {
     /** Tells the hub this client's follow state (once per change). */
     tell(followState: any): void;
 }
+import { LookingReporter } from "./looking.js";

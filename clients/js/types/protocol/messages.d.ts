@@ -40,6 +40,8 @@ export const INSTANT_GESTURE_KINDS: string[];
 export const GESTURE_PHASES: string[];
 export const ANIMATION_STATUSES: string[];
 export const EVENT_NAMES: string[];
+/** `looking` messages a client sends at most per second (the hub drops what comes faster). */
+export const LOOKING_PER_SECOND: 4;
 export const ERROR_CODES: string[];
 /** A client's follow state: on the room's camera, on its own map, or not looking. */
 export const FOLLOW_STATES: string[];
@@ -414,21 +416,53 @@ export namespace build {
         type: string;
         state: any;
     };
-    /** Presenter: calls back everyone who explores or is away (answered with a `result` of `what` summon). */
-    function summon(id: any): {
+    /**
+     * Presenter: calls back everyone who explores or is away, or only `client` (answered with a `result` of
+     * `what` summon).
+     * @param {string} [id] echoed in the result
+     * @param {string} [client] the one client to call back
+     */
+    function summon(id?: string, client?: string): {
         type: string;
         id?: undefined;
     } | {
         type: string;
         id: any;
     };
-    /** Presenter: calls back everyone who explores or is away (answered with a `result` of `what` summon). */
-    function summon(id: any): {
+    /**
+     * Presenter: calls back everyone who explores or is away, or only `client` (answered with a `result` of
+     * `what` summon).
+     * @param {string} [id] echoed in the result
+     * @param {string} [client] the one client to call back
+     */
+    function summon(id?: string, client?: string): {
         type: string;
         id?: undefined;
     } | {
         type: string;
         id: any;
+    };
+    /** An exploring client's own camera (a whole view: lat, lon and zoom at least). */
+    function looking(camera: any): {
+        type: string;
+        camera: {
+            anchor: {
+                x: any;
+                y: any;
+            };
+            padding: any;
+        };
+    };
+    /** An exploring client's own camera (a whole view: lat, lon and zoom at least). */
+    function looking(camera: any): {
+        type: string;
+        camera: {
+            anchor: {
+                x: any;
+                y: any;
+            };
+            padding: any;
+        };
     };
     /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */
     function followPolicy(explore: any): {
