@@ -39,6 +39,12 @@ extension HubServerTests {
             #"{"type":"story","op":"set","steps":[{"camera":{"lat":38.72,"lon":-9.14,"zoom":11},"via":"jump","title":"Lisbon"},{"camera":{"lat":41.15,"lon":-8.61,"zoom":12},"via":"jump","title":"Porto"}]}"#
         )
         #expect(presenter.nextEvent("storyChanged")?["count"]?.numberValue == 2)
+        // The owner checkpoints the storyboard with its next frame, a tick after the change: a hub
+        // that prepares the room before then reads the frame before it (and its clients learn the
+        // storyboard at the next step). Under load that tick can come after the other hub's join.
+        #expect(
+            waitUntil { ((try? redis.lines("GET {demo}:frame")) ?? []).joined().contains("Porto") },
+            "the owner's checkpoint has the storyboard")
         let other = try TestCluster.hub(on: redis)
         defer { other.shutdown() }
         let clients = try HubClients(port: other.port)
