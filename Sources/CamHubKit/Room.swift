@@ -41,6 +41,8 @@ public actor Room {
     public internal(set) var reconnects = 0
     var people = RoomPeople()
     var live = LiveAnimations()
+    /// The frames as they came (`DisplayClock` times), for `camera(atDisplayTime:)`.
+    var playout = Playout()
 
     /// Whether the room is joined on an open WebSocket now.
     public var isConnected: Bool { connection.isOpen }

@@ -163,6 +163,11 @@ extension Room {
         seq = welcome.seq
         people.welcome(welcome.roster)
         live.welcome(welcome.animations)
+        playout.reset()
+        playout.setRate(welcome.rate)
+        playout.tick = welcome.tick
+        playout.push(
+            TimedCamera(seq: welcome.seq, time: welcomeTime, camera: welcome.camera, moving: false), receivedAt: DisplayClock.now())
         attempt = 0
         tokenRetries = 0
         lostBecause = nil

@@ -28,6 +28,7 @@ extension Room {
         case .frame(let frame):
             camera = frame.camera
             seq = frame.seq
+            playout.push(frame, receivedAt: DisplayClock.now())
             frameSink.yield(frame)
         case .event(let event, _):
             applyEvent(event)
