@@ -45,6 +45,9 @@ extension Room {
         finish(nil)
     }
 
+    /// How often a WebSocket ping goes to the hub; one unanswered for as long ends the socket.
+    static let pingPeriod = Duration.seconds(10)
+
     /// What comes after a socket ended.
     private enum Next {
         /// Connect again after this many seconds.
@@ -61,6 +64,8 @@ extension Room {
         refusal = nil
         var configuration = WebSocketClientConfiguration()
         configuration.additionalHeaders[.secWebSocketProtocol] = HubProtocol.subprotocol
+        // A socket whose ping is not answered within a period is closed (a half-open TCP connection).
+        configuration.autoPing = .enabled(timePeriod: Self.pingPeriod)
         let url = self.url
         do {
             let frame = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
