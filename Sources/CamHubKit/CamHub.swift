@@ -26,13 +26,15 @@ public enum CamHub {
     ///   - render: what this client's map can draw (MapLibre Native: `maxTilt: 60`; Mapbox: `roll: false`):
     ///     the hub sends it the closest camera it can show.
     ///   - events: what the room subscribes to (nil: `RoomSubscriptions.defaults(for:)`).
+    ///   - joinTimeout: seconds from the start of each connection to the hub's welcome; a socket
+    ///     without one by then is given up (the first: `connect` throws; later ones are retried).
     ///   - reconnect: the wait before each new connection after one is lost (1001, 1012, a drop);
     ///     nil: the room ends with the connection.
     public static func connect(
         url: String, room: String, role: Role = .follower, name: String? = nil, token: String? = nil,
         getToken: TokenSource? = nil, rate: Double? = nil, encoding: FrameEncoding = .binary,
         viewport: Viewport = Hello.defaultViewport, render: RenderCapabilities = .all, events: EventSubscriptions? = nil,
-        reconnect: Backoff? = Backoff()
+        joinTimeout: Double = 15, reconnect: Backoff? = Backoff()
     ) async throws(CamHubError) -> Room {
         let roomName: RoomName
         do { roomName = try RoomName(validating: room) } catch {
@@ -43,7 +45,7 @@ public enum CamHub {
             events: events ?? RoomSubscriptions.defaults(for: role))
         hello.encoding = encoding
         hello.render = render
-        let joined = Room(url: url, hello: hello, getToken: getToken, backoff: reconnect)
+        let joined = Room(url: url, hello: hello, getToken: getToken, backoff: reconnect, joinTimeout: joinTimeout)
         if token == nil, getToken != nil { try await joined.useFirstToken() }
         try await joined.open()
         return joined

@@ -71,6 +71,13 @@ public actor Room {
     let getToken: TokenSource?
     /// nil: a lost connection is not made again.
     let backoff: Backoff?
+    /// Seconds from the start of a connection to the hub's welcome; the socket is given up after.
+    let joinTimeout: Double
+    /// Set when the current socket was given up for want of a welcome.
+    var overdue: ConnectionClose?
+    /// The number of the current socket (messages of an older one are ignored), and the attempt waiting for its end.
+    var generation = 0
+    var attemptEnd: CheckedContinuation<ConnectionClose, Never>?
     var outbound: WebSocketOutboundWriter?
     /// Whether the current socket was welcomed, and the hub's refusal of its hello.
     var welcomed = false
@@ -89,8 +96,9 @@ public actor Room {
     /// The largest message taken from the hub (a welcome lists the roster and the route).
     static let largestMessage = 1 << 20
 
-    init(url: String, hello: Hello, getToken: TokenSource?, backoff: Backoff?) {
+    init(url: String, hello: Hello, getToken: TokenSource?, backoff: Backoff?, joinTimeout: Double) {
         self.url = url
+        self.joinTimeout = joinTimeout
         self.hello = hello
         self.getToken = getToken
         self.backoff = backoff
@@ -105,6 +113,9 @@ public actor Room {
         stopped = true
         try? await outbound?.close(.normalClosure, reason: nil)
         supervisor?.cancel()
+        // (a socket still in its handshake is not waited for)
+        attemptEnd?.resume(returning: ConnectionClose(code: 1000, reason: "closed"))
+        attemptEnd = nil
         await supervisor?.value
         finish(nil)
     }

@@ -65,3 +65,20 @@ struct ReconnectTests {
         #expect(backoff.drainWait(audience: 4000, random: 0.25) == 1)
     }
 }
+
+/// A hub that takes the connection and never answers: the welcome's deadline ends the attempt.
+@Suite("CamHubKit join deadline")
+struct JoinTimeoutTests {
+    @Test func aHubThatNeverWelcomesIsGivenUpAtTheJoinTimeout() async throws {
+        let silent = try SilentListener()
+        defer { silent.stop() }
+        let started = ContinuousClock.now
+        do {
+            _ = try await CamHub.connect(url: "ws://127.0.0.1:\(silent.port)/hub", room: "kit", joinTimeout: 0.3)
+            Issue.record("joined a hub that never answered")
+        } catch {
+            #expect(error.kind == .connection && error.message.contains("no welcome within 0.3 s"), "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(3), "given up at the deadline, not later")
+    }
+}

@@ -12,16 +12,18 @@ struct TokenTests {
     static let secret = "a loopback test secret, 32 bytes or more"
 
     /// A hub with a token secret, and a way to sign tokens for it (`camhub token`).
-    static func securedHub() throws -> (LocalHub, URL) {
+    static func securedHub(revoked: URL? = nil) throws -> (LocalHub, URL) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("camhub-kit-secret-\(UUID().uuidString)")
         try secret.write(to: file, atomically: true, encoding: .utf8)
-        return (try LocalHub(["--token-secret-file", file.path]), file)
+        let revocation = revoked.map { ["--revoked-file", $0.path] } ?? []
+        return (try LocalHub(["--token-secret-file", file.path] + revocation), file)
     }
 
-    static func token(secretFile: URL, ttl: String) throws -> String {
+    static func token(secretFile: URL, ttl: String, jti: String? = nil) throws -> String {
         let process = Process()
         process.executableURL = LocalHub.binary
-        process.arguments = ["token", "--secret-file", secretFile.path, "--room", "kit", "--role", "driver", "--ttl", ttl]
+        process.arguments =
+            ["token", "--secret-file", secretFile.path, "--room", "kit", "--role", "driver", "--ttl", ttl] + (jti.map { ["--jti", $0] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -78,6 +80,30 @@ struct TokenTests {
         }
         let connected = await room.isConnected
         #expect(connected)
+        await room.close()
+    }
+
+    @Test func aRevokedSessionWithGetTokenJoinsAgainWithANewToken() async throws {
+        let revoked = FileManager.default.temporaryDirectory.appendingPathComponent("camhub-kit-revoked-\(UUID().uuidString)")
+        try "".write(to: revoked, atomically: true, encoding: .utf8)
+        let (hub, secretFile) = try Self.securedHub(revoked: revoked)
+        defer { hub.stop() }
+        let room = try await CamHub.connect(
+            url: hub.url, room: "kit", role: .driver, token: try Self.token(secretFile: secretFile, ttl: "1h", jti: "t-1"),
+            getToken: { try TokenTests.token(secretFile: secretFile, ttl: "1h", jti: "t-2") })
+        try "t-1\n".write(to: revoked, atomically: true, encoding: .utf8)
+        kill(hub.process.processIdentifier, SIGHUP)
+        let lost = await first(room.changes, within: 3) { $0.isReconnecting }
+        guard case .connection(.reconnecting(_, let close))? = lost else {
+            Issue.record("the revocation did not end the session: \(String(describing: lost))")
+            return
+        }
+        #expect(close.code == 4003, "\(close)")
+        let welcomed = await first(room.changes, within: 3) { if case .welcomed = $0 { true } else { false } }
+        #expect(welcomed != nil, "joined again with the new token")
+        let reconnects = await room.reconnects
+        #expect(reconnects == 1)
+        try await room.set(CameraUpdate(zoom: 7))
         await room.close()
     }
 }

@@ -45,9 +45,6 @@ extension Room {
         finish(nil)
     }
 
-    /// How often a WebSocket ping goes to the hub; one unanswered for as long ends the socket.
-    static let pingPeriod = Duration.seconds(10)
-
     /// What comes after a socket ended.
     private enum Next {
         /// Connect again after this many seconds.
@@ -56,41 +53,6 @@ extension Room {
         case newToken(CamHubError)
         /// The room ended (`finish` was called).
         case stop
-    }
-
-    /// One WebSocket, from connect to close; returns how it ended (1006 when no close frame came).
-    private func connectOnce() async -> ConnectionClose {
-        welcomed = false
-        refusal = nil
-        var configuration = WebSocketClientConfiguration()
-        configuration.additionalHeaders[.secWebSocketProtocol] = HubProtocol.subprotocol
-        // A socket whose ping is not answered within a period is closed (a half-open TCP connection).
-        configuration.autoPing = .enabled(timePeriod: Self.pingPeriod)
-        let url = self.url
-        do {
-            let frame = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-                guard await self.attached(outbound) else { return }
-                for try await message in inbound.messages(maxSize: Self.largestMessage) {
-                    await self.received(message)
-                }
-            }
-            guard let frame else { return ConnectionClose(code: CloseCode.dropped, reason: "no close frame") }
-            return ConnectionClose(code: Int(UInt16(webSocketErrorCode: frame.closeCode)), reason: frame.reason ?? "")
-        } catch {
-            return ConnectionClose(code: CloseCode.dropped, reason: "\(error)")
-        }
-    }
-
-    /// The socket opened: say hello (false when the room was closed meanwhile).
-    private func attached(_ writer: WebSocketOutboundWriter) async -> Bool {
-        guard !stopped else { return false }
-        outbound = writer
-        do {
-            try await writer.writeTextMessage(String(decoding: ClientMessage.hello(hello).encoded, as: UTF8.self))
-            return true
-        } catch {
-            return false
-        }
     }
 
     /// What to do after a socket ended with `close`.
@@ -104,7 +66,9 @@ extension Room {
         }
         if CloseCode.token.contains(close.code) {
             let error = closedError(close, "the hub ended the session: its token \(close.code == 4001 ? "expired" : "was revoked")")
-            return retryWithNewToken(error) ? .newToken(error) : end(error)
+            guard retryWithNewToken(error) else { return end(error) }
+            changed(.reconnecting(attempt: attempt + 1, lastClose: close))
+            return .newToken(error)
         }
         if CloseCode.final.contains(close.code) { return end(closedError(close, "the hub ended the session")) }
         guard let backoff else { return end(closedError(close, "the connection was lost")) }

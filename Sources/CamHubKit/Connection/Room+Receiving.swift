@@ -4,7 +4,9 @@ import WSClient
 /// What the hub sends, applied to the room's state in order, then handed to
 /// the streams and to the commands waiting for it.
 extension Room {
-    func received(_ message: WebSocketMessage) {
+    /// A message of socket `number`; false when that socket was given up (its messages are not the room's).
+    func received(_ message: WebSocketMessage, from number: Int) -> Bool {
+        guard number == generation else { return false }
         let reply: HubToClient
         do {
             switch message {
@@ -13,10 +15,11 @@ extension Room {
             }
         } catch {
             logger.warning("camhub: a message protocol v1 does not say: \(error)")
-            return
+            return true
         }
         apply(reply)
         answers.deliver(reply)
+        return true
     }
 
     private func apply(_ reply: HubToClient) {
