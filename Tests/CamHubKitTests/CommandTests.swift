@@ -29,7 +29,7 @@ struct CommandTests {
         let follower = try await CamHub.connect(url: hub.url, room: "kit", name: "bo")
         let followerID = await follower.client
         try await follower.follow(.exploring)
-        let changed = await first(presenter.events, within: 3) {
+        let changed = await first(presenter.events, within: 10) {
             if case .followChanged(let entry) = $0 { entry.client == followerID && entry.follow == .exploring } else { false }
         }
         #expect(changed != nil, "the presenter heard it")
@@ -74,13 +74,13 @@ struct CommandTests {
         let presenter = try await CamHub.connect(url: hub.url, room: "kit", role: .presenter)
         let watcher = try await CamHub.connect(url: hub.url, room: "kit", role: .driver)
         let flight = Task { try await presenter.fly(to: CameraUpdate(latitude: 40, longitude: -3.7, zoom: 9), duration: 0.8) }
-        _ = await first(watcher.frames, within: 3) { $0.moving }
+        _ = await first(watcher.frames, within: 10) { $0.moving }
         let running = await watcher.animations
         let presenterID = await presenter.client
         #expect(running.count == 1 && running.first?.owner == presenterID && running.first?.status == "running", "\(running)")
         #expect(running.first?.isMine == false)
         _ = try await flight.value
-        _ = await first(watcher.frames, within: 3) { !$0.moving }
+        _ = await first(watcher.frames, within: 10) { !$0.moving }
         let after = await watcher.animations
         #expect(after.isEmpty, "\(after)")
         await watcher.close()
@@ -92,7 +92,7 @@ struct CommandTests {
         defer { hub.stop() }
         let room = try await CamHub.connect(url: hub.url, room: "kit", role: .driver)
         let flight = Task { try await room.fly(to: CameraUpdate(latitude: 40, longitude: -3.7, zoom: 9), duration: 20) }
-        _ = await first(room.frames, within: 3) { $0.moving }
+        _ = await first(room.frames, within: 10) { $0.moving }
         try await room.cancel()
         let report = try await flight.value
         #expect(report.status == .cancelled)
