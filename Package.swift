@@ -79,7 +79,7 @@ let package = Package(
             "CamHubProtocol", "CameraCore", "CameraMotion", .product(name: "WSClient", package: "swift-websocket"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "CamHubKitTests", dependencies: ["CamHubKit", "CamHubProtocol", "CameraCore"]),
+        .testTarget(name: "CamHubKitTests", dependencies: ["CamHubKit", "CamHubProtocol", "CameraCore", "CameraMotion"]),
         .target(name: "CamHubProtocol", dependencies: ["CameraCore", "CameraMotion"]),
         .target(name: "HubCore", dependencies: [
             "CamHubProtocol", "CameraCore", "CameraMotion", "SharedBytes", .product(name: "HeapModule", package: "swift-collections"),

@@ -11,6 +11,8 @@ struct Answers {
         case waiting(matches: @Sendable (HubToClient) -> Bool, CheckedContinuation<HubToClient, any Error>)
         /// Answered before the asker waited.
         case answered(HubToClient)
+        /// The connection ended before the asker waited.
+        case failed(CamHubError)
     }
 
     private var slots: [Int: Slot] = [:]
@@ -31,6 +33,9 @@ struct Answers {
             continuation.resume(returning: reply)
         case .expected(let matches):
             slots[key] = .waiting(matches: matches, continuation)
+        case .failed(let error):
+            slots[key] = nil
+            continuation.resume(throwing: error)
         case .waiting, nil:
             continuation.resume(throwing: CamHubError(.connection, "the connection ended before the answer came"))
         }
@@ -60,11 +65,18 @@ struct Answers {
         }
     }
 
-    /// The connection ended: every asker gets `error`.
+    /// The connection ended: every asker gets `error` (one that has not waited yet, when it does).
     mutating func failAll(_ error: CamHubError) {
         for (key, slot) in slots {
-            if case .waiting(_, let continuation) = slot { continuation.resume(throwing: error) }
-            slots[key] = nil
+            switch slot {
+            case .waiting(_, let continuation):
+                continuation.resume(throwing: error)
+                slots[key] = nil
+            case .expected:
+                slots[key] = .failed(error)
+            case .answered, .failed:
+                break
+            }
         }
     }
 }

@@ -4,50 +4,6 @@ import CameraCore
 import Foundation
 import Testing
 
-/// A real `camhub serve` on an ephemeral loopback port (this target stays
-/// free of the hub's own modules: it starts the hub binary the package builds).
-final class LocalHub: Sendable {
-    let process: Process
-    let port: Int
-
-    init(_ arguments: [String] = []) throws {
-        // The hub this package builds (beside the test bundle), or $CAMHUB.
-        let binary =
-            ProcessInfo.processInfo.environment["CAMHUB"].map(URL.init(fileURLWithPath:))
-            ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("camhub")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The first line names the port: "camhub: listening on http://127.0.0.1:PORT/ …".
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("listening on"), Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
-            let port = Int(text[range].dropFirst("127.0.0.1:".count).dropLast())
-        else {
-            process.terminate()
-            throw CamHubError(.connection, "the hub did not start: \(text)")
-        }
-        self.process = process
-        self.port = port
-    }
-
-    var url: String { "ws://127.0.0.1:\(port)/hub" }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
-    }
-}
-
 @Suite("CamHubKit against a real hub", .serialized)
 struct CamHubKitTests {
     static let paris = CameraUpdate(latitude: 48.8566, longitude: 2.3522, zoom: 11)
