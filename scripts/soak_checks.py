@@ -90,3 +90,35 @@ def error_lines(paths):
                 elif level == "warning":
                     warnings[message] = warnings.get(message, 0) + 1
     return not errors, {"errors": errors[:20], "errorCount": len(errors), "warnings": warnings}
+
+
+def self_check():
+    """The checks against made-up records whose verdicts are known (`python3 scripts/soak_checks.py`)."""
+    assert _outside((10, 20), []) == 10
+    assert _outside((10, 20), [(12, 15)]) == 5  # 15..20 is left
+    assert _outside((10, 20), [(5, 25)]) == 0
+    assert _outside((10, 20), [(8, 11), (19, 30)]) == 8
+    ok, figures = follower_gaps([(100.0, 103.0)], checked_from=50, windows=[(99, 102)], t0=0)
+    assert ok and figures["outsideFaults"] == 0, figures  # 1 s outside the window: fine
+    ok, figures = follower_gaps([(100.0, 103.5)], checked_from=50, windows=[(101, 102)], t0=0)
+    assert ok and figures["outsideFaults"] == 0, figures  # 1 s before the window and 1.5 s after: each under 2 s
+    ok, figures = follower_gaps([(100.0, 106.0)], checked_from=50, windows=[(101, 102)], t0=0)
+    assert not ok and figures["longestOutsideSeconds"] == 4.0, figures
+    ok, figures = follower_gaps([(100.0, 105.0)], checked_from=50, windows=[], t0=0)
+    assert not ok and figures["examples"] == [{"from": 100.0, "to": 105.0}], figures
+    ok, _ = follower_gaps([(10.0, 40.0)], checked_from=50, windows=[], t0=0)
+    assert ok  # all in the warm-up
+    samples = [{"t": t, "rssKiB": 1000 + (60 if t >= 100 else 0)} for t in range(0, 181, 10)]
+    ok, figures = rss_growth(samples, warmup=30, duration=180)
+    assert not ok and figures["growthPercent"] == 6.0, figures
+    ok, figures = rss_growth(samples, warmup=100, duration=180)
+    assert ok and figures["growthPercent"] == 0.0, figures
+    base = {"fds": 10, "ownConnections": 5, "ownClients": 5, "ownMembers": 5, "rooms": 2, "queued": 0, "preparing": 0}
+    assert settled(base, dict(base))[0]
+    ok, figures = settled(base, {**base, "fds": 11})
+    assert not ok and figures["differ"] == {"fds": {"baseline": 10, "end": 11}}, figures
+    print("soak_checks: self-check passed")
+
+
+if __name__ == "__main__":
+    self_check()

@@ -11,6 +11,7 @@ each such end is a drop. Churn followers join a random room, stay 1-9 s (uniform
 """
 
 import asyncio
+import os
 import random
 import resource
 import time
@@ -35,6 +36,7 @@ class Worker:
         self.drops, self.join_failures = [], []
         self.churn = {"started": 0, "joined": 0, "closed": 0, "failures": []}
         self.finishing = False
+        self.parent = os.getppid()
 
     def hello(self, room):
         return {"type": "hello", "room": room, "role": "follower", "rate": self.rate, "encoding": "binary", "events": [],
@@ -82,6 +84,7 @@ class Worker:
         """`churn_per_second` new followers a second, started 10 times a second on an absolute schedule."""
         tasks, owed, tick = set(), 0.0, time.monotonic()
         while not self.control["stop"].is_set():
+            self.orphaned()
             owed += self.churn_per_second / 10
             while owed >= 1:
                 owed -= 1
@@ -93,8 +96,15 @@ class Worker:
         if tasks:  # each ends within its lifetime and two 5 s timeouts
             await asyncio.wait(tasks, timeout=CHURN_LIFETIME[1] + 11)
 
+    def orphaned(self):
+        """The soak's process is gone (killed before it could stop this one): stop too."""
+        if os.getppid() != self.parent:
+            raise SystemExit("soak_worker: the soak process is gone")
+
     async def wait_event(self, name, poll=0.1):
+        """Until soak.py sets the event; bounded by the soak's own life (it sets each within its run)."""
         while not self.control[name].is_set():
+            self.orphaned()
             await asyncio.sleep(poll)
 
     async def run(self):
