@@ -32,104 +32,23 @@ round (20 s) and the start-up.
 import argparse
 import asyncio
 import json
-import os
 import random
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 
 import websockets
 
+import hubproc
+from hubproc import Redis
+
 ROOM = "chaos"
 SETTLE_SECONDS = 20
 ANSWER_SECONDS = 10
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Redis:
-    def __init__(self, folder):
-        self.port = free_port()
-        self.folder = folder
-        self.process = None
-
-    @property
-    def url(self):
-        return f"redis://127.0.0.1:{self.port}"
-
-    def start(self):
-        log = open(os.path.join(self.folder, "redis.log"), "ab")
-        self.process = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
-            stdout=log, stderr=log, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not answer PING within 10 s")
-
-    def kill(self):
-        self.process.kill()
-        self.process.wait()
-
-
-class Hub:
-    """One hub slot: a `camhub serve` process, replaced by a new one after a kill."""
-
-    def __init__(self, index, camhub, redis, folder):
-        self.index, self.camhub, self.redis, self.folder = index, camhub, redis, folder
-        self.process = None
-        self.port = None
-        self.stopped = False
-
-    def start(self):
-        out = os.path.join(self.folder, f"hub{self.index}.out")
-        with open(out, "w"):
-            pass
-        log = open(os.path.join(self.folder, f"hub{self.index}.log"), "ab")
-        self.process = subprocess.Popen(
-            [self.camhub, "serve", "--host", "127.0.0.1", "--port", "0", "--redis", self.redis.url, "--log-format", "json"],
-            stdout=open(out, "ab"), stderr=log, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            with open(out) as f:
-                for line in f:
-                    if "listening on http://127.0.0.1:" in line:
-                        self.port = int(line.split("listening on http://127.0.0.1:")[1].split("/")[0])
-                        return
-            time.sleep(0.05)
-        raise RuntimeError(f"hub {self.index} did not say its port within 20 s")
-
-    def signal(self, number):
-        self.process.send_signal(number)
-
-    def kill(self):
-        self.process.kill()
-        self.process.wait()
-
-    def health(self):
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
-                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                data = b""
-                while chunk := s.recv(65536):
-                    data += chunk
-            return json.loads(data.split(b"\r\n\r\n", 1)[1])
-        except (OSError, ValueError, IndexError):
-            return None
-
+class Hub(hubproc.Hub):
     def owns_room(self):
         health = self.health() if not self.stopped else None
         return any(r.get("name") == ROOM and r.get("owned") for r in (health or {}).get("rooms", []))
