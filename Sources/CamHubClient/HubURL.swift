@@ -91,14 +91,10 @@ public struct HubURL: Hashable, Sendable, CustomStringConvertible {
     public var clientTLS: ClientTLS? { secure ? tls : nil }
 
     /// This URL with `?room=` naming the room the hello joins, unless it
-    /// names one already: a hub of several loops then serves the connection
-    /// on its room's loop from the start (a placement hint only; the hello
-    /// decides the room). Room names need no escaping (A-Z, a-z, 0-9, _ and -).
+    /// names one already (`HubProtocol.naming(room:in:)`).
     public func naming(room: String) -> HubURL {
-        let query = path.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
-        guard !room.isEmpty, !query.split(separator: "&").contains(where: { $0.hasPrefix("room=") }) else { return self }
         var named = self
-        named.path += (path.contains("?") ? "&" : "?") + "room=" + room
+        named.path = HubProtocol.naming(room: room, in: path)
         return named
     }
 

@@ -58,7 +58,7 @@ extension Room {
         configuration.additionalHeaders[.secWebSocketProtocol] = HubProtocol.subprotocol
         // A socket whose ping is not answered within a period is closed (a half-open TCP connection).
         configuration.autoPing = .enabled(timePeriod: Self.pingPeriod)
-        let url = self.url
+        let url = HubProtocol.naming(room: hello.room.value, in: self.url)
         do {
             let frame = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
                 guard await self.attached(outbound, number) else { return }
