@@ -160,6 +160,12 @@ struct Serve: ParsableCommand {
             valueName: "events"))
     var redisInbox = HubServerConfiguration().redisInbox
 
+    @Option(
+        help: ArgumentHelp(
+            "With --redis: how long this hub's leases on its rooms last unrenewed, in milliseconds (renewed every third of it); a hub that stalls longer loses its rooms to another, and a longer lease makes a dead hub's rooms wait longer for a new owner.",
+            valueName: "ms"))
+    var redisLease = HubServerConfiguration().leaseMilliseconds
+
     func validateCaps() throws {
         guard (1...(1 << 30)).contains(echoMaxMessage) else { throw ValidationError("--echo-max-message must be 1…1073741824 bytes (got \(echoMaxMessage))") }
         guard drainSpread.isFinite, drainSpread >= 0, drainTimeout.isFinite, drainTimeout > drainSpread else {
@@ -177,6 +183,7 @@ struct Serve: ParsableCommand {
         ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1 (got \(value))")
         }
+        guard (300...60_000).contains(redisLease) else { throw ValidationError("--redis-lease must be 300…60000 ms (got \(redisLease))") }
         guard maxConnectionRatePerIp.isFinite, maxConnectionRatePerIp >= 1 else {
             throw ValidationError("--max-connection-rate-per-ip must be at least 1 per second (got \(maxConnectionRatePerIp))")
         }
@@ -195,6 +202,7 @@ struct Serve: ParsableCommand {
         configuration.hubQueue = hubQueue
         configuration.redisQueue = redisQueue
         configuration.redisInbox = redisInbox
+        configuration.leaseMilliseconds = redisLease
         configuration.hub.maxRooms = maxRooms
         configuration.hub.maxClientsPerRoom = maxClientsPerRoom
     }

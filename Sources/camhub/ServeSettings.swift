@@ -139,6 +139,11 @@ extension ServeSetting {
             about:
                 "With redis: replies and other hubs' messages waiting for a loop's hub (per loop) from which other hubs' moving frames are shed (counted in camhub_redis_inbox_frames_shed_total; the owner's next frame supersedes one); resting frames and everything else still go."
         ),
+        .value(
+            "redis_lease", \.redisLease,
+            about:
+                "With redis: how long this hub's leases on its rooms last unrenewed, in milliseconds (renewed every third of it); a hub that stalls longer loses its rooms to another, and a longer lease makes a dead hub's rooms wait longer for a new owner."
+        ),
     ]
 
     private static let operations: [ServeSetting] = [

@@ -68,17 +68,18 @@ extension HubServerTests {
     @Test func aCommandForwardedToAStalledOwnerIsAnsweredUnavailable() throws {
         let redis = try RedisServer()
         defer { redis.stop() }
-        let owner = try ServeProcess(camhubPath, ["--redis", redis.url])
+        // The owner's lease is 5 s, so the other hub cannot take the room over (and run the command
+        // itself) before it answers the forwarded command, even when a loaded machine starves its loop.
+        let owner = try ServeProcess(camhubPath, ["--redis", redis.url, "--redis-lease", "5000"])
         defer { owner.stop(SIGKILL) }
         let presenter = try HubClients(port: owner.port).join(role: "presenter")
         let other = try TestCluster.hub(on: redis)
         defer { other.shutdown() }
         let driver = try HubClients(port: other.port).join(role: "driver")
         #expect(other.owns("demo") == false)
-        // Stall the owner just after it renewed its lease: a hub starved by a loaded machine can let
-        // it lapse, and the other hub would then own the room (and run the command) before the stall.
-        // (The other hub's lease is 600 ms: the longest lease left is the owner's, 1,500 ms when renewed.)
-        #expect(waitUntil { Self.longestLeaseLeft(redis) >= 1000 }, "the owner's lease just renewed")
+        // Stall the owner just after it renewed its lease (the other hub's lease is 600 ms: the
+        // longest lease left is the owner's, 5,000 ms when renewed, renewed every 1,667 ms).
+        #expect(waitUntil { Self.longestLeaseLeft(redis) >= 4000 }, "the owner's lease just renewed")
 
         kill(owner.process.processIdentifier, SIGSTOP)
         defer { kill(owner.process.processIdentifier, SIGCONT) }
