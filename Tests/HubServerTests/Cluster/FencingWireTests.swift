@@ -73,6 +73,9 @@ extension HubServerTests {
         let owner = try ServeProcess(camhubPath, ["--redis", redis.url, "--redis-lease", "5000"])
         defer { owner.stop(SIGKILL) }
         let presenter = try HubClients(port: owner.port).join(role: "presenter")
+        // The welcome can come before the owner's lease on the room is in Redis (a loaded machine):
+        // a hub that joined before then would find the room free and take it.
+        #expect(waitUntil { (try? redis.command("EXISTS {demo}:owner")) == ":1" }, "the owner holds the room in Redis")
         let other = try TestCluster.hub(on: redis)
         defer { other.shutdown() }
         let driver = try HubClients(port: other.port).join(role: "driver")
