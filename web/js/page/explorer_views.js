@@ -1,12 +1,12 @@
 // The audience's view, for presenters and drivers: where each exploring
-// follower looks (the hub's `views` events), drawn on the map as labelled
+// follower looks (the hub's `viewports` events), drawn on the map as labelled
 // outlines (map/explorer_views.js) and listed under the follow counts with
 // "Bring back" (a presenter summons that one client) and "Look here" (the
-// presenter's camera, which is the room's, eases to that view). Followers
-// never get `views`, so they see nothing here.
+// presenter's camera, which is the room's, eases to show that region).
+// Followers never get `viewports`, so they see nothing here.
 
 import { build } from '../../../clients/js/src/protocol/messages.js';
-import { viewsGeoJSON } from '../map/explorer_views.js';
+import { cameraShowing, viewsGeoJSON } from '../map/explorer_views.js';
 
 /** Seconds the presenter's camera takes to ease to an explorer's view. */
 const LOOK_SECONDS = 1;
@@ -29,12 +29,12 @@ export class ExplorerViews {
     this.summons = 0;
   }
 
-  /** The explorers shown: the room's `views` for a presenter or driver, none otherwise. */
+  /** The explorers shown: the room's `viewports` for a presenter or driver, none otherwise. */
   get views() {
-    return this.state.canDrive ? this.state.views : [];
+    return this.state.canDrive ? this.state.viewports.clients : [];
   }
 
-  /** Draws and lists the newest `views` (after a `views` event, a welcome or a change of role). */
+  /** Draws and lists the newest `viewports` (after a `viewports` event, a welcome or a change of role). */
   update() {
     const views = this.views;
     this.geojson = viewsGeoJSON(views);
@@ -65,7 +65,7 @@ export class ExplorerViews {
     const view = this.views.find((v) => v.client === client);
     if (!action || !view) return;
     if (action === 'back') this.conn.send(build.summon(`summon-${++this.summons}`, view.client));
-    if (action === 'look') this.conn.send(build.ease(lookCamera(view.camera), { duration: LOOK_SECONDS }));
+    if (action === 'look') this.conn.send(build.ease(cameraShowing(view.region, this.state.screen.viewport), { duration: LOOK_SECONDS }));
   }
 }
 
@@ -76,11 +76,4 @@ function button(doc, action, text, title) {
   b.textContent = text;
   b.title = title;
   return b;
-}
-
-/** An explorer's camera as a target for the room's (what it shows, not its padding or anchor). */
-function lookCamera(c) {
-  const out = { lat: c.lat, lon: c.lon, zoom: c.zoom, bearing: c.bearing, tilt: c.tilt };
-  for (const k of ['roll', 'elevation', 'fov']) if (c[k] !== undefined) out[k] = c[k];
-  return out;
 }

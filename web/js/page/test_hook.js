@@ -97,7 +97,7 @@ export function testHook(page) {
       };
     },
     /**
-     * The audience's view (presenters and drivers): the explorers the page shows ({client, name, corners}), the
+     * The audience's view (presenters and drivers): the explorers the page shows ({client, name, region}), the
      * outlines its map's `camhub-views` source holds (LineStrings of its GeoJSON, read back from MapLibre), and the
      * names listed under the follow counts.
      */
@@ -105,7 +105,7 @@ export function testHook(page) {
       const source = page.mapView.map?.getSource('camhub-views');
       const drawn = source?.serialize?.().data?.features ?? null;
       return {
-        views: page.explorerViews.views.map((v) => ({ client: v.client, name: v.name, corners: v.corners })),
+        views: page.explorerViews.views.map((v) => ({ client: v.client, name: v.name, region: v.region })),
         outlines: (drawn ?? []).filter((f) => f.geometry.type === 'LineString').length,
         listed: [...document.querySelectorAll('#explorer-views li .explorer-name')].map((e) => e.textContent),
       };
