@@ -2,7 +2,7 @@
 where an exploring follower looks (its region, from the hub's `viewports`), lists it with its buttons, brings
 that one follower back, and looks where it looks; an exploring page tells the hub the region it shows."""
 
-from hubtools import drag, flat_unproject, js, wait_joined, wait_until
+from hubtools import chrome, drag, flat_unproject, js, wait_joined, wait_until
 
 EVE = {"lat": 48.85, "lon": 2.35, "zoom": 13.0, "bearing": 0.0, "tilt": 0.0}
 CORNERS = [(0, 0), (800, 0), (800, 600), (0, 600)]
@@ -43,13 +43,20 @@ def test_bring_back_summons_only_that_explorer(hub, browser, clients):
     assert not [m for m in sam.messages if m.get("event") == "summoned"], "only Eve was called back"
 
 
-def test_look_here_moves_the_presenters_view_to_the_explorers(hub, browser, clients):
+def test_look_here_shows_the_region_on_the_presenters_own_map_and_the_room_stays(hub, browser, clients):
     presenter_page_with_explorer(hub, browser, clients, "lookhere")
     wait_until(lambda: js(browser, "camhub.explorerViews.listed") == ["Eve"], 10, "Eve listed")
-    browser.find_element("css selector", "#explorer-views li button[data-action=look]").click()
+    room = js(browser, "camhub.hubCamera")
+    browser.find_element("css selector", "#explorer-views li button[data-action=look]:not(.explorer-name)").click()
     wait_until(lambda: (lambda c: c and abs(c["lat"] - EVE["lat"]) < 1e-3 and abs(c["lon"] - EVE["lon"]) < 1e-6
-                        and 11 < c["zoom"] < EVE["zoom"] + 0.5)(js(browser, "camhub.hubCamera")), 10,
-               "the room showing Eve's region")
+                        and 11 < c["zoom"] < EVE["zoom"] + 0.5)(js(browser, "camhub.rendered")), 10,
+               "the page showing Eve's region")
+    assert js(browser, "camhub.explorerViews.lookingAt") is not None
+    assert js(browser, "!document.querySelector('#look-banner').hidden")
+    assert js(browser, "camhub.hubCamera") == room, "the room's camera stays"
+    browser.find_element("css selector", "#back-to-room").click()
+    wait_until(lambda: js(browser, "camhub.follow.mode === 'following'"), 10, "the page back on the room's camera")
+    assert js(browser, "document.querySelector('#look-banner').hidden")
 
 
 def test_an_exploring_page_tells_the_hub_what_it_shows(hub, browser, clients):
@@ -81,3 +88,31 @@ def page_region(browser):
     return js(browser, "(() => { const m = camhub.map; const c = m.getContainer(); const w = c.clientWidth, h = c.clientHeight;"
                        " return [[0, 0], [w, 0], [w, h], [0, h]].map(([x, y]) => { const g = m.unproject([x, y]);"
                        " return [g.lng, g.lat]; }); })()")
+
+
+def test_an_exploring_followers_outline_appears_at_its_real_region_and_goes_when_it_stops_sharing(hub, browser):
+    browser.get(hub.page(room="sharing", role="presenter", name="Pat"))
+    wait_joined(browser)
+    follower = chrome(800, 600)
+    try:
+        follower.get(hub.page(room="sharing", role="follower", name="Eve"))
+        eve = wait_joined(follower)
+        drag(follower, (400, 300), (250, 200), steps=10)
+        wait_until(lambda: js(follower, "camhub.follow.mode === 'exploring'"), 10, "Eve's page to explore")
+
+        def outline_matches_the_page():
+            shown = js(browser, "camhub.explorerViews.rings")
+            real = page_region(follower)
+            ring = shown[0]["ring"] if shown and shown[0]["client"] == eve else None
+            return ring and all(abs(a[0] - b[0]) < 1e-5 and abs(a[1] - b[1]) < 1e-5 for a, b in zip(ring, real))
+
+        wait_until(outline_matches_the_page, 15, "Eve's outline at the region her map really shows")
+        assert js(browser, "camhub.explorerViews.listed") == ["Eve"]
+        follower.find_element("css selector", "#share-view").click()
+        assert js(follower, "camhub.sharing") is False
+        assert "do not share" in js(follower, "document.querySelector('#share-note').textContent")
+        wait_until(lambda: js(browser, "camhub.explorerViews.outlines") == 0, 10, "Eve's outline to go")
+        assert js(browser, "camhub.explorerViews.listed") == []
+        assert js(follower, "localStorage.getItem('camhub.share')") == "0", "off is remembered"
+    finally:
+        follower.quit()

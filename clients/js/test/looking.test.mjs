@@ -125,3 +125,18 @@ test('build.summon names one client when asked to', () => {
   assert.deepEqual(build.summon('s1', 'c9'), { type: 'summon', id: 's1', client: 'c9' });
   assert.deepEqual(build.summon('s1'), { type: 'summon', id: 's1' });
 });
+
+test('a region wider than half the world is drawn back in the right order, not folded', () => {
+  const camera = { lat: -4.4, lon: 37.3, zoom: 1.5, bearing: 0, tilt: 0 };
+  const drawn = continuousRegion(visibleRegion(camera, VIEWPORT));
+  const quad = visibleQuad(camera, VIEWPORT);
+  for (let i = 0; i < 4; i++) assert.ok(Math.abs(drawn[i][0] - quad[i].lon) < 1e-9, `corner ${i}: ${drawn[i][0]} vs ${quad[i].lon}`);
+});
+
+test('a region seen south up is drawn back as one piece across the antimeridian', () => {
+  const camera = { lat: 10, lon: 179.99, zoom: 6, bearing: 180, tilt: 0 };
+  const drawn = continuousRegion(visibleRegion(camera, VIEWPORT));
+  const quad = visibleQuad(camera, VIEWPORT);
+  const shift = drawn[0][0] - quad[0].lon;
+  for (let i = 0; i < 4; i++) assert.ok(Math.abs(drawn[i][0] - quad[i].lon - shift) < 1e-9, `corner ${i}`);
+});
