@@ -31,9 +31,9 @@ public enum ClientMessage: Hashable, Sendable {
     case summon(id: String?, client: String? = nil)
     /// Allows or forbids exploring in the room.
     case followPolicy(explore: Bool)
-    /// What an exploring sender's own map shows: its camera (`lat`, `lon` and
-    /// `zoom` given; the rest MapLibre's defaults), seen in its viewport.
-    case looking(CameraUpdate)
+    /// What an exploring sender's own map shows: its visible region's four
+    /// corners (longitudes wrapped to [-180, 180]), or nil: it stopped sharing.
+    case looking(region: [GeoCoordinate]?)
     /// How the sender fits the room's camera to its screen from now on.
     case fit(FitMode)
     /// Shows the sender's pointer at this point of the map (nil: hides it).

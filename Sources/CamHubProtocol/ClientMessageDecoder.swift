@@ -48,7 +48,7 @@ extension ClientMessage {
         case "query": return .query(try decodeQuery(fields))
         case "ping": return .ping(t: try fields.number("t"))
         case "follow": return .follow(try decodeFollow(fields))
-        case "looking": return .looking(try decodeLooking(fields))
+        case "looking": return .looking(region: try decodeLooking(fields))
         case "summon": return .summon(id: try fields.text("id"), client: try fields.text("client"))
         case "pointer": return .pointer(try decodePointer(fields))
         case "refresh":
@@ -443,13 +443,25 @@ extension ClientMessage {
         return state
     }
 
-    /// `looking`: a camera with at least `lat`, `lon` and `zoom` (a whole view, not a change of one).
-    static func decodeLooking(_ f: FieldReader) throws(ProtocolError) -> CameraUpdate {
-        let camera = try decodeCamera(f, key: "camera")
-        for (name, value) in [("lat", camera.latitude), ("lon", camera.longitude), ("zoom", camera.zoom)] where value == nil {
-            throw f.fail("camera." + name, "missing (looking names a whole view: lat, lon and zoom at least)")
+    /// `looking`: `region`, four `[lon, lat]` corners (finite, lat within ±90,
+    /// lon wrapped to [-180, 180]), or `null` (the sender stopped sharing).
+    static func decodeLooking(_ f: FieldReader) throws(ProtocolError) -> [GeoCoordinate]? {
+        try f.rejectUnknownKeys(["type", "region"], of: "looking")
+        let expected = "four [lon, lat] corners of the visible region, or null (stop sharing)"
+        guard let value = f.object["region"] else { throw f.fail("region", "missing (\(expected))") }
+        if value == .null { return nil }
+        guard case .array(let items) = value else { throw f.fail("region", "must be \(expected) (got \(value.typeName))") }
+        guard items.count == LookRegion.corners else { throw f.fail("region", "must be \(expected) (got \(items.count) corners)") }
+        var region: [GeoCoordinate] = []
+        for (i, item) in items.enumerated() {
+            let field = "region[\(i)]"
+            guard case .array(let pair) = item, pair.count == 2 else { throw f.fail(field, "must be [lon, lat] (got \(item.typeName))") }
+            let lon = try FieldReader.finite(pair[0], field: field + "[0]", reader: f)
+            let lat = try FieldReader.finite(pair[1], field: field + "[1]", reader: f)
+            guard (-90...90).contains(lat) else { throw f.fail(field + "[1]", "latitude must be within [-90, 90] (got \(format(lat)))") }
+            region.append(GeoCoordinate(latitude: lat, longitude: JSONWriter.wireLongitude(lon)))
         }
-        return camera
+        return region
     }
 
     // MARK: track

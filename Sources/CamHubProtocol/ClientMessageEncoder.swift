@@ -46,7 +46,10 @@ extension ClientMessage {
             w.field("points") { $0.array(r.points) { $0.geoPoint($1) } }
             if r.append { w.field("append", true) }
         case .follow(let state): w.field("state", state.name)
-        case .looking(let camera): w.field("camera") { $0.cameraUpdate(camera) }
+        case .looking(let region):
+            w.field("region") { w in
+                if let region { w.region(region) } else { w.null() }
+            }
         case .summon(let id, let client):
             w.field("id", id)
             w.field("client", client)

@@ -46,9 +46,9 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     public static let storyStep = EventSubscriptions(rawValue: 1 << 20)
     /// `storyChanged` events (the room's storyboard was edited, or who may step it changed).
     public static let storyChanged = EventSubscriptions(rawValue: 1 << 21)
-    /// `views` events (what exploring members look at). Presenters and drivers
+    /// `viewports` events (where exploring members look). Presenters and drivers
     /// only (`forbidden(for:)`): a follower never learns where others look.
-    public static let views = EventSubscriptions(rawValue: 1 << 22)
+    public static let viewports = EventSubscriptions(rawValue: 1 << 22)
 
     /// Every name a client may subscribe to, in the order PROTOCOL.md lists them.
     public static let named: [(name: String, kind: EventSubscriptions)] = [
@@ -57,7 +57,7 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
         ("tap", .tap), ("longPress", .longPress), ("audience", .audience), ("gesture", .gesture), ("clamped", .clamped),
         ("routeChanged", .routeChanged), ("followChanged", .followChanged), ("summoned", .summoned),
         ("followPolicyChanged", .followPolicyChanged), ("viewChanged", .viewChanged), ("projectionChanged", .projectionChanged),
-        ("storyStep", .storyStep), ("storyChanged", .storyChanged), ("views", .views), ("animation", .animation),
+        ("storyStep", .storyStep), ("storyChanged", .storyChanged), ("viewports", .viewports), ("animation", .animation),
         ("roomAnimations", .roomAnimations),
     ]
 
@@ -74,9 +74,9 @@ public struct EventSubscriptions: OptionSet, Hashable, Sendable {
     /// them: opt-in, like setting a delegate).
     public static let controllerDefault: EventSubscriptions = all.subtracting([.roomAnimations, .gesture])
 
-    /// What `role` may not subscribe to: others' views (`views`) are for presenters and drivers.
+    /// What `role` may not subscribe to: where others look (`viewports`) are for presenters and drivers.
     public static func forbidden(for role: Role) -> EventSubscriptions {
-        role == .follower ? .views : []
+        role == .follower ? .viewports : []
     }
 
     /// `forbidden` (naming the event and `ref`) when `role` may not have one of these subscriptions.
@@ -136,7 +136,7 @@ extension HubEvent {
         case .projectionChanged: .projectionChanged
         case .storyStep: .storyStep
         case .storyChanged: .storyChanged
-        case .views: .views
+        case .viewports: .viewports
         }
     }
 }

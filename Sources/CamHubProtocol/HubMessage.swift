@@ -235,8 +235,8 @@ public enum HubEvent: Hashable, Sendable {
     case storyStep(StoryStepEvent)
     /// The room's storyboard was edited, or who may step it changed.
     case storyChanged(StoryChange)
-    /// What the room's exploring members look at (all of them, coalesced; only to presenters and drivers).
-    case views([MemberView])
+    /// Where the room's exploring members look (coalesced, at most one a second; only to presenters and drivers).
+    case viewports(RoomViewports)
 
     public var name: String {
         switch self {
@@ -260,7 +260,7 @@ public enum HubEvent: Hashable, Sendable {
         case .projectionChanged: "projectionChanged"
         case .storyStep: "storyStep"
         case .storyChanged: "storyChanged"
-        case .views: "views"
+        case .viewports: "viewports"
         }
     }
 
@@ -641,9 +641,8 @@ public enum HubMessage {
             w.storyStep(e)
         case .storyChanged(let c):
             w.storyChange(c)
-        case .views(let views):
-            w.raw(",\"views\":")
-            w.memberViews(views)
+        case .viewports(let v):
+            w.viewports(v)
         }
         w.raw("}")
         return w.bytes

@@ -16,7 +16,7 @@ public enum HubProtocol {
     public static let commandBurst: Double = 240
     /// `looking` messages a client sends at most per second (clients throttle
     /// to this; the hub drops what comes faster than `lookingPerSecond + 1`).
-    public static let lookingPerSecond: Double = 4
+    public static let lookingPerSecond: Double = 2
     /// Default room tick rate in Hz (frames per second a room produces at most).
     public static let defaultTick: Double = 60
     /// Frame rate a client gets when its `hello` has no `rate`: this, capped at the tick.

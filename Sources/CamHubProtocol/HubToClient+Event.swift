@@ -62,8 +62,8 @@ extension HubToClient {
             return .followPolicyChanged(FollowPolicy(explore: try f.requiredBool("explore"), by: try f.string("by")))
         case "viewChanged":
             return .viewChanged(try f.requiredObject("view").roomView())
-        case "views":
-            return .views(try f.memberViews("views"))
+        case "viewports":
+            return .viewports(try f.viewports())
         default:
             return nil
         }

@@ -55,9 +55,8 @@ extension QueryCommand {
 
 extension Camera {
     /// `visibleRegion(in:projection:)` with the quad's longitudes continuous
-    /// around the camera's wire longitude (what `bounds` answers and `views`
-    /// events carry: they may leave ±180 near the antimeridian, so the quad is
-    /// drawn as is).
+    /// around the camera's wire longitude (what `bounds` answers: they may
+    /// leave ±180 near the antimeridian, so the quad is drawn as is).
     public func wireRegion(in viewport: Viewport, projection: MapProjection) -> VisibleRegion {
         var region = visibleRegion(in: viewport, projection: projection)
         let shift = JSONWriter.wireLongitude(continuousLongitude) - continuousLongitude

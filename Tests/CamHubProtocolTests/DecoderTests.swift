@@ -112,7 +112,7 @@ struct EnvelopeTests {
             #"{"type":"projection","projection":"globe"}"#,
             #"{"type":"story","op":"insert","index":1,"steps":[{"camera":{"lat":40.4168,"lon":-3.7038,"zoom":10},"via":"jump","title":"Madrid"}]}"#,
             #"{"type":"step","to":"next"}"#,
-            #"{"type":"looking","camera":{"lat":48.85,"lon":2.35,"zoom":13,"bearing":30,"tilt":45}}"#,
+            #"{"type":"looking","region":[[2.3,48.9],[2.4,48.9],[2.4,48.8],[2.3,48.8]]}"#,
         ]
         #expect(examples.count == ClientMessage.types.count)
         var seen: Set<String> = []

@@ -59,16 +59,17 @@ struct HubEventDecoderTests {
         .storyStep(StoryStepEvent(index: 0, count: 1, title: nil, notes: nil, camera: Awkward.cameras[0], playing: false, by: nil)),
         .storyChanged(StoryChange(op: "move", count: 8, index: 3, title: "Porto", notes: "a\nb", playing: false, drivers: true, by: "c1")),
         .storyChanged(StoryChange(op: nil, count: 0, index: nil, playing: false, drivers: false, by: nil)),
-        .views([
-            MemberView(
-                client: "c9", name: "ann \u{1F600}", state: .exploring, camera: Camera(latitude: 48.85, longitude: 2.35, zoom: 13, tilt: 30, bearing: 20),
-                viewport: Viewport(width: 800, height: 600.5),
-                corners: [
-                    GeoCoordinate(latitude: 48.9, longitude: 179.5), GeoCoordinate(latitude: 48.9, longitude: 181.5),
-                    GeoCoordinate(latitude: 48.8, longitude: 181.5), GeoCoordinate(latitude: 48.8, longitude: 179.5),
-                ])
-        ]),
-        .views([]),
+        .viewports(
+            RoomViewports(
+                clients: [
+                    MemberViewport(
+                        client: "c9", name: "ann \u{1F600}", state: .exploring,
+                        region: [
+                            GeoCoordinate(latitude: 48.9, longitude: 179.5), GeoCoordinate(latitude: 48.9, longitude: -179.5),
+                            GeoCoordinate(latitude: 48.8, longitude: -179.5), GeoCoordinate(latitude: 48.8, longitude: 179.5),
+                        ])
+                ], others: 7)),
+        .viewports(RoomViewports(clients: [], others: 0)),
     ]
 
     @Test(arguments: HubEventDecoderTests.events)

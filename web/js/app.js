@@ -33,6 +33,7 @@ import { IdMaker } from './ui/tour.js';
 import { Predictor } from '../../clients/js/src/drive/prediction.js';
 import { Explorer } from '../../clients/js/src/follow/explore.js';
 import { ExplorerViews } from './page/explorer_views.js';
+import { Sharing } from './page/sharing.js';
 import { ReducedMotion } from '../../clients/js/src/follow/reduced_motion.js';
 import { Panel } from './ui/panel.js';
 import { Recordings } from './ui/recordings.js';
@@ -131,7 +132,10 @@ page.follow = new FollowMode({
 });
 page.pointer = new Pointer({ state, conn: page.conn, now, container });
 /** Presenters and drivers: where each explorer looks, outlined on the map and listed with Bring back and Look here. */
-page.explorerViews = new ExplorerViews({ state, conn: page.conn, mapView: page.mapView });
+page.explorerViews = new ExplorerViews({ state, conn: page.conn, mapView: page.mapView, explorer: page.explorer, now });
+page.mapView.map?.on?.('move', () => page.explorerViews.drawArrows());
+/** Whether an exploring follower tells the presenter where it looks (?share=0, the panel's switch; remembered). */
+page.sharing = new Sharing({ params: state.params, control: page.follow.control });
 page.outline = new PresenterOutline({ state, explorer: page.explorer, mapView: page.mapView });
 /** The room's storyboard: the step's caption for everyone, stepping for presenters (and drivers where allowed). */
 page.story = new StoryBar({ state, conn: page.conn, toast });
@@ -143,6 +147,7 @@ function captureInput({ conn, prediction, follow }) {
     canDrive: () => conn.joined && !page.pointer.touchMode && (state.canDrive || follow.mayExplore),
     onGesture: (g) => {
       if (!state.canDrive) return follow.input(g);
+      if (lookedLocally(g)) return undefined;
       const m = build.gesture(g);
       // A kind switched off moves nothing on the hub: nothing to predict either.
       const predict = state.canDrive && !state.disabledGestures.has(m.kind);
@@ -153,6 +158,24 @@ function captureInput({ conn, prediction, follow }) {
   input.setViewport(state.screen.viewport.width, state.screen.viewport.height);
   input.attach();
   return input;
+}
+
+/**
+ * A presenter's or driver's gesture that stays on its own map: a tap on an explorer's outline looks there, and
+ * while it looks locally its gestures move its own map (the room's camera stays).
+ */
+function lookedLocally(g) {
+  const views = page.explorerViews;
+  if (g.kind === 'tap' && g.phase !== 'begin') {
+    const client = page.mapView.viewAt(g.x, g.y);
+    if (client) {
+      views.lookAt(client);
+      return true;
+    }
+  }
+  if (!views.looking) return false;
+  page.explorer.gesture(build.gesture(g), now());
+  return true;
 }
 
 /** The map element's size: the input, prediction and map follow at once, the hub 150 ms after the last change. */

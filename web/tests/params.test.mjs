@@ -14,7 +14,7 @@ test('defaults: room demo, role driver', () => {
 test('reads room, role, name, token, rate and fit', () => {
   const p = parseParams('?room=ops-wall_2&role=Follower&name=Big%20screen&token=t0k&rate=20&fit=cover');
   assert.deepEqual(p, { room: 'ops-wall_2', role: 'follower', name: 'Big screen', token: 't0k', tokenUrl: undefined, rate: 20, fit: 'cover', lag: 0,
-    motion: undefined, predict: true, problems: [] });
+    motion: undefined, share: undefined, predict: true, problems: [] });
 });
 
 test('tokenUrl is a path on the page\'s own origin; anything else is named and not used', () => {
@@ -74,7 +74,7 @@ test('parameters the page does not read are named, with a hint for the wrong cas
   assert.equal(p.role, 'driver');
   assert.deepEqual(p.problems.map(describeProblem), [
     '?Role=follower: ignored; did you mean role? Parameter names are case-sensitive.',
-    '?zoom=3: ignored; the page reads room, role, name, token, tokenUrl, rate, fit, motion, lag and predict.',
+    '?zoom=3: ignored; the page reads room, role, name, token, tokenUrl, rate, fit, motion, share, lag and predict.',
   ]);
 });
 

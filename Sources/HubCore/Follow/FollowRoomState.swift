@@ -2,7 +2,7 @@ import CamHubProtocol
 import CameraCore
 
 /// A room's follow-mode state besides its members: the presenter's policy,
-/// the mover's view, the pointer, the map's projection and the explorers' views. Heap-stored (`Room.followBox`) once one is set.
+/// the mover's view, the pointer, the map's projection and the explorers' regions. Heap-stored (`Room.followBox`) once one is set.
 struct FollowRoomState: Hashable, Sendable {
     var policy = FollowPolicy.open
     var view: RoomView?
@@ -12,7 +12,7 @@ struct FollowRoomState: Hashable, Sendable {
     var framePointer = FramePointer.none
     /// How the room's map draws the world (`projection`).
     var projection = MapProjection.mercator
-    /// What the room's exploring members look at (`looking`, `views`).
+    /// Where the room's exploring members look (`looking`, `viewports`).
     var looks = RoomLooks()
 }
 

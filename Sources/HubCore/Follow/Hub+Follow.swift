@@ -36,7 +36,7 @@ extension Hub {
 
     /// `summon` with `client`: that one client of this hub, when it is not
     /// following, gets `summoned`; the presenter gets 1 or 0 (0 too for a client
-    /// of another hub of a cluster: its views are not shown here either).
+    /// of another hub of a cluster: its region is not shown here either).
     /// O(members) for a follower, as every summon.
     mutating func summon(
         id: String?, client target: String, by client: String, from connection: ConnectionKey, in name: RoomName, at time: HubTime,

@@ -68,7 +68,6 @@ extension Hub {
             sink.send(HubMessage.gestures(disabled: disabled), to: connection)
         case .viewport(let viewport):
             sessions[connection]?.viewport = viewport
-            rooms.update(existing: roomName) { $0.noteLookViewport(of: owner.client, viewport) }
         case .limits, .track, .route:
             try handleCameraSettings(message, owner: owner, viewport: session.viewport, in: roomName, at: time, sink: sink)
         case .query(let query):
@@ -80,7 +79,7 @@ extension Hub {
             try events.authorize(role, field: "events", ref: "subscribe")
             if let member = session.member {
                 rooms.update(existing: roomName) { room in
-                    if events.contains(.views) && !room.members[Int(member)].events.contains(.views) { room.resendViews() }
+                    if events.contains(.viewports) && !room.members[Int(member)].events.contains(.viewports) { room.resendViewports() }
                     room.setEvents(events, at: Int(member))
                 }
             }
@@ -88,8 +87,8 @@ extension Hub {
             sink.send(HubMessage.pong(t: t, time: time.epochMilliseconds), to: connection)
         case .follow(let state):
             try setFollow(state, session: session, role: role, in: roomName, at: time, sink: sink)
-        case .looking(let camera):
-            try look(camera, session: session, in: roomName, at: time, sink: sink)
+        case .looking(let region):
+            try look(region, session: session, in: roomName, at: time, sink: sink)
         case .summon(let id, let client):  // presenter only (`ClientMessage.requiredRole`)
             // A fenced owner may have lost the room (and its presenter the room's audience) meanwhile.
             if rooms.read(existing: roomName, \.authority) == .owned && !runsCamera(roomName, at: now) { throw .unavailable(ref: ref) }

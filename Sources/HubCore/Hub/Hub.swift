@@ -240,7 +240,7 @@ public struct Hub {
             return (pass, audience, expired)
         }
         if let audience { broadcast(.audience(audience), in: name, at: time, sink: sink) }
-        sendDueViews(in: name, at: time, sink: sink)
+        sendDueViewports(in: name, at: time, sink: sink)
         if expired {
             if let room = rooms.remove(name) { rosterTotals.remove(room.roster) }
             lease?.unconfirmed.remove(name)
@@ -363,7 +363,7 @@ public struct Hub {
             if outcome.presenterChange != nil { room.presenterSince = time.epochMilliseconds }
             if let demoted = outcome.presenterChange?.demoted { room.manager.setRank(Role.driver.rank, of: demoted) }
             room.audienceChanged = true
-            if events.contains(.views) { room.resendViews() }
+            if events.contains(.viewports) { room.resendViewports() }
             var welcome = room.welcome(at: time, tick: tick)
             welcome.rate = throttle.rate
             return welcome

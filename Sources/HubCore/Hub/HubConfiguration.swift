@@ -25,8 +25,9 @@ public struct HubConfiguration: Sendable {
     public var maxClientsPerRoom = 20_000
     /// Seconds between two `audience` events of a room (at most).
     public var audienceInterval: Double = 1
-    /// Seconds between two `views` events of a room (at most).
-    public var viewsInterval: Double = 0.25
+    /// Seconds between two `viewports` events of a room (at least: a room
+    /// of any size costs a presenter at most one a second).
+    public var viewportsInterval: Double = 1
     /// Bytes reserved in front of each encoded frame for the transport's own
     /// header (the server sets libwebsockets' `LWS_PRE`), so the transport
     /// writes every follower's copy of the frame from the same bytes.

@@ -479,7 +479,7 @@ struct Room {
     /// anyone sees), and also the tick before that start or end (slow
     /// followers get a frame either side of it); at rest, at the earliest of a
     /// frame still owed, a delayed start or `steady` report, the next
-    /// `audience` or `views` event, or the end of an empty room's TTL.
+    /// `audience` or `viewports` event, or the end of an empty room's TTL.
     func nextWake(memberDue: Double?, configuration: HubConfiguration) -> Wake {
         var earliest = memberDue ?? .infinity
         // A mirror's camera moves by published frames, each of which wakes it.
@@ -491,7 +491,7 @@ struct Room {
         case .never: break
         }
         if audienceChanged { earliest = min(earliest, audienceSentAt + configuration.audienceInterval) }
-        if let looks = followBox?.state.looks, looks.changed { earliest = min(earliest, looks.sentAt + configuration.viewsInterval) }
+        if let looks = followBox?.state.looks, looks.changed { earliest = min(earliest, looks.sentAt + configuration.viewportsInterval) }
         if authority == .owned, let hold = storyBox?.state.holdUntil { earliest = min(earliest, hold) }
         if let emptySince { earliest = min(earliest, emptySince + configuration.roomTTL) }
         return earliest.isFinite ? .at(earliest) : .never

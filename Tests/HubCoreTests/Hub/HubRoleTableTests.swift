@@ -36,7 +36,7 @@ struct HubRoleTableTests {
         case "limits": return #"{"type":"limits","minZoom":1}"#
         case "route": return #"{"type":"route","points":[{"lat":52.5,"lon":13.4},{"lat":52.51,"lon":13.41}]}"#
         case "follow": return #"{"type":"follow","state":"away"}"#
-        case "looking": return #"{"type":"looking","camera":{"lat":1,"lon":2,"zoom":3}}"#
+        case "looking": return #"{"type":"looking","region":[[1,3],[2,3],[2,2],[1,2]]}"#
         case "fit": return #"{"type":"fit","mode":"cover"}"#
         case "summon": return #"{"type":"summon"}"#
         case "followPolicy": return #"{"type":"followPolicy","explore":false}"#

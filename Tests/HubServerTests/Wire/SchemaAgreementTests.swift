@@ -69,10 +69,14 @@ struct SchemaAgreementTests {
         #"{"type":"story","op":"update","index":0,"step":{"camera":{"lat":1,"lon":2,"zoom":3,"padding":{"left":300}},"speed":2}}"#,
         #"{"type":"story","op":"move","from":2,"to":0}"#, #"{"type":"story","op":"remove","index":1}"#, #"{"type":"story","drivers":true}"#,
         #"{"type":"step","to":"next"}"#, #"{"type":"step","to":"pause"}"#, #"{"type":"step","to":2,"id":"s3"}"#,
-        #"{"type":"looking","camera":{"lat":48.85,"lon":2.35,"zoom":13,"bearing":30,"tilt":45}}"#,
+        #"{"type":"looking","region":[[2.3,48.9],[2.4,48.9],[2.4,48.8],[2.3,48.8]]}"#,
+        #"{"type":"looking","region":[[179.5,10],[-179.5,10],[-179.5,9],[179.5,9]]}"#,
+        #"{"type":"looking","region":null}"#,
         #"{"type":"summon","id":"back-ann","client":"c9"}"#,
         // refused
-        #"{"type":"looking","camera":{"lat":48.85,"lon":2.35}}"#,
+        #"{"type":"looking","camera":{"lat":48.85,"lon":2.35,"zoom":13}}"#,
+        #"{"type":"looking","region":[[2.3,48.9],[2.4,48.9],[2.4,48.8]]}"#,
+        #"{"type":"looking","region":[[2.3,91],[2.4,48.9],[2.4,48.8],[2.3,48.8]]}"#,
         #"{"room":"demo","role":"follower"}"#,
         #"{"type":"jump","camera":{"zoom":3}}"#,
         #"{"type":"hello","room":"demo"}"#,
@@ -275,12 +279,17 @@ struct EncoderSchemaTests {
             .storyStep(StoryStepEvent(index: 0, count: 1, title: nil, notes: nil, camera: plain, playing: false, by: nil)),
             .storyChanged(StoryChange(op: "insert", count: 8, index: 3, title: "Porto", notes: nil, playing: false, drivers: true, by: "c1")),
             .storyChanged(StoryChange(op: nil, count: 0, index: nil, playing: false, drivers: false, by: nil)),
-            .views([
-                MemberView(
-                    client: "c9", name: "ann", state: .exploring, camera: camera, viewport: Viewport(width: 800, height: 600),
-                    projection: .mercator)
-            ]),
-            .views([]),
+            .viewports(
+                RoomViewports(
+                    clients: [
+                        MemberViewport(
+                            client: "c9", name: "ann", state: .exploring,
+                            region: [
+                                GeoCoordinate(latitude: 48.9, longitude: 179.5), GeoCoordinate(latitude: 48.9, longitude: -179.5),
+                                GeoCoordinate(latitude: 48.8, longitude: -179.5), GeoCoordinate(latitude: 48.8, longitude: 179.5),
+                            ])
+                    ], others: 3)),
+            .viewports(RoomViewports(clients: [], others: 0)),
         ]
         let viewport = Viewport(width: 1280, height: 720)
         let queries: [QueryCommand] = [

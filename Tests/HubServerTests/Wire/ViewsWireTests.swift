@@ -5,8 +5,8 @@ import Testing
 import WebSocketTransport
 
 /// The audience's view through the real server with WebSocket clients: an
-/// explorer's `looking` reaches the presenter as a `views` event with its
-/// corners, a fellow follower hears nothing of it, and a `summon` of that one
+/// explorer's `looking` reaches the presenter as a `viewports` event with its
+/// region, a fellow follower hears nothing of it, and a `summon` of that one
 /// client brings it back.
 extension HubServerTests {
     @Test func anExplorersViewReachesThePresenterAndNotOtherFollowersOnTheWire() throws {
@@ -16,15 +16,16 @@ extension HubServerTests {
         let other = clients.join(role: "follower")
         let ann = clients.join(role: "follower")
         ann.send(#"{"type":"follow","state":"exploring"}"#)
-        ann.send(#"{"type":"looking","camera":{"lat":48.85,"lon":2.35,"zoom":13,"bearing":20,"tilt":30}}"#)
-        let event = try #require(presenter.nextEvent("views"))
-        let view = try #require(event["views"]?.arrayValue?.first)
-        #expect(view["camera"]?["bearing"]?.numberValue == 20 && view["corners"]?.arrayValue?.count == 4)
+        ann.send(#"{"type":"looking","region":[[2.3,48.9],[2.4,48.9],[2.4,48.8],[2.3,48.8]]}"#)
+        let event = try #require(presenter.nextEvent("viewports"))
+        let view = try #require(event["clients"]?.arrayValue?.first)
+        #expect(view["region"]?.arrayValue?.count == 4 && view["region"]?[1]?[0]?.numberValue == 2.4)
+        #expect(event["others"]?.numberValue == 0)
         presenter.send(#"{"type":"summon","id":"back-ann","client":"\#(view["client"]?.stringValue ?? "")"}"#)
         #expect(ann.nextEvent("summoned") != nil)
         #expect(presenter.next("result")?["summoned"]?.numberValue == 1)
         #expect(other.roundTrip())
-        #expect(other.messages("event").allSatisfy { $0.json["event"]?.stringValue != "views" })
+        #expect(other.messages("event").allSatisfy { $0.json["event"]?.stringValue != "viewports" })
         #expect(ann.messages("error").isEmpty)
     }
 }

@@ -31,6 +31,7 @@ export { InputCapture } from './drive/input.js';
 export { fitCamera, FIT_MODES } from './geo/fit.js';
 export { project, unproject, visibleBounds, wrapLongitude, centerPoint, DEFAULT_FOV_DEGREES } from './geo/projection.js';
 export { globeProject, globeUnproject, isGlobe, GLOBE_FLAT_FROM_ZOOM } from './geo/globe.js';
+export { visibleRegion, continuousRegion } from './geo/region.js';
 export { toMapLibreCamera, fromMapLibreCamera, applyProjection, mapProjection, MAPLIBRE_HANDLERS } from './maplibre/camera.js';
 export { attachMapLibre, MapLibreAttachment } from './maplibre/attach.js';
 export { FollowControl } from './follow/follow_control.js';

@@ -420,17 +420,18 @@ test('every hub message of the shared wire fixture parses, its 3D cameras and pr
   assert.ok(rolled.length > 0, 'the fixture has a rolled camera');
 });
 
-const viewsEvent = () => ({ type: 'event', event: 'views', time: 1, views: [{ client: 'c9', name: 'ann', state: 'exploring',
-  camera: { lat: 48.85, lon: 2.35, zoom: 13, bearing: 0, tilt: 0 }, width: 1280, height: 720,
-  corners: [{ lat: 48.87, lon: 2.29 }, { lat: 48.87, lon: 2.41 }, { lat: 48.83, lon: 2.41 }, { lat: 48.83, lon: 181.2 }] }] });
+const viewportsEvent = () => ({ type: 'event', event: 'viewports', time: 1, clients: [{ client: 'c9', name: 'ann',
+  state: 'exploring', region: [[179.5, 48.87], [-179.5, 48.87], [-179.5, 48.83], [179.5, 48.83]] }], others: 3 });
 
-test('a views event is read with every explorer, corners beyond ±180 kept', () => {
-  const m = parseMessage(JSON.stringify(viewsEvent()));
-  assert.equal(m.views[0].corners[3].lon, 181.2);
+test('a viewports event is read with every explorer and the count of the others', () => {
+  const m = parseMessage(JSON.stringify(viewportsEvent()));
+  assert.deepEqual(m.clients[0].region[1], [-179.5, 48.87]);
+  assert.equal(m.others, 3);
 });
 
-test('a views event whose view lacks a corner is refused, naming it', () => {
-  const bad = viewsEvent();
-  bad.views[0].corners.pop();
-  assert.throws(() => parseMessage(JSON.stringify(bad)), (e) => e instanceof ProtocolError && /views\[0\]: "corners" must be 4 points/.test(e.message));
+test('a viewports event whose region lacks a corner is refused, naming it', () => {
+  const bad = viewportsEvent();
+  bad.clients[0].region.pop();
+  assert.throws(() => parseMessage(JSON.stringify(bad)),
+    (e) => e instanceof ProtocolError && /clients\[0\]\.region must be four \[lon, lat\] corners/.test(e.message));
 });

@@ -83,21 +83,38 @@ test('a follower exploring is a followChanged event to the presenter, and summon
   assert.equal(event.by.client, presenter.me);
 });
 
-test("a presenter's views show where an explorer looks, and summon with its id brings that one back", async () => {
+const REGION = [[2.3, 48.9], [2.4, 48.9], [2.4, 48.8], [2.3, 48.8]];
+
+test("a presenter's viewports show where an explorer looks, and summon with its id brings that one back", async () => {
   const name = roomName();
   const presenter = await join(name, 'presenter');
   const explorer = await join(name, 'follower');
   const other = await join(name, 'follower');
-  const seen = next(presenter, 'views', 10000, (m) => m.views.some((v) => v.client === explorer.me));
+  const seen = next(presenter, 'viewports', 10000, (m) => m.clients.some((v) => v.client === explorer.me));
   explorer.follow('exploring');
-  explorer.looking({ lat: 48.85, lon: 2.35, zoom: 13 });
+  explorer.looking(REGION);
   await seen;
-  assert.deepEqual(presenter.views.map((v) => v.client), [explorer.me]);
-  assert.equal(presenter.views[0].corners.length, 4);
+  assert.deepEqual(presenter.viewports.clients.map((v) => v.client), [explorer.me]);
+  assert.deepEqual(presenter.viewports.clients[0].region, REGION);
+  assert.equal(presenter.viewports.others, 0);
   const summoned = next(explorer, 'summoned');
   assert.equal((await presenter.summon(explorer.me)).summoned, 1);
   await summoned;
-  assert.deepEqual(other.views, [], 'a follower never gets views');
+  assert.deepEqual(other.viewports, { clients: [], others: 0 }, 'a follower never gets viewports');
+});
+
+test("an explorer that stops sharing leaves the presenter's viewports", async () => {
+  const name = roomName();
+  const presenter = await join(name, 'presenter');
+  const explorer = await join(name, 'follower');
+  const shared = next(presenter, 'viewports', 10000, (m) => m.clients.length === 1);
+  explorer.follow('exploring');
+  explorer.looking(REGION);
+  await shared;
+  const gone = next(presenter, 'viewports', 10000, (m) => m.clients.length === 0);
+  explorer.looking(null);
+  await gone;
+  assert.deepEqual(presenter.viewports, { clients: [], others: 0 });
 });
 
 test('the roster follows joins and leaves', async () => {

@@ -171,18 +171,29 @@ export class Room {
      */
     query(what: any, params?: {}): Promise<any>;
     /**
-     * Presenter: calls back everyone who explores or is away, or only `client` (an id of `views` or the roster);
+     * Presenter: calls back everyone who explores or is away, or only `client` (an id of `viewports` or the roster);
      * resolves with the `result` (`summoned`: how many).
      * @param {string} [client] the one client to call back (default: everyone not following)
      */
     summon(client?: string): Promise<any>;
     /**
-     * What the room's explorers look at, as the newest `views` event said (presenters and drivers; [] for a
-     * follower, which never gets them): [{client, name, state, camera, width, height, corners}].
+     * Where the room's explorers look, as the newest `viewports` event said (presenters and drivers; empty for a
+     * follower, which never gets them): {clients: [{client, name, state, region: 4 × [lon, lat]}] (at most 50),
+     * others: how many more share a region}.
      */
-    get views(): any;
-    /** Tells the hub what this client's own map shows while it explores (the follower pipeline does it by itself). */
-    looking(camera: any): void;
+    get viewports(): {
+        clients: any[];
+        others: number;
+    } | {
+        clients: any;
+        others: any;
+    };
+    /**
+     * Tells the hub this client's visible region while it explores (four [lon, lat] corners; geo/region.js
+     * computes them), or null: it stops sharing. The follower pipeline does it by itself.
+     * @param {number[][]|null} region
+     */
+    looking(region: number[][] | null): void;
     /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */
     followPolicy(explore: any): void;
     /**

@@ -10,9 +10,10 @@ import asyncio
 import itertools
 import urllib.parse
 import json
+import math
 import random
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, Optional, Union
 
 import websockets
@@ -98,9 +99,9 @@ class Room:
         self.clients = 0
         self.explore_allowed = True
         self.view: Optional[dict[str, Any]] = None
-        #: What the room's explorers look at, as the newest `views` event said (presenters and drivers only; a
-        #: follower never gets it): [{client, name, state, camera, width, height, corners: 4 × {lat, lon}}].
-        self.views: list[dict[str, Any]] = []
+        #: Where the room's explorers look, as the newest `viewports` event said (presenters and drivers only; a
+        #: follower never gets it): {"clients": [{client, name, state, region: 4 × [lon, lat]}], "others": N}.
+        self.viewports: dict[str, Any] = {"clients": [], "others": 0}
         #: How the room's map draws the world: "mercator" or "globe".
         self.projection = "mercator"
         #: What the hub adapts in this client's frames because of its `render` ("roll", "tilt").
@@ -217,7 +218,7 @@ class Room:
         self.clients = m.get("clients", 0)
         self.explore_allowed = m.get("followPolicy", {}).get("explore", True)
         self.view = m.get("view")
-        self.views = []
+        self.viewports = {"clients": [], "others": 0}
         self.projection = m.get("projection", "mercator")
         self.render_limited = m.get("renderLimited", [])
         self.story = dict(m["story"]) if m.get("story") else None
@@ -271,8 +272,8 @@ class Room:
             self.explore_allowed = m["explore"]
         elif name == "viewChanged":
             self.view = m["view"]
-        elif name == "views":
-            self.views = m["views"]
+        elif name == "viewports":
+            self.viewports = {"clients": m["clients"], "others": m["others"]}
         elif name == "projectionChanged":
             self.projection = m["projection"]
         elif name == "storyStep":
@@ -453,10 +454,11 @@ class Room:
         """This client's follow state: `following`, `exploring` or `away`."""
         await self.send({"type": "follow", "state": state})
 
-    async def looking(self, camera: Camera) -> None:
-        """While this client explores: what its own map shows (`lat`, `lon` and `zoom` at least). Send it at most
-        4 times a second; the hub drops what comes faster."""
-        await self.send({"type": "looking", "camera": camera.to_wire()})
+    async def looking(self, region: Optional[Sequence[Sequence[float]]]) -> None:
+        """While this client explores: its visible region, four (lon, lat) corners (top-left, top-right,
+        bottom-right, bottom-left), or None to stop sharing. Send it at most 2 times a second; the hub drops what
+        comes faster. Raises ValueError naming the bad corner."""
+        await self.send({"type": "looking", "region": None if region is None else _region(region)})
 
     async def summon(self, client: Optional[str] = None, timeout: float = 10) -> int:
         """Presenter: calls back every client that is not following, or only `client`; returns how many."""
@@ -605,3 +607,15 @@ class connect:
 
     def __await__(self):  # `room = await camhub.connect(...)`; the caller closes it
         return self.room.start().__await__()
+
+
+def _region(region: Sequence[Sequence[float]]) -> list[list[float]]:
+    """`region` as the wire's four [lon, lat], checked: finite, lat within ±90, lon within ±180."""
+    corners = [list(c) for c in region]
+    if len(corners) != 4:
+        raise ValueError(f"region: must be four (lon, lat) corners, got {len(corners)}")
+    for i, c in enumerate(corners):
+        if len(c) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in c) \
+                or abs(c[1]) > 90 or abs(c[0]) > 180:
+            raise ValueError(f"region[{i}]: must be (lon, lat) with lat within ±90 and lon within ±180, got {c!r}")
+    return corners

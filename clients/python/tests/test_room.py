@@ -93,6 +93,9 @@ def test_follow_states_a_summons_and_the_lock(hub, wire):
     asyncio.run(main())
 
 
+REGION = [[2.3, 48.9], [2.4, 48.9], [2.4, 48.8], [2.3, 48.8]]
+
+
 def test_a_presenter_sees_where_an_explorer_looks_and_brings_that_one_back(hub, wire):
     async def main():
         async with camhub.connect(hub.url, "audience", role="presenter", name="Pat", on_wire=wire) as presenter, \
@@ -100,18 +103,25 @@ def test_a_presenter_sees_where_an_explorer_looks_and_brings_that_one_back(hub, 
             summoned = []
             student.on("summoned", summoned.append)
             await student.follow("exploring")
-            await student.looking(PARIS)
-            await until(lambda: [v["client"] for v in presenter.views] == [student.client], what="Eve's view")
-            view = presenter.views[0]
-            assert (view["name"], view["width"], view["height"]) == ("Eve", 800, 600)
-            assert len(view["corners"]) == 4
-            assert student.views == []
+            await student.looking(REGION)
+            await until(lambda: [v["client"] for v in presenter.viewports["clients"]] == [student.client],
+                        what="Eve's region")
+            view = presenter.viewports["clients"][0]
+            assert (view["name"], view["region"], presenter.viewports["others"]) == ("Eve", REGION, 0)
+            assert student.viewports == {"clients": [], "others": 0}
             assert await presenter.summon(student.client) == 1
             await until(lambda: summoned, what="the summons")
-            await student.follow("following")
-            await until(lambda: presenter.views == [], what="Eve's view to go")
+            await student.looking(None)
+            await until(lambda: presenter.viewports["clients"] == [], what="Eve's region to go")
 
     asyncio.run(main())
+
+
+def test_looking_refuses_a_region_without_four_corners_naming_it():
+    with pytest.raises(ValueError, match=r"region: must be four \(lon, lat\) corners, got 3"):
+        camhub.room._region(REGION[:3])
+    with pytest.raises(ValueError, match=r"region\[1\]: must be \(lon, lat\) with lat within ±90"):
+        camhub.room._region([REGION[0], [2.4, 91], REGION[2], REGION[3]])
 
 
 def test_the_pointer_and_the_view_reach_the_room(hub, wire):

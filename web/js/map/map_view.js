@@ -16,9 +16,11 @@ export const TERRAIN_SOURCE = 'camhub-terrain';
 const ROUTE_PAINT = { 'line-color': '#d9480f', 'line-width': 4, 'line-opacity': 0.85 };
 const BOUNDS_PAINT = { 'line-color': '#2b7bb9', 'line-width': 2, 'line-dasharray': [2, 1] };
 const PRESENTER_PAINT = { 'line-color': '#ff9a6b', 'line-width': 3, 'line-opacity': 0.9 };
-/** Explorers' areas (`camhub-views`: outlines and, where the style has glyphs, their names). */
-const VIEWS_PAINT = { 'line-color': '#7048e8', 'line-width': 2.5, 'line-opacity': 0.9 };
-const VIEWS_LABEL_PAINT = { 'text-color': '#5f3dc4', 'text-halo-color': '#ffffff', 'text-halo-width': 1.5 };
+/** Explorers' areas (`camhub-views`: outlines and, where the style has glyphs, their names), each in its colour. */
+const VIEWS_PAINT = { 'line-color': ['get', 'color'], 'line-width': 2.5, 'line-opacity': 0.9 };
+/** An invisible wide line over each outline: what a tap on an outline hits (`viewAt`). */
+const VIEWS_HIT_PAINT = { 'line-color': '#000000', 'line-width': 14, 'line-opacity': 0 };
+const VIEWS_LABEL_PAINT = { 'text-color': ['get', 'color'], 'text-halo-color': '#ffffff', 'text-halo-width': 1.5 };
 
 export class MapView {
   /**
@@ -82,10 +84,19 @@ export class MapView {
     this.map.addSource('camhub-views', { type: 'geojson', data });
     this.map.addLayer({ id: 'camhub-views', type: 'line', source: 'camhub-views', filter: ['==', ['geometry-type'], 'LineString'],
       paint: VIEWS_PAINT });
+    this.map.addLayer({ id: 'camhub-views-hit', type: 'line', source: 'camhub-views',
+      filter: ['==', ['geometry-type'], 'LineString'], paint: VIEWS_HIT_PAINT });
     if (!this.map.getStyle()?.glyphs) return;
     this.map.addLayer({ id: 'camhub-views-label', type: 'symbol', source: 'camhub-views', filter: ['==', ['geometry-type'], 'Point'],
       layout: { 'text-field': ['get', 'name'], 'text-font': [FONT_STACK], 'text-size': 13, 'text-anchor': 'bottom',
         'text-allow-overlap': true }, paint: VIEWS_LABEL_PAINT });
+  }
+
+  /** The client whose outline is under view point (x, y) px, or null. */
+  viewAt(x, y) {
+    if (!this.map?.getLayer?.('camhub-views-hit')) return null;
+    const [hit] = this.map.queryRenderedFeatures([x, y], { layers: ['camhub-views-hit'] });
+    return hit?.properties?.client ?? null;
   }
 
   /** Replaces the GeoJSON of an overlay ('camhub-route', 'camhub-bounds', 'camhub-presenter') once the map has it. */

@@ -47,6 +47,7 @@ export class FollowMode {
     document.addEventListener('keydown', (ev) => {
       if (ev.key !== 'b' && ev.key !== 'B') return;
       if (ev.ctrlKey || ev.metaKey || ev.altKey || isFormField(ev.target) || !this.explorer.exploring) return;
+      if (this.state.role !== 'follower') return; // a presenter's local look: page/explorer_views.js
       ev.preventDefault();
       this.back();
     });
@@ -114,7 +115,7 @@ export class FollowMode {
   /** The banner, the presenter's buttons and the follower's "Take control". */
   update() {
     const { state, explorer } = this;
-    this.banner.hidden = !explorer.exploring;
+    this.banner.hidden = !explorer.exploring || state.role !== 'follower';
     const presenting = state.joined && state.role === 'presenter';
     $('#summon').hidden = !presenting;
     const lock = $('#lock-follow');
@@ -124,6 +125,7 @@ export class FollowMode {
     const following = state.joined && state.role === 'follower';
     $('#take-control').hidden = !following;
     $('#fit-toggle').hidden = !following;
+    $('#share-toggle').hidden = !following;
     $('#fit-cover').checked = state.params.fit === 'cover';
     document.body.classList.toggle('follow-locked', !state.followPolicy.explore);
     const notice = $('#lock-notice');

@@ -113,7 +113,7 @@ function eventReceived(page, m, changes) {
   if (changes.has('route')) page.mapView.setOverlay('camhub-route', state.route.geojson());
   if (changes.has('projection')) projectionChanged(page);
   if (changes.has('story')) page.story.update();
-  if (changes.has('views') || changes.has('role')) page.explorerViews.update();
+  if (changes.has('viewports') || changes.has('role')) page.explorerViews.update();
   if (changes.has('limits')) page.prediction.setLimits(state.limits);
   if (changes.note && (m.event === 'joined' || m.event === 'left' || m.event === 'presenterChanged')) toast(changes.note, 'info', 2500);
   if (changes.has('role')) {

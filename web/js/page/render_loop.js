@@ -53,7 +53,7 @@ export class RenderLoop {
       screen.showing(shown.moving, shown.frameSeq);
     }
     this.page.input.tick(t);
-    this.page.follow.control.looked(t, shown.camera);
+    this.page.follow.control.looked(t, shown.camera, screen.viewport);
     this.page.pointer.draw(t);
     if (t - this.lastHud >= HUD_EVERY_MS) {
       this.lastHud = t;

@@ -97,18 +97,27 @@ export function testHook(page) {
       };
     },
     /**
-     * The audience's view (presenters and drivers): the explorers the page shows ({client, name, corners}), the
-     * outlines its map's `camhub-views` source holds (LineStrings of its GeoJSON, read back from MapLibre), and the
-     * names listed under the follow counts.
+     * The audience's view (presenters and drivers): the explorers the page shows ({client, name, region}), the
+     * outlines its map's `camhub-views` source holds (LineStrings of its GeoJSON, read back from MapLibre: their
+     * rings and colours), the names listed under the follow counts, the "+N more" line, the edge arrows (client
+     * ids) and whose region the page's own map shows (a local look; null when it shows the room's camera).
      */
     get explorerViews() {
       const source = page.mapView.map?.getSource('camhub-views');
-      const drawn = source?.serialize?.().data?.features ?? null;
+      const drawn = (source?.serialize?.().data?.features ?? []).filter((f) => f.geometry.type === 'LineString');
       return {
-        views: page.explorerViews.views.map((v) => ({ client: v.client, name: v.name, corners: v.corners })),
-        outlines: (drawn ?? []).filter((f) => f.geometry.type === 'LineString').length,
+        views: page.explorerViews.views.map((v) => ({ client: v.client, name: v.name, region: v.region })),
+        outlines: drawn.length,
+        rings: drawn.map((f) => ({ client: f.properties.client, color: f.properties.color, ring: f.geometry.coordinates })),
         listed: [...document.querySelectorAll('#explorer-views li .explorer-name')].map((e) => e.textContent),
+        more: document.querySelector('#explorer-views .explorer-more')?.textContent ?? null,
+        arrows: [...document.querySelectorAll('#explorer-arrows .explorer-arrow')].map((e) => e.dataset.client),
+        lookingAt: page.explorerViews.looking ? page.explorerViews.lookingAt.client : null,
       };
+    },
+    /** Whether this page shares where it looks while it explores (?share=0, the panel's switch). */
+    get sharing() {
+      return page.sharing.on;
     },
     /** Counters and logs (framesReceived, gesturesSent, errors, refusals, taps, …), the screen's, and the wire's. */
     get stats() {

@@ -1,5 +1,5 @@
 // The page's query string: ?room=…&role=follower|driver|presenter&name=…&token=…&rate=…&fit=same|cover
-// &motion=reduced (as the system's prefers-reduced-motion)
+// &motion=reduced (as the system's prefers-reduced-motion)&share=0 (an explorer does not share where it looks)
 // (and, for tests and demos, &lag=MS (lag.js) and &predict=0)
 // Pure: works on strings (URLSearchParams is in node and browsers).
 //
@@ -15,7 +15,7 @@ export const DEFAULT_ROOM = 'demo';
 export const DEFAULT_ROLE = 'driver';
 export const ROLES = ['presenter', 'driver', 'follower'];
 /** The parameters the page reads. */
-export const PARAMS = ['room', 'role', 'name', 'token', 'tokenUrl', 'rate', 'fit', 'motion', 'lag', 'predict'];
+export const PARAMS = ['room', 'role', 'name', 'token', 'tokenUrl', 'rate', 'fit', 'motion', 'share', 'lag', 'predict'];
 /** The highest rate any hub sends: its tick (`camhub serve --tick`, 1…240 Hz). Each hub's own limit is its tick. */
 export const MAX_RATE = 240;
 const MAX_NAME = 64;
@@ -117,6 +117,14 @@ export function parseParams(search) {
     motion = undefined;
   }
 
+  // ?share=0: an exploring follower does not tell the presenter where it looks (page/sharing.js); absent: as
+  // the person last chose on this browser.
+  const askedShare = (q.get('share') ?? '').trim().toLowerCase();
+  let share;
+  if (['0', 'false', 'off', 'no'].includes(askedShare)) share = false;
+  else if (['1', 'true', 'on', 'yes'].includes(askedShare)) share = true;
+  else if (askedShare) problems.push({ param: 'share', given: q.get('share'), why: 'share is 1 or 0', used: 'your last choice' });
+
   // ?lag=MS delays the page's messages (MS/2 each way); ?predict=0 turns the driver's prediction off.
   const l = parseLag(q.get('lag'));
   if (l.problem) problems.push(l.problem);
@@ -136,7 +144,7 @@ export function parseParams(search) {
       used: 'nothing (ignored)',
     });
   }
-  return { room, role, name, token, tokenUrl, rate, fit, motion, lag, predict, problems };
+  return { room, role, name, token, tokenUrl, rate, fit, motion, share, lag, predict, problems };
 }
 
 /**

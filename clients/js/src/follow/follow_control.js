@@ -25,17 +25,29 @@ export class FollowControl {
     this.now = now;
     this.shown = shown;
     this.roomCamera = roomCamera;
-    /** Tells the hub what the explored map shows (`looking`), at most 4 times a second. */
+    /** Tells the hub where the explored map looks (`looking`), at most 2 times a second. */
     this.looking = new LookingReporter({ send });
   }
 
   /**
-   * Once per painted frame: `camera` is what the page shows at local time `t` (ms). While this client explores
-   * (and told the hub so) it becomes `looking`, throttled; otherwise nothing is sent.
+   * Once per painted frame: `camera` is what the page shows at local time `t` (ms) in `viewport` (px). While
+   * this client explores (and told the hub so) its visible region becomes `looking`, throttled; otherwise
+   * nothing is sent.
+   * @param {number} t
+   * @param {object|null} camera
+   * @param {{width: number, height: number}} viewport
    */
-  looked(t, camera) {
+  /**
+   * Turns sharing the visible region on or off (off after sharing tells the hub `region: null`).
+   * @param {boolean} on
+   */
+  setSharing(on) {
+    this.looking.setSharing(on);
+  }
+
+  looked(t, camera, viewport) {
     const exploring = this.explorer.exploring && this.state.followState === 'exploring';
-    return this.looking.update(t, exploring ? camera : null);
+    return this.looking.update(t, exploring ? camera : null, viewport, this.state.projection);
   }
 
   /** True when local input explores (a follower in a room whose presenter allows it). */

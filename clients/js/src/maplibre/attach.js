@@ -211,7 +211,7 @@ export class MapLibreAttachment {
       }
     }
     this.input.tick(this.now());
-    this.follow.looked(this.now(), shown.camera);
+    this.follow.looked(this.now(), shown.camera, viewport);
   }
 
   /**

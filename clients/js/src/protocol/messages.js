@@ -34,8 +34,8 @@
 //         projectionChanged {projection: mercator|globe, by}   the room's map went to the globe or back
 //         storyStep {index, count, title, notes, camera, playing, by}   the room went to a step of its storyboard
 //         storyChanged {op, count, index, title, notes, playing, drivers, by}   the storyboard was edited (protocol/story.js)
-//         views {views: [{client, name, state, camera, width, height, corners: [{lat, lon} x4]}]}   what the room's
-//               explorers look at (presenters and drivers only; corners: top-left, top-right, bottom-right, bottom-left)
+//         viewports {clients: [{client, name, state, region: [[lon, lat] x4]}] (at most 50), others}   where the
+//               room's explorers look (presenters and drivers only; corners: top-left, top-right, bottom-right, bottom-left)
 //   result    {id: "summon", what: "summon", summoned}   the answer to a presenter's summon
 //   result    {id, what?, points | bounds+quad | camera}
 //   error     {code, message, ref}     code: bad_message|unknown_type|not_joined|forbidden|conflict|
@@ -68,7 +68,8 @@
 //   fit       {mode: same|cover}                 how this page fits the room's camera to its screen
 //   pointer   {lat, lon} | {lat: null}           drivers, presenters: the laser pointer, or hide it
 //   summon    {id?, client?}                     presenter: call back everyone not following, or one client
-//   looking   {camera}                           an exploring page's own camera (at most 4 a second)
+//   looking   {region}                           an exploring page's visible region, [[lon, lat] x4], or null
+//                                                (sharing stopped); at most 2 a second
 //   followPolicy {explore}                       presenter: false locks following, true unlocks
 //   projection {projection: mercator|globe}      drivers, presenters: how the room's map draws the world
 
@@ -90,9 +91,9 @@ export const GESTURE_PHASES = ['begin', 'change', 'end', 'cancel'];
 export const ANIMATION_STATUSES = ['started', 'finished', 'cancelled', 'superseded', 'interrupted'];
 export const EVENT_NAMES = ['steady', 'significantChange', 'trackingModeChanged', 'limitsChanged', 'presenterChanged',
   'joined', 'left', 'tap', 'longPress', 'audience', 'gesture', 'clamped', 'routeChanged', 'followChanged', 'summoned',
-  'followPolicyChanged', 'viewChanged', 'projectionChanged', 'storyStep', 'storyChanged', 'views'];
+  'followPolicyChanged', 'viewChanged', 'projectionChanged', 'storyStep', 'storyChanged', 'viewports'];
 /** `looking` messages a client sends at most per second (the hub drops what comes faster). */
-export const LOOKING_PER_SECOND = 4;
+export const LOOKING_PER_SECOND = 2;
 export const ERROR_CODES = ['bad_message', 'unknown_type', 'not_joined', 'forbidden', 'conflict', 'unknown_animation',
   'rate_limited', 'full', 'policy', 'unavailable', 'token'];
 /** A client's follow state: on the room's camera, on its own map, or not looking. */
@@ -300,24 +301,28 @@ function roomView(v, where) {
   for (const side of ['top', 'left', 'bottom', 'right']) num(`${where}.padding`, v.padding, side, { min: 0 });
 }
 
-/** A corner of a view: {lat, lon}, the longitude continuous around the camera's (it may leave ±180). */
-function cornerPoint(p, where) {
-  if (!isObject(p)) throw new ProtocolError(`${where} must be an object {lat, lon}, got ${describe(p)}`);
-  num(where, p, 'lat', { min: -90, max: 90 });
-  num(where, p, 'lon');
+/**
+ * A visible region: four [lon, lat] corners (finite; lat within ±90, lon within ±180). Throws naming `where`.
+ * @param {unknown} region
+ * @param {string} where
+ */
+export function checkRegion(region, where) {
+  if (!Array.isArray(region) || region.length !== 4) {
+    throw new ProtocolError(`${where} must be four [lon, lat] corners, got ${describe(region)}`);
+  }
+  region.forEach((c, i) => {
+    const ok = Array.isArray(c) && c.length === 2 && c.every(isFiniteNumber) && Math.abs(c[1]) <= 90 && Math.abs(c[0]) <= 180;
+    if (!ok) throw new ProtocolError(`${where}[${i}] must be [lon, lat] with lat within ±90 and lon within ±180, got ${describe(c)}`);
+  });
 }
 
-/** One explorer's view in a `views` event: {client, name, state, camera, width, height, corners: 4 × {lat, lon}}. */
-function memberView(v, where) {
-  if (!isObject(v)) throw new ProtocolError(`${where} must be an object {client, name, state, camera, corners}, got ${describe(v)}`);
+/** One explorer in a `viewports` event: {client, name, state, region: 4 × [lon, lat]}. */
+function memberViewport(v, where) {
+  if (!isObject(v)) throw new ProtocolError(`${where} must be an object {client, name, state, region}, got ${describe(v)}`);
   str(where, v, 'client');
   str(where, v, 'name');
   str(where, v, 'state', { oneOf: FOLLOW_STATES });
-  wireCamera(v.camera, `${where}.camera`);
-  num(where, v, 'width', { above: 0 });
-  num(where, v, 'height', { above: 0 });
-  arr(where, v, 'corners', { each: cornerPoint });
-  if (v.corners.length !== 4) fail(where, 'corners', '4 points (top-left, top-right, bottom-right, bottom-left)', v.corners);
+  checkRegion(v.region, `${where}.region`);
 }
 
 function liveAnimation(a, where) {
@@ -437,7 +442,10 @@ const serverValidators = {
     }
     if (m.event === 'followPolicyChanged') bool('event(followPolicyChanged)', m, 'explore');
     if (m.event === 'viewChanged') roomView(m.view, 'event(viewChanged).view');
-    if (m.event === 'views') arr('event(views)', m, 'views', { each: memberView });
+    if (m.event === 'viewports') {
+      arr('event(viewports)', m, 'clients', { each: memberViewport });
+      num('event(viewports)', m, 'others', { min: 0, integer: true });
+    }
     if (m.event === 'projectionChanged') {
       str('event(projectionChanged)', m, 'projection', { oneOf: PROJECTIONS });
       str('event(projectionChanged)', m, 'by', { required: false, nullable: true });
@@ -860,13 +868,14 @@ export const build = {
     }
     return m;
   },
-  /** An exploring client's own camera (a whole view: lat, lon and zoom at least). */
-  looking(camera) {
-    const fields = cameraFields(camera, 'looking.camera');
-    for (const k of ['lat', 'lon', 'zoom']) {
-      if (fields[k] === undefined) fail('looking.camera', k, 'a number (looking names a whole view)', undefined);
-    }
-    return { type: 'looking', camera: fields };
+  /**
+   * An exploring client's visible region (four [lon, lat] corners, see geo/region.js), or null: it stops sharing.
+   * @param {number[][]|null} region
+   */
+  looking(region) {
+    if (region === null) return { type: 'looking', region: null };
+    checkRegion(region, 'looking.region');
+    return { type: 'looking', region: region.map(([lon, lat]) => [lon, lat]) };
   },
   /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */
   followPolicy(explore) {

@@ -21,7 +21,7 @@ export class Changes {
   constructor() {
     /** @type {Set<string>} names of the facts that changed: 'session', 'role', 'presenter', 'people', 'limits',
      *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera', 'followPolicy', 'summoned', 'view',
-     *  'projection', 'story', 'views' */
+     *  'projection', 'story', 'viewports' */
     this.what = new Set();
     /** A line for people (someone joined, left, presents now), or null. */
     this.note = null;
@@ -102,8 +102,8 @@ export class RoomState {
     this.followState = 'following';
     /** The view of whoever moved the camera last ({by, width, height, padding}), null before anyone did. */
     this.view = null;
-    /** What the room's explorers look at (`views`: presenters and drivers only): [{client, name, state, camera, width, height, corners}]. */
-    this.views = [];
+    /** Where the room's explorers look (`viewports`: presenters and drivers only): {clients: [{client, name, state, region}], others}. */
+    this.viewports = { clients: [], others: 0 };
     /** Gesture kinds the hub does not act on for this client. */
     this.disabledGestures = new Set();
     /** What the hub sends us besides frames (welcome.events), null before a welcome. */
@@ -168,7 +168,7 @@ export class RoomState {
 
   welcome(m) {
     const changes = new Changes().add('session', 'role', 'presenter', 'people', 'limits', 'tracking', 'route',
-      'animations', 'gestures', 'audience', 'camera', 'projection', 'story', 'views');
+      'animations', 'gestures', 'audience', 'camera', 'projection', 'story', 'viewports');
     if (m.role !== this.session.role) changes.roleWas = this.session.role;
     this.leave();
     this.me = m.client;
@@ -233,9 +233,9 @@ export class RoomState {
       case 'viewChanged':
         this.view = m.view;
         return changes.add('view');
-      case 'views':
-        this.views = m.views;
-        return changes.add('views');
+      case 'viewports':
+        this.viewports = { clients: m.clients, others: m.others };
+        return changes.add('viewports');
       case 'projectionChanged':
         this.projection = m.projection;
         return changes.add('projection');

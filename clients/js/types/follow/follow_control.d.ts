@@ -22,13 +22,22 @@ export class FollowControl {
     now: () => number;
     shown: () => object | null;
     roomCamera: () => object | null;
-    /** Tells the hub what the explored map shows (`looking`), at most 4 times a second. */
+    /** Tells the hub where the explored map looks (`looking`), at most 2 times a second. */
     looking: LookingReporter;
     /**
-     * Once per painted frame: `camera` is what the page shows at local time `t` (ms). While this client explores
-     * (and told the hub so) it becomes `looking`, throttled; otherwise nothing is sent.
+     * Once per painted frame: `camera` is what the page shows at local time `t` (ms) in `viewport` (px). While
+     * this client explores (and told the hub so) its visible region becomes `looking`, throttled; otherwise
+     * nothing is sent.
+     * @param {number} t
+     * @param {object|null} camera
+     * @param {{width: number, height: number}} viewport
      */
-    looked(t: any, camera: any): boolean;
+    /**
+     * Turns sharing the visible region on or off (off after sharing tells the hub `region: null`).
+     * @param {boolean} on
+     */
+    setSharing(on: boolean): void;
+    looked(t: any, camera: any, viewport: any): boolean;
     /** True when local input explores (a follower in a room whose presenter allows it). */
     get mayExplore(): any;
     /**

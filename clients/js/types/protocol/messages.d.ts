@@ -12,6 +12,12 @@ export function validateCamera(camera: any, where?: string, { partial, wire }?: 
     wire?: boolean;
 }): any;
 /**
+ * A visible region: four [lon, lat] corners (finite; lat within ±90, lon within ±180). Throws naming `where`.
+ * @param {unknown} region
+ * @param {string} where
+ */
+export function checkRegion(region: unknown, where: string): void;
+/**
  * Parses and validates one hub message (JSON text, a binary frame's bytes, or an already parsed object).
  * Returns the message object; throws ProtocolError with a clear reason
  * (code 'json', 'invalid' or 'unknown-type').
@@ -41,7 +47,7 @@ export const GESTURE_PHASES: string[];
 export const ANIMATION_STATUSES: string[];
 export const EVENT_NAMES: string[];
 /** `looking` messages a client sends at most per second (the hub drops what comes faster). */
-export const LOOKING_PER_SECOND: 4;
+export const LOOKING_PER_SECOND: 2;
 export const ERROR_CODES: string[];
 /** A client's follow state: on the room's camera, on its own map, or not looking. */
 export const FOLLOW_STATES: string[];
@@ -442,27 +448,21 @@ export namespace build {
         type: string;
         id: any;
     };
-    /** An exploring client's own camera (a whole view: lat, lon and zoom at least). */
-    function looking(camera: any): {
+    /**
+     * An exploring client's visible region (four [lon, lat] corners, see geo/region.js), or null: it stops sharing.
+     * @param {number[][]|null} region
+     */
+    function looking(region: number[][]): {
         type: string;
-        camera: {
-            anchor: {
-                x: any;
-                y: any;
-            };
-            padding: any;
-        };
+        region: number[][];
     };
-    /** An exploring client's own camera (a whole view: lat, lon and zoom at least). */
-    function looking(camera: any): {
+    /**
+     * An exploring client's visible region (four [lon, lat] corners, see geo/region.js), or null: it stops sharing.
+     * @param {number[][]|null} region
+     */
+    function looking(region: number[][]): {
         type: string;
-        camera: {
-            anchor: {
-                x: any;
-                y: any;
-            };
-            padding: any;
-        };
+        region: number[][];
     };
     /** Presenter: `false` locks following (nobody may explore), `true` unlocks. */
     function followPolicy(explore: any): {

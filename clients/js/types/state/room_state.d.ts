@@ -2,7 +2,7 @@
 export class Changes {
     /** @type {Set<string>} names of the facts that changed: 'session', 'role', 'presenter', 'people', 'limits',
      *  'tracking', 'route', 'animations', 'gestures', 'audience', 'camera', 'followPolicy', 'summoned', 'view',
-     *  'projection', 'story', 'views' */
+     *  'projection', 'story', 'viewports' */
     what: Set<string>;
     /** A line for people (someone joined, left, presents now), or null. */
     note: any;
@@ -80,8 +80,14 @@ export class RoomState {
     followState: string;
     /** The view of whoever moved the camera last ({by, width, height, padding}), null before anyone did. */
     view: any;
-    /** What the room's explorers look at (`views`: presenters and drivers only): [{client, name, state, camera, width, height, corners}]. */
-    views: any;
+    /** Where the room's explorers look (`viewports`: presenters and drivers only): {clients: [{client, name, state, region}], others}. */
+    viewports: {
+        clients: any[];
+        others: number;
+    } | {
+        clients: any;
+        others: any;
+    };
     /** Gesture kinds the hub does not act on for this client. */
     disabledGestures: Set<any>;
     /** What the hub sends us besides frames (welcome.events), null before a welcome. */
