@@ -41,9 +41,6 @@ final class PendingAccepts {
         self.place = place
     }
 
-    /// Sockets waiting now.
-    var count: Int { entries.count }
-
     /// Watches `socket` (owned from now on) until it is readable or the deadline passes.
     func hold(_ socket: Int32) {
         let entry = Entry(socket: socket)
