@@ -64,6 +64,8 @@ public final class ServeProcess {
     /// Freezes the hub (SIGSTOP) and returns the wall-clock time, in epoch
     /// milliseconds (the unit of a frame's `time`), by which every one of its
     /// threads had stopped: no frame it stamps later can be from before the freeze.
+    /// `kill` returns before that: a loaded machine may not yet have scheduled the
+    /// thread that stops the others, and the hub's loops run on meanwhile.
     public func freeze() -> Double {
         let pid = process.processIdentifier
         kill(pid, SIGSTOP)

@@ -72,7 +72,7 @@ extension HubServerTests {
         let waiting = BackgroundAPICall(
             port: hub.port, path: "/api/v1/rooms/demo/commands?wait=finished", body: #"{"type":"ease","camera":{"zoom":9},"duration":20}"#)
         #expect(waitUntil { follower.frames.last?.json["moving"]?.boolValue == true }, "the owner runs it")
-        kill(owner.process.processIdentifier, SIGSTOP)
+        _ = owner.freeze()  // every thread stopped: it can run no command sent from here on
         defer { kill(owner.process.processIdentifier, SIGCONT) }
         let stopped = ContinuousClock.now
         let stalled = try Self.api(hub, "POST", "/api/v1/rooms/demo/commands", body: set)

@@ -84,7 +84,9 @@ extension HubServerTests {
         // longest lease left is the owner's, 5,000 ms when renewed, renewed every 1,667 ms).
         #expect(waitUntil { Self.longestLeaseLeft(redis) >= 4000 }, "the owner's lease just renewed")
 
-        kill(owner.process.processIdentifier, SIGSTOP)
+        // Frozen when every thread has stopped: `kill` returns before a loaded machine has
+        // scheduled the thread that stops the others, and the owner's loop could run the command.
+        _ = owner.freeze()
         defer { kill(owner.process.processIdentifier, SIGCONT) }
         let sent = ContinuousClock.now
         driver.send(#"{"type":"set","camera":{"zoom":7}}"#)
