@@ -130,6 +130,7 @@ enum ClusterMessage: Hashable, Sendable {
                 w.string(e.role.rawValue)
                 w.byte(e.follow.rawValue)
             }
+            w.looks(p.looks, count: p.lookCount)
         case .summon(let hub, let by, let name, let epoch):
             w.byte(UInt8(ascii: "S"))
             w.string(hub)
@@ -288,12 +289,14 @@ enum ClusterMessage: Hashable, Sendable {
                 else { return nil }
                 entries.append(RosterEntry(client: client, name: name, role: role, follow: state))
             }
+            guard let (looks, lookCount) = r.looks() else { return nil }
             self = .presence(
                 hub: hub,
                 HubPresence(
                     entries: entries, audience: Audience(clients: Int(clients), followers: Int(followers), follow: follow),
                     presenterSince: since < 0 ? nil : since,
-                    followPolicy: FollowPolicy(explore: explore != 0, by: policyBy, since: policySince), epoch: epoch))
+                    followPolicy: FollowPolicy(explore: explore != 0, by: policyBy, since: policySince), epoch: epoch,
+                    looks: looks, lookCount: lookCount))
         case UInt8(ascii: "S"):
             guard let hub = r.string() ?? nil, let by = r.string() ?? nil, let name = r.string() ?? nil, let epoch = r.u64() else { return nil }
             self = .summon(hub: hub, by: by, name: name, epoch: epoch)
@@ -340,6 +343,18 @@ struct ByteWriter {
             return
         }
         bytes(Array(s.utf8))
+    }
+    /// A hub's shared looks: their number, each client and its four corners, then the count of all.
+    mutating func looks(_ looks: [SharedLook], count: Int) {
+        u64(UInt64(looks.count))
+        for look in looks {
+            string(look.client)
+            for corner in look.region {
+                double(corner.latitude)
+                double(corner.longitude)
+            }
+        }
+        u64(UInt64(count))
     }
     mutating func camera(_ c: Camera) {
         for v in [
@@ -416,6 +431,22 @@ struct ByteReader {
         if u64() == .max { return .some(nil) }
         at = save
         return bytes().map { .some(String(decoding: $0, as: UTF8.self)) }
+    }
+    /// The mirror image of `ByteWriter.looks` (nil: cut short or out of range).
+    mutating func looks() -> (looks: [SharedLook], count: Int)? {
+        guard let n = u64(), n <= UInt64(RoomViewports.maxListed) else { return nil }
+        var looks: [SharedLook] = []
+        for _ in 0..<n {
+            guard let client = string() ?? nil else { return nil }
+            var region: [GeoCoordinate] = []
+            for _ in 0..<LookRegion.corners {
+                guard let lat = double(), let lon = double() else { return nil }
+                region.append(GeoCoordinate(latitude: lat, longitude: lon))
+            }
+            looks.append(SharedLook(client: client, region: region))
+        }
+        guard let count = u64(), count >= n, count < 1 << 40 else { return nil }
+        return (looks, Int(count))
     }
     mutating func camera() -> Camera? {
         var v: [Double] = []

@@ -14,14 +14,21 @@ public struct HubPresence: Hashable, Sendable {
     /// The newest lease epoch of the room that hub knew when it announced
     /// this: a hub that knows a newer one drops it (a stalled ex-owner's).
     public var epoch: UInt64
+    /// Where that hub's exploring members look (`looking`): at most
+    /// `RoomViewports.maxListed`, in its roster order; `lookCount` counts all of them.
+    public var looks: [SharedLook]
+    public var lookCount: Int
     public init(
-        entries: [RosterEntry], audience: Audience, presenterSince: Double? = nil, followPolicy: FollowPolicy = .open, epoch: UInt64 = 0
+        entries: [RosterEntry], audience: Audience, presenterSince: Double? = nil, followPolicy: FollowPolicy = .open, epoch: UInt64 = 0,
+        looks: [SharedLook] = [], lookCount: Int? = nil
     ) {
         self.entries = entries
         self.audience = audience
         self.presenterSince = presenterSince
         self.followPolicy = followPolicy
         self.epoch = epoch
+        self.looks = looks
+        self.lookCount = lookCount ?? looks.count
     }
 
     /// No members at all: that hub has left the room (its announcement clears what it had).
@@ -35,10 +42,11 @@ extension Hub {
     /// This hub's own members of `room`, to announce (nil: no such room here).
     public func localPresence(of room: RoomName) -> HubPresence? {
         rooms.read(room) {
-            HubPresence(
+            let (looks, lookCount) = $0.sharedLooks
+            return HubPresence(
                 entries: $0.roster.entries, audience: $0.roster.audience,
                 presenterSince: $0.roster.presenter == nil ? nil : $0.presenterSince, followPolicy: $0.followPolicy,
-                epoch: $0.epoch)
+                epoch: $0.epoch, looks: looks, lookCount: lookCount)
         }
     }
 
@@ -54,7 +62,9 @@ extension Hub {
         guard presence.isEmpty || presence.epoch >= epoch(of: name) else { return }
         let known = rooms.update(name) { room in
             defer { room.remote[hub] = presence.isEmpty ? nil : presence }
-            return (before: room.remote[hub]?.entries ?? [], audience: room.audience)
+            let old = room.remote[hub]
+            if (old?.looks ?? []) != presence.looks || (old?.lookCount ?? 0) != presence.lookCount { room.othersLooksChanged() }
+            return (before: old?.entries ?? [], audience: room.audience)
         }
         guard let (before, audienceBefore) = known else { return }
         announceChanges(from: before, to: presence.entries, in: name, at: time, sink: sink)
@@ -90,6 +100,7 @@ extension Hub {
         let dropped = rooms.update(name) { room -> HubPresence? in
             guard let presence = room.remote[hub] else { return nil }  // unchanged: no cluster state made for nothing
             room.remote[hub] = nil
+            if presence.lookCount > 0 { room.othersLooksChanged() }
             return presence
         }
         guard let presence = dropped ?? nil else { return [] }

@@ -3,7 +3,8 @@ import CameraCore
 
 /// The audience's view: where exploring members look (`looking`), told to
 /// presenters and drivers (`viewports`). Runs on the hub the explorer is on,
-/// like `follow`; followers never get it (they may not subscribe to `viewports`).
+/// like `follow`, which tells the other hubs with its presence; followers
+/// never get it (they may not subscribe to `viewports`).
 extension Hub {
     /// How fast one member's `looking` may come: clients send at most
     /// `HubProtocol.lookingPerSecond`; one more a second and a burst of 3 is
@@ -27,7 +28,9 @@ extension Hub {
         guard listed else { return }
         let verdict = rooms.update(existing: name) { $0.noteLook(of: client, region: region, at: time.seconds, policy: Self.lookingPolicy) }
         switch verdict {
-        case .accept: wake(name)
+        case .accept:
+            if broker != nil { presenceChanged.insert(name) }  // the other hubs' presenters see it too
+            wake(name)
         case .drop: sink.note(.rateLimited)
         case .dropAndReport:
             sink.note(.rateLimited)
@@ -37,7 +40,9 @@ extension Hub {
 
     /// `client` stopped sharing, follows again, went away or left: its region goes from the next `viewports`.
     mutating func dropLook(of client: String, in name: RoomName) {
-        if rooms.update(name, { $0.dropLook(of: client) }) == true { wake(name) }
+        guard rooms.update(name, { $0.dropLook(of: client) }) == true else { return }
+        if broker != nil { presenceChanged.insert(name) }
+        wake(name)
     }
 
     /// Sends the room's `viewports` when one is due (at most one per

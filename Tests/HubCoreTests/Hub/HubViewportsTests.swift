@@ -217,6 +217,55 @@ struct HubViewportsTests {
         #expect(lists(bench, late.key).last?.map { $0["client"]?.stringValue } == [ann.client])
     }
 
+    /// Another hub's presence with `count` explorers (`r0.b`, `r1.b`, …), the first 50 regions shared.
+    func otherHubsExplorers(_ count: Int) -> HubPresence {
+        let entries = (0..<count).map { RosterEntry(client: "r\($0).b", name: "R\($0)", role: .follower, follow: .exploring) }
+        let corner = GeoCoordinate(latitude: 40, longitude: -3)
+        let looks = entries.prefix(RoomViewports.maxListed).map { SharedLook(client: $0.client, region: Array(repeating: corner, count: 4)) }
+        var audience = Audience(clients: count, followers: count)
+        audience.follow[.exploring] = count
+        return HubPresence(entries: entries, audience: audience, looks: Array(looks), lookCount: count)
+    }
+
+    @Test func anotherHubsExplorersComeAfterThisHubsAndTheRestAreCountedInOthers() throws {
+        let bench = HubBench()
+        let presenter = bench.join(role: "presenter")
+        let ann = bench.join(role: "follower")
+        explore(bench, ann.key)
+        let room = try RoomName(validating: "demo")
+        bench.hub.applyRemotePresence(otherHubsExplorers(51), from: "b", in: room, at: bench.time, sink: bench.sink)
+        let event = viewports(bench, presenter.key).last
+        let listed = event?["clients"]?.arrayValue?.map { $0["client"]?.stringValue } ?? []
+        #expect(listed.count == 50 && listed.first == ann.client && listed.dropFirst().allSatisfy { $0?.hasSuffix(".b") == true })
+        #expect(event?["others"]?.numberValue == 2, "52 explorers, 50 listed")
+    }
+
+    @Test func anotherHubsExplorersGoWhenThatHubIsForgotten() throws {
+        let bench = HubBench()
+        let presenter = bench.join(role: "presenter")
+        let room = try RoomName(validating: "demo")
+        bench.hub.applyRemotePresence(otherHubsExplorers(2), from: "b", in: room, at: bench.time, sink: bench.sink)
+        #expect(lists(bench, presenter.key).last?.count == 2)
+        bench.hub.dropRemotePresence(of: "b", in: room, at: bench.time, sink: bench.sink)
+        let last = viewports(bench, presenter.key).last
+        #expect(last?["clients"]?.arrayValue?.isEmpty == true && last?["others"]?.numberValue == 0)
+    }
+
+    @Test func anExplorersLookIsInThePresenceThisHubAnnounces() throws {
+        let bench = HubBench()
+        bench.hub.broker = RecordingBroker()
+        let ann = bench.join(role: "follower")
+        let room = try RoomName(validating: "demo")
+        _ = bench.hub.takePresenceChanges()
+        explore(bench, ann.key)
+        #expect(bench.hub.takePresenceChanges() == [room])
+        let presence = bench.hub.localPresence(of: room)
+        #expect(presence?.looks.map(\.client) == [ann.client].compactMap { $0 } && presence?.lookCount == 1)
+        #expect(presence?.looks.first?.region.map(\.longitude) == [2.3, 2.4, 2.4, 2.3])
+        bench.send(#"{"type":"looking","region":null}"#, from: ann.key)
+        #expect(bench.hub.takePresenceChanges() == [room] && bench.hub.localPresence(of: room)?.lookCount == 0)
+    }
+
     @Test func summonWithAClientCallsBackThatOneOnly() {
         let bench = HubBench()
         let presenter = bench.join(role: "presenter")

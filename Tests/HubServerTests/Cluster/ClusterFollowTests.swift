@@ -47,7 +47,7 @@ extension HubServerTests {
         #expect(late.messages("welcome").first?.json["followPolicy"]?["explore"]?.boolValue == false)
     }
 
-    @Test func eachHubTellsTheViewsOfItsOwnExplorersOnlyOwnerAndMirrorAlike() throws {
+    @Test func everyHubTellsTheViewsOfEveryHubsExplorersOwnerAndMirrorAlike() throws {
         let cluster = try TestCluster(hubs: 2)
         defer { cluster.shutdown() }
         let clientsA = try HubClients(port: cluster.hubs[0].port)
@@ -56,15 +56,29 @@ extension HubServerTests {
         let driverB = clientsB.join(role: "driver")
         let far = clientsB.join(role: "follower")
         let near = clientsA.join(role: "follower")
+        let madrid: [[Double]] = [[-3.8, 40.5], [-3.6, 40.5], [-3.6, 40.3], [-3.8, 40.3]]
         far.send(#"{"type":"follow","state":"exploring"}"#)
         far.send(#"{"type":"looking","region":[[-3.8,40.5],[-3.6,40.5],[-3.6,40.3],[-3.8,40.3]]}"#)
-        let onMirror = driverB.nextEvent("viewports", timeout: .seconds(20))
-        #expect(onMirror?["clients"]?.arrayValue?.map { $0["client"]?.stringValue } == [far.client], "the mirror hub tells its explorer")
-        #expect(onMirror?["clients"]?.arrayValue?.first?["region"]?.arrayValue?.count == 4)
         near.send(#"{"type":"follow","state":"exploring"}"#)
         near.send(#"{"type":"looking","region":[[2.3,48.9],[2.4,48.9],[2.4,48.8],[2.3,48.8]]}"#)
-        let onOwner = presenter.nextEvent("viewports", timeout: .seconds(20))
-        #expect(onOwner?["clients"]?.arrayValue?.map { $0["client"]?.stringValue } == [near.client], "only this hub's explorers")
+        for (name, watcher, order) in [("owner", presenter, [near.client, far.client]), ("mirror", driverB, [far.client, near.client])] {
+            #expect(
+                waitUntil(.seconds(20)) { Self.lastViewports(of: watcher).map(\.client) == order },
+                "the \(name)'s hub lists its own explorer first, then the other hub's")
+        }
+        #expect(Self.lastViewports(of: presenter).last?.region == madrid, "the other hub's explorer's region, corner for corner")
+        far.send(#"{"type":"follow","state":"following"}"#)
+        #expect(
+            waitUntil(.seconds(20)) { Self.lastViewports(of: presenter).map(\.client) == [near.client] },
+            "following again takes its outline off the other hub's presenter too")
         #expect(far.messages("error").isEmpty && near.messages("error").isEmpty)
+    }
+
+    /// The clients and regions of the last `viewports` event `watcher` got.
+    static func lastViewports(of watcher: Connection) -> [(client: String?, region: [[Double]])] {
+        let event = watcher.messages.last { $0.json["event"]?.stringValue == "viewports" }
+        return (event?.json["clients"]?.arrayValue ?? []).map { entry in
+            (entry["client"]?.stringValue, (entry["region"]?.arrayValue ?? []).map { $0.arrayValue?.compactMap(\.numberValue) ?? [] })
+        }
     }
 }
