@@ -20,6 +20,19 @@ struct HubViewportsTests {
         bench.send(#"{"type":"looking","region":\#(region)}"#, from: key)
     }
 
+    typealias Member = (key: ConnectionKey, client: String?)
+
+    /// A room with a presenter and two followers exploring Paris, Ann and Bob (joined in that order).
+    func presenterAndTwoExplorers() -> (HubBench, presenter: Member, ann: Member, bob: Member) {
+        let bench = HubBench()
+        let presenter = bench.join(role: "presenter")
+        let ann = bench.join(role: "follower")
+        let bob = bench.join(role: "follower")
+        explore(bench, ann.key)
+        explore(bench, bob.key)
+        return (bench, presenter, ann, bob)
+    }
+
     /// The `viewports` events `key` got, after `seconds` of ticks.
     func viewports(_ bench: HubBench, _ key: ConnectionKey, after seconds: Double = 1.1) -> [JSONValue] {
         bench.run(seconds: seconds)
@@ -151,12 +164,7 @@ struct HubViewportsTests {
     }
 
     @Test func viewportsComeAtMostOnceASecondWithTheNewestRegions() {
-        let bench = HubBench()
-        let presenter = bench.join(role: "presenter")
-        let ann = bench.join(role: "follower")
-        let bob = bench.join(role: "follower")
-        explore(bench, ann.key)
-        explore(bench, bob.key)
+        let (bench, presenter, ann, bob) = presenterAndTwoExplorers()
         for i in 0..<8 {
             let lat = 10 + Double(i)
             look(bench, i.isMultiple(of: 2) ? ann.key : bob.key, region: "[[1,\(lat)],[2,\(lat)],[2,\(lat - 1)],[1,\(lat - 1)]]")
@@ -267,12 +275,7 @@ struct HubViewportsTests {
     }
 
     @Test func summonWithAClientCallsBackThatOneOnly() {
-        let bench = HubBench()
-        let presenter = bench.join(role: "presenter")
-        let ann = bench.join(role: "follower")
-        let bob = bench.join(role: "follower")
-        explore(bench, ann.key)
-        explore(bench, bob.key)
+        let (bench, presenter, ann, bob) = presenterAndTwoExplorers()
         bench.send(#"{"type":"summon","id":"one","client":"\#(ann.client ?? "")"}"#, from: presenter.key)
         #expect(bench.messages(presenter.key, type: "result").last?["summoned"]?.numberValue == 1)
         #expect(bench.events(ann.key, "summoned").count == 1)
