@@ -22,7 +22,10 @@ struct HealthSnapshot: Equatable, LoopPart {
         var camera: Camera
     }
 
+    /// Sessions: this hub's own WebSocket connections (those waiting for their
+    /// hello too) and, in a cluster, the `remoteSessions`.
     var connections: Int
+    /// Clients in a room: this hub's members and the `remoteSessions`' clients.
     var clients: Int
     var ticksPerSecond: Int
     var activeRooms: Int
