@@ -29,7 +29,7 @@ extension Hub {
         room.revision &+= 1
         rooms.update(existing: name) { $0.storyRoom = room }
         let s = room.story
-        broadcast(
+        announceStory(
             .storyChanged(
                 StoryChange(
                     op: command.op?.name, count: s.steps.count, index: s.index, title: s.current?.title, notes: s.current?.notes,
@@ -51,7 +51,7 @@ extension Hub {
             room.holdUntil = nil
             room.revision &+= 1
             rooms.update(existing: name) { $0.storyRoom = room }
-            broadcast(.storyStep(StoryStepEvent(room.story, index: index, by: owner.client)), in: name, at: time, sink: sink)
+            announceStory(.storyStep(StoryStepEvent(room.story, index: index, by: owner.client)), in: name, at: time, sink: sink)
         case .play:
             guard !room.story.playing else { return }
             guard !room.story.steps.isEmpty else { throw ProtocolError(.badMessage, "to: the room has no storyboard (send story set first)", ref: ref) }
@@ -62,7 +62,7 @@ extension Hub {
                 // The step's move runs: autoplay goes on when it ends.
                 room.revision &+= 1
                 rooms.update(existing: name) { $0.storyRoom = room }
-                broadcast(.storyStep(StoryStepEvent(room.story, index: index, by: owner.client)), in: name, at: time, sink: sink)
+                announceStory(.storyStep(StoryStepEvent(room.story, index: index, by: owner.client)), in: name, at: time, sink: sink)
             } else {
                 let next = room.story.index.map { $0 + 1 < room.story.steps.count ? $0 + 1 : 0 } ?? 0
                 try go(to: next, in: room, id: command.id, owner: owner, viewport: viewport, room: name, at: time, ref: ref, sink: sink)
@@ -115,7 +115,7 @@ extension Hub {
         if room.move == nil { Self.moveEnded(&room, at: now) }
         rooms.update(existing: name) { $0.storyRoom = room }
         // A jump to a step where autoplay stops says so at once (`playing` false).
-        broadcast(.storyStep(StoryStepEvent(room.story, index: index, by: owner.client)), in: name, at: time, sink: sink)
+        announceStory(.storyStep(StoryStepEvent(room.story, index: index, by: owner.client)), in: name, at: time, sink: sink)
     }
 
     /// The current step's move ended at `time`: autoplay waits out its hold,
@@ -153,7 +153,7 @@ extension Hub {
         rooms.update(existing: name) { $0.storyRoom = next }
         if room.story.playing, !next.story.playing, let index = next.story.index {
             let by = report.status == .finished ? nil : report.by
-            broadcast(.storyStep(StoryStepEvent(next.story, index: index, by: by)), in: name, at: time, sink: sink)
+            announceStory(.storyStep(StoryStepEvent(next.story, index: index, by: by)), in: name, at: time, sink: sink)
         }
     }
 
@@ -168,7 +168,7 @@ extension Hub {
         if room.story.playing { stopped.revision &+= 1 }
         rooms.update(existing: name) { $0.storyRoom = stopped }
         if room.story.playing, let index = stopped.story.index {
-            broadcast(.storyStep(StoryStepEvent(stopped.story, index: index, by: client)), in: name, at: time, sink: sink)
+            announceStory(.storyStep(StoryStepEvent(stopped.story, index: index, by: client)), in: name, at: time, sink: sink)
         }
     }
 
@@ -188,8 +188,19 @@ extension Hub {
             stopped.holdUntil = nil
             stopped.revision &+= 1
             rooms.update(existing: name) { $0.storyRoom = stopped }
-            broadcast(.storyStep(StoryStepEvent(stopped.story, index: index, by: nil)), in: name, at: time, sink: sink)
+            announceStory(.storyStep(StoryStepEvent(stopped.story, index: index, by: nil)), in: name, at: time, sink: sink)
             return false
         }
+    }
+}
+
+extension Hub {
+    /// Tells the room a storyboard event. In a cluster the owner first
+    /// publishes the frame that carries the storyboard, so that it reaches
+    /// every mirror before the event does: a client that joins a mirror in
+    /// between is welcomed with the storyboard the event speaks of.
+    mutating func announceStory(_ event: HubEvent, in name: RoomName, at time: HubTime, sink: some HubSink) {
+        publishFrame(of: name, at: time)
+        broadcast(event, in: name, at: time, sink: sink)
     }
 }

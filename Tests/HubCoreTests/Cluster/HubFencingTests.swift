@@ -8,13 +8,21 @@ import Testing
 final class RecordingBroker: RoomBroker {
     var published: [RoomFrame] = []
     var forwarded: [ForwardedCommand] = []
-    func publish(_ frame: RoomFrame, in room: RoomName) { published.append(frame) }
+    /// Publishes and relays in the order the hub made them ("frame", "event").
+    var order: [String] = []
+    func publish(_ frame: RoomFrame, in room: RoomName) {
+        published.append(frame)
+        order.append("frame")
+    }
     func forward(_ command: ForwardedCommand) { forwarded.append(command) }
     func clientLeft(_ client: String, in room: RoomName) {}
     func roomRemoved(_ room: RoomName) {}
     var relayedEpochs: [UInt64] = []
     var summonEpochs: [UInt64] = []
-    func relay(_ event: [UInt8], kind: EventSubscriptions, epoch: UInt64, in room: RoomName) { relayedEpochs.append(epoch) }
+    func relay(_ event: [UInt8], kind: EventSubscriptions, epoch: UInt64, in room: RoomName) {
+        relayedEpochs.append(epoch)
+        order.append("event")
+    }
     func summon(by client: String, name: String, epoch: UInt64, in room: RoomName) { summonEpochs.append(epoch) }
     func deliver(_ message: [UInt8], toClient client: String) {}
     var routes: [[GeoCoordinate]] = []
