@@ -355,6 +355,8 @@ public struct QueryCommand: Hashable, Sendable {
         case bounds
         /// The camera that shows `bounds` with `padding`.
         case fit(GeoBounds, padding: EdgeInsets)
+        /// The room's storyboard, its steps whole (presenters; drivers where the storyboard allows them).
+        case story
 
         public var name: String {
             switch self {
@@ -362,6 +364,7 @@ public struct QueryCommand: Hashable, Sendable {
             case .unproject: "unproject"
             case .bounds: "bounds"
             case .fit: "fit"
+            case .story: "story"
             }
         }
     }

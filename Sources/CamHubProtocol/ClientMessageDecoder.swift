@@ -520,8 +520,10 @@ extension ClientMessage {
         case "fit":
             let bounds = try decodeBounds(f, key: "bounds", validate: true)
             return QueryCommand(id: id, what: .fit(bounds, padding: try decodePadding(f)))
+        case "story":
+            return QueryCommand(id: id, what: .story)
         default:
-            throw f.fail("what", "unknown query '\(what)' (known: project, unproject, bounds, fit)")
+            throw f.fail("what", "unknown query '\(what)' (known: project, unproject, bounds, fit, story)")
         }
     }
 

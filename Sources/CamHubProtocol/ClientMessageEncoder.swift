@@ -186,7 +186,7 @@ extension QueryCommand {
         switch what {
         case .project(let points): w.field("points") { $0.array(points) { $0.geoPoint($1) } }
         case .unproject(let points): w.field("points") { $0.array(points) { $0.viewPoint($1) } }
-        case .bounds: break
+        case .bounds, .story: break
         case .fit(let bounds, let padding):
             w.field("bounds") { $0.geoBounds(bounds) }
             if padding != EdgeInsets() { w.field("padding") { $0.padding(PaddingUpdate(padding)) } }

@@ -694,6 +694,8 @@ public enum HubMessage {
         case .fit(let camera):
             w.raw(",\"camera\":")
             w.camera(camera)
+        case .story(let story):
+            w.storyResult(story)
         }
         w.raw("}")
         return w.bytes

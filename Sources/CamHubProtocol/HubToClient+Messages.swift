@@ -72,8 +72,10 @@ extension HubToClient {
             return .bounds(VisibleRegion(quad: quad, bounds: try f.requiredObject("bounds").bounds()))
         case "fit":
             return .fit(try f.camera("camera"))
+        case "story":
+            return .story(try f.storyResult())
         default:
-            throw f.fail("what", "unknown result '\(what)' (known: project, unproject, bounds, fit, summon)")
+            throw f.fail("what", "unknown result '\(what)' (known: project, unproject, bounds, fit, story, summon)")
         }
     }
 

@@ -12,6 +12,8 @@ public enum QueryAnswer: Hashable, Sendable {
     case bounds(VisibleRegion)
     /// The camera that fits the bounds, already clamped to the room limits.
     case fit(Camera)
+    /// The room's storyboard: its steps, the step the room is on, autoplay, drivers.
+    case story(StoryState)
 
     public var what: String {
         switch self {
@@ -19,6 +21,7 @@ public enum QueryAnswer: Hashable, Sendable {
         case .unproject: "unproject"
         case .bounds: "bounds"
         case .fit: "fit"
+        case .story: "story"
         }
     }
 }
@@ -26,10 +29,11 @@ public enum QueryAnswer: Hashable, Sendable {
 extension QueryCommand {
     /// Answers this query for the room `camera` seen in the asking client's `viewport`,
     /// on the room's `projection`: on the globe below zoom 12 points, view points
-    /// and bounds are the globe's (`GlobeView`); fit stays the flat map's.
+    /// and bounds are the globe's (`GlobeView`); fit stays the flat map's; `story`
+    /// is the room's `story` as it is (who may ask is the hub's to check).
     /// Throws `bad_message` (ref: the query id) when `fit` padding leaves no room.
     public func answer(
-        camera: Camera, viewport: Viewport, limits: CameraLimits, projection: MapProjection = .mercator
+        camera: Camera, viewport: Viewport, limits: CameraLimits, projection: MapProjection = .mercator, story: StoryState = StoryState()
     ) throws(ProtocolError) -> QueryAnswer {
         // Exactly one of the two is built: the globe's geometry or the flat map's.
         let onGlobe = projection == .globe && GlobeView.isGlobe(zoom: camera.zoom)
@@ -49,6 +53,8 @@ extension QueryCommand {
             } catch {
                 throw ProtocolError(.badMessage, "\(error.field): \(error.message)", ref: id)
             }
+        case .story:
+            return .story(story)
         }
     }
 }

@@ -487,7 +487,8 @@ struct OtherDecodingTests {
     @Test("query errors")
     func queryErrors() {
         #expect(decodeError(#"{"type":"query","what":"bounds"}"#) == ProtocolError(.badMessage, "id: missing", ref: "query"))
-        #expect(decodeError(#"{"type":"query","id":"q","what":"where"}"#)?.message == "what: unknown query 'where' (known: project, unproject, bounds, fit)")
+        #expect(
+            decodeError(#"{"type":"query","id":"q","what":"where"}"#)?.message == "what: unknown query 'where' (known: project, unproject, bounds, fit, story)")
         #expect(decodeError(#"{"type":"query","id":"q","what":"project"}"#)?.message == "points: missing")
         #expect(
             decodeError(#"{"type":"query","id":"q","what":"project","points":[{"lat":1,"lng":2}]}"#)?.message.hasPrefix(

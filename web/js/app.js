@@ -48,6 +48,8 @@ import { FollowMode } from './page/follow.js';
 import { Pointer } from './page/pointer.js';
 import { PresenterOutline } from './page/presenter_outline.js';
 import { StoryBar } from './page/story.js';
+import { StoryPanel } from './page/story_panel.js';
+import { StoryTools } from './page/story_tools.js';
 import { TapMarkers } from './page/tap_markers.js';
 import { RenderLoop } from './page/render_loop.js';
 import { receive } from './page/receive.js';
@@ -138,7 +140,11 @@ page.mapView.map?.on?.('move', () => page.explorerViews.drawArrows());
 page.sharing = new Sharing({ params: state.params, control: page.follow.control });
 page.outline = new PresenterOutline({ state, explorer: page.explorer, mapView: page.mapView });
 /** The room's storyboard: the step's caption for everyone, stepping for presenters (and drivers where allowed). */
-page.story = new StoryBar({ state, conn: page.conn, toast });
+page.story = new StoryBar({ state, conn: page.conn, explorer: page.explorer, back: () => page.follow.back(), toast });
+/** Presenters (drivers where allowed): the storyboard's steps as a list with pictures, edited in place, and its tools. */
+page.storyPanel = new StoryPanel({ state, room: page.room, conn: page.conn, mapStyle: mapStyle.style, toast });
+page.storyTools = new StoryTools({ state, send: (m) => page.storyPanel.send(m), toast });
+page.follow.onUpdate = () => page.story.update(); // "Back to the current step" while a follower explores
 page.input = captureInput(page);
 
 /** Local input: gestures for the hub (predicted when ours may move the camera), else a follower's own map. */

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { zoomForDistance, plainText, chapterSteps, readStoryFile } from '../js/story/story_file.js';
+import { zoomForDistance, plainText, chapterSteps, readStoryFile, xmlProblem } from '../js/story/story_file.js';
 
 test('a LookAt range is the eye\'s distance in MapLibre\'s model at the 720 px reference height', () => {
   // metres = (360 / tan(fov/2)) · 2πR cos(lat) / (512 · 2^zoom), the hub's CameraDistance.
@@ -36,4 +36,13 @@ test('the hub\'s steps come as they are, and what is neither is named', () => {
   assert.deepEqual(readStoryFile(JSON.stringify(steps), { parseXML }), steps);
   assert.throws(() => readStoryFile(readFileSync(new URL('../../examples/stories/config.js', import.meta.url), 'utf8'), { parseXML }),
     /neither KML nor JSON .*camhub story import/);
+});
+
+test('a parser report that names the line says the line first, as the hub does', () => {
+  const chromium = 'This page contains the following errors:error on line 4 at column 12: Opening and ending tag mismatch: FlyTo line 0 and Tour\nBelow is a rendering of the page up to the first error.';
+  assert.equal(xmlProblem(chromium), 'line 4: not well-formed XML (Opening and ending tag mismatch: FlyTo line 0 and Tour)');
+});
+
+test('a parser report without a line is given as its first line', () => {
+  assert.equal(xmlProblem('XML Parsing Error: no root element found\nLocation: file'), 'not well-formed XML (XML Parsing Error: no root element found)');
 });

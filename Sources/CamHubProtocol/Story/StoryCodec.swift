@@ -136,11 +136,15 @@ extension StoryState {
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch { throw ProtocolError(.badMessage, error.description) }
         guard case .object(let object) = json else { throw ProtocolError(.badMessage, "story must be a JSON object (got \(json.typeName))") }
-        let f = FieldReader(object, ref: nil)
+        return try decode(FieldReader(object, ref: nil))
+    }
+
+    /// The storyboard's fields of `f` (`steps`, `index` (null or absent: none), `playing`, `drivers`).
+    static func decode(_ f: FieldReader) throws(ProtocolError) -> StoryState {
         var state = StoryState(steps: try ClientMessage.decodeSteps(f, key: "steps", allowEmpty: true))
         state.drivers = try f.bool("drivers") ?? false
         state.playing = try f.bool("playing") ?? false
-        if let i = try f.number("index") {
+        if f.object["index"] != .null, let i = try f.number("index") {
             guard i >= 0, i == i.rounded(), Int(i) < state.steps.count else {
                 throw f.fail("index", "must be a step's index within 0…\(state.steps.count - 1) (got \(i))")
             }

@@ -89,3 +89,25 @@ extension WireReader {
         value(key) == nil ? nil : try requiredInt(key)
     }
 }
+
+/// The `result` of `query` `story`: the storyboard whole.
+extension JSONWriter {
+    /// `,"steps":[…],"index":…,"playing":…,"drivers":…` (`index` null when on no step).
+    mutating func storyResult(_ s: StoryState) {
+        raw(",\"steps\":")
+        steps(s.steps)
+        raw(",\"index\":")
+        if let i = s.index { integer(UInt64(i)) } else { null() }
+        raw(",\"playing\":")
+        bool(s.playing)
+        raw(",\"drivers\":")
+        bool(s.drivers)
+    }
+}
+
+extension WireReader {
+    /// The storyboard of a `story` `result`, read through the same validation as a client's steps.
+    func storyResult() throws(DecodingError) -> StoryState {
+        do { return try StoryState.decode(FieldReader(object, ref: nil)) } catch { throw DecodingError(field: "", message: error.message) }
+    }
+}

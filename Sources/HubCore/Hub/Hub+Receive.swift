@@ -71,8 +71,10 @@ extension Hub {
         case .limits, .track, .route:
             try handleCameraSettings(message, owner: owner, viewport: session.viewport, in: roomName, at: time, sink: sink)
         case .query(let query):
+            if case .story = query.what { try authorizeStoryQuery(role, in: roomName, ref: query.id) }
             let answer = try rooms.read(existing: roomName) { room throws(ProtocolError) in
-                try query.answer(camera: room.camera, viewport: session.viewport, limits: room.limits, projection: room.projection)
+                try query.answer(
+                    camera: room.camera, viewport: session.viewport, limits: room.limits, projection: room.projection, story: room.story ?? StoryState())
             }
             sink.send(HubMessage.result(id: query.id, answer), to: connection)
         case .subscribe(let events):

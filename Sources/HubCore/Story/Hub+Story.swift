@@ -12,6 +12,14 @@ extension Hub {
         rooms.read(name) { $0.story ?? StoryState() }
     }
 
+    /// `query` `story` (the steps whole) is for those who may edit them: a
+    /// presenter, or a driver where the storyboard allows drivers.
+    func authorizeStoryQuery(_ role: Role, in name: RoomName, ref: String) throws(ProtocolError) {
+        if role == .presenter || (role == .driver && rooms.read(existing: name, { $0.story?.drivers ?? false })) { return }
+        let who = role == .driver ? "a driver until a presenter lets drivers edit the storyboard" : "a \(role.rawValue)"
+        throw ProtocolError(.forbidden, "what: story: the storyboard's steps are for presenters (and drivers where allowed), not \(who)", ref: ref)
+    }
+
     /// `story`: edits the storyboard and tells the room (`storyChanged`); bad
     /// input changes nothing. A driver gets here only where the storyboard
     /// allows drivers (`Hub.handle`), and may not change that.

@@ -6,6 +6,29 @@ import WebSocketTransport
 /// `PUT /api/v1/rooms/{room}/story` (the body a file `StoryFile` reads, by its
 /// Content-Type) and `GET` (`?format=json|kml|kmz|storytelling`, JSON by default).
 extension ServerAPI {
+    /// `GET` or `PUT …/story` for `room`.
+    static func storyFile(_ request: HTTPRequest, in room: RoomName) throws(APIFailure) -> Work {
+        switch request.method {
+        case .get, .head:
+            let name = request.query["format"] ?? "json"
+            guard let format = StoryFile.Format(rawValue: name) else {
+                throw APIFailure(status: 400, code: "bad_message", "format: json, kml, kmz or storytelling (got '\(name)')")
+            }
+            return .room(room) { s, r in getStory(format: format, in: room, s, r) }
+        case .put:
+            let (body, type) = (request.body, request.contentType)
+            return .room(room) { s, r in
+                // In a cluster, a room this hub does not run gets its story from the hub that does.
+                guard s.cluster == nil || s.hub.owns(room) == true else {
+                    return askOwner(.story(room, body: body, contentType: type), of: room, s, r)
+                }
+                putStory(body, contentType: type, in: room, s, r)
+            }
+        default:
+            throw methodNotAllowed("GET, PUT")
+        }
+    }
+
     /// The file's steps become the room's storyboard, sent as the room's
     /// presenter would send them: a `story` `set` and, for a storyboard larger
     /// than one message, `insert`s. Answers `{"type":"done","count":N}`, or the

@@ -1,7 +1,6 @@
 import CamHubProtocol
 import Foundation
 import HubCore
-import StoryFormats
 import WebSocketTransport
 
 /// The server API for backends and moderation, under `/api/v1/` on the hub's
@@ -9,6 +8,7 @@ import WebSocketTransport
 /// - `GET /api/v1/rooms`, `GET /api/v1/rooms/{room}`;
 /// - `POST /api/v1/rooms/{room}/commands` (`?wait=finished`);
 /// - `GET`, `PUT /api/v1/rooms/{room}/story` (`ServerAPI+Story`);
+/// - `POST /api/v1/rooms/{room}/story/step` (`ServerAPI+Step`);
 /// - `DELETE /api/v1/rooms/{room}/clients/{client}`.
 /// Described in docs/openapi.yaml. Authorized and rate-limited on the loop
 /// that took the request (`APIAccess`); a room's work runs on its loop's hub,
@@ -85,26 +85,10 @@ struct ServerAPI: Sendable {
                 command(body, in: room, untilFinished: wait, s, r)
             }
         case 3 where parts[0] == "rooms" && parts[2] == "story":
-            let room = try roomName(parts[1])
-            switch request.method {
-            case .get, .head:
-                let name = request.query["format"] ?? "json"
-                guard let format = StoryFile.Format(rawValue: name) else {
-                    throw APIFailure(status: 400, code: "bad_message", "format: json, kml, kmz or storytelling (got '\(name)')")
-                }
-                return .room(room) { s, r in getStory(format: format, in: room, s, r) }
-            case .put:
-                let (body, type) = (request.body, request.contentType)
-                return .room(room) { s, r in
-                    // In a cluster, a room this hub does not run gets its story from the hub that does.
-                    guard s.cluster == nil || s.hub.owns(room) == true else {
-                        return askOwner(.story(room, body: body, contentType: type), of: room, s, r)
-                    }
-                    putStory(body, contentType: type, in: room, s, r)
-                }
-            default:
-                throw methodNotAllowed("GET, PUT")
-            }
+            return try storyFile(request, in: try roomName(parts[1]))
+        case 4 where parts[0] == "rooms" && parts[2] == "story" && parts[3] == "step":
+            guard request.method == .post else { throw methodNotAllowed("POST") }
+            return try storyStep(request.body, in: try roomName(parts[1]))
         case 4 where parts[0] == "rooms" && parts[2] == "clients" && !parts[3].isEmpty:
             guard request.method == .delete else { throw methodNotAllowed("DELETE") }
             let room = try roomName(parts[1])
@@ -123,8 +107,9 @@ struct ServerAPI: Sendable {
     }
 
     /// Runs a command; answers with the error, the animation's report (its
-    /// first, or its last with `?wait=finished`), the `result` (summon) or
-    /// `clamped` event the hub gave, or `{"type":"done"}`.
+    /// first, or its last with `?wait=finished`), the storyboard after a
+    /// `step` (`stepAnswer`), the `result` (summon) or `clamped` event the hub
+    /// gave, or `{"type":"done"}`.
     static func command(_ body: [UInt8], in room: RoomName, untilFinished: Bool, _ s: HubServer.State, _ r: HTTPResponder) {
         let (bytes, animationID) = withAnimationID(body)
         let now = s.now()
@@ -141,6 +126,7 @@ struct ServerAPI: Sendable {
         if let error = answers.first(where: { $0.starts(with: Array(#"{"type":"error""#.utf8)) }) {
             return r.respond(response(failure(from: error) ?? APIFailure(status: 400, code: "bad_message", "the hub refused the command")))
         }
+        if case .step = ran.message, let story = s.hub.story(of: room) { return r.respond(.json(stepAnswer(story))) }
         if let id = animationID ?? ran.message.animationID {
             // Its report may have come already; else when the room next ticks (or, with `untilFinished`, when it ends).
             let waiter = APIAnswers.Waiter(key: ran.key, id: id, untilEnd: untilFinished, responder: r, since: now.seconds)
@@ -156,11 +142,11 @@ struct ServerAPI: Sendable {
         HTTPResponse(status: failure.status, contentType: "application/json", body: failure.json, headers: headers)
     }
 
-    private static func methodNotAllowed(_ allowed: String) -> APIFailure {
+    static func methodNotAllowed(_ allowed: String) -> APIFailure {
         APIFailure(status: 405, code: "method_not_allowed", "method: this path takes \(allowed)")
     }
 
-    private static func roomName(_ text: String) throws(APIFailure) -> RoomName {
+    static func roomName(_ text: String) throws(APIFailure) -> RoomName {
         do { return try RoomName(validating: text) } catch { throw APIFailure(status: 400, code: "bad_message", "room: \(error.message)") }
     }
 

@@ -53,6 +53,7 @@ struct SchemaAgreementTests {
         #"{"type":"query","id":"q2","what":"unproject","points":[]}"#,
         #"{"type":"query","id":"q3","what":"bounds"}"#,
         #"{"type":"query","id":"q4","what":"fit","bounds":{"south":1,"west":2,"north":3,"east":4},"padding":{"top":5}}"#,
+        #"{"type":"query","id":"s1","what":"story"}"#,
         #"{"type":"ping"}"#, #"{"type":"ping","t":12345.6}"#,
         #"{"type":"subscribe","events":[]}"#,
         #"{"type":"ping","newField":{"anything":true}}"#,
@@ -357,6 +358,10 @@ struct EncoderSchemaTests {
                 out.append(HubMessage.result(id: query.id, try query.answer(camera: c, viewport: viewport, limits: CameraLimits())))
             }
         }
+        // The storyboard whole (`query` `story`): steps with every field, and none on no step.
+        let porto = StoryStep(camera: steep, via: .ease, duration: 2, hold: 4, title: "Porto", notes: "Line one.\nLine two.")
+        out.append(HubMessage.result(id: "s1", .story(StoryState(steps: [porto, StoryStep(camera: plain)], index: 1, playing: true, drivers: true))))
+        out.append(HubMessage.result(id: "s2", .story(StoryState())))
         return out
     }
 

@@ -271,7 +271,9 @@ export class Room {
 
   /**
    * Asks the hub to compute against the room's camera and this client's viewport: `query('project',
-   * {points})`, `'unproject'`, `'bounds'`, `'fit'` {bounds, padding}. Resolves with the `result`.
+   * {points})`, `'unproject'`, `'bounds'`, `'fit'` {bounds, padding}; or `'story'`: the room's storyboard whole
+   * ({steps, index, playing, drivers}; presenters, and drivers where the storyboard allows them). Resolves with the
+   * `result`.
    */
   query(what, params = {}) {
     const id = this.newId('q');

@@ -84,3 +84,23 @@ test('the builders refuse a bad step naming the field, before anything is sent',
   ];
   for (const [make, message] of cases) assert.throws(make, message);
 });
+
+test("query('story') gives a presenter the steps whole, and refuses a follower", async () => {
+  const name = roomName();
+  const presenter = await join(name, 'presenter');
+  const follower = await join(name, 'follower');
+  const changed = next(presenter, 'storyChanged');
+  presenter.setStory(steps);
+  await changed;
+  const stepped = next(presenter, 'storyStep');
+  presenter.step(1);
+  await stepped;
+  const story = await presenter.query('story');
+  assert.equal(story.what, 'story');
+  assert.deepEqual(story.steps.map((s) => s.title), ['Lisbon', 'Porto']);
+  assert.deepEqual(story.steps[1].camera, { lat: 41.15, lon: -8.61, zoom: 12, bearing: 30, tilt: 50, roll: -8 });
+  assert.equal(story.steps[0].notes, 'The Tagus.\nWest.');
+  assert.equal(story.index, 1);
+  assert.equal(story.playing, false);
+  await assert.rejects(follower.query('story'), (e) => e.code === 'forbidden' && e.message.includes('what: story'));
+});

@@ -38,6 +38,8 @@ export class FollowMode {
       roomCamera: () => state.screen.lastSample?.camera ?? null });
     /** Who summoned this page last ({client, name}), or null. */
     this.summonedBy = null;
+    /** Called after each update (whether it explores changed, say): the story caption's way back. */
+    this.onUpdate = () => {};
     this.banner = $('#explore-banner');
     $('#back-to-presenter').addEventListener('click', () => this.back());
     $('#summon').addEventListener('click', () => this.conn.send(build.summon()));
@@ -131,6 +133,7 @@ export class FollowMode {
     const notice = $('#lock-notice');
     notice.hidden = !(following && !state.followPolicy.explore);
     if (!notice.hidden) notice.textContent = this.lockText();
+    this.onUpdate();
   }
 }
 

@@ -7,7 +7,7 @@
 /**
  * The parts of the page a hub message reaches (built in app.js):
  * {state, params, conn, buffer, prediction, reducedMotion, fps, frameLatency, mapView, pointer, panel, tapMarkers,
- *  ids, session, controls, follow, view, story, toast}
+ *  ids, session, controls, follow, view, story, storyPanel, toast}
  * @typedef {object} Page
  */
 
@@ -77,6 +77,7 @@ function welcomed(page, m, receivedAt, changes) {
   page.follow.changed(changes);
   page.explorerViews.update();
   page.story.update();
+  page.storyPanel.welcome();
   page.controls.update();
 }
 
@@ -112,7 +113,10 @@ function eventReceived(page, m, changes) {
   const { state, toast } = page;
   if (changes.has('route')) page.mapView.setOverlay('camhub-route', state.route.geojson());
   if (changes.has('projection')) projectionChanged(page);
-  if (changes.has('story')) page.story.update();
+  if (changes.has('story')) {
+    page.story.update();
+    page.storyPanel.changed(m);
+  }
   if (changes.has('viewports') || changes.has('role')) page.explorerViews.update();
   if (changes.has('limits')) page.prediction.setLimits(state.limits);
   if (changes.note && (m.event === 'joined' || m.event === 'left' || m.event === 'presenterChanged')) toast(changes.note, 'info', 2500);
@@ -121,6 +125,7 @@ function eventReceived(page, m, changes) {
     if (!state.canDrive) page.prediction.reset();
     page.session.showAddress(); // a demoted presenter rejoins as a driver
     page.story.update();
+    page.storyPanel.update();
     page.controls.update();
   }
   if (m.event === 'tap' || m.event === 'longPress') page.tapMarkers.event(m);

@@ -116,6 +116,21 @@ export function testHook(page) {
       };
     },
     /** Whether this page shares where it looks while it explores (?share=0, the panel's switch). */
+    /** The storyboard panel: shown, folded, its rows (title, notes, current, picture drawn) and its pictures' work. */
+    get storyPanel() {
+      const p = page.storyPanel;
+      return {
+        shown: !p.el.hidden,
+        folded: p.el.classList.contains('collapsed'),
+        steps: p.steps,
+        rows: p.rows.map((li) => ({
+          title: li.querySelector('.story-step-title').value, notes: li.querySelector('.story-step-notes').value,
+          current: li.classList.contains('current'), picture: li.querySelector('.story-thumb').src.startsWith('data:image/'),
+        })),
+        error: p.el.querySelector('#story-panel-error').hidden ? null : p.el.querySelector('#story-panel-error').textContent,
+        renders: p.thumbnails.renders, failures: p.thumbnails.failures, pending: p.thumbnails.pending,
+      };
+    },
     get sharing() {
       return page.sharing.on;
     },

@@ -92,12 +92,23 @@ function viewCamera(v) {
 }
 
 /**
+ * What a browser's XML parser said about a file that is not well-formed, as the hub says it: `line 4: not
+ * well-formed XML (…)` when the parser named the line (Chromium: "error on line 4 at column 12: …"), else its first line.
+ * @param {string} report the text of the parser's `parsererror` element
+ */
+export function xmlProblem(report) {
+  const at = /line (\d+)(?: at column \d+)?: ([^\n]*)/.exec(report);
+  if (at) return `line ${at[1]}: not well-formed XML (${at[2].trim()})`;
+  return `not well-formed XML (${report.split('\n')[0].trim()})`;
+}
+
+/**
  * The steps of a KML tour's first gx:Tour (`doc`: a parsed XML document).
  * @param {Document} doc
  */
 export function tourSteps(doc) {
   const error = doc.getElementsByTagName('parsererror')[0];
-  if (error) throw new Error(`not well-formed XML (${error.textContent.split('\n')[0]})`);
+  if (error) throw new Error(xmlProblem(error.textContent));
   const tour = [...doc.getElementsByTagNameNS('*', 'Tour')][0];
   if (!tour) throw new Error('kml: no gx:Tour');
   const playlist = child(tour, 'Playlist');

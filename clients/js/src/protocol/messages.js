@@ -62,7 +62,7 @@
 //   limits    {minZoom?, maxZoom?, minTilt?, maxTilt?, maxTiltByZoom?, bounds?}   presenter only
 //   track     {mode?, location?}
 //   route     {points: [{lat, lon}], append?}    the room's route; [] clears it
-//   query     {id, what: project|unproject|bounds|fit, points?|bounds?|padding?}
+//   query     {id, what: project|unproject|bounds|fit|story, points?|bounds?|padding?}
 //   ping      {t}
 //   follow    {state: following|exploring|away}   this page's own follow state
 //   fit       {mode: same|cover}                 how this page fits the room's camera to its screen
@@ -110,7 +110,7 @@ export const ANIMATION_KINDS = ['ease', 'fly', 'animate'];
 export const LIVE_ANIMATION_STATUSES = ['running', 'delayed', 'waiting'];
 /** Camera property names of animation claims and reports, in the hub's order. */
 export const PROPERTY_NAMES = ['center', 'zoom', 'bearing', 'tilt', 'roll', 'elevation', 'fov', 'anchor', 'padding'];
-export const QUERY_KINDS = ['project', 'unproject', 'bounds', 'fit'];
+export const QUERY_KINDS = ['project', 'unproject', 'bounds', 'fit', 'story'];
 const CAMERA_KEYS = ['lat', 'lon', 'zoom', 'bearing', 'tilt', 'roll', 'elevation', 'fov'];
 /** The centre elevations (m) and fields of view (degrees) the hub takes in a command. */
 export const ELEVATION_RANGE = Object.freeze([-11000, 9000]);
@@ -474,6 +474,12 @@ const serverValidators = {
     str('result', m, 'id');
     arr('result', m, 'points', { required: false });
     if (m.camera !== undefined) wireCamera(m.camera, 'result.camera');
+    if (m.what === 'story') {
+      arr('result(story)', m, 'steps');
+      if (m.index !== null) num('result(story)', m, 'index', { min: 0, integer: true });
+      bool('result(story)', m, 'playing');
+      bool('result(story)', m, 'drivers');
+    }
   },
   error(m) {
     str('error', m, 'code');
@@ -822,7 +828,10 @@ export const build = {
     if (append) m.append = true;
     return m;
   },
-  /** `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?}. */
+  /**
+   * `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?},
+   * `'story'` (the room's storyboard whole: presenters, drivers where allowed).
+   */
   query(id, what, params = {}) {
     if (id === undefined) throw new ProtocolError('query: needs an id to match its result');
     idField('query', id);

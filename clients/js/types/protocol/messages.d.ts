@@ -362,13 +362,19 @@ export namespace build {
         type: string;
         points: any;
     };
-    /** `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?}. */
+    /**
+     * `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?},
+     * `'story'` (the room's storyboard whole: presenters, drivers where allowed).
+     */
     function query(id: any, what: any, params?: {}): {
         type: string;
         id: any;
         what: any;
     };
-    /** `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?}. */
+    /**
+     * `query(id, 'project', {points: [{lat, lon}]})`, `'unproject'` {points: [{x, y}]}, `'bounds'`, `'fit'` {bounds, padding?},
+     * `'story'` (the room's storyboard whole: presenters, drivers where allowed).
+     */
     function query(id: any, what: any, params?: {}): {
         type: string;
         id: any;
