@@ -46,3 +46,20 @@ def test_a_storyboard_larger_than_one_message_is_split_into_a_set_and_inserts():
     assert len(messages) > 1 and all(m["op"] == "insert" for m in messages[1:])
     assert all(len(json.dumps(m, separators=(",", ":")).encode()) <= 8192 for m in messages)
     assert sum(len(m["steps"]) for m in messages) == 60
+
+
+def test_a_presenter_reads_the_storyboard_whole_and_a_follower_may_not(hub, wire):
+    async def main():
+        async with camhub.connect(hub.url, "story-read", role="presenter", on_wire=wire) as presenter, \
+                camhub.connect(hub.url, "story-read", on_wire=wire) as follower:
+            await presenter.set_story(STEPS)
+            await presenter.step(1)
+            answer = await presenter.query("story")
+            assert [s["title"] for s in answer["steps"]] == ["Lisbon", "Porto"]
+            assert answer["steps"][1]["camera"]["roll"] == -8.0 and answer["index"] == 1 and answer["playing"] is False
+            with pytest.raises(camhub.HubError) as refused:
+                await follower.query("story")
+            assert refused.value.code == "forbidden"
+
+    import asyncio
+    asyncio.run(main())
