@@ -60,10 +60,14 @@ public actor Room {
     public nonisolated let events: AsyncStream<HubEvent>
     /// Connection states, welcomes and token refreshes (one consumer).
     public nonisolated let changes: AsyncStream<RoomChange>
+    /// Every message the hub sent, welcomes included, as it came, with the time it
+    /// arrived and its text (one consumer), after the room's state took it in.
+    public nonisolated let messages: AsyncStream<ReceivedMessage>
 
     let frameSink: AsyncStream<HubFrame>.Continuation
     let eventSink: AsyncStream<HubEvent>.Continuation
     let changeSink: AsyncStream<RoomChange>.Continuation
+    let messageSink: AsyncStream<ReceivedMessage>.Continuation
     let url: String
     let logger = Logger(label: "camhub.kit")
     /// The hello of every connection (its token replaced by refreshes).
@@ -96,8 +100,12 @@ public actor Room {
     /// The largest message taken from the hub (a welcome lists the roster and the route).
     static let largestMessage = 1 << 20
 
-    init(url: String, hello: Hello, getToken: TokenSource?, backoff: Backoff?, joinTimeout: Double) {
+    /// How a `wss://` hub's certificate is checked.
+    let tls: HubTLS
+
+    init(url: String, hello: Hello, getToken: TokenSource?, backoff: Backoff?, joinTimeout: Double, tls: HubTLS) {
         self.url = url
+        self.tls = tls
         self.joinTimeout = joinTimeout
         self.hello = hello
         self.getToken = getToken
@@ -105,6 +113,7 @@ public actor Room {
         (frames, frameSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (changes, changeSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+        (messages, messageSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
     /// Closes the connection for good (the room goes on for everyone else);
