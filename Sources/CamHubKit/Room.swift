@@ -39,6 +39,12 @@ public actor Room {
     public internal(set) var tokenExpiry: Double?
     /// How many times the room was joined again after a lost connection.
     public internal(set) var reconnects = 0
+    /// The room's storyboard as everyone hears it (its length, the step it is on with its
+    /// title and notes, autoplay, whether drivers may step it); nil while it has none.
+    public internal(set) var story: StorySummary?
+    /// Where the room's explorers look, as the newest `viewports` event said (presenters
+    /// and drivers; a follower never gets them): at most 50 regions, and how many more.
+    public internal(set) var viewports = RoomViewports(clients: [], others: 0)
     var people = RoomPeople()
     var live = LiveAnimations()
     /// The frames as they came (`DisplayClock` times), for `camera(atDisplayTime:)`.

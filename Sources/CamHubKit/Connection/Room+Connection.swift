@@ -136,6 +136,8 @@ extension Room {
         camera = welcome.camera
         limits = welcome.limits
         seq = welcome.seq
+        story = welcome.story
+        viewports = RoomViewports(clients: [], others: 0)
         people.welcome(welcome.roster)
         live.welcome(welcome.animations)
         playout.reset()

@@ -57,6 +57,9 @@ extension Room {
         people.apply(event)
         switch event {
         case .limitsChanged(let newLimits, _): limits = newLimits
+        case .storyStep(let e): story = (story ?? StorySummary(count: e.count, index: e.index)).stepped(e)
+        case .storyChanged(let c): story = StorySummary.changed(c)
+        case .viewports(let v): viewports = v
         case .presenterChanged(let current, _, let demoted, _):
             if current == client { role = .presenter } else if demoted == client { role = .driver }
         default: break
