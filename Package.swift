@@ -20,8 +20,9 @@ import PackageDescription
 ///   swift-crypto). Pure: no sockets, no clock.
 /// - `WebSocketTransport` → `CLWS`, `CURing`, `CTCPProgress`: the one small libwebsockets wrapper (server and
 ///   client, each on its own loop thread). Knows nothing about cameras or rooms.
-/// - `CamHubClient` → HubCore, WebSocketTransport: the client library (a hub connection,
-///   presenter scripts, followers) behind `camhub present|follow|replay`.
+/// - `CamHubClient` → HubCore, WebSocketTransport, CamHubKit: the command line's client side: presenter
+///   scripts and the follower on CamHubKit rooms (`camhub present|follow`), and a hub connection on the
+///   libwebsockets wrapper for `camhub replay`, `story import`, the bench's presenters and the tests.
 /// - `CamHubBench` → CamHubClient, `CEpoll`, `CPerfEvents`: the load tester behind `camhub bench`
 ///   (epoll follower sockets, perf counters, latency histograms), apart so that users of the
 ///   client library do not carry it.
@@ -65,6 +66,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
@@ -77,7 +79,7 @@ let package = Package(
         .target(name: "SharedBytes"),
         .target(name: "CamHubKit", dependencies: [
             "CamHubProtocol", "CameraCore", "CameraMotion", .product(name: "WSClient", package: "swift-websocket"),
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "CamHubKitTests", dependencies: ["CamHubKit", "CamHubProtocol", "CameraCore", "CameraMotion"]),
         .target(name: "CamHubProtocol", dependencies: ["CameraCore", "CameraMotion"]),
@@ -135,17 +137,18 @@ let package = Package(
         /// `camhub serve --record` and `camhub replay`: gzip JSON-lines recordings of rooms.
         .target(name: "HubRecording", dependencies: ["CamHubProtocol", "HubCore", "CameraCore", "Gzip"]),
         .testTarget(name: "HubRecordingTests", dependencies: ["HubRecording", "Gzip", "CamHubProtocol", "HubCore", "CameraCore", "CameraMotion", "SocketTestSupport"]),
-        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "CamHubProtocol", "HubCore", "SocketTestSupport", "CamHubClient", "CamHubBench", "TileServer",
+        .testTarget(name: "HubServerTests", dependencies: ["HubServer", "HubCluster", "HubRecording", "WebSocketTransport", "CamHubProtocol", "HubCore", "SocketTestSupport", "CamHubClient", "CamHubKit", "CamHubBench", "TileServer",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         /// Linux perf events (`linux/perf_event.h`): `camhub bench` counts a local hub's send syscalls.
         .systemLibrary(name: "CPerfEvents", path: "Sources/CPerfEvents"),
         /// epoll and eventfd for the bench's follower sockets (header-only; Glibc's module leaves them out).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "CamHubClient", dependencies: [
-            "CameraCore", "CameraMotion", "CamHubProtocol", "HubCore", "WebSocketTransport", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            "CameraCore", "CameraMotion", "CamHubProtocol", "HubCore", "WebSocketTransport", "CamHubKit",
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         .target(name: "CamHubBench", dependencies: [
-            "CamHubClient", "CameraCore", "CamHubProtocol", "HubCore", "WebSocketTransport", "CPerfEvents", "CEpoll",
+            "CamHubClient", "CamHubKit", "CameraCore", "CamHubProtocol", "HubCore", "WebSocketTransport", "CPerfEvents", "CEpoll",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -154,11 +157,15 @@ let package = Package(
             dependencies: ["CamHubBench", "CamHubClient", "HubServer", "SocketTestSupport", "WebSocketTransport"]),
         .testTarget(
             name: "CamHubClientTests",
-            dependencies: ["CamHubClient", "CamHubBench", "CameraCore", "CamHubProtocol", "HubCore", "HubServer", "SocketTestSupport", "WebSocketTransport"]),
+            dependencies: [
+                "CamHubClient", "CamHubKit", "CamHubBench", "CameraCore", "CamHubProtocol", "HubCore", "HubServer", "SocketTestSupport",
+                "WebSocketTransport",
+            ]),
         /// Runs the built `camhub` binary as a subprocess (start-up errors, CLI output).
         .testTarget(name: "CamHubCLITests", dependencies: ["Gzip", "HubServer", "CamHubProtocol", "HubCore", "HubRecording", "SocketTestSupport"]),
         .executableTarget(name: "camhub", dependencies: [
-            "CameraCore", "CamHubProtocol", "HubCore", "HubServer", "HubCluster", "CamHubClient", "CamHubBench", "WebSocketTransport", "HubRecording", "TileServer",
+            "CameraCore", "CamHubProtocol", "HubCore", "HubServer", "HubCluster", "CamHubClient", "CamHubKit", "CamHubBench", "WebSocketTransport",
+            "HubRecording", "TileServer",
             "StoryFormats",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Metrics", package: "swift-metrics"),

@@ -1,4 +1,5 @@
 import CamHubClient
+import CamHubKit
 import CamHubProtocol
 import Foundation
 import WebSocketTransport
@@ -248,11 +249,20 @@ public final class BenchRunner {
             }
         case .script(let script, let name):
             motion.presenterName = name
-            Thread.detachNewThread { [errors = motion.presenterErrors, done = motion.presenterDone] in
-                // Made on the thread that runs it: the runner is that thread's alone.
-                let runner = PresenterRunner(connection: presenter, script: script, shouldStop: { stop.withLock { $0 } }, onFrame: onFrame)
-                let report = runner.run(loop: true)
-                errors.withLock { $0 = report.errors.map { "\($0.failure.code): \($0.failure.message)" } + report.problems }
+            // A script runs in a CamHubKit room (as `camhub present` does), which takes over
+            // presenting from the connection that measured the clock.
+            presenter.shutdown()
+            let hello = HelloOptions(room: o.roomNames[0], role: "presenter", name: "bench-presenter", token: o.token, rate: o.rate)
+            Thread.detachNewThread { [url = o.url, errors = motion.presenterErrors, done = motion.presenterDone] in
+                let found = runBlocking {
+                    let room: Room
+                    do { room = try await hello.join(url, reconnect: nil) } catch { return ["the script's presenter could not join: \(error)"] }
+                    let runner = PresenterRunner(room: room, script: script, shouldStop: { stop.withLock { $0 } }, onFrame: onFrame)
+                    let report = await runner.run(loop: true)
+                    await room.close()
+                    return report.errors.map { "\($0.failure.code): \($0.failure.message)" } + report.problems
+                }
+                errors.withLock { $0 = found }
                 done.signal()
             }
         }

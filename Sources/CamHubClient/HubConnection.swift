@@ -83,6 +83,8 @@ public struct HelloOptions: Sendable, Hashable {
 /// following message. Messages are stamped with the local wall clock on the
 /// loop thread as they arrive (for latency). What the loop thread hands over
 /// goes through a `HubInbox`; everything else is set before `join` returns.
+/// For `camhub replay`, `story import`, the bench's presenters and tests;
+/// `present` and `follow` join with CamHubKit (`HelloOptions.join`).
 public final class HubConnection: Sendable {
     public struct Received: Sendable {
         /// The message's JSON text (a binary frame as the JSON frame that says the same).
@@ -103,19 +105,13 @@ public final class HubConnection: Sendable {
     private let inbox: HubInbox
     private let connection: ConnectionID
     public let welcome: Welcome?
-    /// The `welcome`'s `time` (the hub's wall clock, ms since the epoch).
-    public let welcomeTime: Double?
-    /// The `welcome` exactly as the hub sent it.
-    public let welcomeText: String?
 
-    private init(url: HubURL, client: WebSocketClient, inbox: HubInbox, connection: ConnectionID, welcome: Welcome, time: Double, text: String) {
+    private init(url: HubURL, client: WebSocketClient, inbox: HubInbox, connection: ConnectionID, welcome: Welcome) {
         self.url = url
         self.client = client
         self.inbox = inbox
         self.connection = connection
         self.welcome = welcome
-        welcomeTime = time
-        welcomeText = text
     }
 
     /// Connects, sends `hello` and waits for `welcome` (or throws the hub's error).
@@ -130,9 +126,9 @@ public final class HubConnection: Sendable {
         do { try client.start(handlers(inbox)) } catch { throw ClientError("could not start the WebSocket client: \(error)") }
         let deadline = monotonicSeconds() + timeout
         let connection = client.connect(url.naming(room: hello.room).connectRequest())
-        func fail(_ message: String, hubError: ProtocolError? = nil) -> ClientError {
+        func fail(_ message: String) -> ClientError {
             close(connection, of: client, inbox: inbox)
-            return ClientError(message, hubError: hubError)
+            return ClientError(message)
         }
         guard inbox.waitOpen(until: deadline) else {
             let why = inbox.closeEvent.map(describe) ?? "timed out after \(fixed(timeout, 0)) s"
@@ -145,10 +141,10 @@ public final class HubConnection: Sendable {
                 throw fail("no welcome from \(url) within \(fixed(timeout, 0)) s")
             case .message(let r)?:
                 switch r.message {
-                case .welcome(let w, let time):
-                    return HubConnection(url: url, client: client, inbox: inbox, connection: connection, welcome: w, time: time, text: r.text)
+                case .welcome(let w, _):
+                    return HubConnection(url: url, client: client, inbox: inbox, connection: connection, welcome: w)
                 case .error(let e):
-                    throw fail("hello refused: \(e.code): \(e.message)", hubError: e)
+                    throw fail("hello refused: \(e.code): \(e.message)")
                 default:
                     continue
                 }
@@ -184,9 +180,6 @@ public final class HubConnection: Sendable {
     public func next(timeout: Double) -> Item? {
         inbox.next(until: monotonicSeconds() + max(0, timeout))
     }
-
-    /// True once the connection has ended.
-    public var isClosed: Bool { inbox.closeEvent != nil }
 
     /// Closes with 1000 and stops the loop thread (blocks up to ~1 s). Idempotent.
     public func shutdown() { Self.close(connection, of: client, inbox: inbox) }

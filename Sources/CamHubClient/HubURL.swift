@@ -108,11 +108,8 @@ public struct HubURL: Hashable, Sendable, CustomStringConvertible {
 /// An error of the scripted clients, with a message for people.
 public struct ClientError: Error, CustomStringConvertible, Sendable, Equatable {
     public var message: String
-    /// The hub's own `error` when it refused the `hello` (its code and words).
-    public var hubError: ProtocolError?
-    public init(_ message: String, hubError: ProtocolError? = nil) {
+    public init(_ message: String) {
         self.message = message
-        self.hubError = hubError
     }
     public var description: String { message }
 }

@@ -30,11 +30,13 @@ public enum CamHub {
     ///     without one by then is given up (the first: `connect` throws; later ones are retried).
     ///   - reconnect: the wait before each new connection after one is lost (1001, 1012, a drop);
     ///     nil: the room ends with the connection.
+    ///   - fit: how this client fits the room's camera to its screen (`hello.fit`).
+    ///   - tls: how a `wss://` hub's certificate is checked (the system's authorities by default).
     public static func connect(
         url: String, room: String, role: Role = .follower, name: String? = nil, token: String? = nil,
         getToken: TokenSource? = nil, rate: Double? = nil, encoding: FrameEncoding = .binary,
         viewport: Viewport = Hello.defaultViewport, render: RenderCapabilities = .all, events: EventSubscriptions? = nil,
-        joinTimeout: Double = 15, reconnect: Backoff? = Backoff()
+        fit: FitMode = .same, joinTimeout: Double = 15, reconnect: Backoff? = Backoff(), tls: HubTLS = .system
     ) async throws(CamHubError) -> Room {
         let roomName: RoomName
         do { roomName = try RoomName(validating: room) } catch {
@@ -45,7 +47,8 @@ public enum CamHub {
             events: events ?? RoomSubscriptions.defaults(for: role))
         hello.encoding = encoding
         hello.render = render
-        let joined = Room(url: url, hello: hello, getToken: getToken, backoff: reconnect, joinTimeout: joinTimeout)
+        hello.fit = fit
+        let joined = Room(url: url, hello: hello, getToken: getToken, backoff: reconnect, joinTimeout: joinTimeout, tls: tls)
         if token == nil, getToken != nil { try await joined.useFirstToken() }
         try await joined.open()
         return joined

@@ -8,6 +8,9 @@ public struct CamHubError: Error, Hashable, Sendable, CustomStringConvertible {
         case hub(ProtocolError.Code)
         /// The connection could not be made, or is not open now.
         case connection
+        /// The server answered the WebSocket upgrade with something else (a wrong path or
+        /// subprotocol, an origin it does not take): swift-websocket does not pass its response on.
+        case upgradeRefused
         /// The connection closed with this code (1006: dropped without a close
         /// frame; 1012: the hub restarts) before the answer came.
         case closed(ConnectionClose)
@@ -44,6 +47,7 @@ public struct CamHubError: Error, Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case .hub(let code): "\(code.rawValue): \(message)" + (ref.map { " (ref \($0))" } ?? "")
         case .connection: "connection: \(message)"
+        case .upgradeRefused: "upgrade: \(message)"
         case .closed(let close): "closed (\(close)): \(message)"
         case .protocolViolation: "protocol: \(message)"
         case .badArgument: "argument: \(message)"

@@ -38,18 +38,43 @@ extension Room {
     }
 
     /// Goes through the room's storyboard (`next`, `previous`, a step, `play`,
-    /// `pause`); a step's move is this client's animation: returns how it
-    /// ended. `play` and `pause` move nothing: they return nil once the hub has them.
+    /// `pause`). A step's `fly` or `ease` is this client's animation: returns how it
+    /// ended. A `jump` step (a `set`), `play` and `pause` are not animations: they
+    /// return nil once the hub has them. A step outside the storyboard throws the hub's error.
     @discardableResult
-    public func step(_ to: StepTarget) async throws(CamHubError) -> AnimationReport? {
+    public func step(to: StepTarget) async throws(CamHubError) -> AnimationReport? {
         switch to {
         case .play, .pause:
             try await roundTrip(.step(StepCommand(to: to)))
             return nil
         case .next, .previous, .index:
-            let id = newID("step")
-            return try await animation(.step(StepCommand(to: to, id: id)), id: id)
+            return try await move(to: to)
         }
+    }
+
+    /// Goes to a step: the hub handles a `step` before the `ping` after it and reports
+    /// a move's start as it handles it, so by the pong it is known whether one started.
+    private func move(to: StepTarget) async throws(CamHubError) -> AnimationReport? {
+        let id = newID("step")
+        let me = client
+        let ended = answers.expect { reply in
+            if case .animation(let report, _) = reply { report.id == id && report.status.isEnd && (report.owner ?? me) == me } else { false }
+        }
+        let started = answers.expect { reply in
+            if case .animation(let report, _) = reply { report.id == id && report.status == .started && (report.owner ?? me) == me } else { false }
+        }
+        do { try await roundTrip(.step(StepCommand(to: to, id: id))) } catch {
+            answers.forget(ended)
+            answers.forget(started)
+            throw error
+        }
+        guard answers.take(started) != nil else {
+            answers.forget(ended)
+            return nil  // a jump: the camera is there already
+        }
+        let answer = try await wait(for: ended)
+        guard case .animation(let report, _) = answer else { throw Self.failure(answer) }
+        return report
     }
 
     /// Stops animations: one of this client's (`.id`), all of its own (`.own`),

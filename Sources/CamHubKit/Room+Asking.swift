@@ -55,8 +55,21 @@ extension Room {
         }
     }
 
-    /// Sends `message` on the joined connection (`.connection` while not joined).
-    func send(_ message: ClientMessage) async throws(CamHubError) {
+    /// Waits for the reply registered as `key` (at once when it came already).
+    func wait(for key: Int) async throws(CamHubError) -> HubToClient {
+        do {
+            return try await withCheckedThrowingContinuation { answers.wait(key, $0) }
+        } catch {
+            answers.forget(key)
+            throw error as? CamHubError ?? CamHubError(.connection, "\(error)")
+        }
+    }
+
+    /// Sends any protocol message as it is, without waiting for an answer (the
+    /// JavaScript client's `send`); messages one task sends go out in order.
+    /// What the hub answers comes in `messages` (and `events`, `frames`).
+    /// Throws `.connection` while not joined: nothing is queued for a later socket.
+    public func send(_ message: ClientMessage) async throws(CamHubError) {
         guard let outbound, isConnected else {
             throw CamHubError(.connection, "\(message.type): not joined now (\(connection))")
         }

@@ -21,11 +21,12 @@ extension Room {
         return result
     }
 
-    /// Presenters: calls back everyone who explores or is away; returns how many it reached.
+    /// Presenters: calls back everyone who explores or is away, or only `client` (an id of
+    /// the roster or of `viewports`); returns how many it reached.
     @discardableResult
-    public func summon() async throws(CamHubError) -> Int {
+    public func summon(client: String? = nil) async throws(CamHubError) -> Int {
         let id = newID("summon")
-        let answer = try await ask(.summon(id: id)) { reply in
+        let answer = try await ask(.summon(id: id, client: client)) { reply in
             switch reply {
             case .summonResult(let answered, _): answered == id
             case .error(let error): error.ref == id

@@ -39,6 +39,12 @@ public actor Room {
     public internal(set) var tokenExpiry: Double?
     /// How many times the room was joined again after a lost connection.
     public internal(set) var reconnects = 0
+    /// The room's storyboard as everyone hears it (its length, the step it is on with its
+    /// title and notes, autoplay, whether drivers may step it); nil while it has none.
+    public internal(set) var story: StorySummary?
+    /// Where the room's explorers look, as the newest `viewports` event said (presenters
+    /// and drivers; a follower never gets them): at most 50 regions, and how many more.
+    public internal(set) var viewports = RoomViewports(clients: [], others: 0)
     var people = RoomPeople()
     var live = LiveAnimations()
     /// The frames as they came (`DisplayClock` times), for `camera(atDisplayTime:)`.
@@ -60,10 +66,14 @@ public actor Room {
     public nonisolated let events: AsyncStream<HubEvent>
     /// Connection states, welcomes and token refreshes (one consumer).
     public nonisolated let changes: AsyncStream<RoomChange>
+    /// Every message the hub sent, welcomes included, as it came, with the time it
+    /// arrived and its text (one consumer), after the room's state took it in.
+    public nonisolated let messages: AsyncStream<ReceivedMessage>
 
     let frameSink: AsyncStream<HubFrame>.Continuation
     let eventSink: AsyncStream<HubEvent>.Continuation
     let changeSink: AsyncStream<RoomChange>.Continuation
+    let messageSink: AsyncStream<ReceivedMessage>.Continuation
     let url: String
     let logger = Logger(label: "camhub.kit")
     /// The hello of every connection (its token replaced by refreshes).
@@ -96,8 +106,12 @@ public actor Room {
     /// The largest message taken from the hub (a welcome lists the roster and the route).
     static let largestMessage = 1 << 20
 
-    init(url: String, hello: Hello, getToken: TokenSource?, backoff: Backoff?, joinTimeout: Double) {
+    /// How a `wss://` hub's certificate is checked.
+    let tls: HubTLS
+
+    init(url: String, hello: Hello, getToken: TokenSource?, backoff: Backoff?, joinTimeout: Double, tls: HubTLS) {
         self.url = url
+        self.tls = tls
         self.joinTimeout = joinTimeout
         self.hello = hello
         self.getToken = getToken
@@ -105,6 +119,7 @@ public actor Room {
         (frames, frameSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (changes, changeSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+        (messages, messageSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
     /// Closes the connection for good (the room goes on for everyone else);

@@ -50,11 +50,10 @@ private func flagWords(_ message: String) -> String? {
     return flag + message[colon...]
 }
 
-/// Why joining failed, for people: a refused `hello` names the flag and
-/// keeps the hub's words ("the hub refused --rate 100: rate: must be within
-/// 1…60 frames per second (got 100.0)"); anything else as it is.
-func joinFailure(_ error: ClientError, _ hello: HelloOptions) -> String {
-    guard let hub = error.hubError else { return error.message }
+/// The hub's refusal of a `hello`, for people: it names the flag and keeps the
+/// hub's words ("the hub refused --rate 100: rate: must be within 1…60 frames
+/// per second (got 100.0)").
+func joinFailure(_ hub: ProtocolError, _ hello: HelloOptions) -> String {
     if let colon = hub.message.firstIndex(of: ":"), let flag = helloFlags[String(hub.message[..<colon])] {
         let values = [
             "--room": hello.room, "--role": hello.role, "--name": hello.name,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CamHubClient
+import CamHubKit
 import CamHubProtocol
 import CameraCore
 import Foundation
@@ -114,69 +115,44 @@ struct Follow: ParsableCommand {
             case .local: .local
             case .pong: .pong
             }
-        let connection: HubConnection
-        do {
-            connection = try HubConnection.join(hubURL, hello: hello)
-        } catch {
-            printErr("camhub follow: \(joinFailure(error, hello))")
-            throw ExitCode(1)
-        }
-        defer { connection.shutdown() }
-        let w = connection.welcome!
-        let json = format == .json
-        if !quiet {
-            if json {
-                say(connection.welcomeText ?? "")
-            } else {
-                say(
-                    "camhub follow: joined \(w.room) as \(w.client) at \(JSONWriter.plain(w.rate)) frames/s (tick \(JSONWriter.plain(w.tick)) Hz); camera \(w.camera.summary)"
-                )
-            }
+        let command = self
+        let status = runBlocking { await command.follow(hubURL, clock: mode) }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The backoff of a follower that lost its connection: 0.25 s doubling to 8 s, ±25 %, 10 attempts
+    /// (after a drain, the first within a window of 1 ms per client of the room, 0.25…10 s).
+    static let reconnect = Backoff(delays: [0.25, 0.5, 1, 2, 4, 8], jitter: 0.25, attempts: 10)
+
+    /// Joins, prints what comes until the duration, Ctrl-C or the room's end, then the summary; the exit status.
+    private func follow(_ url: HubURL, clock: LatencyClock) async -> Int32 {
+        let room: Room
+        do { room = try await hello.join(url, reconnect: Self.reconnect) } catch {
+            printErr("camhub follow: \(joinFailure(error, hello, url: url))")
+            return 1
         }
         let stop = StopFlag()
         stop.installSignalHandlers()
-        let out = LineWriter()
-        let runner = FollowRunner(connection: connection, clock: mode)
-        var fitting = FollowFit(mode: fit, own: viewport?.viewport ?? Viewport(width: 1280, height: 720))
-        /// Clients in the room as the hub last said (welcome, `audience` events): how widely to spread a return after a drain.
-        var audience = 0
-        func note(_ message: JSONValue) {
-            fitting.note(message)
-            if let clients = message["clients"]?.numberValue { audience = Int(clients) }
-        }
-        if let text = connection.welcomeText, let welcome = try? JSONParser.parse(text) { note(welcome) }
-        if fit == .cover, !quiet { out.line(shownLine(seq: w.seq, camera: fitting.shown(w.camera), json: json)) }
-        let end = duration.map { monotonicSeconds() + $0 }
-        var summary: FollowSummary
-        while true {
-            summary = runner.run(
-                duration: end.map { max(0, $0 - monotonicSeconds()) }, shouldStop: { stop.isSet },
-                output: { received, latency in
-                    if case .event = received.message, let event = try? JSONParser.parse(received.text) { note(event) }
-                    guard !quiet else { return }
-                    var shows: Camera?
-                    if fit == .cover, case .frame(let f) = received.message { shows = fitting.shown(f.camera) }
-                    guard json else { return out.line(FollowRunner.line(received, latency: latency, shows: shows)) }
-                    out.line(received.text)
-                    if let shows, case .frame(let f) = received.message { out.line(shownLine(seq: f.seq, camera: shows, json: true)) }
-                })
-            guard let close = summary.lastClose, Reconnect.worthRetrying(close),
-                let again = rejoin(
-                    hubURL, after: summary.disconnected ?? "closed", drainedAudience: Reconnect.isDrain(close) ? audience : nil, until: end,
-                    stop: stop)
-            else { break }
-            runner.resume(with: again)
-            if let text = again.welcomeText, let welcome = try? JSONParser.parse(text) { note(welcome) }
-            if !quiet {
-                say(
-                    json
-                        ? again.welcomeText ?? ""
-                        : "camhub follow: rejoined \(again.welcome!.room) as \(again.welcome!.client); camera \(again.welcome!.camera.summary)")
-            }
-        }
-        out.flush()
-        say(json ? summary.json : summary.text)
-        if summary.disconnected != nil { throw ExitCode(1) }
+        var printer = FollowPrinter(
+            json: format == .json, quiet: quiet, fit: fit == .cover,
+            fitting: FollowFit(mode: fit, own: viewport?.viewport ?? Viewport(width: 1280, height: 720)))
+        let runner = FollowRunner(room: room, clock: clock)
+        let summary = await runner.run(
+            duration: duration, shouldStop: { stop.isSet },
+            retrying: { attempt, after, close in
+                printErr("camhub follow: \(describe(close)); reconnecting in \(String(format: "%.2f", after)) s (attempt \(attempt) of 10)")
+            },
+            output: { received, latency in printer.print(received, latency: latency) })
+        if case .closed(let error?) = await room.connection { printErr("camhub follow: \(Self.ending(error))") }
+        await room.close()
+        say(format == .json ? summary.json : summary.text)
+        return summary.disconnected != nil ? 1 : 0
+    }
+
+    /// Why the room ended, for people: the hub refused the hello again, or the attempts ran out.
+    static func ending(_ error: CamHubError) -> String {
+        if let code = error.code { return "the hub refused the hello: \(code.rawValue): \(error.message)" }
+        return error.message.contains("gave up") ? "gave up reconnecting after 10 attempts" : error.message
     }
 }
 
@@ -188,47 +164,6 @@ extension Follow {
         static let tokenHelp = "Token, when the hub requires one of followers (a signed room token)."
     }
 
-    /// What a screen of `--viewport` shows with `--fit cover` for the frame `seq` (or the welcome's).
-    func shownLine(seq: UInt64, camera: Camera, json: Bool) -> String {
-        json ? "{\"type\":\"shown\",\"seq\":\(seq),\"camera\":\(camera.wireJSON)}" : "  shows \(camera.summary)"
-    }
-
-    /// After the hub closed with 1001/1012 or the connection dropped: joins the
-    /// same room again, waiting `Reconnect.delay` between attempts (backoff with
-    /// jitter; the first after a drain spread over the room's audience,
-    /// `drainedAudience`), until `end`, a stop signal, a refused hello, or 10 failed attempts.
-    func rejoin(_ url: HubURL, after why: String, drainedAudience: Int?, until end: Double?, stop: StopFlag) -> HubConnection? {
-        for attempt in 0..<10 {
-            let wait = attempt == 0 && drainedAudience != nil ? Reconnect.drainWait(audience: drainedAudience ?? 0) : Reconnect.delay(attempt: attempt)
-            if let end, monotonicSeconds() + wait >= end { return nil }
-            printErr("camhub follow: \(why); reconnecting in \(String(format: "%.2f", wait)) s (attempt \(attempt + 1) of 10)")
-            let until = monotonicSeconds() + wait
-            while monotonicSeconds() < until {
-                if stop.isSet { return nil }
-                usleep(20_000)
-            }
-            do {
-                return try HubConnection.join(url, hello: hello, timeout: 5)
-            } catch {
-                if error.hubError != nil {
-                    printErr("camhub follow: \(joinFailure(error, hello))")
-                    return nil
-                }
-            }
-        }
-        printErr("camhub follow: gave up reconnecting after 10 attempts")
-        return nil
-    }
-}
-
-/// Standard output, one write per line (frames come at most 240 times a second;
-/// pipelines such as `jq` see each line at once).
-final class LineWriter {
-    func line(_ text: String) {
-        writeStdout(text + "\n")
-    }
-
-    func flush() {}
 }
 
 extension FitMode: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CamHubClient
+import CamHubKit
 import CamHubProtocol
 import CameraCore
 import Foundation
@@ -87,28 +88,32 @@ struct Present: ParsableCommand {
             return
         }
         let hubURL = try roomConnection.hubURL
-        let connection: HubConnection
-        do {
-            connection = try HubConnection.join(hubURL, hello: hello)
-        } catch {
-            printErr("camhub present: \(joinFailure(error, hello))")
-            throw ExitCode(1)
-        }
-        defer { connection.shutdown() }
-        let w = connection.welcome!
-        say("camhub present: \(parsed.name ?? script), \(parsed.steps.count) steps; joined \(w.room) as \(w.client) (\(w.role)); camera \(w.camera.summary)")
+        let (hello, plain, loop, script) = (hello, plain, loop, self.script)
+        let status = runBlocking { await Self.present(parsed, named: script, at: hubURL, hello: hello, plain: plain, loop: loop) }
+        if status != 0 { throw ExitCode(status) }
+    }
 
+    /// Joins (a script does not rejoin: see the summary's note), runs the script, prints the report; the exit status.
+    private static func present(_ parsed: PresenterScript, named script: String, at url: HubURL, hello: HelloOptions, plain: Bool, loop: Bool) async
+        -> Int32
+    {
+        let room: Room
+        do { room = try await hello.join(url, reconnect: nil) } catch {
+            printErr("camhub present: \(joinFailure(error, hello, url: url))")
+            return 1
+        }
+        guard let w = await room.welcome else { return 1 }  // (connect returns once welcomed)
+        say("camhub present: \(parsed.name ?? script), \(parsed.steps.count) steps; joined \(w.room) as \(w.client) (\(w.role)); camera \(w.camera.summary)")
         let stop = StopFlag()
         stop.installSignalHandlers()
         let printer = PresentPrinter(stepCount: parsed.steps.count, live: !plain && isatty(1) == 1) { text in
             writeStdout(text)
         }
-        let runner = PresenterRunner(connection: connection, script: parsed, shouldStop: { stop.isSet }, onEvent: printer.handle)
-        let report = runner.run(loop: loop)
+        let runner = PresenterRunner(room: room, script: parsed, shouldStop: { stop.isSet }, onEvent: printer.handle)
+        let report = await runner.run(loop: loop)
+        await room.close()
         say(PresentPrinter.summary(report))
-        if !report.succeeded && !(report.interrupted && report.errors.isEmpty && report.problems.isEmpty) {
-            throw ExitCode(1)
-        }
+        return !report.succeeded && !(report.interrupted && report.errors.isEmpty && report.problems.isEmpty) ? 1 : 0
     }
 }
 

@@ -1,3 +1,4 @@
+import CamHubKit
 import CamHubProtocol
 import CameraCore
 import Foundation
@@ -39,24 +40,18 @@ struct LiveHubTests {
         return nil
     }
 
-    @Test func presentThenFollowEndsExactlyOnTheScriptsTarget() throws {
+    @Test func presentThenFollowEndsExactlyOnTheScriptsTarget() async throws {
         let (server, url) = try startHub()
         defer { server.shutdown() }
 
         // The follower joins first and records everything.
-        let follower = try HubConnection.join(url, hello: HelloOptions(room: "trip", role: "follower", rate: 30))
-        defer { follower.shutdown() }
+        let follower = try await HelloOptions(room: "trip", role: "follower", rate: 30).join(url, reconnect: nil)
         let frames = Locked<[HubFrame]>([])
         let stop = Locked(false)
-        let followerDone = DispatchSemaphore(value: 0)
-        let summary = Locked<FollowSummary?>(nil)
-        Thread.detachNewThread {
-            // Made on the thread that runs it: the runner is that thread's alone.
-            let s = FollowRunner(connection: follower, clock: .local).run(duration: 30, shouldStop: { stop.withLock { $0 } }) { received, _ in
+        let following = Task {
+            await FollowRunner(room: follower, clock: .local).run(duration: 30, shouldStop: { stop.withLock { $0 } }) { received, _ in
                 if case .frame(let f) = received.message { frames.withLock { $0.append(f) } }
             }
-            summary.withLock { $0 = s }
-            followerDone.signal()
         }
 
         let script = try PresenterScript.parse(
@@ -70,11 +65,11 @@ struct LiveHubTests {
              {"type":"waitFor","id":"f"},
              {"type":"cancel","id":"f"}]
             """)
-        let presenter = try HubConnection.join(url, hello: HelloOptions(room: "trip", role: "presenter", name: "p"))
-        defer { presenter.shutdown() }
-        let me = presenter.welcome!.client
+        let presenter = try await HelloOptions(room: "trip", role: "presenter", name: "p").join(url, reconnect: nil)
+        let me = await presenter.client
         var events: [PresenterEvent] = []
-        let report = PresenterRunner(connection: presenter, script: script, onEvent: { events.append($0) }).run()
+        let report = await PresenterRunner(room: presenter, script: script, onEvent: { events.append($0) }).run()
+        await presenter.close()
 
         let target = Camera(latitude: -33.8688, longitude: -170.5, zoom: 5.25, tilt: 30, bearing: 45)
         // Completions: the long animation lost its bearing to the ease; the others finished.
@@ -96,10 +91,11 @@ struct LiveHubTests {
 
         // The follower's last resting frame is the script's final target, bit for bit.
         #expect(
-            waitUntil(.seconds(20)) { frames.withLock { $0.last.map { !$0.moving && $0.camera == target } ?? false } },
+            await waitUntilAsync(seconds: 20) { frames.withLock { $0.last.map { !$0.moving && $0.camera == target } ?? false } },
             "the follower comes to rest on the target")
         stop.withLock { $0 = true }
-        #expect(followerDone.wait(timeout: .now() + 20) == .success)
+        let s = await following.value
+        await follower.close()
         let all = frames.withLock { $0 }
         let rest = all.last { !$0.moving }
         #expect(rest?.camera == target)
@@ -108,27 +104,27 @@ struct LiveHubTests {
         // Frames only move forward, and the pan moved the camera before the flight.
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.seq < $1.seq })
         #expect(all.contains { $0.by == me && $0.camera.latitude != 10 && $0.camera.bearing == 90 })
-        let s = summary.withLock { $0 }
-        #expect(s?.frames == all.count)
-        #expect((s?.latency.count ?? 0) == UInt64(all.count))
+        #expect(s.frames == all.count)
+        #expect(s.latency.count == UInt64(all.count))
+        #expect(s.disconnected == nil && s.reconnects == 0)
         // How low the latency is on this machine is a benchmark figure (camhub bench), not asserted here.
-        #expect((s?.latency.p50 ?? -1) >= 0 && (s?.latency.p50 ?? 1) <= (s?.latency.p99 ?? 0))
+        #expect(s.latency.p50 >= 0 && s.latency.p50 <= s.latency.p99)
     }
 
     /// An animation that loses some of its properties to a later command is
     /// `interrupted` and runs on: `waitFor` waits for its end, and the report
     /// holds one completion for it, the real one.
-    @Test func waitForOutlastsAnInterruptionAndCountsOneEnd() throws {
+    @Test func waitForOutlastsAnInterruptionAndCountsOneEnd() async throws {
         let (server, url) = try startHub()
         defer { server.shutdown() }
-        let presenter = try HubConnection.join(url, hello: HelloOptions(room: "part", role: "presenter"))
-        defer { presenter.shutdown() }
+        let presenter = try await HelloOptions(room: "part", role: "presenter").join(url, reconnect: nil)
         let script = try PresenterScript.parse(
             #"[{"type":"animate","id":"long","to":{"zoom":6,"bearing":90},"duration":2},{"type":"ease","id":"turn","camera":{"bearing":180},"duration":0.2},{"type":"waitFor","id":"long","timeout":30}]"#
         )
         var events: [PresenterEvent] = []
         let started = monotonicSeconds()
-        let report = PresenterRunner(connection: presenter, script: script, onEvent: { events.append($0) }).run()
+        let report = await PresenterRunner(room: presenter, script: script, onEvent: { events.append($0) }).run()
+        await presenter.close()
         let interrupted = events.contains {
             if case .animation(let a, _, _) = $0 { a.id == "long" && a.status == .interrupted } else { false }
         }
@@ -138,7 +134,7 @@ struct LiveHubTests {
         #expect(report.problems.isEmpty, "\(report.problems)")
     }
 
-    @Test func presenterWaitsAndReportsARefusedCommand() throws {
+    @Test func presenterWaitsAndReportsARefusedCommand() async throws {
         let (server, url) = try startHub()
         defer { server.shutdown() }
         // A driver cannot take what a presenter holds: its ease is refused with conflict.
@@ -147,16 +143,33 @@ struct LiveHubTests {
         // Held all through the test (the hub shuts down long before it would end).
         boss.send(#"{"type":"animate","id":"hold","to":{"zoom":4},"duration":60}"#)
         #expect(Self.nextAnimation(on: boss)?.status == .started, "the presenter holds zoom before the driver asks")
-        let driver = try HubConnection.join(url, hello: HelloOptions(room: "r", role: "driver"))
-        defer { driver.shutdown() }
+        let driver = try await HelloOptions(room: "r", role: "driver").join(url, reconnect: nil)
         let script = try PresenterScript.parse(
             #"[{"type":"wait","seconds":0.2},{"type":"ease","id":"mine","camera":{"zoom":8},"duration":0.5},{"type":"waitFor","id":"mine","timeout":60}]"#)
         let started = monotonicSeconds()
-        let report = PresenterRunner(connection: driver, script: script).run()
+        let report = await PresenterRunner(room: driver, script: script).run()
+        await driver.close()
         #expect(monotonicSeconds() - started < 30, "waitFor ends at the refusal, not at its 60 s timeout")
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(report.completions.map(\.status) == ["refused"])
         #expect(report.errors.first?.step == 2 && report.errors.first?.failure.code == .conflict)
+        #expect(!report.succeeded)
+    }
+
+    /// A presenter whose hub restarts under it stops, and its report says the script
+    /// was cut short by the hub going away (a script cannot resume where it was).
+    @Test func aPresenterWhoseHubStopsEndsWithTheCloseInItsReport() async throws {
+        let (server, url) = try startHub()
+        let presenter = try await HelloOptions(room: "gone", role: "presenter").join(url, reconnect: nil)
+        let script = try PresenterScript.parse(#"[{"type":"fly","id":"slow","camera":{"zoom":8},"duration":20},{"type":"waitFor","id":"slow"}]"#)
+        let resting = await presenter.camera.zoom
+        let running = Task { await PresenterRunner(room: presenter, script: script).run() }
+        #expect(await waitUntilAsync(seconds: 20) { await presenter.camera.zoom != resting }, "the flight began")
+        server.shutdown(restarting: true)
+        let report = await running.value
+        await presenter.close()
+        #expect(report.disconnected != nil && report.hubWentAway, "\(String(describing: report.lastClose))")
+        #expect(PresentPrinter.summary(report).contains("a script cannot resume where it was"))
         #expect(!report.succeeded)
     }
 

@@ -12,3 +12,15 @@ public func waitUntil(_ timeout: Duration = .seconds(10), _ condition: () -> Boo
     }
     return condition()
 }
+
+/// As `waitUntil`, for async code: polls `condition` every 2 ms (a task sleep, no thread
+/// blocked) until it holds or `seconds` pass; returns whether it held.
+@discardableResult
+public func waitUntilAsync(seconds: Double = 10, _ condition: @Sendable () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return await condition()
+}

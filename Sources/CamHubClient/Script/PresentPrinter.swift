@@ -128,7 +128,7 @@ public final class PresentPrinter {
         }
         for p in r.problems { lines.append("  problem: \(p)") }
         if let d = r.disconnected { lines.append("  the hub connection ended: \(d)") }
-        if let close = r.lastClose, Reconnect.worthRetrying(close) {
+        if r.hubWentAway {
             lines.append(
                 "  the hub went away or restarted after step \(r.stepsRun): a script cannot resume where it was "
                     + "(its animations ended with the connection, and waits would lose their timing); run it again")

@@ -222,8 +222,8 @@ public struct ScriptStep: Sendable, Equatable {
 public struct GestureStroke: Sendable, Equatable {
     public var kind: GestureKind
     public var duration: Double
-    /// Messages to send, each at `offset` seconds after the stroke began.
-    public var messages: [(offset: Double, text: String)]
+    /// Messages to send, each at `offset` seconds after the stroke began: its wire text and the decoded message.
+    public var messages: [(offset: Double, text: String, message: ClientMessage)]
 
     public static func == (a: GestureStroke, b: GestureStroke) -> Bool {
         a.kind == b.kind && a.duration == b.duration && a.messages.map(\.offset) == b.messages.map(\.offset)
@@ -514,15 +514,15 @@ private struct Builder {
     /// Offsets are seconds from the stroke's start.
     func strokeMessages(
         _ kind: GestureKind, duration: Double, rate: Double, momentum: Bool, sample: StrokeSample, _ n: Int
-    ) throws(ScriptError) -> [(offset: Double, text: String)] {
-        var messages: [(offset: Double, text: String)] = []
+    ) throws(ScriptError) -> [(offset: Double, text: String, message: ClientMessage)] {
+        var messages: [(offset: Double, text: String, message: ClientMessage)] = []
         func add(_ offset: Double, _ phase: String, _ fields: [String: JSONValue]) throws(ScriptError) {
             var o = fields
             o["type"] = .string("gesture")
             o["kind"] = .string(kind.rawValue)
             o["phase"] = .string(phase)
-            let (text, _) = try decode(o, n, "gesture")
-            messages.append((offset, text))
+            let (text, message) = try decode(o, n, "gesture")
+            messages.append((offset, text, message))
         }
         try add(0, "begin", sample(0))
         let count = max(1, Int((duration * rate).rounded(.up)))

@@ -12,8 +12,19 @@ public struct Backoff: Hashable, Sendable {
     public var drainWindowPerClient = 0.001
     /// … at least the first delay, at most this many seconds.
     public var drainWindowMax = 10.0
+    /// How many connections are tried one after another before the room gives up
+    /// (the Python client's `attempts`); nil: until `close()`.
+    public var attempts: Int?
 
     public init() {}
+
+    /// A backoff with these delays (seconds; the last repeats), jitter and attempts.
+    public init(delays: [Double], jitter: Double = 0.25, attempts: Int? = nil) {
+        precondition(!delays.isEmpty && delays.allSatisfy { $0 >= 0 }, "Backoff: delays must be one or more seconds ≥ 0")
+        self.delays = delays
+        self.jitter = jitter
+        self.attempts = attempts
+    }
 
     /// Seconds to wait before retry number `attempt` (from 0); `random` in 0..<1.
     public func delay(attempt: Int, random: Double) -> Double {

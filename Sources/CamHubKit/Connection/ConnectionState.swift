@@ -32,6 +32,8 @@ public enum ConnectionState: Hashable, Sendable {
 public enum RoomChange: Hashable, Sendable {
     /// The connection's state changed.
     case connection(ConnectionState)
+    /// After `.reconnecting(attempt:…)`: that attempt starts in this many seconds (the backoff with its jitter).
+    case retrying(attempt: Int, after: Double)
     /// A welcome came (the first, or after a reconnect): the room's state was refreshed from it.
     case welcomed(client: String)
     /// The hub took a new token (`refresh`): its expiry, seconds since 1970.

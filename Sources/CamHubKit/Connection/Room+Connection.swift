@@ -62,7 +62,8 @@ extension Room {
             return retryWithNewToken(refused) ? .newToken(refused) : end(refused)
         }
         if firstJoin != nil && !wasWelcomed {
-            return end(CamHubError(.connection, "cannot join at \(url): \(close.reason.isEmpty ? "\(close.code)" : close.reason)"))
+            let kind: CamHubError.Kind = close.reason == Self.upgradeRefusal ? .upgradeRefused : .connection
+            return end(CamHubError(kind, "could not connect to \(url): \(close.reason.isEmpty ? "\(close.code)" : close.reason)"))
         }
         if CloseCode.token.contains(close.code) {
             let error = closedError(close, "the hub ended the session: its token \(close.code == 4001 ? "expired" : "was revoked")")
@@ -77,8 +78,12 @@ extension Room {
             wasWelcomed && CloseCode.draining.contains(close.code)
             ? backoff.drainWait(audience: welcome?.audience.clients ?? people.entries.count, random: .random(in: 0..<1))
             : backoff.delay(attempt: attempt, random: .random(in: 0..<1))
+        if let most = backoff.attempts, attempt >= most {
+            return end(closedError(lostBecause ?? close, "the connection was lost; gave up after \(most) attempts to join again"))
+        }
         attempt += 1
         changed(.reconnecting(attempt: attempt, lastClose: lostBecause ?? close))
+        changeSink.yield(.retrying(attempt: attempt, after: wait))
         return .retry(after: wait)
     }
 
@@ -111,6 +116,7 @@ extension Room {
         frameSink.finish()
         eventSink.finish()
         changeSink.finish()
+        messageSink.finish()
     }
 
     func changed(_ state: ConnectionState) {
@@ -130,6 +136,8 @@ extension Room {
         camera = welcome.camera
         limits = welcome.limits
         seq = welcome.seq
+        story = welcome.story
+        viewports = RoomViewports(clients: [], others: 0)
         people.welcome(welcome.roster)
         live.welcome(welcome.animations)
         playout.reset()

@@ -7,10 +7,14 @@ extension Room {
     /// A message of socket `number`; false when that socket was given up (its messages are not the room's).
     func received(_ message: WebSocketMessage, from number: Int) -> Bool {
         guard number == generation else { return false }
+        let arrived = ReceivedMessage.wallClock()
         let reply: HubToClient
+        var text: String?
         do {
             switch message {
-            case .text(let text): reply = try HubToClient.decode(text)
+            case .text(let received):
+                text = received
+                reply = try HubToClient.decode(received)
             case .binary(let buffer): reply = try HubToClient.decode(binary: buffer.readableBytesView)
             }
         } catch {
@@ -19,6 +23,7 @@ extension Room {
         }
         apply(reply)
         answers.deliver(reply)
+        messageSink.yield(ReceivedMessage(message: reply, receivedAt: arrived, text: text))
         return true
     }
 
@@ -52,6 +57,9 @@ extension Room {
         people.apply(event)
         switch event {
         case .limitsChanged(let newLimits, _): limits = newLimits
+        case .storyStep(let e): story = (story ?? StorySummary(count: e.count, index: e.index)).stepped(e)
+        case .storyChanged(let c): story = StorySummary.changed(c)
+        case .viewports(let v): viewports = v
         case .presenterChanged(let current, _, let demoted, _):
             if current == client { role = .presenter } else if demoted == client { role = .driver }
         default: break

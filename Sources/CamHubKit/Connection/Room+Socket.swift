@@ -7,6 +7,9 @@ import WSClient
 /// every message to `received`, a ping every `pingPeriod`, and a deadline for
 /// the welcome (`joinTimeout`): a socket not welcomed by then is given up.
 extension Room {
+    /// Why a socket ended whose HTTP upgrade the server refused.
+    static let upgradeRefusal = "the server refused the WebSocket upgrade (not a hub's /hub endpoint?)"
+
     /// How often a WebSocket ping goes to the hub; one unanswered for as long ends the socket.
     static let pingPeriod = Duration.seconds(10)
 
@@ -60,7 +63,9 @@ extension Room {
         configuration.autoPing = .enabled(timePeriod: Self.pingPeriod)
         let url = HubProtocol.naming(room: hello.room.value, in: self.url)
         do {
-            let frame = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
+            let frame = try await WebSocketClient.connect(
+                url: url, configuration: configuration, tlsConfiguration: tls.configuration, logger: logger
+            ) { inbound, outbound, _ in
                 guard await self.attached(outbound, number) else { return }
                 for try await message in inbound.messages(maxSize: Self.largestMessage) {
                     guard await self.received(message, from: number) else { return }
@@ -68,6 +73,8 @@ extension Room {
             }
             guard let frame else { return ConnectionClose(code: CloseCode.dropped, reason: "no close frame") }
             return ConnectionClose(code: Int(UInt16(webSocketErrorCode: frame.closeCode)), reason: frame.reason ?? "")
+        } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
+            return ConnectionClose(code: CloseCode.dropped, reason: Self.upgradeRefusal)
         } catch {
             return ConnectionClose(code: CloseCode.dropped, reason: "\(error)")
         }

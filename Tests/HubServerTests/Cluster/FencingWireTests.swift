@@ -1,4 +1,5 @@
 import CamHubClient
+import CamHubKit
 import CamHubProtocol
 import Foundation
 import HubCluster
@@ -141,12 +142,11 @@ extension ServeProcess {
 }
 
 extension HubServerTests {
-    @Test func aPresenterScriptRidesOutARedisRestartBySendingAgainWhatWasUnavailable() throws {
+    @Test func aPresenterScriptRidesOutARedisRestartBySendingAgainWhatWasUnavailable() async throws {
         let cluster = try TestCluster(hubs: 1)
         defer { cluster.shutdown() }
         let hub = cluster.hubs[0]
-        let presenter = try HubConnection.join(HubURL(host: "127.0.0.1", port: hub.port), hello: HelloOptions(room: "demo", role: "presenter"))
-        defer { presenter.shutdown() }
+        let presenter = try await HelloOptions(room: "demo", role: "presenter").join(HubURL(host: "127.0.0.1", port: hub.port), reconnect: nil)
         let port = cluster.redis.port
         cluster.redis.stop()
         #expect(waitUntil { hub.fenced("demo") == true }, "the owner's lease may have run out")
@@ -156,14 +156,15 @@ extension HubServerTests {
         defer { restarted?.stop() }
         var retried: [String] = []
         let script = try PresenterScript.parse(#"{"steps":[{"type":"set","camera":{"zoom":6}}]}"#)
-        let report = PresenterRunner(
-            connection: presenter, script: script,
+        let report = await PresenterRunner(
+            room: presenter, script: script,
             onEvent: { event in
                 guard case .retrying(let ref, _, let attempt, _) = event else { return }
                 retried.append("\(ref) #\(attempt)")
                 if restarted == nil { restarted = try? RedisServer(port: port) }
             }
         ).run()
+        await presenter.close()
         #expect(!retried.isEmpty, "the hub answered unavailable and the script sent the command again")
         #expect(report.errors.isEmpty, "\(report.errors.map { "\($0.failure.code): \($0.failure.message)" })")
         #expect(report.retried == retried.count, "\(retried)")

@@ -3,7 +3,7 @@
 // events, reconnection. Run with node --experimental-websocket (node 20).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, CamHubError } from '../src/index.js';
+import { connect, CamHubError, ProtocolError } from '../src/index.js';
 import { hubForTests, next } from './support/hub.mjs';
 
 const { hub, roomName, join, track } = hubForTests('js-room');
@@ -50,6 +50,16 @@ test('a command the hub refuses rejects with its error code and the connection s
   await assert.rejects(follower.fly({ zoom: 4 }, { duration: 0.2 }), (e) => e instanceof CamHubError && e.code === 'forbidden');
   const result = await follower.query('bounds');
   assert.equal(result.what, 'bounds', 'the same connection answers the next command');
+});
+
+test('a plain object flies like a camera and anything else rejects with a ProtocolError naming the wanted type', async () => {
+  const presenter = await join(roomName(), 'presenter');
+  const report = await presenter.fly({ lat: 48.8566, lon: 2.3522, zoom: 11 }, { duration: 0.2 });
+  assert.equal(report.status, 'finished');
+  assert.deepEqual([report.camera.lat, report.camera.lon, report.camera.zoom], [48.8566, 2.3522, 11]);
+  await assert.rejects(presenter.fly(42), (e) => e instanceof ProtocolError && /camera must be an object, got 42/.test(e.message));
+  await assert.rejects(presenter.animate({ zoom: '12' }, { duration: 1 }), (e) => e instanceof ProtocolError && /zoom/.test(e.message));
+  assert.equal((await presenter.ease({ zoom: 12 }, { duration: 0.1 })).status, 'finished', 'the room goes on');
 });
 
 test('a command before the welcome throws not_joined', async () => {
