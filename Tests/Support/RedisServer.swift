@@ -36,8 +36,8 @@ public final class RedisServer {
     /// Stops it (SIGTERM, then SIGKILL after 2 s) and waits until it has exited.
     public func stop() { ChildProcess.stop(process) }
 
-    /// Freezes it (SIGSTOP): connections stay open, nothing is answered.
-    public func pause() { kill(process.processIdentifier, SIGSTOP) }
+    /// Freezes it (SIGSTOP), returning once it has stopped: connections stay open, nothing is answered.
+    public func pause() { ChildProcess.freeze(process.processIdentifier) }
 
     /// Thaws it after `pause` (SIGCONT).
     public func resume() { kill(process.processIdentifier, SIGCONT) }

@@ -61,29 +61,12 @@ public final class ServeProcess {
         return process.terminationStatus
     }
 
-    /// Freezes the hub (SIGSTOP) and returns the wall-clock time, in epoch
-    /// milliseconds (the unit of a frame's `time`), by which every one of its
+    /// Freezes the hub (`ChildProcess.freeze`) and returns the wall-clock time, in
+    /// epoch milliseconds (the unit of a frame's `time`), by which every one of its
     /// threads had stopped: no frame it stamps later can be from before the freeze.
-    /// `kill` returns before that: a loaded machine may not yet have scheduled the
-    /// thread that stops the others, and the hub's loops run on meanwhile.
     public func freeze() -> Double {
-        let pid = process.processIdentifier
-        kill(pid, SIGSTOP)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline && !Self.allThreadsStopped(pid) { usleep(1_000) }
+        ChildProcess.freeze(process.processIdentifier)
         return Date().timeIntervalSince1970 * 1000
-    }
-
-    /// Whether every thread of `pid` is in state `T` (stopped), read from `/proc`.
-    static func allThreadsStopped(_ pid: Int32) -> Bool {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return !tasks.isEmpty
-            && tasks.allSatisfy { task in
-                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
-                    let close = stat.lastIndex(of: ")")
-                else { return false }
-                return stat[close...].dropFirst(2).first == "T"
-            }
     }
 
     /// The port of "camhub: listening on http://127.0.0.1:PORT/".
